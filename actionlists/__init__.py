@@ -1,0 +1,1 @@
+"""The built-in official action lists, one YAML file per edition."""

@@ -1,0 +1,57 @@
+"""Entry point of the `blackpoker` console script."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+import click
+
+from blackpoker.compiler import CompileError, Diagnostic, compile_ruleset
+from blackpoker.compiler.emit_json import ruleset_json
+from blackpoker.compiler.pipeline import builtin_editions, builtin_path, check_paths
+
+
+def report(diagnostics: Iterable[Diagnostic]) -> None:
+    """Print every problem to stderr and exit 1."""
+    problems = list(diagnostics)
+    for diagnostic in problems:
+        click.echo(diagnostic.render(), err=True)
+    click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found", err=True)
+    sys.exit(1)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="blackpoker")
+def main() -> None:
+    """BlackPoker rules compiler: one YAML source per edition → sheets and a rules engine."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+def validate(paths: tuple[Path, ...]) -> None:
+    """Check action lists and local-rule files (default: the built-in lists).
+
+    Reports every problem as path:line:col: message and exits 1 if there is any.
+    """
+    targets = list(paths) or [builtin_path(e) for e in builtin_editions()]
+    count, problems = check_paths(targets)
+    if problems:
+        report(problems)
+    click.echo(f"{count} file{'s' if count != 1 else ''} checked: no problems", err=True)
+
+
+@main.command(name="compile")
+@click.option("--edition", default="v7", show_default=True, help="Edition id.")
+@click.option("--format", "format_id", default="std", show_default=True, help="Format id (or a local-rule format).")
+@click.option("--rules", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="A local-rule file.")
+def compile_command(edition: str, format_id: str, rules: Path | None) -> None:
+    """Print a compiled rule set as JSON on stdout."""
+    try:
+        ruleset = compile_ruleset(edition, format_id, rules)
+    except CompileError as error:
+        report(error.diagnostics)
+    json.dump(ruleset_json(ruleset), sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")

@@ -1,0 +1,47 @@
+"""Located error messages: `path:line:col: message`, with a caret for notation errors."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Location:
+    path: str
+    line: int  # 1-based
+    col: int  # 1-based, in characters
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    location: Location
+    message: str
+    source: str | None = None  # the source line, shown with a caret under the column
+    width: int = 1  # how many characters the caret underlines
+
+    def render(self) -> str:
+        text = f"{self.location}: {self.message}"
+        if self.source is None:
+            return text
+        line = self.source.rstrip("\n")
+        lead = _display_width(line[: self.location.col - 1])
+        span = max(1, _display_width(line[self.location.col - 1 : self.location.col - 1 + self.width]))
+        return f"{text}\n    {line}\n    {' ' * lead}{'^' * span}"
+
+
+def _display_width(text: str) -> int:
+    # Full-width characters take two terminal columns, so the caret stays under the error.
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+class CompileError(Exception):
+    """Raised with every problem found, never just the first."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]) -> None:
+        self.diagnostics = tuple(sorted(diagnostics, key=lambda d: d.location))
+        super().__init__("\n".join(d.render() for d in self.diagnostics))

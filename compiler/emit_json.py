@@ -1,0 +1,83 @@
+"""Stage 5 (runtime side) — emit: a rule set as plain JSON data.
+
+The key names here are a public interface (scripts outside the project read them):
+keep them stable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from blackpoker.compiler.model import Action, Character, RuleSet
+
+
+def ruleset_json(ruleset: RuleSet) -> dict[str, Any]:
+    fmt = ruleset.format
+    return {
+        "edition": ruleset.edition.id,
+        "edition_title": ruleset.edition.title,
+        "format": fmt.id,
+        "format_name": fmt.name,
+        "base": fmt.base,
+        "core": {
+            "auto_pass_after_normal_request": ruleset.edition.core.auto_pass_after_normal_request,
+            "hand_size": ruleset.edition.core.hand_size,
+            "hand_limit": ruleset.edition.core.hand_limit,
+        },
+        "actions": [_action(ruleset, a) for a in ruleset.actions],
+        "characters": [_character(ruleset, c) for c in ruleset.characters],
+    }
+
+
+def _action(ruleset: RuleSet, action: Action) -> dict[str, Any]:
+    return {
+        "id": action.id,
+        "name": action.name,
+        "type": action.type,
+        "section": action.section,
+        "debut": ruleset.debut(action).id,
+        "formats": list(action.formats),
+        "timing": action.timing.value,
+        "speed": action.speed.value,
+        "trigger": action.trigger.value,
+        "direct": action.direct,
+        "limits": sorted(limit.value for limit in action.limits),
+        "cost": str(action.cost),
+        "key": str(action.key) if action.key else "",
+        "key_cards": action.key.card_count() if action.key else 0,
+        "note": action.note,
+        "target": action.target,
+        "effect": action.effect,
+        "program": list(action.program),
+        "story": action.story,
+        "flavor": action.flavor,
+        "speaker": action.speaker,
+        "since": action.since,
+        "updates": list(action.updates),
+    }
+
+
+def _character(ruleset: RuleSet, character: Character) -> dict[str, Any]:
+    return {
+        "id": character.id,
+        "name": character.name,
+        "type": character.type,
+        "debut": ruleset.debut(character).id,
+        "formats": list(character.formats),
+        "key": str(character.key),
+        "face": character.face.value,
+        "attack": character.attack.value,
+        "size": character.size.value,
+        "combat": character.combat.value,
+        "triggers": [
+            {"when": t.when, "request": t.request, "for_each_card": list(t.for_each_card)} for t in character.triggers
+        ],
+        "waives_cost_of": list(character.waives_cost_of),
+        "note": character.note,
+        "ability": character.ability,
+        "story": character.story,
+        "flavor": character.flavor,
+        "speaker": character.speaker,
+        "since": character.since,
+        "updates": list(character.updates),
+    }

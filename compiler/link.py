@@ -1,0 +1,232 @@
+"""Stage 4 — link: resolve formats, overlays and cross-references into rule sets.
+
+Every dangling reference is reported at the line that makes it: an unknown format or
+type in an entry, an unknown id in an overlay's change or remove list, a trigger that
+requests an action its format does not have.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from blackpoker.compiler.diagnostics import CompileError, Diagnostic
+from blackpoker.compiler.load import Document, PathKey
+from blackpoker.compiler.matcher import compile_matcher
+from blackpoker.compiler.model import Action, Character, Format, RuleSet
+from blackpoker.compiler.parse import EditionSource, Edits, OverlaySource
+
+
+def check_edition(source: EditionSource) -> list[Diagnostic]:
+    """Problems of an edition on its own: ids, declared names and per-format references."""
+    doc, edition = source.doc, source.edition
+    problems = _duplicates(doc, "formats", [f.id for f in edition.formats])
+    problems += _duplicates(doc, "actions", [a.id for a in source.actions])
+    problems += _duplicates(doc, "characters", [c.id for c in source.characters])
+    formats = [f.id for f in edition.formats]
+    for i, action in enumerate(source.actions):
+        problems += _check_action(source, doc, ("actions", i), action, formats)
+    for i, character in enumerate(source.characters):
+        problems += _check_character(source, doc, ("characters", i), character, formats)
+    return problems + _edition_triggers(source)
+
+
+def link(source: EditionSource, format_id: str) -> RuleSet:
+    problems = check_edition(source)
+    if problems:
+        raise CompileError(problems)
+    fmt = next((f for f in source.edition.formats if f.id == format_id), None)
+    if fmt is None:
+        known = ", ".join(f.id for f in source.edition.formats)
+        raise CompileError([source.doc.at(("formats",), f"edition {source.edition.id} has no format '{format_id}' (known: {known})")])
+    return _finish(_official(source, fmt))
+
+
+def link_overlay(source: EditionSource, overlay: OverlaySource) -> RuleSet:
+    problems = check_edition(source)
+    if problems:
+        raise CompileError(problems)
+    ruleset, problems = _apply(source, overlay)
+    if problems:
+        raise CompileError(problems)
+    return _finish(ruleset)
+
+
+def check_overlay(source: EditionSource, overlay: OverlaySource) -> list[Diagnostic]:
+    return _apply(source, overlay)[1]
+
+
+def _official(source: EditionSource, fmt: Format) -> RuleSet:
+    return RuleSet(
+        source.edition,
+        fmt,
+        tuple(a for a in source.actions if fmt.id in a.formats),
+        tuple(c for c in source.characters if fmt.id in c.formats),
+    )
+
+
+def _finish(ruleset: RuleSet) -> RuleSet:
+    actions = tuple(replace(a, matcher=compile_matcher(a.key) if a.key else None) for a in ruleset.actions)
+    return replace(ruleset, actions=actions)
+
+
+def _apply(source: EditionSource, overlay: OverlaySource) -> tuple[RuleSet, list[Diagnostic]]:
+    doc, edition, fmt = overlay.doc, source.edition, overlay.format
+    problems: list[Diagnostic] = []
+    if overlay.edition_id != edition.id:
+        problems.append(doc.at(("edition",), f"edition: expected '{edition.id}'"))
+    official = [f.id for f in edition.formats]
+    if fmt.id in official:
+        problems.append(doc.at(("name",), f"name: '{fmt.id}' is an official format of {edition.id}; choose a new name"))
+    if fmt.base not in official:
+        problems.append(
+            doc.at(("base",), f"base: unknown format '{fmt.base}' in edition {edition.id} (known: {', '.join(official)})")
+        )
+        return RuleSet(edition, fmt, (), ()), problems
+    base = _official(source, edition.format(fmt.base))
+    formats = [*official, fmt.id]
+    actions, action_problems = _edit(doc, "actions", base.actions, overlay.actions, fmt.id)
+    characters, character_problems = _edit(doc, "characters", base.characters, overlay.characters, fmt.id)
+    problems += action_problems + character_problems
+    for i, action in enumerate(overlay.actions.add):
+        problems += _check_action(source, doc, ("actions", "add", i), action, formats)
+    for entry_id, fields in overlay.actions.change.items():
+        problems += _check_action(source, doc, ("actions", "change", entry_id), fields, formats)
+    for i, character in enumerate(overlay.characters.add):
+        problems += _check_character(source, doc, ("characters", "add", i), character, formats)
+    for entry_id, fields in overlay.characters.change.items():
+        problems += _check_character(source, doc, ("characters", "change", entry_id), fields, formats)
+    ruleset = RuleSet(edition, fmt, actions, characters)
+    if not problems:
+        problems += _overlay_triggers(doc, overlay, ruleset)
+    return ruleset, problems
+
+
+def _edit(
+    doc: Document, name: str, entries: Sequence[Any], edits: Edits, format_id: str
+) -> tuple[tuple[Any, ...], list[Diagnostic]]:
+    problems: list[Diagnostic] = []
+    known = {entry.id for entry in entries}
+    singular = name[:-1]
+    for i, entry_id in enumerate(edits.remove):
+        if entry_id not in known:
+            problems.append(doc.at((name, "remove", i), f"{name}.remove: no {singular} '{entry_id}' in the base format"))
+    for entry_id in edits.change:
+        if entry_id not in known:
+            problems.append(
+                doc.at((name, "change", entry_id), f"{name}.change: no {singular} '{entry_id}' in the base format", key=True)
+            )
+    for i, entry in enumerate(edits.add):
+        if entry.id in known and entry.id not in edits.remove:
+            problems.append(
+                doc.at((name, "add", i, "id"), f"{name}.add: '{entry.id}' already exists; change it instead")
+            )
+    kept = tuple(
+        replace(entry, formats=(*entry.formats, format_id), **edits.change.get(entry.id, {}))
+        for entry in entries
+        if entry.id not in edits.remove
+    )
+    added = tuple(replace(entry, formats=(*entry.formats, format_id)) for entry in edits.add)
+    problems += _duplicates(doc, (name, "add"), [entry.id for entry in added])
+    return kept + added, problems
+
+
+def _get(entry: Any, name: str) -> Any:
+    return entry.get(name) if isinstance(entry, dict) else getattr(entry, name)
+
+
+def _check_action(
+    source: EditionSource, doc: Document, path: PathKey, action: Any, formats: Iterable[str]
+) -> list[Diagnostic]:
+    edition = source.edition
+    problems = _check_names(doc, path, action, formats, "type", edition.action_types, "action_types")
+    problems += _check_names(doc, path, action, formats, "section", edition.sections, "sections")
+    cost = _get(action, "cost")
+    units = {u.unit for u in edition.cost_units}
+    for unit in sorted(set(cost.units) - units) if cost else ():
+        problems.append(
+            doc.at((*path, "cost"), f"cost: unit '{unit}' is not a cost unit of {edition.id} (known: {', '.join(sorted(units))})")
+        )
+    return problems
+
+
+def _check_character(
+    source: EditionSource, doc: Document, path: PathKey, character: Any, formats: Iterable[str]
+) -> list[Diagnostic]:
+    edition = source.edition
+    problems = _check_names(doc, path, character, formats, "type", edition.character_types, "character_types")
+    for i, type_name in enumerate(_get(character, "waives_cost_of") or ()):
+        if type_name not in edition.action_types:
+            problems.append(doc.at((*path, "waives_cost_of", i), _unknown("action type", type_name, edition.action_types)))
+    return problems
+
+
+def _check_names(
+    doc: Document, path: PathKey, entry: Any, formats: Iterable[str], field: str, known: Sequence[str], declared: str
+) -> list[Diagnostic]:
+    problems = []
+    value = _get(entry, field)
+    if value is not None and value not in known:
+        problems.append(doc.at((*path, field), f"{field}: {_unknown(declared[:-1].replace('_', ' '), value, known)}"))
+    allowed = list(formats)
+    for i, format_id in enumerate(_get(entry, "formats") or ()):
+        if format_id not in allowed:
+            problems.append(doc.at((*path, "formats", i), f"formats: {_unknown('format', format_id, allowed)}"))
+    return problems
+
+
+def _unknown(what: str, value: str, known: Iterable[str]) -> str:
+    return f"unknown {what} '{value}' (declared: {', '.join(known)})"
+
+
+def _edition_triggers(source: EditionSource) -> list[Diagnostic]:
+    """A character may only trigger actions present in every format it belongs to."""
+    problems = []
+    for i, character in enumerate(source.characters):
+        for j, trigger in enumerate(character.triggers):
+            missing = [
+                f for f in character.formats if not any(a.id == trigger.request and f in a.formats for a in source.actions)
+            ]
+            if missing:
+                problems.append(
+                    source.doc.at(
+                        ("characters", i, "triggers", j, "request"),
+                        f"triggers: '{trigger.request}' is not an action of format {', '.join(missing)}",
+                    )
+                )
+    return problems
+
+
+def _overlay_triggers(doc: Document, overlay: OverlaySource, ruleset: RuleSet) -> list[Diagnostic]:
+    ids = {a.id for a in ruleset.actions}
+    problems = []
+    for character in ruleset.characters:
+        for j, trigger in enumerate(character.triggers):
+            if trigger.request in ids:
+                continue
+            if trigger.request in overlay.actions.remove:
+                path: PathKey = ("actions", "remove", overlay.actions.remove.index(trigger.request))
+                message = f"actions.remove: cannot remove '{trigger.request}': character '{character.id}' triggers it"
+            else:
+                path = (*_entry_path(overlay.characters, "characters", character.id), "triggers", j, "request")
+                message = f"triggers: '{trigger.request}' is not an action of format {ruleset.format.id}"
+            problems.append(doc.at(path, message))
+    return problems
+
+
+def _entry_path(edits: Edits, name: str, entry_id: str) -> PathKey:
+    if entry_id in edits.change:
+        return (name, "change", entry_id)
+    return (name, "add", next(i for i, e in enumerate(edits.add) if e.id == entry_id))
+
+
+def _duplicates(doc: Document, path: PathKey | str, ids: Sequence[str]) -> list[Diagnostic]:
+    prefix = (path,) if isinstance(path, str) else path
+    seen: set[str] = set()
+    problems = []
+    for i, entry_id in enumerate(ids):
+        if entry_id in seen:
+            problems.append(doc.at((*prefix, i, "id"), f"duplicate id '{entry_id}'"))
+        seen.add(entry_id)
+    return problems

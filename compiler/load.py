@@ -1,0 +1,225 @@
+"""Stage 1 — load: bytes → YAML node tree → plain data with a position for every value.
+
+Only PyYAML's safe loader machinery is used. The node tree is checked before any value
+is built, so duplicate keys (which PyYAML silently overwrites) and alias bombs (which
+expand exponentially) are refused with a location instead of being constructed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from blackpoker.compiler.diagnostics import Diagnostic, Location
+
+# A node tree larger than this once aliases are expanded is refused (the v7 list has ~2,000).
+MAX_EXPANDED_NODES = 100_000
+MAX_FILE_BYTES = 4 * 1024 * 1024
+
+PathKey = tuple[str | int, ...]
+
+
+class _Loader(yaml.SafeLoader):
+    """The safe loader, except that timestamps stay strings (dates are text in the lists)."""
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", yaml.SafeLoader.construct_yaml_str)
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    line: int  # 0-based, as PyYAML counts
+    column: int
+    quoted: bool = False  # the scalar's text starts one column after the mark
+
+
+@dataclass
+class Document:
+    """One YAML file: its data and where every value and key stands in the text."""
+
+    path: str
+    text: str
+    data: Any
+    values: dict[PathKey, Mark] = field(default_factory=dict)
+    keys: dict[PathKey, Mark] = field(default_factory=dict)
+
+    def line(self, number: int) -> str:
+        lines = self.text.splitlines()
+        return lines[number - 1] if 0 < number <= len(lines) else ""
+
+    def locate(self, path: PathKey, *, key: bool = False) -> Location:
+        """The location of a value (or of its key), falling back to the nearest parent."""
+        table = self.keys if key and path in self.keys else self.values
+        while path and path not in table:
+            path = path[:-1]
+        mark = table.get(path, Mark(0, 0))
+        return Location(self.path, mark.line + 1, mark.column + 1)
+
+    def at(self, path: PathKey, message: str, *, key: bool = False) -> Diagnostic:
+        return Diagnostic(self.locate(path, key=key), message)
+
+    def at_text(self, path: PathKey, start: int, width: int, message: str) -> Diagnostic:
+        """A diagnostic inside a one-line scalar, `start` characters into its text."""
+        mark = self.values.get(path, Mark(0, 0))
+        col = mark.column + 1 + int(mark.quoted) + start
+        return Diagnostic(Location(self.path, mark.line + 1, col), message, self.line(mark.line + 1), width)
+
+
+def load_file(path: Path, display: str | None = None) -> tuple[Document | None, list[Diagnostic]]:
+    shown = display or str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, [Diagnostic(Location(shown, 1, 1), f"cannot read file: {exc.strerror}")]
+    return load_bytes(raw, shown)
+
+
+def load_bytes(raw: bytes, path: str) -> tuple[Document | None, list[Diagnostic]]:
+    if len(raw) > MAX_FILE_BYTES:
+        return None, [Diagnostic(Location(path, 1, 1), f"file is larger than {MAX_FILE_BYTES // 1024} KiB")]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, [_bad_utf8(raw, exc, path)]
+    text = text.removeprefix("\ufeff")
+    if not text.strip() or all(_is_comment(line) for line in text.splitlines()):
+        return None, [Diagnostic(Location(path, 1, 1), "file is empty: expected a YAML mapping")]
+    problems = _tabs(text, path)
+    try:
+        nodes = list(yaml.compose_all(text, Loader=_Loader))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 1
+        if not any(p.location.line == line for p in problems):
+            problems.append(_syntax(exc, path, text))
+        return None, problems
+    if len(nodes) != 1:
+        where = nodes[1].start_mark if len(nodes) > 1 else None
+        line = where.line + 1 if where else 1
+        problems.append(Diagnostic(Location(path, line, 1), "expected one YAML document, found several"))
+        return None, problems
+    root = nodes[0]
+    if problems:
+        return None, problems
+    return _build(root, path, text)
+
+
+def _is_comment(line: str) -> bool:
+    stripped = line.strip()
+    return not stripped or stripped.startswith("#")
+
+
+def _bad_utf8(raw: bytes, exc: UnicodeDecodeError, path: str) -> Diagnostic:
+    before = raw[: exc.start]
+    line = before.count(b"\n") + 1
+    col = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", errors="replace")) + 1
+    return Diagnostic(Location(path, line, col), f"invalid UTF-8: byte 0x{raw[exc.start]:02x} cannot start a character")
+
+
+def _tabs(text: str, path: str) -> list[Diagnostic]:
+    problems = []
+    for number, line in enumerate(text.splitlines(), 1):
+        col = line.find("\t")
+        if col >= 0 and not line[:col].lstrip().startswith("#"):
+            problems.append(
+                Diagnostic(Location(path, number, col + 1), "tab character: YAML is indented with spaces", line)
+            )
+    return problems
+
+
+def _syntax(exc: yaml.MarkedYAMLError, path: str, text: str) -> Diagnostic:
+    mark = exc.problem_mark or exc.context_mark
+    line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    what = exc.problem or "invalid YAML"
+    if exc.context:
+        what = f"{exc.context}: {what}"
+    lines = text.splitlines()
+    source = lines[line - 1] if 0 < line <= len(lines) else None
+    return Diagnostic(Location(path, line, col), f"YAML syntax error: {what}", source)
+
+
+def _build(root: yaml.Node, path: str, text: str) -> tuple[Document | None, list[Diagnostic]]:
+    size = _expanded_size(root, {})
+    if size > MAX_EXPANDED_NODES:
+        mark = _first_alias(root) or root.start_mark
+        return None, [
+            Diagnostic(
+                Location(path, mark.line + 1, mark.column + 1),
+                f"aliases expand to more than {MAX_EXPANDED_NODES:,} values; refusing to expand (alias bomb?)",
+            )
+        ]
+    doc = Document(path, text, None)
+    problems: list[Diagnostic] = []
+    doc.data = _value(root, (), doc, problems, _Loader(""))
+    return (None if problems else doc), problems
+
+
+def _expanded_size(node: yaml.Node, memo: dict[int, int]) -> int:
+    # Aliases share node objects, so memoising on identity counts the expansion in linear time.
+    known = memo.get(id(node))
+    if known is not None:
+        return known
+    memo[id(node)] = 1  # a recursive alias counts once instead of looping
+    if isinstance(node, yaml.MappingNode):
+        size = 1 + sum(_expanded_size(k, memo) + _expanded_size(v, memo) for k, v in node.value)
+    elif isinstance(node, yaml.SequenceNode):
+        size = 1 + sum(_expanded_size(item, memo) for item in node.value)
+    else:
+        size = 1
+    memo[id(node)] = min(size, MAX_EXPANDED_NODES + 1)
+    return memo[id(node)]
+
+
+def _first_alias(root: yaml.Node) -> yaml.Mark | None:
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            return node.start_mark
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            stack.extend(v for pair in reversed(node.value) for v in reversed(pair))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(reversed(node.value))
+    return None
+
+
+def _mark(node: yaml.Node) -> Mark:
+    quoted = isinstance(node, yaml.ScalarNode) and node.style in ("'", '"')
+    return Mark(node.start_mark.line, node.start_mark.column, quoted)
+
+
+def _value(node: yaml.Node, path: PathKey, doc: Document, problems: list[Diagnostic], loader: _Loader) -> Any:
+    doc.values.setdefault(path, _mark(node))
+    if isinstance(node, yaml.MappingNode):
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                problems.append(doc.at(path, "mapping keys must be plain text"))
+                continue
+            key = str(loader.construct_object(key_node))
+            if key == "<<":
+                mark = key_node.start_mark
+                problems.append(
+                    Diagnostic(Location(doc.path, mark.line + 1, mark.column + 1), "merge keys (<<) are not supported")
+                )
+                continue
+            if key in result:
+                mark, first = key_node.start_mark, doc.keys[(*path, key)]
+                problems.append(
+                    Diagnostic(
+                        Location(doc.path, mark.line + 1, mark.column + 1),
+                        f"duplicate key '{key}' (first defined on line {first.line + 1})",
+                    )
+                )
+                continue
+            doc.keys[(*path, key)] = _mark(key_node)
+            result[key] = _value(value_node, (*path, key), doc, problems, loader)
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        return [_value(item, (*path, i), doc, problems, loader) for i, item in enumerate(node.value)]
+    return loader.construct_object(node)

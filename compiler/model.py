@@ -1,0 +1,189 @@
+"""The compiled rule set: immutable, typed, and exactly what the sheets and the engine consume."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any
+
+from blackpoker.compiler.cost import Cost
+from blackpoker.compiler.keyspec import KeySpec
+from blackpoker.compiler.matcher import KeyMatcher
+
+
+class Timing(StrEnum):
+    MAIN = "main"  # own turn, chance held, empty stage
+    QUICK = "quick"  # whenever chance is held
+
+
+class Speed(StrEnum):
+    IMMEDIATE = "immediate"  # 即時: resolves at once, chance stays
+    NORMAL = "normal"  # 通常: goes on the stage
+
+
+class Trigger(StrEnum):
+    DIRECT = "direct"  # a player requests it
+    EFFECT = "effect"  # only another action's effect requests it
+    TRIGGERED = "triggered"  # an ability triggers it (誘発)
+
+
+class Limit(StrEnum):
+    ONCE_PER_TURN = "once_per_turn"
+    ONLY_WITHOUT_TURN = "only_without_turn"
+    UNCOUNTERABLE = "uncounterable"
+    RESOLVES_BEFORE_COST_TRIGGERS = "resolves_before_cost_triggers"
+
+
+class Face(StrEnum):
+    UP = "up"
+    DOWN = "down"
+
+
+class Attack(StrEnum):
+    NOT_READY = "not_ready"  # 準備
+    HASTE = "haste"  # 速攻
+    HASTE_WITH_ACE = "haste_with_ace"  # 速攻 when its cards include an A, else 準備
+    NEVER = "never"
+
+
+class SizeRule(StrEnum):
+    CARD_NUMBER = "card_number"
+    KEY_SUM = "key_sum"
+
+
+class Combat(StrEnum):
+    SOLDIER = "soldier"
+    BULWARK = "bulwark"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    id: str
+    name: str
+    type: str
+    section: str
+    formats: tuple[str, ...]
+    timing: Timing
+    speed: Speed
+    effect: str
+    since: str = ""
+    trigger: Trigger = Trigger.DIRECT
+    limits: frozenset[Limit] = frozenset()
+    cost: Cost = Cost(())
+    key: KeySpec | None = None
+    note: str = ""
+    target: str = ""
+    program: tuple[Any, ...] = ()
+    story: str = ""
+    flavor: str = ""
+    speaker: str = ""
+    updates: tuple[str, ...] = ()
+    matcher: KeyMatcher | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def direct(self) -> bool:
+        return self.trigger is Trigger.DIRECT
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterTrigger:
+    when: str
+    request: str
+    for_each_card: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Character:
+    id: str
+    name: str
+    type: str
+    formats: tuple[str, ...]
+    key: KeySpec
+    face: Face
+    attack: Attack
+    size: SizeRule
+    combat: Combat
+    ability: str
+    since: str = ""
+    triggers: tuple[CharacterTrigger, ...] = ()
+    waives_cost_of: tuple[str, ...] = ()
+    note: str = ""
+    story: str = ""
+    flavor: str = ""
+    speaker: str = ""
+    updates: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    id: str
+    name: str
+    mark: str
+    base: str | None = None  # set for a local-rule format: the official format it starts from
+
+
+@dataclass(frozen=True, slots=True)
+class CostUnit:
+    unit: str
+    name: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class LegendBox:
+    title: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CoreRules:
+    auto_pass_after_normal_request: bool
+    hand_size: int
+    hand_limit: int
+
+
+@dataclass(frozen=True, slots=True)
+class Edition:
+    id: str
+    title: str
+    published: str
+    magazine: str
+    copyright: str
+    formats: tuple[Format, ...]
+    sections: tuple[str, ...]
+    action_types: tuple[str, ...]
+    character_types: tuple[str, ...]
+    cost_units: tuple[CostUnit, ...]
+    core: CoreRules
+    legend: tuple[LegendBox, ...]
+
+    def format(self, format_id: str) -> Format:
+        return next(f for f in self.formats if f.id == format_id)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """One playable format of one edition: what `compile(edition, format)` returns."""
+
+    edition: Edition
+    format: Format
+    actions: tuple[Action, ...]
+    characters: tuple[Character, ...]
+    _actions_by_id: MappingProxyType[str, Action] = field(init=False, compare=False, repr=False)
+    _characters_by_id: MappingProxyType[str, Character] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # Frozen: the lookup tables are set once here and are read-only views.
+        object.__setattr__(self, "_actions_by_id", MappingProxyType({a.id: a for a in self.actions}))
+        object.__setattr__(self, "_characters_by_id", MappingProxyType({c.id: c for c in self.characters}))
+
+    def action(self, action_id: str) -> Action:
+        return self._actions_by_id[action_id]
+
+    def character(self, character_id: str) -> Character:
+        return self._characters_by_id[character_id]
+
+    def debut(self, entry: Action | Character) -> Format:
+        """The first format (in edition order) the entry belongs to: it sets the mark and tag."""
+        return next((f for f in self.edition.formats if f.id in entry.formats), self.format)

@@ -1,0 +1,144 @@
+"""Stage 2 — validate: check a loaded document against the JSON Schema of its kind.
+
+Every violation is reported, located at the offending value (or key), naming the field
+and what was expected.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterator
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from jsonschema import Draft202012Validator, ValidationError
+from referencing import Registry, Resource
+
+from blackpoker.compiler.diagnostics import Diagnostic
+from blackpoker.compiler.load import Document, PathKey
+
+KINDS = ("edition", "overlay")
+_SCHEMA_FILES = ("defs.schema.json", *(f"{kind}.schema.json" for kind in KINDS))
+
+
+@cache
+def _schemas() -> dict[str, dict[str, Any]]:
+    folder = resources.files("blackpoker.schema")
+    return {name: json.loads(folder.joinpath(name).read_text(encoding="utf-8")) for name in _SCHEMA_FILES}
+
+
+@cache
+def validator(kind: str) -> Draft202012Validator:
+    schemas = _schemas()
+    registry: Registry = Registry().with_resources(
+        (name, Resource.from_contents(schema)) for name, schema in schemas.items()
+    )
+    return Draft202012Validator(schemas[f"{kind}.schema.json"], registry=registry)
+
+
+def validate(doc: Document) -> list[Diagnostic]:
+    data = doc.data
+    if not isinstance(data, dict):
+        return [doc.at((), f"expected a mapping at the top of the file, got {_type_name(data)}")]
+    kind = data.get("kind")
+    if kind not in KINDS:
+        where: PathKey = ("kind",) if "kind" in data else ()
+        got = f"'{kind}'" if "kind" in data else "nothing"
+        return [doc.at(where, f"kind: expected one of {', '.join(KINDS)}; got {got}")]
+    return [_diagnostic(doc, error) for error in _leaf_errors(validator(kind).iter_errors(data))]
+
+
+def _leaf_errors(errors: Iterator[ValidationError]) -> Iterator[ValidationError]:
+    # Combinators (anyOf, $ref chains) hide the precise failure in their context.
+    for error in errors:
+        if error.context:
+            yield from _leaf_errors(iter(error.context))
+        else:
+            yield error
+
+
+def _field(path: PathKey, data: Any) -> str:
+    """`actions[3] (summonsHero).cost`: the path, with the id of each listed entry."""
+    text = ""
+    for part in path:
+        if isinstance(part, int):
+            data = data[part] if isinstance(data, list) and part < len(data) else None
+            entry = data.get("id") if isinstance(data, dict) else None
+            text += f"[{part}]" + (f" ({entry})" if isinstance(entry, str) else "")
+        else:
+            data = data.get(part) if isinstance(data, dict) else None
+            text += f".{part}" if text else str(part)
+    return text or "the document"
+
+
+def _type_name(value: Any) -> str:
+    names = {dict: "a mapping", list: "a list", str: "text", bool: "true/false", int: "a number", float: "a number"}
+    return "nothing" if value is None else names.get(type(value), type(value).__name__)
+
+
+def _allowed_keys(schema: dict[str, Any]) -> list[str]:
+    keys = list(schema.get("properties", {}))
+    ref = schema.get("$ref", "")
+    if ref:
+        target = _resolve(ref)
+        keys += list(target.get("properties", {}))
+    return keys
+
+
+def _resolve(ref: str) -> dict[str, Any]:
+    file, _, pointer = ref.partition("#")
+    schema = _schemas()[file or "defs.schema.json"]
+    for part in pointer.strip("/").split("/"):
+        schema = schema[part]
+    return schema
+
+
+def _expected(schema: dict[str, Any]) -> str:
+    names = {"object": "a mapping", "array": "a list", "string": "text", "boolean": "true/false", "integer": "a whole number"}
+    kinds = schema.get("type")
+    if isinstance(kinds, list):
+        return " or ".join(names.get(k, k) for k in kinds)
+    return names.get(kinds, str(kinds))
+
+
+def _diagnostic(doc: Document, error: ValidationError) -> Diagnostic:
+    path: PathKey = tuple(error.absolute_path)
+    name = _field(path, doc.data)
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    hint = f" ({schema['description']})" if "description" in schema else ""
+    match error.validator:
+        case "additionalProperties" | "unevaluatedProperties":
+            allowed = _allowed_keys(schema)
+            extra = sorted(set(error.instance) - set(allowed))
+            key = extra[0] if extra else "?"
+            near = difflib.get_close_matches(key, allowed, n=1)
+            suggestion = f"; did you mean '{near[0]}'?" if near else f"; allowed keys: {', '.join(allowed)}"
+            others = f" (and {', '.join(extra[1:])})" if len(extra) > 1 else ""
+            return doc.at((*path, key), f"{name}: unknown key '{key}'{others}{suggestion}", key=True)
+        case "required":
+            missing = error.message.split("'")[1]
+            return doc.at(path, f"{name}: missing required key '{missing}'", key=True)
+        case "enum":
+            options = ", ".join(str(o) for o in error.validator_value)
+            near = difflib.get_close_matches(str(error.instance), [str(o) for o in error.validator_value], n=1)
+            suggestion = f"; did you mean '{near[0]}'?" if near else ""
+            return doc.at(path, f"{name}: expected one of {options}; got '{error.instance}'{suggestion}")
+        case "const":
+            return doc.at(path, f"{name}: expected '{error.validator_value}'; got '{error.instance}'")
+        case "type":
+            expected = _expected(schema)
+            return doc.at(path, f"{name}: expected {expected}, got {_type_name(error.instance)}")
+        case "pattern":
+            return doc.at(path, f"{name}: '{error.instance}' is not valid{hint or ' (pattern ' + error.validator_value + ')'}")
+        case "not":
+            return doc.at(path, f"{name}: a change cannot rename an entry (drop 'id'; remove it and add a new one)")
+        case "uniqueItems":
+            return doc.at(path, f"{name}: items must not repeat")
+        case "minItems":
+            return doc.at(path, f"{name}: must list at least {error.validator_value} item(s)")
+        case "minLength":
+            return doc.at(path, f"{name}: must not be empty")
+        case _:
+            return doc.at(path, f"{name}: {error.message}")

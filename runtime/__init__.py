@@ -1,0 +1,1 @@
+"""The rules engine that runs a compiled rule set."""

@@ -1,0 +1,1 @@
+"""JSON Schemas for every YAML kind the compiler reads."""

@@ -1,0 +1,1 @@
+"""Printable action-list sheets: HTML site and PDFs."""

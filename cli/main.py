@@ -8,7 +8,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import click
-
 from blackpoker.compiler import CompileError, Diagnostic, compile_ruleset
 from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.compiler.pipeline import builtin_editions, builtin_path, check_paths
@@ -45,8 +44,12 @@ def validate(paths: tuple[Path, ...]) -> None:
 
 @main.command(name="compile")
 @click.option("--edition", default="v7", show_default=True, help="Edition id.")
-@click.option("--format", "format_id", default="std", show_default=True, help="Format id (or a local-rule format).")
-@click.option("--rules", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="A local-rule file.")
+@click.option(
+    "--format", "format_id", default="std", show_default=True, help="Format id (or a local-rule format)."
+)
+@click.option(
+    "--rules", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="A local-rule file."
+)
 def compile_command(edition: str, format_id: str, rules: Path | None) -> None:
     """Print a compiled rule set as JSON on stdout."""
     try:

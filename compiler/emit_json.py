@@ -70,7 +70,8 @@ def _character(ruleset: RuleSet, character: Character) -> dict[str, Any]:
         "size": character.size.value,
         "combat": character.combat.value,
         "triggers": [
-            {"when": t.when, "request": t.request, "for_each_card": list(t.for_each_card)} for t in character.triggers
+            {"when": t.when, "request": t.request, "for_each_card": list(t.for_each_card)}
+            for t in character.triggers
         ],
         "waives_cost_of": list(character.waives_cost_of),
         "note": character.note,

@@ -14,7 +14,7 @@ from typing import Any
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.matcher import compile_matcher
-from blackpoker.compiler.model import Action, Character, Format, RuleSet
+from blackpoker.compiler.model import Format, RuleSet
 from blackpoker.compiler.parse import EditionSource, Edits, OverlaySource
 
 
@@ -39,7 +39,13 @@ def link(source: EditionSource, format_id: str) -> RuleSet:
     fmt = next((f for f in source.edition.formats if f.id == format_id), None)
     if fmt is None:
         known = ", ".join(f.id for f in source.edition.formats)
-        raise CompileError([source.doc.at(("formats",), f"edition {source.edition.id} has no format '{format_id}' (known: {known})")])
+        raise CompileError(
+            [
+                source.doc.at(
+                    ("formats",), f"edition {source.edition.id} has no format '{format_id}' (known: {known})"
+                )
+            ]
+        )
     return _finish(_official(source, fmt))
 
 
@@ -78,10 +84,15 @@ def _apply(source: EditionSource, overlay: OverlaySource) -> tuple[RuleSet, list
         problems.append(doc.at(("edition",), f"edition: expected '{edition.id}'"))
     official = [f.id for f in edition.formats]
     if fmt.id in official:
-        problems.append(doc.at(("name",), f"name: '{fmt.id}' is an official format of {edition.id}; choose a new name"))
+        problems.append(
+            doc.at(("name",), f"name: '{fmt.id}' is an official format of {edition.id}; choose a new name")
+        )
     if fmt.base not in official:
         problems.append(
-            doc.at(("base",), f"base: unknown format '{fmt.base}' in edition {edition.id} (known: {', '.join(official)})")
+            doc.at(
+                ("base",),
+                f"base: unknown format '{fmt.base}' in edition {edition.id} (known: {', '.join(official)})",
+            )
         )
         return RuleSet(edition, fmt, (), ()), problems
     base = _official(source, edition.format(fmt.base))
@@ -111,11 +122,17 @@ def _edit(
     singular = name[:-1]
     for i, entry_id in enumerate(edits.remove):
         if entry_id not in known:
-            problems.append(doc.at((name, "remove", i), f"{name}.remove: no {singular} '{entry_id}' in the base format"))
+            problems.append(
+                doc.at((name, "remove", i), f"{name}.remove: no {singular} '{entry_id}' in the base format")
+            )
     for entry_id in edits.change:
         if entry_id not in known:
             problems.append(
-                doc.at((name, "change", entry_id), f"{name}.change: no {singular} '{entry_id}' in the base format", key=True)
+                doc.at(
+                    (name, "change", entry_id),
+                    f"{name}.change: no {singular} '{entry_id}' in the base format",
+                    key=True,
+                )
             )
     for i, entry in enumerate(edits.add):
         if entry.id in known and entry.id not in edits.remove:
@@ -140,13 +157,17 @@ def _check_action(
     source: EditionSource, doc: Document, path: PathKey, action: Any, formats: Iterable[str]
 ) -> list[Diagnostic]:
     edition = source.edition
-    problems = _check_names(doc, path, action, formats, "type", edition.action_types, "action_types")
-    problems += _check_names(doc, path, action, formats, "section", edition.sections, "sections")
+    problems = _check_formats(doc, path, action, formats)
+    problems += _check_name(doc, path, action, "type", edition.action_types, "action type")
+    problems += _check_name(doc, path, action, "section", edition.sections, "section")
     cost = _get(action, "cost")
     units = {u.unit for u in edition.cost_units}
     for unit in sorted(set(cost.units) - units) if cost else ():
         problems.append(
-            doc.at((*path, "cost"), f"cost: unit '{unit}' is not a cost unit of {edition.id} (known: {', '.join(sorted(units))})")
+            doc.at(
+                (*path, "cost"),
+                f"cost: unit '{unit}' is not a cost unit of {edition.id} (known: {', '.join(sorted(units))})",
+            )
         )
     return problems
 
@@ -155,25 +176,32 @@ def _check_character(
     source: EditionSource, doc: Document, path: PathKey, character: Any, formats: Iterable[str]
 ) -> list[Diagnostic]:
     edition = source.edition
-    problems = _check_names(doc, path, character, formats, "type", edition.character_types, "character_types")
+    problems = _check_formats(doc, path, character, formats)
+    problems += _check_name(doc, path, character, "type", edition.character_types, "character type")
     for i, type_name in enumerate(_get(character, "waives_cost_of") or ()):
         if type_name not in edition.action_types:
-            problems.append(doc.at((*path, "waives_cost_of", i), _unknown("action type", type_name, edition.action_types)))
+            problems.append(
+                doc.at((*path, "waives_cost_of", i), _unknown("action type", type_name, edition.action_types))
+            )
     return problems
 
 
-def _check_names(
-    doc: Document, path: PathKey, entry: Any, formats: Iterable[str], field: str, known: Sequence[str], declared: str
+def _check_name(
+    doc: Document, path: PathKey, entry: Any, field: str, known: Sequence[str], what: str
 ) -> list[Diagnostic]:
-    problems = []
     value = _get(entry, field)
-    if value is not None and value not in known:
-        problems.append(doc.at((*path, field), f"{field}: {_unknown(declared[:-1].replace('_', ' '), value, known)}"))
+    if value is None or value in known:
+        return []
+    return [doc.at((*path, field), f"{field}: {_unknown(what, value, known)}")]
+
+
+def _check_formats(doc: Document, path: PathKey, entry: Any, formats: Iterable[str]) -> list[Diagnostic]:
     allowed = list(formats)
-    for i, format_id in enumerate(_get(entry, "formats") or ()):
-        if format_id not in allowed:
-            problems.append(doc.at((*path, "formats", i), f"formats: {_unknown('format', format_id, allowed)}"))
-    return problems
+    return [
+        doc.at((*path, "formats", i), f"formats: {_unknown('format', format_id, allowed)}")
+        for i, format_id in enumerate(_get(entry, "formats") or ())
+        if format_id not in allowed
+    ]
 
 
 def _unknown(what: str, value: str, known: Iterable[str]) -> str:
@@ -186,7 +214,9 @@ def _edition_triggers(source: EditionSource) -> list[Diagnostic]:
     for i, character in enumerate(source.characters):
         for j, trigger in enumerate(character.triggers):
             missing = [
-                f for f in character.formats if not any(a.id == trigger.request and f in a.formats for a in source.actions)
+                f
+                for f in character.formats
+                if not any(a.id == trigger.request and f in a.formats for a in source.actions)
             ]
             if missing:
                 problems.append(
@@ -200,18 +230,25 @@ def _edition_triggers(source: EditionSource) -> list[Diagnostic]:
 
 def _overlay_triggers(doc: Document, overlay: OverlaySource, ruleset: RuleSet) -> list[Diagnostic]:
     ids = {a.id for a in ruleset.actions}
+    removed: dict[str, list[str]] = {}
     problems = []
     for character in ruleset.characters:
         for j, trigger in enumerate(character.triggers):
             if trigger.request in ids:
                 continue
             if trigger.request in overlay.actions.remove:
-                path: PathKey = ("actions", "remove", overlay.actions.remove.index(trigger.request))
-                message = f"actions.remove: cannot remove '{trigger.request}': character '{character.id}' triggers it"
-            else:
-                path = (*_entry_path(overlay.characters, "characters", character.id), "triggers", j, "request")
-                message = f"triggers: '{trigger.request}' is not an action of format {ruleset.format.id}"
-            problems.append(doc.at(path, message))
+                removed.setdefault(trigger.request, []).append(character.id)
+                continue
+            path = (*_entry_path(overlay.characters, "characters", character.id), "triggers", j, "request")
+            problems.append(
+                doc.at(path, f"triggers: '{trigger.request}' is not an action of format {ruleset.format.id}")
+            )
+    for request, characters in removed.items():
+        path: PathKey = ("actions", "remove", overlay.actions.remove.index(request))
+        who = ", ".join(characters)
+        problems.append(
+            doc.at(path, f"actions.remove: cannot remove '{request}': characters trigger it ({who})")
+        )
     return problems
 
 

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-
 from blackpoker.compiler.diagnostics import Diagnostic, Location
 
 # A node tree larger than this once aliases are expanded is refused (the v7 list has ~2,000).
@@ -116,7 +115,9 @@ def _bad_utf8(raw: bytes, exc: UnicodeDecodeError, path: str) -> Diagnostic:
     before = raw[: exc.start]
     line = before.count(b"\n") + 1
     col = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", errors="replace")) + 1
-    return Diagnostic(Location(path, line, col), f"invalid UTF-8: byte 0x{raw[exc.start]:02x} cannot start a character")
+    return Diagnostic(
+        Location(path, line, col), f"invalid UTF-8: byte 0x{raw[exc.start]:02x} cannot start a character"
+    )
 
 
 def _tabs(text: str, path: str) -> list[Diagnostic]:
@@ -125,7 +126,9 @@ def _tabs(text: str, path: str) -> list[Diagnostic]:
         col = line.find("\t")
         if col >= 0 and not line[:col].lstrip().startswith("#"):
             problems.append(
-                Diagnostic(Location(path, number, col + 1), "tab character: YAML is indented with spaces", line)
+                Diagnostic(
+                    Location(path, number, col + 1), "tab character: YAML is indented with spaces", line
+                )
             )
     return problems
 
@@ -136,6 +139,9 @@ def _syntax(exc: yaml.MarkedYAMLError, path: str, text: str) -> Diagnostic:
     what = exc.problem or "invalid YAML"
     if exc.context:
         what = f"{exc.context}: {what}"
+    opened = exc.context_mark
+    if opened and mark and (opened.line, opened.column) != (mark.line, mark.column):
+        what += f" (it started at line {opened.line + 1}, column {opened.column + 1})"
     lines = text.splitlines()
     source = lines[line - 1] if 0 < line <= len(lines) else None
     return Diagnostic(Location(path, line, col), f"YAML syntax error: {what}", source)
@@ -148,7 +154,8 @@ def _build(root: yaml.Node, path: str, text: str) -> tuple[Document | None, list
         return None, [
             Diagnostic(
                 Location(path, mark.line + 1, mark.column + 1),
-                f"aliases expand to more than {MAX_EXPANDED_NODES:,} values; refusing to expand (alias bomb?)",
+                f"aliases expand to more than {MAX_EXPANDED_NODES:,} values; "
+                "refusing to expand (alias bomb?)",
             )
         ]
     doc = Document(path, text, None)
@@ -201,13 +208,16 @@ def _value(node: yaml.Node, path: PathKey, doc: Document, problems: list[Diagnos
             if not isinstance(key_node, yaml.ScalarNode):
                 problems.append(doc.at(path, "mapping keys must be plain text"))
                 continue
-            key = str(loader.construct_object(key_node))
-            if key == "<<":
+            if key_node.tag == "tag:yaml.org,2002:merge":
                 mark = key_node.start_mark
                 problems.append(
-                    Diagnostic(Location(doc.path, mark.line + 1, mark.column + 1), "merge keys (<<) are not supported")
+                    Diagnostic(
+                        Location(doc.path, mark.line + 1, mark.column + 1),
+                        "merge keys (<<) are not supported",
+                    )
                 )
                 continue
+            key = str(_scalar(key_node, doc, problems, loader))
             if key in result:
                 mark, first = key_node.start_mark, doc.keys[(*path, key)]
                 problems.append(
@@ -222,4 +232,16 @@ def _value(node: yaml.Node, path: PathKey, doc: Document, problems: list[Diagnos
         return result
     if isinstance(node, yaml.SequenceNode):
         return [_value(item, (*path, i), doc, problems, loader) for i, item in enumerate(node.value)]
-    return loader.construct_object(node)
+    return _scalar(node, doc, problems, loader)
+
+
+def _scalar(node: yaml.Node, doc: Document, problems: list[Diagnostic], loader: _Loader) -> Any:
+    try:
+        return loader.construct_object(node)
+    except yaml.YAMLError:
+        # e.g. a !!python/object tag: the safe loader knows no such type, and neither do we.
+        mark = node.start_mark
+        problems.append(
+            Diagnostic(Location(doc.path, mark.line + 1, mark.column + 1), f"unsupported YAML tag {node.tag}")
+        )
+        return None

@@ -58,6 +58,20 @@ class Combat(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class Step:
+    """One step of an effect program: a primitive's name and its frozen arguments.
+
+    `arg` holds the step's value (mappings as MappingProxyType, lists as tuples, nested step
+    lists as tuples of Step); `then` / `otherwise` are the branches of an `if` step.
+    """
+
+    op: str
+    arg: Any
+    then: tuple[Step, ...] = ()
+    otherwise: tuple[Step, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Action:
     id: str
     name: str
@@ -70,11 +84,12 @@ class Action:
     since: str = ""
     trigger: Trigger = Trigger.DIRECT
     limits: frozenset[Limit] = frozenset()
-    cost: Cost = Cost(())
+    cost: Cost = Cost.NONE
     key: KeySpec | None = None
     note: str = ""
     target: str = ""
-    program: tuple[Any, ...] = ()
+    program: tuple[Any, ...] = ()  # the program as written (plain data, emitted as JSON)
+    steps: tuple[Step, ...] = field(default=(), compare=False, repr=False)  # the program, parsed
     story: str = ""
     flavor: str = ""
     speaker: str = ""

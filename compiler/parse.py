@@ -28,6 +28,7 @@ from blackpoker.compiler.model import (
     Limit,
     SizeRule,
     Speed,
+    Step,
     Timing,
     Trigger,
 )
@@ -116,6 +117,26 @@ def parse(doc: Document) -> tuple[Source | None, list[Diagnostic]]:
     return (None if problems else source), problems
 
 
+def notation_problems(doc: Document) -> list[Diagnostic]:
+    """Cost and key errors anywhere in a document, even one whose structure is invalid,
+    so that one run reports them together with the schema's findings."""
+    problems: list[Diagnostic] = []
+
+    def walk(value: Any, path: PathKey) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key in ("cost", "key") and isinstance(item, str):
+                    _notation(doc, (*path, key), item, problems)
+                else:
+                    walk(item, (*path, key))
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                walk(item, (*path, i))
+
+    walk(doc.data, ())
+    return problems
+
+
 def _edition(data: Mapping[str, Any]) -> Edition:
     return Edition(
         id=data["id"],
@@ -165,9 +186,38 @@ def _fields(
     for key, value in raw.items():
         if key in ("cost", "key"):
             fields[key] = _notation(doc, (*path, key), value, problems)
+        elif key == "program":
+            fields["program"] = tuple(value)
+            fields["steps"] = parse_steps(value)
         else:
             fields[key] = table.get(key, _same)(value)
     return fields
+
+
+# Step keys whose value is a nested step list; the schema guarantees the shapes.
+_STEP_LISTS = ("steps", "then", "else")
+
+
+def parse_steps(raw: list[Any]) -> tuple[Step, ...]:
+    """A validated program → typed frozen steps (an `if` step carries `then` / `else`)."""
+    steps = []
+    for item in raw:
+        if "if" in item:
+            steps.append(Step("if", _freeze(item["if"]), parse_steps(item["then"]), parse_steps(item.get("else", []))))
+        else:
+            ((op, arg),) = item.items()
+            steps.append(Step(op, _freeze(arg)))
+    return tuple(steps)
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, dict):
+        return MappingProxyType(
+            {k: parse_steps(v) if k in _STEP_LISTS else _freeze(v) for k, v in value.items()}
+        )
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
 
 
 def _same(value: Any) -> Any:
@@ -183,5 +233,7 @@ def _notation(doc: Document, path: PathKey, text: str, problems: list[Diagnostic
     except NotationError as error:
         for problem in error.problems:
             width = max(1, problem.end - problem.start)
-            problems.append(doc.at_text(path, problem.start, width, f"{path[-1]} '{text}': {problem.message}"))
+            problems.append(
+                doc.at_text(path, problem.start, width, f"{path[-1]} '{text}': {problem.message}")
+            )
         return None

@@ -12,7 +12,7 @@ from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.compiler.link import check_edition, check_overlay, link, link_overlay
 from blackpoker.compiler.load import load_file
 from blackpoker.compiler.model import RuleSet
-from blackpoker.compiler.parse import EditionSource, OverlaySource, Source, parse
+from blackpoker.compiler.parse import EditionSource, OverlaySource, Source, notation_problems, parse
 from blackpoker.compiler.validate import validate
 
 
@@ -40,7 +40,7 @@ def read_source(path: Path) -> tuple[Source | None, list[Diagnostic]]:
         return None, problems
     problems = validate(doc)
     if problems:
-        return None, problems
+        return None, problems + notation_problems(doc)
     return parse(doc)
 
 
@@ -49,7 +49,12 @@ def edition_source(edition: str) -> EditionSource:
     """The built-in edition, loaded, validated and parsed once per process."""
     if edition not in builtin_editions():
         raise CompileError(
-            [Diagnostic(Location("<edition>", 1, 1), f"unknown edition '{edition}' (built in: {', '.join(builtin_editions())})")]
+            [
+                Diagnostic(
+                    Location("<edition>", 1, 1),
+                    f"unknown edition '{edition}' (built in: {', '.join(builtin_editions())})",
+                )
+            ]
         )
     source, problems = read_source(builtin_path(edition))
     if problems or not isinstance(source, EditionSource):
@@ -64,7 +69,9 @@ def compile_ruleset(edition: str = "v7", format: str = "std", rules: Path | str 
     overlay = _overlay(Path(rules))
     if format not in (overlay.format.id, overlay.format.base):
         where = overlay.doc.locate(("name",))
-        raise CompileError([Diagnostic(where, f"--format {format}: this file declares format '{overlay.format.id}'")])
+        raise CompileError(
+            [Diagnostic(where, f"--format {format}: this file declares format '{overlay.format.id}'")]
+        )
     base = edition_source(overlay.edition_id if overlay.edition_id in builtin_editions() else edition)
     if format == overlay.format.base:
         return link(base, format)
@@ -77,7 +84,9 @@ def _overlay(path: Path) -> OverlaySource:
         raise CompileError(problems)
     if not isinstance(source, OverlaySource):
         assert source is not None
-        raise CompileError([source.doc.at(("kind",), "kind: --rules expects a local-rule file (kind: overlay)")])
+        raise CompileError(
+            [source.doc.at(("kind",), "kind: --rules expects a local-rule file (kind: overlay)")]
+        )
     return source
 
 
@@ -116,6 +125,10 @@ def _check_overlay(overlay: OverlaySource, editions: dict[str, EditionSource]) -
     if base is None:
         if overlay.edition_id not in builtin_editions():
             known = ", ".join(sorted({*editions, *builtin_editions()}))
-            return [overlay.doc.at(("edition",), f"edition: unknown edition '{overlay.edition_id}' (known: {known})")]
+            return [
+                overlay.doc.at(
+                    ("edition",), f"edition: unknown edition '{overlay.edition_id}' (known: {known})"
+                )
+            ]
         base = edition_source(overlay.edition_id)
     return check_overlay(base, overlay)

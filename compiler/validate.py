@@ -13,11 +13,10 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from jsonschema import Draft202012Validator, ValidationError
-from referencing import Registry, Resource
-
 from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.load import Document, PathKey
+from jsonschema import Draft202012Validator, ValidationError
+from referencing import Registry, Resource
 
 KINDS = ("edition", "overlay")
 _SCHEMA_FILES = ("defs.schema.json", *(f"{kind}.schema.json" for kind in KINDS))
@@ -74,7 +73,14 @@ def _field(path: PathKey, data: Any) -> str:
 
 
 def _type_name(value: Any) -> str:
-    names = {dict: "a mapping", list: "a list", str: "text", bool: "true/false", int: "a number", float: "a number"}
+    names = {
+        dict: "a mapping",
+        list: "a list",
+        str: "text",
+        bool: "true/false",
+        int: "a number",
+        float: "a number",
+    }
     return "nothing" if value is None else names.get(type(value), type(value).__name__)
 
 
@@ -96,7 +102,13 @@ def _resolve(ref: str) -> dict[str, Any]:
 
 
 def _expected(schema: dict[str, Any]) -> str:
-    names = {"object": "a mapping", "array": "a list", "string": "text", "boolean": "true/false", "integer": "a whole number"}
+    names = {
+        "object": "a mapping",
+        "array": "a list",
+        "string": "text",
+        "boolean": "true/false",
+        "integer": "a whole number",
+    }
     kinds = schema.get("type")
     if isinstance(kinds, list):
         return " or ".join(names.get(k, k) for k in kinds)
@@ -122,7 +134,9 @@ def _diagnostic(doc: Document, error: ValidationError) -> Diagnostic:
             return doc.at(path, f"{name}: missing required key '{missing}'", key=True)
         case "enum":
             options = ", ".join(str(o) for o in error.validator_value)
-            near = difflib.get_close_matches(str(error.instance), [str(o) for o in error.validator_value], n=1)
+            near = difflib.get_close_matches(
+                str(error.instance), [str(o) for o in error.validator_value], n=1
+            )
             suggestion = f"; did you mean '{near[0]}'?" if near else ""
             return doc.at(path, f"{name}: expected one of {options}; got '{error.instance}'{suggestion}")
         case "const":
@@ -131,9 +145,12 @@ def _diagnostic(doc: Document, error: ValidationError) -> Diagnostic:
             expected = _expected(schema)
             return doc.at(path, f"{name}: expected {expected}, got {_type_name(error.instance)}")
         case "pattern":
-            return doc.at(path, f"{name}: '{error.instance}' is not valid{hint or ' (pattern ' + error.validator_value + ')'}")
+            why = hint or f" (pattern {error.validator_value})"
+            return doc.at(path, f"{name}: '{error.instance}' is not valid{why}")
         case "not":
-            return doc.at(path, f"{name}: a change cannot rename an entry (drop 'id'; remove it and add a new one)")
+            return doc.at(
+                path, f"{name}: a change cannot rename an entry (drop 'id'; remove it and add a new one)"
+            )
         case "uniqueItems":
             return doc.at(path, f"{name}: items must not repeat")
         case "minItems":

@@ -1,0 +1,76 @@
+"""The `blackpoker` console script as a user runs it: real processes, real files."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "my-std.yaml"
+ACTION_KEYS = {"id", "name", "type", "timing", "speed", "direct", "cost", "key", "formats"}
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("blackpoker")
+    if exe is None:
+        pytest.skip("the blackpoker console script is not installed (pip install .)")
+    return subprocess.run([exe, *args], capture_output=True, text=True, cwd=cwd, check=False)
+
+
+def test_compile_prints_the_rule_set_as_json(tmp_path: Path) -> None:
+    result = run("compile", "--edition", "v7", "--format", "std", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert {"edition", "format", "actions", "characters"} <= set(data)
+    assert (data["edition"], data["format"]) == ("v7", "std")
+    assert len(data["actions"]) == 25 and len(data["characters"]) == 6
+    assert all(set(a) >= ACTION_KEYS for a in data["actions"])
+    assert all({"id", "name", "type", "key"} <= set(c) for c in data["characters"])
+    hero = next(a for a in data["actions"] if a["id"] == "summonsHero")
+    assert (hero["timing"], hero["speed"], hero["direct"], hero["cost"], hero["key"]) == (
+        "main",
+        "normal",
+        True,
+        "BBL",
+        "J〜K",
+    )
+    charge = next(a for a in data["actions"] if a["id"] == "charge")
+    assert (charge["direct"], charge["cost"], charge["key"]) == (False, "", "")
+
+
+def test_compile_overlay(tmp_path: Path) -> None:
+    result = run("compile", "--rules", str(EXAMPLE), "--format", "my-std", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["format"] == "my-std" and data["base"] == "std"
+    assert "heal" in [a["id"] for a in data["actions"]]
+
+
+def test_validate_builtin_lists_from_any_folder(tmp_path: Path) -> None:
+    result = run("validate", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "no problems" in result.stderr
+
+
+def test_validate_reports_and_exits_1(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("kind: overlay\nname: x\nedition: v7\nbase: std\nactions:\n  remove: [serch, nope]\n")
+    result = run("validate", "bad.yaml", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "bad.yaml:6:12: actions.remove: no action 'serch' in the base format",
+        "bad.yaml:6:19: actions.remove: no action 'nope' in the base format",
+        "2 problems found",
+    ]
+
+
+def test_compile_unknown_format_is_a_message_not_a_traceback(tmp_path: Path) -> None:
+    result = run("compile", "--format", "ultra", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert "has no format 'ultra' (known: lite, std, pro, mast)" in result.stderr
+    assert result.stdout == ""

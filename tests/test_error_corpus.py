@@ -1,0 +1,49 @@
+"""Every broken file in tests/errors gets exactly the located messages in its .expect file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from blackpoker.cli.main import main
+from blackpoker.compiler.load import load_bytes
+from click.testing import CliRunner
+
+CORPUS = Path(__file__).parent / "errors"
+CASES = sorted(CORPUS.glob("*.yaml"))
+
+
+def test_corpus_is_large_enough() -> None:
+    assert len(CASES) >= 20
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.stem for c in CASES])
+def test_broken_file_reports_expected_messages(case: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(CORPUS)
+    result = CliRunner().invoke(main, ["validate", case.name])
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output
+    assert result.stderr == case.with_suffix(".expect").read_text(encoding="utf-8")
+
+
+def test_all_problems_of_a_folder_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(CORPUS)
+    result = CliRunner().invoke(main, ["validate", "."])
+    expected = sum(len(c.with_suffix(".expect").read_text(encoding="utf-8").splitlines()) for c in CASES)
+    lines = result.stderr.splitlines()
+    assert result.exit_code == 1
+    # Each file's own lines, plus one summary line per run instead of per file.
+    assert len(lines) == expected - len(CASES) + 1
+    assert lines[-1].endswith("problems found")
+
+
+def test_alias_bomb_is_refused_without_expanding() -> None:
+    # 9**30 values if expanded: finishing at all proves nothing was expanded.
+    lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 30)]
+    doc, problems = load_bytes("\n".join(lines).encode(), "bomb.yaml")
+    assert doc is None
+    assert [p.render() for p in problems] == [
+        "bomb.yaml:1:5: aliases expand to more than 100,000 values; refusing to expand (alias bomb?)"
+    ]

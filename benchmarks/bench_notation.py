@@ -1,0 +1,101 @@
+"""Benchmark the notation layer: key and cost parsing rates, and key-matcher enumeration time.
+
+Run: python benchmarks/bench_notation.py
+Every figure is the median of several repeats; nothing is cached between parses. Times are
+process CPU time, so that other work on a shared machine does not count against the parser.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+
+from blackpoker.compiler.cards import Card, full_deck
+from blackpoker.compiler.matcher import compile_matcher
+from blackpoker.compiler.notation import parse_cost, parse_key
+
+UPSTREAM_KEYS = [
+    "2〜10",
+    "A",
+    "Joker",
+    "J〜K",
+    "A〜K",
+    "Q",
+    "♠A〜10",
+    "♡A〜K",
+    "♠2〜10",
+    "♠A〜10 を 2枚",
+    "♡A〜K と ♢A〜K",
+    "A と J",
+    "同じスートの A と J",
+    "同じスートのA,10〜K を 5枚",
+    "同じスートを2枚",
+    "同じスート2枚",
+    "同じ数字を２枚",
+    "同じスートを2枚以上",
+    "全て(裏向き)",
+    "♠J と ♡2〜10",
+    "♠K と ♣K",
+    "♠A",
+    "レアカード1枚",
+]
+UPSTREAM_COSTS = ["B", "BB", "BBD", "BBL", "BD", "BDD", "BL", "C", "D", "DD", "L", "S", "SS"]
+COSTS = [*UPSTREAM_COSTS, "$BL", "ＢＬ", "B L"]  # and the other spellings
+KEY_GOAL = 20_000  # parses per second
+REPEATS = 7
+HANDS = 10  # seeded random hands per size
+
+
+def median_rate(parse: Callable[[str], object], texts: Sequence[str], rounds: int) -> float:
+    """Median parses per second over REPEATS runs of `rounds` passes through `texts`."""
+    rates = []
+    for _ in range(REPEATS):
+        start = time.process_time()
+        for _ in range(rounds):
+            for text in texts:
+                parse(text)
+        rates.append(rounds * len(texts) / (time.process_time() - start))
+    return statistics.median(rates)
+
+
+def median_matcher_time(hands: Sequence[Sequence[Card]]) -> tuple[float, float]:
+    """Median over REPEATS of (µs per ways() call, ms for every key spec on every hand)."""
+    matchers = [compile_matcher(parse_key(text)) for text in UPSTREAM_KEYS]
+    totals = []
+    for _ in range(REPEATS):
+        start = time.process_time()
+        for cards in hands:
+            for matcher in matchers:
+                matcher.ways(cards)
+        totals.append(time.process_time() - start)
+    total = statistics.median(totals)
+    return total / (len(hands) * len(matchers)) * 1e6, total * 1e3
+
+
+def main() -> None:
+    for text in UPSTREAM_KEYS:  # warm up: build the parser, fill the character cache
+        parse_key(text)
+    parse_cost("BL")
+
+    key_rate = median_rate(parse_key, UPSTREAM_KEYS, rounds=400)
+    verdict = "met" if key_rate >= KEY_GOAL else "MISSED"
+    keys = f"{len(UPSTREAM_KEYS)} upstream keys"
+    print(f"key parsing   {key_rate:>10,.0f} parses/s  ({keys}; goal {KEY_GOAL:,}: {verdict})")
+    cost_rate = median_rate(parse_cost, COSTS, rounds=600)
+    print(f"cost parsing  {cost_rate:>10,.0f} parses/s  ({len(COSTS)} costs)")
+
+    deck = full_deck()
+    for size in (7, 12):
+        hands = [random.Random(seed).sample(deck, size) for seed in range(HANDS)]
+        per_call, total = median_matcher_time(hands)
+        print(
+            f"matcher {size:>2}-card hands  {per_call:>7.1f} µs per ways() call  "
+            f"({total:.1f} ms for {len(UPSTREAM_KEYS)} keys × {HANDS} hands)"
+        )
+    print(f"(medians of {REPEATS} repeats)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,96 @@
+"""Playing cards as BlackPoker uses them: 52 suited cards and two Jokers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from functools import total_ordering
+
+from blackpoker.compiler.normalize import normalize
+
+
+@total_ordering
+class Suit(Enum):
+    """The four suits; declaration order is the canonical printing and sorting order."""
+
+    SPADE = "♠"
+    HEART = "♡"
+    DIAMOND = "♢"
+    CLUB = "♣"
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Suit):
+            return NotImplemented
+        return _SUIT_ORDER[self] < _SUIT_ORDER[other]
+
+
+_SUIT_ORDER: dict[Suit, int] = {suit: index for index, suit in enumerate(Suit)}
+
+JOKER_RANK = 0
+_RANK_LABELS: dict[int, str] = {1: "A", **{n: str(n) for n in range(2, 11)}, 11: "J", 12: "Q", 13: "K"}
+_LABEL_RANKS: dict[str, int] = {label: rank for rank, label in _RANK_LABELS.items()}
+
+
+def rank_label(rank: int) -> str:
+    """The printed label of a rank: 1 → "A", 2..10 → digits, 11..13 → "J", "Q", "K"."""
+    try:
+        return _RANK_LABELS[rank]
+    except KeyError:
+        raise ValueError(f"rank must be 1..13, got {rank!r}") from None
+
+
+# The rank a label names, or None; only exact labels count ("1" and "02" are not ranks).
+# A bound dict.get: the notation parser calls it for every rank it reads.
+rank_from_label: Callable[[str], int | None] = _LABEL_RANKS.get
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Card:
+    """One card. Order is by rank, then suit; a Joker (rank 0, no suit) sorts first."""
+
+    rank: int
+    suit: Suit | None
+
+    def __post_init__(self) -> None:
+        if self.rank == JOKER_RANK:
+            if self.suit is not None:
+                raise ValueError("a Joker has no suit")
+        elif self.rank not in _RANK_LABELS or self.suit is None:
+            raise ValueError(f"a card needs a suit and a rank 1..13, got {self.rank!r} and {self.suit!r}")
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank == JOKER_RANK
+
+    def __str__(self) -> str:
+        if self.suit is None:
+            return "Joker"
+        return self.suit.value + _RANK_LABELS[self.rank]
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read "♡5", "♠A", "♣10", "Joker" (any letter case); full-width forms and spaces are fine."""
+        plain = normalize(text).text
+        if plain.casefold() == "joker":
+            return JOKER
+        rank = rank_from_label(plain[1:])
+        if rank is None or plain[:1] not in _SUIT_BY_SYMBOL:
+            raise ValueError(
+                f"not a card: {text!r}; write a suit (♠ ♡ ♢ ♣) then a rank (A, 2–10, J, Q, K), or Joker"
+            )
+        return cls(rank, _SUIT_BY_SYMBOL[plain[0]])
+
+
+_SUIT_BY_SYMBOL: dict[str, Suit] = {suit.value: suit for suit in Suit}
+JOKER = Card(JOKER_RANK, None)
+_DECK: tuple[Card, ...] = (
+    *(Card(rank, suit) for suit in Suit for rank in range(1, 14)),
+    JOKER,
+    JOKER,
+)
+
+
+def full_deck() -> tuple[Card, ...]:
+    """The 54 cards: ♠A..♠K, ♡A..♡K, ♢A..♢K, ♣A..♣K, then two Jokers."""
+    return _DECK

@@ -10,11 +10,11 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True, order=True)
 class Location:
     path: str
-    line: int  # 1-based
+    line: int  # 1-based; 0 for a command-line option, which has no line
     col: int  # 1-based, in characters
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.col}"
+        return f"{self.path}:{self.line}:{self.col}" if self.line else self.path
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,13 +48,9 @@ def read_source(path: Path) -> tuple[Source | None, list[Diagnostic]]:
 def edition_source(edition: str) -> EditionSource:
     """The built-in edition, loaded, validated and parsed once per process."""
     if edition not in builtin_editions():
+        known = ", ".join(builtin_editions())
         raise CompileError(
-            [
-                Diagnostic(
-                    Location("<edition>", 1, 1),
-                    f"unknown edition '{edition}' (built in: {', '.join(builtin_editions())})",
-                )
-            ]
+            [Diagnostic(Location("--edition", 0, 0), f"unknown edition '{edition}' (built in: {known})")]
         )
     source, problems = read_source(builtin_path(edition))
     if problems or not isinstance(source, EditionSource):

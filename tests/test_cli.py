@@ -72,5 +72,14 @@ def test_compile_unknown_format_is_a_message_not_a_traceback(tmp_path: Path) -> 
     result = run("compile", "--format", "ultra", cwd=tmp_path)
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
-    assert "has no format 'ultra' (known: lite, std, pro, mast)" in result.stderr
+    assert (
+        result.stderr.splitlines()[0]
+        == "--format: edition v7 has no format 'ultra' (known: lite, std, pro, mast)"
+    )
     assert result.stdout == ""
+
+
+def test_missing_path_is_a_located_problem(tmp_path: Path) -> None:
+    result = run("validate", "nowhere.yaml", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0] == "nowhere.yaml:1:1: cannot read file: No such file or directory"

@@ -7,14 +7,14 @@ requests an action its format does not have.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from blackpoker.compiler.diagnostics import CompileError, Diagnostic
+from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.matcher import compile_matcher
-from blackpoker.compiler.model import Format, RuleSet
+from blackpoker.compiler.model import Format, RuleSet, Step
 from blackpoker.compiler.parse import EditionSource, Edits, OverlaySource
 
 
@@ -39,13 +39,8 @@ def link(source: EditionSource, format_id: str) -> RuleSet:
     fmt = next((f for f in source.edition.formats if f.id == format_id), None)
     if fmt is None:
         known = ", ".join(f.id for f in source.edition.formats)
-        raise CompileError(
-            [
-                source.doc.at(
-                    ("formats",), f"edition {source.edition.id} has no format '{format_id}' (known: {known})"
-                )
-            ]
-        )
+        message = f"edition {source.edition.id} has no format '{format_id}' (known: {known})"
+        raise CompileError([Diagnostic(Location("--format", 0, 0), message)])
     return _finish(_official(source, fmt))
 
 
@@ -100,10 +95,11 @@ def _apply(source: EditionSource, overlay: OverlaySource) -> tuple[RuleSet, list
     actions, action_problems = _edit(doc, "actions", base.actions, overlay.actions, fmt.id)
     characters, character_problems = _edit(doc, "characters", base.characters, overlay.characters, fmt.id)
     problems += action_problems + character_problems
+    added = {a.id for a in overlay.actions.add}
     for i, action in enumerate(overlay.actions.add):
-        problems += _check_action(source, doc, ("actions", "add", i), action, formats)
+        problems += _check_action(source, doc, ("actions", "add", i), action, formats, added)
     for entry_id, fields in overlay.actions.change.items():
-        problems += _check_action(source, doc, ("actions", "change", entry_id), fields, formats)
+        problems += _check_action(source, doc, ("actions", "change", entry_id), fields, formats, added)
     for i, character in enumerate(overlay.characters.add):
         problems += _check_character(source, doc, ("characters", "add", i), character, formats)
     for entry_id, fields in overlay.characters.change.items():
@@ -154,10 +150,16 @@ def _get(entry: Any, name: str) -> Any:
 
 
 def _check_action(
-    source: EditionSource, doc: Document, path: PathKey, action: Any, formats: Iterable[str]
+    source: EditionSource,
+    doc: Document,
+    path: PathKey,
+    action: Any,
+    formats: Iterable[str],
+    added: frozenset[str] | set[str] = frozenset(),
 ) -> list[Diagnostic]:
     edition = source.edition
     problems = _check_formats(doc, path, action, formats)
+    problems += _check_program(source, doc, path, action, added)
     problems += _check_name(doc, path, action, "type", edition.action_types, "action type")
     problems += _check_name(doc, path, action, "section", edition.sections, "section")
     cost = _get(action, "cost")
@@ -170,6 +172,49 @@ def _check_action(
             )
         )
     return problems
+
+
+def _check_program(
+    source: EditionSource, doc: Document, path: PathKey, action: Any, added: frozenset[str] | set[str]
+) -> list[Diagnostic]:
+    """Every name a program uses must exist: requested actions (in each of the action's
+    official formats), character ids and character types."""
+    actions = {a.id: a.formats for a in source.actions}
+    characters = {c.id for c in source.characters}
+    official = {f.id for f in source.edition.formats}
+    own_formats = [f for f in (_get(action, "formats") or ()) if f in official]
+    types = source.edition.character_types
+    problems = []
+    for where, step in _walk((*path, "program"), _get(action, "steps") or ()):
+        if step.op == "request":
+            if step.arg not in actions and step.arg not in added:
+                problems.append(doc.at((*where, "request"), f"request: unknown action '{step.arg}'"))
+                continue
+            missing = [f for f in own_formats if f not in actions.get(step.arg, own_formats)]
+            if missing:
+                message = f"request: '{step.arg}' is not an action of format {', '.join(missing)}"
+                problems.append(doc.at((*where, "request"), message))
+        elif step.op in ("put_character", "mount") and step.arg["as"] not in characters:
+            message = f"{step.op}.as: {_unknown('character', step.arg['as'], sorted(characters))}"
+            problems.append(doc.at((*where, step.op, "as"), message))
+        elif step.op == "target" and step.arg.get("type", types[0]) not in types:
+            message = f"target.type: {_unknown('character type', step.arg['type'], types)}"
+            problems.append(doc.at((*where, "target", "type"), message))
+    return problems
+
+
+def _walk(path: PathKey, steps: Sequence[Step]) -> Iterator[tuple[PathKey, Step]]:
+    """Each step of a program with its path in the document, nested steps included."""
+    for i, step in enumerate(steps):
+        where = (*path, i)
+        yield where, step
+        yield from _walk((*where, "then"), step.then)
+        yield from _walk((*where, "else"), step.otherwise)
+        if step.op in ("may", "for_each"):
+            yield from _walk((*where, step.op, "steps"), step.arg["steps"])
+        elif step.op == "choose_one":
+            for j, option in enumerate(step.arg["options"]):
+                yield from _walk((*where, step.op, "options", j, "steps"), option["steps"])
 
 
 def _check_character(

@@ -203,7 +203,8 @@ def parse_steps(raw: list[Any]) -> tuple[Step, ...]:
     steps = []
     for item in raw:
         if "if" in item:
-            steps.append(Step("if", _freeze(item["if"]), parse_steps(item["then"]), parse_steps(item.get("else", []))))
+            branches = parse_steps(item["then"]), parse_steps(item.get("else", []))
+            steps.append(Step("if", _freeze(item["if"]), *branches))
         else:
             ((op, arg),) = item.items()
             steps.append(Step(op, _freeze(arg)))

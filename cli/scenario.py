@@ -1,0 +1,42 @@
+"""`blackpoker scenario run PATH…`: run ruling scenarios and compare their outcomes."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from blackpoker.compiler.pipeline import display
+from blackpoker.runtime.scenario.scenario import load, run, scenario_files
+
+
+@click.group()
+def scenario() -> None:
+    """Ruling scenarios: hand-written positions with expected outcomes (docs/scenarios.md)."""
+
+
+@scenario.command(name="run")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+def run_command(paths: tuple[Path, ...]) -> None:
+    """Run scenario files or folders; print each result and `N passed, M failed`."""
+    passed = failed = 0
+    for file in scenario_files(list(paths)):
+        loaded, problems = load(file)
+        if loaded is None:
+            failed += 1
+            click.echo(f"ERROR {display(file)}")
+            for problem in problems:
+                click.echo(problem.render(), err=True)
+            continue
+        outcome = run(loaded)
+        if outcome.passed:
+            passed += 1
+            click.echo(f"PASS  {display(file)}: {outcome.name}")
+        else:
+            failed += 1
+            click.echo(f"FAIL  {display(file)}: {outcome.name}")
+            for line in outcome.failures:
+                click.echo(f"      {line}")
+    click.echo(f"{passed} passed, {failed} failed")
+    if failed:
+        sys.exit(1)

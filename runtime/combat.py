@@ -1,0 +1,77 @@
+"""Combat rules read from character data: `attack` (準備 / 速攻) and `combat` (soldier / bulwark)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from blackpoker.compiler.model import Attack, Combat
+from blackpoker.runtime.state import Unit
+from blackpoker.runtime.transitions import damage, remove_unit, size
+from blackpoker.runtime.zones import card, rank
+
+if TYPE_CHECKING:
+    from blackpoker.runtime.game import Game
+
+
+def can_attack(g: Game, unit: Unit) -> bool:
+    """Charged, not 'never', and 速攻 or not made only of cards that entered this turn (準備)."""
+    attack = unit.kind.attack
+    if not unit.charged or attack is Attack.NEVER:
+        return False
+    if attack is Attack.HASTE or (attack is Attack.HASTE_WITH_ACE and any(rank(c) == 1 for c in unit.cards)):
+        return True
+    return unit.entered < g.state.turn
+
+
+def block_pairs(g: Game, defender: int) -> list[tuple[Unit, Unit]]:
+    """(attacker, blocker) pairs still open: charged blockers, each blocking once; a bulwark blocks alone."""
+    state = g.state
+    busy = {uid for blockers in state.blocks.values() for uid in blockers}
+    pairs = []
+    attackers = [u for u in (state.unit(uid) for uid in state.attackers) if u is not None]
+    for blocker in state.players[defender].field:
+        if not blocker.charged or blocker.uid in busy:
+            continue
+        for attacker in attackers:
+            current = [state.unit(uid) for uid in state.blocks.get(attacker.uid, ())]
+            if blocker.kind.combat is Combat.BULWARK and current:
+                continue
+            if any(u is not None and u.kind.combat is Combat.BULWARK for u in current):
+                continue
+            pairs.append((attacker, blocker))
+    return pairs
+
+
+def judge(g: Game) -> None:
+    """ダメージ判定: each attacker in order against its blockers still on the field."""
+    state = g.state
+    for uid in list(state.attackers):
+        attacker = state.unit(uid)
+        if attacker is None:
+            continue
+        blockers = [u for u in (state.unit(b) for b in state.blocks.get(uid, ())) if u is not None]
+        if not blockers:
+            damage(state, 1 - attacker.controller, size(attacker))
+        elif blockers[0].kind.combat is Combat.BULWARK:
+            _bulwark(g, attacker, blockers[0])
+        else:
+            _soldiers(g, attacker, blockers)
+    state.attackers.clear()
+    state.blocks.clear()
+
+
+def _bulwark(g: Game, attacker: Unit, bulwark: Unit) -> None:
+    bulwark.face_up = True
+    shown = card(bulwark.cards[0])
+    if shown.is_joker or any(rank(c) == shown.rank for c in attacker.cards):
+        remove_unit(g, attacker, "graveyard")
+    remove_unit(g, bulwark, "graveyard")
+
+
+def _soldiers(g: Game, attacker: Unit, blockers: list[Unit]) -> None:
+    attack, block = size(attacker), sum(size(u) for u in blockers)
+    if block <= attack:
+        for blocker in blockers:
+            remove_unit(g, blocker, "graveyard")
+    if attack <= block:
+        remove_unit(g, attacker, "graveyard")

@@ -1,0 +1,186 @@
+"""The core flow (seed 002 [1]–[16]) and the trigger check with its buffer ([6-1]–[6-12]).
+
+The state changes here, in the card-level transitions (runtime/transitions.py) and in the
+primitives that the effect programs run; nothing else writes to it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from blackpoker.compiler.model import Limit, Speed, Timing
+from blackpoker.runtime import transitions as t
+from blackpoker.runtime.interpreter import run
+from blackpoker.runtime.options import Choice, RequestOption
+from blackpoker.runtime.primitives import Signal
+from blackpoker.runtime.state import Followup, Frame, Origin, Request, Resolution, Target, player_name
+from blackpoker.runtime.zones import rank
+
+if TYPE_CHECKING:
+    from blackpoker.runtime.game import Game
+
+
+def setup(g: Game) -> None:
+    """001 §3.9: shuffle, draw 7, the rest is the life; reveal tops until one is higher;
+    revealed cards go to the graveyard; the first player draws 1 and holds turn and chance."""
+    state = g.state
+    for index, player in enumerate(state.players):
+        state.rng.shuffle(player.life)
+        t.draw(state, index, g.rules.edition.core.hand_size)
+    first = 0
+    while all(p.life for p in state.players):
+        shown = [p.life[0] for p in state.players]
+        for index in (0, 1):
+            t.damage(state, index, 1)  # the revealed card goes to the graveyard
+        if rank(shown[0]) != rank(shown[1]):
+            first = 0 if rank(shown[0]) > rank(shown[1]) else 1
+            break
+    t.draw(state, first, 1)
+    state.turn_player = state.chance = first
+    g.note("setup", first=player_name(first))
+
+
+def request(g: Game, option: RequestOption) -> None:
+    """[4] reset the pass record, [5] pay and request, then [7]/[8] resolve or [10] stage."""
+    state = g.state
+    p = option.player
+    action = g.rules.action(option.action)
+    me = state.players[p]
+    state.passes.clear()
+    if Limit.ONCE_PER_TURN in action.limits:
+        me.used.add(action.id)
+    for cid in option.keys:
+        t.take_card(state, cid)
+    for unit_letter, cid in option.payment:
+        _pay(g, p, unit_letter, cid)
+    req = Request(state.new_uid(), action, p, option.keys, list(option.keys), _target(g, option.target))
+    g.note("request", player=p, action=action.id, option=str(option))
+    if action.speed is Speed.IMMEDIATE:
+        state.resolving.append(Resolution(req, Origin.PLAYER, [Frame(action.steps)]))
+    else:
+        state.stage.append(req)
+        if g.rules.edition.core.auto_pass_after_normal_request:
+            state.followup = Followup.AUTO_PASS
+    advance(g)
+
+
+def pass_chance(g: Game, p: int) -> None:
+    """[11] record the pass; [12] all passed → [15] resolve the top, else [16] move chance."""
+    state = g.state
+    state.passes.add(p)
+    if len(state.passes) < len(state.players):
+        state.chance = 1 - p
+        return
+    state.chance = None
+    state.passes.clear()
+    if state.stage:
+        top = state.stage.pop()
+        state.resolving.append(Resolution(top, Origin.STAGE, [Frame(top.action.steps)]))
+        advance(g)
+    else:
+        state.chance = state.turn_player
+
+
+def answer(g: Game, choice: Choice) -> None:
+    res = g.state.resolving[-1]
+    res.waiting = None
+    res.answer = choice
+    advance(g)
+
+
+def advance(g: Game) -> None:
+    """Run resolutions and the trigger check until a player must decide or the game ends."""
+    state = g.state
+    while state.result is None:
+        if state.resolving:
+            res = state.resolving[-1]
+            signal = run(g, res)
+            if signal is Signal.WAIT:
+                return
+            if signal is None:
+                state.resolving.pop()
+                _finish(g, res)
+            continue
+        if state.buffer:
+            _trigger_step(g)
+            continue
+        followup, state.followup = state.followup, Followup.NONE
+        if followup is Followup.AUTO_PASS and state.chance is not None:
+            pass_chance(g, state.chance)
+            continue
+        if followup is Followup.CHANCE_TO_TURN_PLAYER:
+            state.chance = state.turn_player
+            state.passes.clear()
+        return
+
+
+def _finish(g: Game, res: Resolution) -> None:
+    """After the effect: key cards it did not put elsewhere go to the graveyard, [9] win check."""
+    state = g.state
+    t.release_keys(state, res.request)
+    g.note("resolved", action=res.request.action.id, player=res.request.controller)
+    _win_check(g)
+    if res.origin is Origin.STAGE:
+        state.followup = Followup.CHANCE_TO_TURN_PLAYER
+
+
+def _win_check(g: Game) -> None:
+    empty = [not p.life for p in g.state.players]
+    if all(empty):
+        g.state.result = "draw"
+    elif any(empty):
+        g.state.result = player_name(empty.index(False))
+    if g.state.result is not None:
+        g.note("result", result=g.state.result)
+
+
+def _trigger_step(g: Game) -> None:
+    """One request out of the buffer: immediate before normal, the turn player's first, main
+    before quick; a main-timing normal trigger is discarded when the stage is not empty."""
+    state = g.state
+    turn = state.turn_player
+    index = min(
+        range(len(state.buffer)),
+        key=lambda i: (
+            state.buffer[i].action.speed is Speed.NORMAL,
+            state.buffer[i].controller != turn,
+            state.buffer[i].action.timing is Timing.QUICK,
+            i,
+        ),
+    )
+    req = state.buffer.pop(index)
+    g.note("triggered", action=req.action.id, player=req.controller)
+    if req.action.speed is Speed.IMMEDIATE:
+        state.resolving.append(Resolution(req, Origin.TRIGGER, [Frame(req.action.steps)]))
+    elif req.action.timing is Timing.MAIN and state.stage:
+        g.note("discarded", action=req.action.id)
+    else:
+        state.stage.append(req)
+
+
+def _pay(g: Game, p: int, unit_letter: str, cid: int | None) -> None:
+    """B drives a charged bulwark, L takes 1 damage, D discards, S sacrifices a character."""
+    state = g.state
+    if unit_letter == "L":
+        t.damage(state, p, 1)
+    elif unit_letter == "D" and cid is not None:
+        t.move_card(state, cid, "graveyard")
+    else:
+        unit = next(u for u in state.players[p].field if cid in u.cards)
+        if unit_letter == "B":
+            unit.charged = False
+        else:
+            t.remove_unit(g, unit, "graveyard")
+
+
+def _target(g: Game, target: tuple[str, int] | None) -> Target | None:
+    """An option names targets by card or stage position; the state keeps ids."""
+    if target is None:
+        return None
+    kind, value = target
+    if kind == "character":
+        unit = next(u for p in g.state.players for u in p.field if value in u.cards)
+        return ("character", unit.uid)
+    if kind == "request":
+        return ("request", g.state.stage[value - 1].uid)
+    return target

@@ -1,0 +1,38 @@
+"""Runs an effect program step by step; it can stop at a decision and resume with the answer."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from blackpoker.runtime.primitives import PRIMITIVES, Signal
+from blackpoker.runtime.state import Resolution
+
+if TYPE_CHECKING:
+    from blackpoker.runtime.game import Game
+
+
+def run(g: Game, res: Resolution) -> Signal | None:
+    """Run until the program ends (None), waits for a decision, or starts a nested request.
+
+    A step that waits is run again with the answer, so the program counter only moves on
+    once a step is done; branches and loops push frames that run before the rest.
+    """
+    frames = res.frames
+    while frames:
+        frame = frames[-1]
+        if frame.pc >= len(frame.steps):
+            frames.pop()
+            continue
+        step = frame.steps[frame.pc]
+        if frame.bind is not None:
+            res.vars[frame.bind[0]] = frame.bind[1]
+        signal = PRIMITIVES[step.op](g, res, step)
+        if signal is Signal.WAIT:
+            return signal
+        frame.pc += 1
+        if signal is Signal.STOP:
+            frames.clear()
+            return None
+        if signal is Signal.NESTED:
+            return signal
+    return None

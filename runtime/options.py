@@ -1,0 +1,90 @@
+"""Options: the immutable answers an agent can give at a decision point.
+
+Every option prints in the scenario command notation (without the `pN: ` prefix), and
+names cards only, so its text is complete without the game: a character by its first
+card, a stage request by its position from the bottom (stage:1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from blackpoker.runtime.state import player_name
+from blackpoker.runtime.zones import card, label, owner
+
+Payment = tuple[str, int | None]  # (unit, card id): D the discarded card, B/S a card of the character
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    player: int
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class RequestOption:
+    player: int
+    action: str
+    name: str
+    keys: tuple[int, ...] = ()
+    payment: tuple[Payment, ...] = ()
+    target: tuple[str, int] | None = (
+        None  # ("character", card id) | ("request", stage position) | ("player", p)
+    )
+
+    def __str__(self) -> str:
+        text = self.name
+        if self.keys:
+            text += " ★" + "".join(label(c) for c in self.keys)
+        if self.payment:
+            text += " $" + "".join(
+                unit + (f"({label(c)})" if c is not None else "") for unit, c in self.payment
+            )
+        if self.target is not None:
+            text += " → " + target_text(self.target)
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """An answer inside an effect: `word` alone, or with one or two cards (`block ♣9 with ♡3`)."""
+
+    player: int
+    word: str
+    a: int | None = None
+    b: int | None = None
+
+    def __str__(self) -> str:
+        text = self.word
+        if self.a is not None:
+            text += " " + label(self.a)
+        if self.b is not None:
+            text += " with " + label(self.b)
+        return text
+
+
+Option = Pass | RequestOption | Choice
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """A decision an effect waits on: who decides, and the complete list of answers."""
+
+    player: int
+    options: tuple[Choice, ...]
+
+
+def target_text(target: tuple[str, int]) -> str:
+    kind, value = target
+    if kind == "character":
+        return f"{player_name(owner(value))}:{label(value)}"
+    if kind == "request":
+        return f"stage:{value}"
+    return player_name(value)
+
+
+def sort_cards(cards: list[int] | tuple[int, ...]) -> tuple[int, ...]:
+    """Canonical order for printed card lists: by card value (Joker first), then identity."""
+    return tuple(sorted(cards, key=lambda c: (card(c), c)))

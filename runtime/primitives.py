@@ -1,0 +1,302 @@
+"""The primitive vocabulary: each step of an effect program is implemented once, here.
+
+A primitive gets the game, the running resolution and its step, and returns None when
+done, WAIT when it needs a decision (the resolution then holds a Prompt), STOP to end the
+program (a lost target), or NESTED after putting an immediate request on top of the
+resolution stack. docs/effects.md documents each one with an example.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+from blackpoker.compiler.model import Speed, Step
+from blackpoker.runtime import transitions as t
+from blackpoker.runtime.combat import block_pairs, can_attack, judge
+from blackpoker.runtime.expressions import cards_of, condition, number, player, target_object, things
+from blackpoker.runtime.options import Choice, Prompt, sort_cards
+from blackpoker.runtime.state import Frame, Origin, Request, Resolution, Unit
+from blackpoker.runtime.targets import still_valid
+from blackpoker.runtime.zones import card, rank_label_of
+
+if TYPE_CHECKING:
+    from blackpoker.runtime.game import Game
+
+
+class Signal(Enum):
+    WAIT = "wait"
+    STOP = "stop"
+    NESTED = "nested"
+
+
+Primitive = Callable[["Game", Resolution, Step], Signal | None]
+PRIMITIVES: dict[str, Primitive] = {}
+
+
+def primitive(name: str) -> Callable[[Primitive], Primitive]:
+    def register(fn: Primitive) -> Primitive:
+        PRIMITIVES[name] = fn
+        return fn
+
+    return register
+
+
+def _ask(res: Resolution, who: int, options: list[Choice]) -> Signal:
+    res.waiting = Prompt(who, tuple(options))
+    return Signal.WAIT
+
+
+def _answer(res: Resolution) -> Choice | None:
+    answer, res.answer = res.answer, None
+    return answer
+
+
+def _distinct(cards: list[int]) -> list[int]:
+    """One card per value: discarding either Joker is the same decision."""
+    seen: set[Any] = set()
+    kept = []
+    for cid in sort_cards(cards):
+        if card(cid) not in seen:
+            seen.add(card(cid))
+            kept.append(cid)
+    return kept
+
+
+def _units(items: list[Any]) -> list[Unit]:
+    return [u for u in items if isinstance(u, Unit)]
+
+
+@primitive("target")
+def _target(g: Game, res: Resolution, step: Step) -> Signal | None:
+    return None if still_valid(g, res.request, step.arg) else Signal.STOP
+
+
+@primitive("choose")
+def _choose(g: Game, res: Resolution, step: Step) -> Signal | None:
+    who = player(g, res, step.arg["player"])
+    answer = _answer(res)
+    zone = g.state.players[who].hand if step.arg["from"] == "hand" else g.state.players[who].life
+    if answer is not None or not zone:
+        res.vars[step.arg["as"]] = [answer.a] if answer is not None else []
+        return None
+    return _ask(res, who, [Choice(who, "pick", cid) for cid in _distinct(zone)])
+
+
+@primitive("put_character")
+def _put_character(g: Game, res: Resolution, step: Step) -> Signal | None:
+    cards = cards_of(things(g, res, step.arg["cards"]))
+    if cards:
+        face = step.arg.get("face")
+        t.place_unit(
+            g,
+            cards,
+            step.arg["as"],
+            None if face is None else face == "up",
+            step.arg.get("state", "charged") == "charged",
+        )
+    return None
+
+
+@primitive("mount")
+def _mount(g: Game, res: Resolution, step: Step) -> Signal | None:
+    units = _units(things(g, res, step.arg["onto"]))
+    cards = cards_of(things(g, res, step.arg["cards"]))
+    if units and cards:
+        t.mount(g, units[0], cards, step.arg["as"])
+    return None
+
+
+@primitive("move")
+def _move(g: Game, res: Resolution, step: Step) -> Signal | None:
+    zone = step.arg["to"]
+    for item in things(g, res, step.arg["cards"]):
+        if isinstance(item, Unit):
+            if g.state.unit(item.uid) is not None:
+                t.remove_unit(g, item, zone)
+        elif isinstance(item, int):
+            t.move_card(g.state, item, zone)
+    return None
+
+
+@primitive("damage")
+def _damage(g: Game, res: Resolution, step: Step) -> Signal | None:
+    who = player(g, res, step.arg["player"])
+    if who >= 0:
+        t.damage(g.state, who, number(g, res, step.arg["amount"]))
+    return None
+
+
+@primitive("draw")
+def _draw(g: Game, res: Resolution, step: Step) -> Signal | None:
+    t.draw(g.state, player(g, res, step.arg["player"]), number(g, res, step.arg["count"]))
+    return None
+
+
+@primitive("set_state")
+def _set_state(g: Game, res: Resolution, step: Step) -> Signal | None:
+    charged = step.arg["state"] == "charged"
+    for unit in _units(things(g, res, step.arg["of"])):
+        unit.charged = charged
+    return None
+
+
+@primitive("modify_size")
+def _modify_size(g: Game, res: Resolution, step: Step) -> Signal | None:
+    amount = number(g, res, step.arg["by"])
+    for unit in _units(things(g, res, step.arg["of"])):
+        unit.size_mod += amount
+    return None
+
+
+@primitive("if")
+def _if(g: Game, res: Resolution, step: Step) -> Signal | None:
+    branch = step.then if condition(g, res, step.arg) else step.otherwise
+    if branch:
+        res.frames.append(Frame(branch))
+    return None
+
+
+@primitive("may")
+def _may(g: Game, res: Resolution, step: Step) -> Signal | None:
+    who = player(g, res, step.arg["player"])
+    answer = _answer(res)
+    if answer is None:
+        return _ask(res, who, [Choice(who, "yes"), Choice(who, "no")])
+    if answer.word == "yes":
+        res.frames.append(Frame(step.arg["steps"]))
+    return None
+
+
+@primitive("choose_one")
+def _choose_one(g: Game, res: Resolution, step: Step) -> Signal | None:
+    who = player(g, res, step.arg["player"])
+    answer = _answer(res)
+    if answer is None:
+        return _ask(res, who, [Choice(who, option["label"]) for option in step.arg["options"]])
+    chosen = next(o for o in step.arg["options"] if o["label"] == answer.word)
+    res.frames.append(Frame(chosen["steps"]))
+    return None
+
+
+@primitive("for_each")
+def _for_each(g: Game, res: Resolution, step: Step) -> Signal | None:
+    # Frames run last-in first-out, so the passes are pushed in reverse.
+    for item in reversed(things(g, res, step.arg["in"])):
+        res.frames.append(Frame(step.arg["steps"], 0, (step.arg["as"], [item])))
+    return None
+
+
+@primitive("reveal")
+def _reveal(g: Game, res: Resolution, step: Step) -> Signal | None:
+    g.note("reveal", cards=[str(card(c)) for c in cards_of(things(g, res, step.arg))])
+    return None
+
+
+@primitive("shuffle")
+def _shuffle(g: Game, res: Resolution, step: Step) -> Signal | None:
+    g.state.rng.shuffle(g.state.players[player(g, res, step.arg["player"])].life)
+    return None
+
+
+@primitive("request")
+def _request(g: Game, res: Resolution, step: Step) -> Signal | None:
+    """An indirect request: no cost, no automatic pass, chance does not move."""
+    state = g.state
+    action = g.rules.action(step.arg)
+    request = Request(state.new_uid(), action, res.request.controller, (), [])
+    g.note("request", player=request.controller, action=action.id, indirect=True)
+    if action.speed is Speed.NORMAL:
+        state.stage.append(request)
+        return None
+    state.resolving.append(Resolution(request, Origin.EFFECT, [Frame(action.steps)]))
+    return Signal.NESTED
+
+
+@primitive("negate")
+def _negate(g: Game, res: Resolution, step: Step) -> Signal | None:
+    found = target_object(g, res.request) if step.arg == "target" else None
+    if isinstance(found, Request):
+        g.state.stage.remove(found)
+        t.release_keys(g.state, found)
+        g.note("negated", action=found.action.id)
+    return None
+
+
+@primitive("discard_down_to")
+def _discard_down_to(g: Game, res: Resolution, step: Step) -> Signal | None:
+    who = player(g, res, step.arg["player"])
+    answer = _answer(res)
+    if answer is not None:
+        t.move_card(g.state, answer.a, "graveyard")
+    hand = g.state.players[who].hand
+    if len(hand) <= number(g, res, step.arg["count"]):
+        return None
+    return _ask(res, who, [Choice(who, "discard", cid) for cid in _distinct(hand)])
+
+
+@primitive("pass_turn")
+def _pass_turn(g: Game, res: Resolution, step: Step) -> Signal | None:
+    state = g.state
+    state.turn_player = 1 - state.turn_player
+    state.turn += 1
+    for p in state.players:
+        p.used.clear()  # once-per-turn limits last until the turn player changes
+        for unit in p.field:
+            unit.size_mod = 0  # "until the end of the turn"
+    g.note("turn", player=state.turn_player, turn=state.turn)
+    return None
+
+
+@primitive("declare_attackers")
+def _declare_attackers(g: Game, res: Resolution, step: Step) -> Signal | None:
+    who = player(g, res, step.arg["player"])
+    state = g.state
+    answer = _answer(res)
+    if answer is not None:
+        if answer.word == "done":
+            return None
+        unit = next(u for u in state.players[who].field if answer.a in u.cards)
+        unit.charged = False
+        state.attackers.append(unit.uid)
+    eligible = [u for u in state.players[who].field if can_attack(g, u)]
+    if not eligible:
+        return None
+    return _ask(res, who, [*(Choice(who, "attacker", u.cards[0]) for u in eligible), Choice(who, "done")])
+
+
+@primitive("declare_blockers")
+def _declare_blockers(g: Game, res: Resolution, step: Step) -> Signal | None:
+    who = player(g, res, step.arg["player"])
+    state = g.state
+    answer = _answer(res)
+    if answer is not None:
+        if answer.word == "done":
+            return None
+        attacker = next(uid for uid in state.attackers if (u := state.unit(uid)) and answer.a in u.cards)
+        blocker = next(u for u in state.players[who].field if answer.b in u.cards)
+        state.blocks.setdefault(attacker, []).append(blocker.uid)
+    pairs = block_pairs(g, who)
+    if not pairs:
+        return None
+    return _ask(
+        res, who, [*(Choice(who, "block", a.cards[0], b.cards[0]) for a, b in pairs), Choice(who, "done")]
+    )
+
+
+@primitive("judge_combat")
+def _judge_combat(g: Game, res: Resolution, step: Step) -> Signal | None:
+    judge(g)
+    return None
+
+
+@primitive("dig_until")
+def _dig_until(g: Game, res: Resolution, step: Step) -> Signal | None:
+    who = player(g, res, step.arg["player"])
+    life = g.state.players[who].life
+    ranks = step.arg["ranks"]
+    while life and rank_label_of(life[0]) not in ranks:
+        t.damage(g.state, who, 1)  # the same move as damage: the top card to the graveyard
+    res.vars[step.arg["as"]] = life[:1]
+    return None

@@ -1,0 +1,145 @@
+"""The command notation: parse a command into a Command, print it canonically.
+
+A command is legal when its canonical text equals the text of one of the legal options
+(runtime/options.py prints options in this notation).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from blackpoker.compiler.cards import Card
+from lark import Lark, Token, Transformer, UnexpectedInput
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    player: int  # 0 or 1
+    kind: str  # "pass", "request" or "choice"
+    name: str = ""  # action name (request) or word (choice)
+    keys: tuple[Card, ...] = ()
+    payment: tuple[tuple[str, Card | None], ...] = ()
+    target: tuple[str, int, Card | None] | None = None  # (kind, player or stage position, card)
+    cards: tuple[Card, ...] = ()  # a choice's cards
+
+    def body(self) -> str:
+        """The canonical text after `pN: `: key cards and payments in card order."""
+        if self.kind == "pass":
+            return "pass"
+        if self.kind == "choice":
+            text = self.name
+            if self.cards:
+                text += " " + str(self.cards[0])
+            if len(self.cards) > 1:
+                text += " with " + str(self.cards[1])
+            return text
+        text = self.name
+        if self.keys:
+            text += " ★" + "".join(map(str, sorted(self.keys)))
+        if self.payment:
+            ordered = sorted(self.payment, key=lambda p: (p[0], p[1] or Card(0, None)))
+            text += " $" + "".join(unit + (f"({c})" if c is not None else "") for unit, c in ordered)
+        if self.target is not None:
+            kind, value, card = self.target
+            shown = {
+                "character": f"p{value + 1}:{card}",
+                "request": f"stage:{value}",
+                "player": f"p{value + 1}",
+            }
+            text += " → " + shown[kind]
+        return text
+
+    def __str__(self) -> str:
+        return f"p{self.player + 1}: {self.body()}"
+
+
+class NotationError(ValueError):
+    def __init__(self, message: str, column: int, width: int = 1) -> None:
+        super().__init__(message)
+        self.message = message
+        self.column = column  # 0-based, in characters
+        self.width = width
+
+
+@cache
+def _parser() -> Lark:
+    grammar = (
+        resources.files("blackpoker.runtime.scenario").joinpath("command.lark").read_text(encoding="utf-8")
+    )
+    return Lark(grammar, parser="lalr")
+
+
+class _Build(Transformer[Token, Command]):
+    def CARD(self, token: Token) -> Card:
+        return Card.parse(str(token))
+
+    def start(self, items: list[object]) -> Command:
+        player, body = items
+        assert isinstance(body, Command)
+        return Command(
+            int(str(player)[1]) - 1, body.kind, body.name, body.keys, body.payment, body.target, body.cards
+        )
+
+    def pass_(self, items: list[object]) -> Command:
+        return Command(0, "pass")
+
+    def request(self, items: list[object]) -> Command:
+        name, rest = str(items[0]), items[1:]
+        keys: tuple[Card, ...] = ()
+        payment: tuple[tuple[str, Card | None], ...] = ()
+        target = None
+        for item in rest:
+            if isinstance(item, tuple) and item and item[0] == "key":
+                keys = item[1]
+            elif isinstance(item, tuple) and item and item[0] == "cost":
+                payment = item[1]
+            elif item is not None:
+                target = item
+        return Command(0, "request", name, keys, payment, target)  # type: ignore[arg-type]
+
+    def key(self, items: list[Card]) -> tuple[str, tuple[Card, ...]]:
+        return ("key", tuple(items))
+
+    def cost(self, items: list[tuple[str, Card | None]]) -> tuple[str, tuple[tuple[str, Card | None], ...]]:
+        return ("cost", tuple(items))
+
+    def payment(self, items: list[object]) -> tuple[str, Card | None]:
+        card = items[1] if len(items) > 1 else None
+        assert card is None or isinstance(card, Card)
+        return (str(items[0]), card)
+
+    def character(self, items: list[object]) -> tuple[str, int, Card | None]:
+        card = items[1]
+        assert isinstance(card, Card)
+        return ("character", int(str(items[0])[1]) - 1, card)
+
+    def player(self, items: list[object]) -> tuple[str, int, None]:
+        return ("player", int(str(items[0])[1]) - 1, None)
+
+    def stage(self, items: list[object]) -> tuple[str, int, None]:
+        return ("request", int(str(items[0])), None)
+
+    def choice(self, items: list[object]) -> Command:
+        cards = tuple(c for c in items[1:] if isinstance(c, Card))
+        return Command(0, "choice", str(items[0]), cards=cards)
+
+
+def parse_command(text: str) -> Command:
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as error:
+        column = max(0, error.column - 1) if isinstance(error.column, int) and error.column > 0 else len(text)
+        got = text[column : column + 1] or "end of command"
+        raise NotationError(
+            f"command '{text}': unexpected '{got}'; write e.g. 'p1: アップ ★♡5 $D(♠7) → p2:♣9' or 'p2: pass'",
+            column,
+        ) from None
+    try:
+        command = _Build().transform(tree)
+    except Exception as error:  # a bad card label inside a well-formed command
+        cause = error.__context__ or error
+        raise NotationError(f"command '{text}': {cause}", 0, len(text)) from None
+    assert isinstance(command, Command)
+    return command

@@ -1,0 +1,244 @@
+"""Load a scenario file, build its position, run its commands, compare the outcome."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from blackpoker.compiler import CompileError, compile_ruleset
+from blackpoker.compiler.cards import Card
+from blackpoker.compiler.diagnostics import Diagnostic
+from blackpoker.compiler.load import Document, PathKey, load_file
+from blackpoker.compiler.model import RuleSet
+from blackpoker.compiler.pipeline import display
+from blackpoker.compiler.validate import _diagnostic, _leaf_errors
+from blackpoker.runtime.game import Game
+from blackpoker.runtime.scenario.explain import explain
+from blackpoker.runtime.scenario.notation import Command, NotationError, parse_command
+from blackpoker.runtime.state import GameState, PlayerState, Unit, player_name
+from blackpoker.runtime.transitions import size
+from blackpoker.runtime.zones import card, deck_ids, label
+from jsonschema import Draft202012Validator
+
+PLAYER_KEYS = ("p1", "p2")
+
+
+@dataclass
+class Scenario:
+    doc: Document
+    rules: RuleSet
+    commands: list[tuple[PathKey, Command, str | None]]  # where, what, expected refusal
+
+
+@dataclass
+class Outcome:
+    name: str
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+@cache
+def _validator() -> Draft202012Validator:
+    text = resources.files("blackpoker.schema").joinpath("scenario.schema.json").read_text(encoding="utf-8")
+    return Draft202012Validator(json.loads(text))
+
+
+def load(path: Path) -> tuple[Scenario | None, list[Diagnostic]]:
+    doc, problems = load_file(path, display(path))
+    if doc is None:
+        return None, problems
+    if not isinstance(doc.data, dict):
+        return None, [doc.at((), "expected a mapping at the top of the file")]
+    problems = [_diagnostic(doc, e) for e in _leaf_errors(_validator().iter_errors(doc.data))]
+    if problems:
+        return None, problems
+    data = doc.data
+    try:
+        rules = compile_ruleset(data["edition"], data["format"])
+    except CompileError as error:
+        where = doc.locate(("format",))
+        return None, [
+            Diagnostic(where, f"edition {data['edition']}, format {data['format']}: {d.message}")
+            for d in error.diagnostics
+        ]
+    commands = []
+    for i, item in enumerate(data["commands"]):
+        path, text, refused = _command_text(item, i)
+        try:
+            commands.append((path, parse_command(text), refused))
+        except NotationError as error:
+            offset = 0 if isinstance(item, str) else len(path[-1]) + 2  # "pN: " was not in the YAML value
+            start = max(0, error.column - offset)
+            problems.append(doc.at_text(path, start, error.width, error.message))
+    problems += _check_cards(doc)
+    return (None if problems else Scenario(doc, rules, commands)), problems
+
+
+def _command_text(item: Any, i: int) -> tuple[PathKey, str, str | None]:
+    if isinstance(item, str):
+        return ("commands", i), item, None
+    who = next(k for k in PLAYER_KEYS if k in item)
+    return ("commands", i, who), f"{who}: {item[who]}", item.get("refused")
+
+
+def _check_cards(doc: Document) -> list[Diagnostic]:
+    """Every card label is a card, and no physical card is placed twice (a deck has two Jokers)."""
+    problems = []
+    for index, who in enumerate(PLAYER_KEYS):
+        zones = doc.data["setup"][who]
+        free = list(deck_ids(index))
+        for path, text in _labels(zones, ("setup", who)):
+            try:
+                value = Card.parse(text)
+            except ValueError as error:
+                problems.append(doc.at(path, str(error)))
+                continue
+            cid = next((c for c in free if card(c) == value), None)
+            if cid is None:
+                problems.append(
+                    doc.at(path, f"{who} has no {value} left to place (each card once, two Jokers)")
+                )
+            else:
+                free.remove(cid)
+    return problems
+
+
+def _labels(zones: dict[str, Any], path: PathKey) -> list[tuple[PathKey, str]]:
+    found: list[tuple[PathKey, str]] = []
+    for zone in ("life", "hand", "graveyard"):
+        if isinstance(zones.get(zone), list):
+            found += [((*path, zone, i), text) for i, text in enumerate(zones[zone])]
+    for i, unit in enumerate(zones.get("field", ())):
+        found += [((*path, "field", i, "cards", j), text) for j, text in enumerate(unit["cards"])]
+    return found
+
+
+def build(scenario: Scenario) -> Game:
+    setup = scenario.doc.data["setup"]
+    turn = setup.get("turn_number", 3)
+    state = GameState((PlayerState(), PlayerState()), random.Random(0), turn=turn)
+    game = Game(scenario.rules, state, check=True, events=[])
+    for index, who in enumerate(PLAYER_KEYS):
+        zones, player = setup[who], state.players[index]
+        free = list(deck_ids(index))
+
+        def take(text: str, free: list[int] = free) -> int:
+            cid = next(c for c in free if card(c) == Card.parse(text))
+            free.remove(cid)
+            return cid
+
+        player.hand = [take(t) for t in zones.get("hand", ())]
+        player.graveyard = [take(t) for t in zones.get("graveyard", ())]
+        for spec in zones.get("field", ()):
+            kind = scenario.rules.character(spec["as"])
+            face = spec.get("face", kind.face.value)
+            player.field.append(
+                Unit(
+                    state.new_uid(),
+                    kind,
+                    [take(t) for t in spec["cards"]],
+                    index,
+                    face == "up",
+                    spec.get("state", "charged") == "charged",
+                    turn if spec.get("new") else turn - 1,
+                )
+            )
+        life = zones["life"]
+        player.life = [take(t) for t in life] if isinstance(life, list) else free[:life]
+        player.outside = [c for c in free if c not in player.life]
+    state.turn_player = PLAYER_KEYS.index(setup["turn"])
+    state.chance = PLAYER_KEYS.index(setup.get("chance", setup["turn"]))
+    return game
+
+
+def run(scenario: Scenario) -> Outcome:
+    outcome = Outcome(scenario.doc.data["name"])
+    game = build(scenario)
+    for path, command, refused in scenario.commands:
+        where = str(scenario.doc.locate(path))
+        option = game.find(command.player, command.body())
+        if option is None:
+            reason = explain(game, command)
+            if refused is None:
+                outcome.failures.append(f"{where}: '{command}' was refused: {reason}")
+                return outcome
+            if refused not in reason:
+                outcome.failures.append(
+                    f"{where}: '{command}' was refused with '{reason}', expected '{refused}'"
+                )
+            continue
+        if refused is not None:
+            outcome.failures.append(f"{where}: '{command}' was accepted, expected a refusal ('{refused}')")
+            return outcome
+        game.apply(option)
+    outcome.failures += compare(scenario.doc.data["expect"], game)
+    return outcome
+
+
+def character_text(unit: Unit) -> str:
+    text = (
+        f"{unit.kind.id} {'+'.join(label(c) for c in unit.cards)} {'charged' if unit.charged else 'driven'}"
+    )
+    text += f" size={size(unit)}"
+    return text + ("" if unit.face_up else " face-down")
+
+
+def actual(game: Game) -> dict[str, Any]:
+    """The outcome in the vocabulary of a scenario's `expect` section."""
+    state = game.state
+    found: dict[str, Any] = {
+        "turn": player_name(state.turn_player),
+        "chance": player_name(state.chance) if state.chance is not None else "none",
+        "stage": [f"{r.action.name} by {player_name(r.controller)}" for r in state.stage],
+        "winner": state.result or "none",
+        "waiting": [str(o) for o in game.legal_options()]
+        if game.to_move is not None and state.resolving
+        else [],
+    }
+    for index, who in enumerate(PLAYER_KEYS):
+        p = state.players[index]
+        found[who] = {
+            "life": [label(c) for c in p.life],
+            "hand": sorted(label(c) for c in p.hand),
+            "graveyard": sorted(label(c) for c in p.graveyard),
+            "field": [character_text(u) for u in p.field],
+        }
+    return found
+
+
+def compare(expect: dict[str, Any], game: Game) -> list[str]:
+    got = actual(game)
+    failures = []
+    for key, wanted in expect.items():
+        if key in PLAYER_KEYS:
+            for zone, value in wanted.items():
+                have = got[key][zone]
+                if zone == "life" and isinstance(value, int):
+                    have = len(have)
+                elif zone in ("hand", "graveyard"):
+                    value = sorted(str(Card.parse(v)) for v in value)
+                elif zone == "life":
+                    value = [str(Card.parse(v)) for v in value]
+                if have != value:
+                    failures.append(f"{key}.{zone}: expected {value}, got {have}")
+        elif got[key] != wanted:
+            failures.append(f"{key}: expected {wanted}, got {got[key]}")
+    return failures
+
+
+def scenario_files(paths: list[Path]) -> list[Path]:
+    files: set[Path] = set()
+    for path in paths:
+        if path.is_dir():
+            files.update(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml"))
+        else:
+            files.add(path)
+    return sorted(files)

@@ -1,0 +1,181 @@
+"""The mutable game state. It changes only through runtime/transitions.py and runtime/flow.py.
+
+Copies are cheap (`GameState.copy`): lists and the few small mutable records are copied,
+the compiled rule data they point to is shared.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from blackpoker.compiler.model import Action, Character, Step
+
+PLAYERS = (0, 1)
+Target = tuple[str, int]  # ("character", uid) | ("request", uid) | ("player", index)
+
+
+class Origin(Enum):
+    """Why a resolution runs, which decides what happens once it is finished."""
+
+    PLAYER = "player"  # an immediate request by the chance holder
+    STAGE = "stage"  # the top of the stage, after every player passed
+    TRIGGER = "trigger"  # an immediate request out of the trigger buffer
+    EFFECT = "effect"  # an immediate request made by another effect (an indirect request)
+
+
+class Followup(Enum):
+    """What the core flow does once nothing is resolving and the buffer is empty."""
+
+    NONE = "none"
+    AUTO_PASS = "auto_pass"  # after a normal request, when the edition passes automatically
+    CHANCE_TO_TURN_PLAYER = "chance_to_turn_player"  # after a stage resolution
+
+
+@dataclass(slots=True)
+class Unit:
+    """A character on the field (a component instance)."""
+
+    uid: int
+    kind: Character
+    cards: list[int]
+    controller: int
+    face_up: bool
+    charged: bool
+    entered: int  # the turn its oldest card entered the field (準備)
+    size_mod: int = 0  # until the end of the turn
+
+    def copy(self) -> Unit:
+        return Unit(
+            self.uid,
+            self.kind,
+            list(self.cards),
+            self.controller,
+            self.face_up,
+            self.charged,
+            self.entered,
+            self.size_mod,
+        )
+
+
+@dataclass(slots=True)
+class Request:
+    """A requested action: on the stage, resolving, or waiting in the trigger buffer."""
+
+    uid: int
+    action: Action
+    controller: int
+    key_cards: tuple[int, ...]  # as requested; numbers are read from these
+    held: list[int]  # key cards the request still holds (not yet put elsewhere)
+    target: Target | None = None
+
+    def copy(self) -> Request:
+        return Request(self.uid, self.action, self.controller, self.key_cards, list(self.held), self.target)
+
+
+@dataclass(slots=True)
+class Frame:
+    steps: tuple[Step, ...]
+    pc: int = 0
+    bind: tuple[str, Any] | None = None  # for_each: the name and the item of this pass
+
+
+@dataclass(slots=True)
+class Resolution:
+    """An effect program being run; it pauses at decisions and resumes with the answer."""
+
+    request: Request
+    origin: Origin
+    frames: list[Frame]
+    vars: dict[str, Any] = dataclasses.field(default_factory=dict)
+    answer: Any = None  # the agent's answer to the decision this resolution waits on
+    waiting: Any = None  # the runtime.options.Prompt it waits on
+
+    def copy(self) -> Resolution:
+        return Resolution(
+            self.request.copy(),
+            self.origin,
+            [Frame(f.steps, f.pc, f.bind) for f in self.frames],
+            dict(self.vars),
+            self.answer,
+            self.waiting,
+        )
+
+
+@dataclass(slots=True)
+class PlayerState:
+    life: list[int] = dataclasses.field(default_factory=list)  # top first
+    hand: list[int] = dataclasses.field(default_factory=list)
+    graveyard: list[int] = dataclasses.field(default_factory=list)  # top last
+    field: list[Unit] = dataclasses.field(default_factory=list)
+    outside: list[int] = dataclasses.field(default_factory=list)  # not in this game (hand-written scenarios)
+    used: set[str] = dataclasses.field(default_factory=set)  # once-per-turn actions requested this turn
+
+    def copy(self) -> PlayerState:
+        return PlayerState(
+            list(self.life),
+            list(self.hand),
+            list(self.graveyard),
+            [u.copy() for u in self.field],
+            list(self.outside),
+            set(self.used),
+        )
+
+
+@dataclass(slots=True)
+class GameState:
+    players: tuple[PlayerState, PlayerState]
+    rng: random.Random
+    turn_player: int = 0
+    turn: int = 1
+    chance: int | None = 0
+    passes: set[int] = dataclasses.field(default_factory=set)
+    stage: list[Request] = dataclasses.field(default_factory=list)  # bottom first
+    resolving: list[Resolution] = dataclasses.field(default_factory=list)  # innermost last
+    buffer: list[Request] = dataclasses.field(default_factory=list)  # triggered, not yet requested
+    followup: Followup = Followup.NONE
+    attackers: list[int] = dataclasses.field(default_factory=list)  # unit uids, in declaration order
+    blocks: dict[int, list[int]] = dataclasses.field(default_factory=dict)  # attacker uid → blocker uids
+    result: str | None = None  # "p1", "p2" or "draw" once decided
+    next_uid: int = 1
+
+    def copy(self) -> GameState:
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        return GameState(
+            (self.players[0].copy(), self.players[1].copy()),
+            rng,
+            self.turn_player,
+            self.turn,
+            self.chance,
+            set(self.passes),
+            [r.copy() for r in self.stage],
+            [r.copy() for r in self.resolving],
+            [r.copy() for r in self.buffer],
+            self.followup,
+            list(self.attackers),
+            {k: list(v) for k, v in self.blocks.items()},
+            self.result,
+            self.next_uid,
+        )
+
+    def new_uid(self) -> int:
+        self.next_uid += 1
+        return self.next_uid - 1
+
+    def unit(self, uid: int) -> Unit | None:
+        for player in self.players:
+            for unit in player.field:
+                if unit.uid == uid:
+                    return unit
+        return None
+
+    def stage_request(self, uid: int) -> Request | None:
+        return next((r for r in self.stage if r.uid == uid), None)
+
+
+def player_name(index: int) -> str:
+    return f"p{index + 1}"

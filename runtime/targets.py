@@ -1,0 +1,77 @@
+"""対象: which characters, requests or players a `target` step accepts.
+
+The same test serves twice: when requesting (to list the candidates) and at resolution
+(a target that no longer qualifies means the effect does nothing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from blackpoker.compiler.model import Limit
+from blackpoker.runtime.state import Request, Target, Unit
+from blackpoker.runtime.zones import card
+
+if TYPE_CHECKING:
+    from blackpoker.runtime.game import Game
+
+Spec = Mapping[str, Any]
+
+
+def candidates(g: Game, controller: int, spec: Spec, key_cards: tuple[int, ...]) -> list[Target]:
+    kind = spec["kind"]
+    if kind == "character":
+        return [
+            ("character", u.uid)
+            for p in g.state.players
+            for u in p.field
+            if unit_ok(controller, spec, key_cards, u)
+        ]
+    if kind == "request":
+        return [("request", r.uid) for r in g.state.stage if request_ok(spec, r)]
+    return [("player", p) for p in _players(controller, spec)]
+
+
+def still_valid(g: Game, request: Request, spec: Spec) -> bool:
+    target = request.target
+    if target is None or target[0] != spec["kind"]:
+        return False
+    kind, value = target
+    if kind == "character":
+        unit = g.state.unit(value)
+        return unit is not None and unit_ok(request.controller, spec, request.key_cards, unit)
+    if kind == "request":
+        found = g.state.stage_request(value)
+        return found is not None and request_ok(spec, found)
+    return value in _players(request.controller, spec)
+
+
+def unit_ok(controller: int, spec: Spec, key_cards: tuple[int, ...], unit: Unit) -> bool:
+    side = spec.get("side")
+    if side is not None and (unit.controller == controller) != (side == "you"):
+        return False
+    if "type" in spec and unit.kind.type != spec["type"]:
+        return False
+    if spec.get("no_joker") and any(card(c).is_joker for c in unit.cards):
+        return False
+    if "suit_of" in spec:
+        suits = {card(c).suit for c in key_cards}
+        if len(suits) != 1 or any(card(c).suit not in suits for c in unit.cards):
+            return False
+    return True
+
+
+def request_ok(spec: Spec, request: Request) -> bool:
+    if "key_cards" in spec and len(request.key_cards) not in spec["key_cards"]:
+        return False
+    return not (spec.get("counterable") and Limit.UNCOUNTERABLE in request.action.limits)
+
+
+def _players(controller: int, spec: Spec) -> tuple[int, ...]:
+    side = spec.get("side")
+    if side == "you":
+        return (controller,)
+    if side == "opponent":
+        return (1 - controller,)
+    return (controller, 1 - controller)

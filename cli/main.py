@@ -29,7 +29,7 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 def validate(paths: tuple[Path, ...]) -> None:
     """Check action lists and local-rule files (default: the built-in lists).
 
@@ -58,3 +58,12 @@ def compile_command(edition: str, format_id: str, rules: Path | None) -> None:
         report(error.diagnostics)
     json.dump(ruleset_json(ruleset), sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")
+from blackpoker.cli.build import build  # noqa: E402
+
+main.add_command(build)
+from blackpoker.cli.scenario import scenario  # noqa: E402
+
+main.add_command(scenario)
+from blackpoker.cli.simulate import simulate  # noqa: E402
+
+main.add_command(simulate)

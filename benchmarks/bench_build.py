@@ -1,0 +1,55 @@
+"""Time `blackpoker build` of every page of edition 7: HTML only, and with all PDFs.
+
+Run: python benchmarks/bench_build.py [--runs N]
+Goals: HTML ≤ 1 s; HTML + A4 + 2-up PDFs ≤ 10 s on 2 cores. Each run builds into a fresh
+temporary folder; the first HTML run also pays for compiling the edition (then cached).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from blackpoker.site.build import BuildOptions, build_site
+from rich.console import Console
+
+GOALS = {"html": 1.0, "pdf": 10.0}  # seconds, median
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and its finished children (the PDF workers)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def time_build(html_only: bool) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one build into a fresh temporary folder."""
+    with tempfile.TemporaryDirectory() as folder:
+        start, start_cpu = time.perf_counter(), cpu_seconds()
+        build_site(BuildOptions(Path(folder), editions=("v7",), html_only=html_only), Console(quiet=True))
+        return time.perf_counter() - start, cpu_seconds() - start_cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    runs = parser.parse_args().runs
+    print(f"edition v7, all formats + all page, {runs} runs each, {os.cpu_count()} cores")
+    for kind, html_only in (("html", True), ("pdf", False)):
+        walls, cpus = zip(*(time_build(html_only) for _ in range(runs)), strict=True)
+        median = statistics.median(walls)
+        verdict = "ok" if median <= GOALS[kind] else f"over the {GOALS[kind]:g} s goal"
+        print(
+            f"{kind:>4}: median {median:.2f} s wall, {statistics.median(cpus):.2f} s CPU"
+            f"  (wall runs: {' '.join(f'{t:.2f}' for t in walls)})  {verdict}"
+        )
+    # Other load on the machine stretches wall time; CPU time shows what the build itself costs.
+
+
+if __name__ == "__main__":
+    main()

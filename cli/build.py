@@ -1,0 +1,71 @@
+"""`blackpoker build`: the printable action-list site (HTML, A4 and 2-up PDFs)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+import click
+from blackpoker.compiler import CompileError
+from blackpoker.site.build import BuildOptions, build_site
+from blackpoker.site.fonts import FontMissing
+from rich.console import Console
+
+
+@click.command()
+@click.option(
+    "--edition", "editions", multiple=True, help="Edition id; repeatable. Default: every built-in edition."
+)
+@click.option(
+    "--format",
+    "formats",
+    multiple=True,
+    help="Format id (lite, std, …), 'all', or the --rules file's format; repeatable. "
+    "Default: every format and 'all'.",
+)
+@click.option(
+    "--rules",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A local-rule file (kind: overlay); its format gets a page too.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("build/site"),
+    show_default=True,
+    help="Output folder; nothing is written outside it.",
+)
+@click.option(
+    "--base-url",
+    default="",
+    help="URL the site will be served from: each sheet's QR code points to "
+    "BASE_URL/<edition>/<format>.html. Default: that relative path alone.",
+)
+@click.option("--html-only", is_flag=True, help="Skip the PDFs (no WeasyPrint or Japanese font needed).")
+def build(
+    editions: tuple[str, ...],
+    formats: tuple[str, ...],
+    rules: Path | None,
+    out: Path,
+    base_url: str,
+    html_only: bool,
+) -> None:
+    """Build the action-list site: index, one page per edition and format, A4 and 2-up PDFs."""
+    options = BuildOptions(out, editions, formats, rules, base_url, html_only)
+    console = Console(stderr=True)
+    try:
+        result = build_site(options, console)
+    except CompileError as error:
+        for diagnostic in error.diagnostics:
+            click.echo(diagnostic.render(), err=True)
+        _stop(f"{len(error.diagnostics)} problem(s) found; nothing written")
+    except FontMissing as error:
+        _stop(str(error))
+    console.print(f"{len(result.pages)} page(s), {len(result.files)} files written to {out}/")
+    console.print(f"open {out / 'index.html'}")
+
+
+def _stop(message: str) -> NoReturn:
+    click.echo(message, err=True)
+    sys.exit(1)

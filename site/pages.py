@@ -1,0 +1,105 @@
+"""Which sheets a build makes: one page per (edition, format), an `all` page, and local rules.
+
+Everything is compiled here, before a single file is written, so that bad input leaves
+no partial site behind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from blackpoker.compiler import CompileError, Diagnostic, RuleSet, compile
+from blackpoker.compiler.model import Format
+from blackpoker.compiler.parse import OverlaySource
+from blackpoker.compiler.pipeline import builtin_editions, compile_edition, edition_source, read_source
+
+ALL = "all"  # the page listing every action of an edition, whatever its formats
+ALL_FORMAT = Format(id=ALL, name="全フォーマット", mark="")
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    ruleset: RuleSet
+
+    @property
+    def edition(self) -> str:
+        return self.ruleset.edition.id
+
+    @property
+    def slug(self) -> str:
+        return self.ruleset.format.id
+
+    @property
+    def path(self) -> str:
+        """Where the page lives, relative to the site root (and to --base-url)."""
+        return f"{self.edition}/{self.slug}.html"
+
+    def sibling(self, suffix: str) -> str:
+        """A file beside the page, e.g. sibling(".pdf") → "v7/std.pdf"."""
+        return f"{self.edition}/{self.slug}{suffix}"
+
+
+def all_ruleset(edition: str) -> RuleSet:
+    """Every action and character of the edition; each still carries its formats and marks."""
+    source = edition_source(edition)
+    return RuleSet(source.edition, ALL_FORMAT, source.actions, source.characters)
+
+
+def plan(editions: Sequence[str], formats: Sequence[str], rules: Path | None) -> list[Page]:
+    """Compile every requested page; raise one CompileError holding every problem found.
+
+    No formats means all of them plus the `all` page; `all` can also be asked for by name.
+    A format named like the local-rule file's format selects that file's page.
+    """
+    pages: list[Page] = []
+    problems: list[Diagnostic] = []
+    overlay_name = ""
+    if rules is not None:
+        try:
+            overlay = _overlay_ruleset(rules)
+        except CompileError as error:
+            problems += error.diagnostics
+        else:
+            overlay_name = overlay.format.id
+            pages.append(Page(overlay))
+    official = [f for f in formats if f != overlay_name]
+    if formats and not official:
+        return _checked(pages, problems)
+    for edition in editions or builtin_editions():
+        try:
+            pages += _edition_pages(edition, official)
+        except CompileError as error:
+            problems += error.diagnostics
+    return _checked(sorted(pages, key=_order), problems)
+
+
+def _checked(pages: list[Page], problems: list[Diagnostic]) -> list[Page]:
+    if problems:
+        raise CompileError(problems)
+    return pages
+
+
+def _edition_pages(edition: str, formats: Sequence[str]) -> list[Page]:
+    if not formats:
+        return [Page(r) for r in compile_edition(edition).values()] + [Page(all_ruleset(edition))]
+    return [Page(all_ruleset(edition) if f == ALL else compile(edition, f)) for f in dict.fromkeys(formats)]
+
+
+def _overlay_ruleset(rules: Path) -> RuleSet:
+    source, problems = read_source(rules)
+    if problems:
+        raise CompileError(problems)
+    if not isinstance(source, OverlaySource):
+        # compile() reports a file that is not a local rule with its own located message.
+        return compile(format="", rules=rules)
+    return compile(source.edition_id, source.format.id, rules)
+
+
+def _order(page: Page) -> tuple[str, int]:
+    """Pages of an edition in its format order, then local rules, then `all`."""
+    ids = [f.id for f in page.ruleset.edition.formats]
+    if page.slug in ids:
+        return page.edition, ids.index(page.slug)
+    return page.edition, len(ids) + (page.slug == ALL)

@@ -1,0 +1,94 @@
+"""HTML of the sheets and of the index, from Jinja templates with autoescaping on."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import groupby
+from typing import TypeVar
+
+from blackpoker.compiler.model import Format, RuleSet
+from blackpoker.site.markup import Paragraph, blocks, suits
+from blackpoker.site.pages import Page
+from blackpoker.site.qr import qr_svg
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+Entry = TypeVar("Entry")
+
+
+@dataclass(frozen=True, slots=True)
+class Downloads:
+    """The page's PDFs, as links relative to the page; None in an HTML-only build."""
+
+    a4: str
+    two_up: str
+
+
+@cache
+def environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("blackpoker.site", "templates"),
+        autoescape=select_autoescape(["html"]),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["suits"] = suits
+    env.globals["blocks"] = blocks
+    env.tests["paragraph"] = lambda block: isinstance(block, Paragraph)
+    return env
+
+
+def page_url(base_url: str, path: str) -> str:
+    """The address a printed sheet's QR code points to: base_url/path, or path alone."""
+    return f"{base_url.rstrip('/')}/{path}" if base_url else path
+
+
+def pdf_names(page: Page) -> Downloads:
+    return Downloads(f"{page.slug}.pdf", f"{page.slug}-2up.pdf")
+
+
+def render_sheet(page: Page, base_url: str, with_pdf: bool) -> str:
+    ruleset = page.ruleset
+    url = page_url(base_url, page.path)
+    return (
+        environment()
+        .get_template("sheet.html")
+        .render(
+            root="../",
+            ruleset=ruleset,
+            edition=ruleset.edition,
+            format=ruleset.format,
+            sections=_grouped(ruleset.actions, ruleset.edition.sections, lambda a: a.section),
+            character_groups=_grouped(ruleset.characters, ruleset.edition.character_types, lambda c: c.type),
+            filter_formats=filter_formats(ruleset),
+            cost_units={u.unit: u.text for u in ruleset.edition.cost_units},
+            url=url,
+            qr=qr_svg(url),
+            downloads=pdf_names(page) if with_pdf else None,
+        )
+    )
+
+
+def render_index(pages: Sequence[Page], with_pdf: bool) -> str:
+    editions = [(edition, list(group)) for edition, group in groupby(pages, key=lambda p: p.ruleset.edition)]
+    return (
+        environment()
+        .get_template("index.html")
+        .render(root="", editions=editions, downloads=pdf_names if with_pdf else None)
+    )
+
+
+def filter_formats(ruleset: RuleSet) -> tuple[Format, ...]:
+    """The formats entries can be filtered by: the edition's, plus the page's own local rule."""
+    official = ruleset.edition.formats
+    own = ruleset.format
+    return (*official, own) if own.base is not None else official
+
+
+def _grouped(
+    entries: Sequence[Entry], order: Sequence[str], key: Callable[[Entry], str]
+) -> list[tuple[str, list[Entry]]]:
+    """Entries grouped under the edition's headings, in the edition's order; empty groups dropped."""
+    return [(name, group) for name in order if (group := [e for e in entries if key(e) == name])]

@@ -1,0 +1,129 @@
+"""Shared helpers of the tests/test_site_*.py files: one build per session, text extraction."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from functools import cache
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from blackpoker.compiler.model import Action, Character, RuleSet, Timing
+from blackpoker.site.build import BuildOptions, build_site
+
+HOSTILE = "<script>alert(1)</script>"
+TIMINGS = {Timing.MAIN: "メイン", Timing.QUICK: "クイック"}
+
+# A local rule with markup in its title, a new action's name and effect, and a changed note.
+OVERLAY = """\
+kind: overlay
+name: my-std
+title: "{hostile}"
+edition: v7
+base: std
+actions:
+  add:
+    - id: hostileSpell
+      name: "{hostile}"
+      type: 速攻魔法
+      section: 魔法系
+      timing: quick
+      speed: normal
+      effect: "効果 {hostile} と <img src=x onerror=alert(2)>"
+  change:
+    setBulwark:
+      note: "※{hostile}"
+  remove: [search]
+"""
+
+
+def write_overlay(folder: Path, text: str = OVERLAY) -> Path:
+    path = folder / "my-std.yaml"
+    path.write_text(text.format(hostile=HOSTILE.replace('"', '\\"')), encoding="utf-8")
+    return path
+
+
+# The list markers of the data's rule text (see site/markup.py): the sheet prints them as list numbering.
+_MARKER = re.compile(r"^-*(?:[0-9０-９]+[.．]|[A-Za-zＡ-Ｚ][.．]|・)")
+
+
+def built_std(factory: pytest.TempPathFactory) -> Path:
+    """The std sheet of edition 7 with its PDFs, built once per test session."""
+    return _built(factory.getbasetemp() / "std-site", formats=("std",), html_only=False)
+
+
+def built_html(factory: pytest.TempPathFactory) -> Path:
+    """Every page of edition 7 (HTML only), built once per test session."""
+    return _built(factory.getbasetemp() / "html-site", formats=(), html_only=True)
+
+
+@cache  # keyed by the session's temporary folder: one build per session and kind
+def _built(out: Path, formats: tuple[str, ...], html_only: bool) -> Path:
+    build_site(BuildOptions(out, editions=("v7",), formats=formats, html_only=html_only))
+    return out
+
+
+def run_cli(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`blackpoker …` in a fresh process, so the environment (TMPDIR, fontconfig) is its own."""
+    command = [sys.executable, "-c", "from blackpoker.cli.main import main; main()", *args]
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=300, check=False)
+
+
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._skip += tag in ("script", "style", "title")
+
+    def handle_endtag(self, tag: str) -> None:
+        self._skip -= tag in ("script", "style", "title")
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip:
+            self.parts.append(data)
+
+
+def text_content(html: str) -> str:
+    """What a reader sees: the page's text with tags dropped and entities decoded."""
+    parser = _Text()
+    parser.feed(html)
+    return "".join(parser.parts)
+
+
+def squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def pdf_text(pdf: Path) -> str:
+    return subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def sentences(text: str) -> list[str]:
+    """Rule text split into lines without list markers, and lines into sentences ending in 。."""
+    return [
+        sentence
+        for line in text.splitlines()
+        for sentence in re.findall(r"[^。]+。?", _MARKER.sub("", line))
+        if sentence.strip()
+    ]
+
+
+def expected_strings(ruleset: RuleSet) -> list[str]:
+    """Everything of the rule set that a sheet must print, whitespace removed."""
+    expected: list[str] = []
+    for entry in (*ruleset.actions, *ruleset.characters):
+        expected += [entry.name, *sentences(entry.note)]
+        if entry.key is not None:
+            expected.append(f"★{entry.key}")
+        if isinstance(entry, Action):
+            expected += sentences(entry.target) + sentences(entry.effect)
+            usage = f"@{TIMINGS[entry.timing]}"
+            expected.append(f"{usage}|${entry.cost}" if entry.cost.units else usage)
+        if isinstance(entry, Character):
+            expected += sentences(entry.ability)
+    return [squash(s) for s in expected]

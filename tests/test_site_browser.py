@@ -1,0 +1,164 @@
+"""The built pages in a real headless Chromium (Debian's), opened from disk via file://.
+
+Driven with the Python `playwright` package against /usr/bin/chromium (never
+`playwright install`). Skips only when chromium or playwright is missing.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from blackpoker.cli.main import main
+from blackpoker.compiler import compile
+from click.testing import CliRunner
+from site_support import HOSTILE, built_html, write_overlay
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+if CHROMIUM is None:
+    pytest.skip("Debian chromium is not installed (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="the playwright package is not installed (pip install playwright)"
+)
+
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return built_html(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sync_api.BrowserContext]:
+    profile = tmp_path_factory.mktemp("chromium-profile")  # a fresh --user-data-dir
+    with sync_api.sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(profile),
+            executable_path=CHROMIUM,
+            headless=True,  # Playwright passes --headless
+            args=FLAGS,
+            viewport={"width": 1280, "height": 900},
+        )
+        yield context
+        context.close()
+
+
+class Watched:
+    """A page that records console errors, uncaught exceptions and dialogs (alert)."""
+
+    def __init__(self, context: sync_api.BrowserContext, path: Path) -> None:
+        self.problems: list[str] = []
+        self.page = context.new_page()
+        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
+        self.page.on("pageerror", lambda e: self.problems.append(f"exception: {e}"))
+        self.page.on("dialog", lambda d: (self.problems.append(f"dialog: {d.message}"), d.dismiss()))
+        self.page.goto(path.as_uri())
+        self.page.wait_for_load_state("load")
+
+    def visible_names(self) -> list[str]:
+        return self.page.locator(".entry:visible h4.name").all_inner_texts()
+
+    def close(self) -> None:
+        self.page.close()
+
+
+@pytest.fixture
+def std(browser: sync_api.BrowserContext, site: Path) -> Iterator[Watched]:
+    watched = Watched(browser, site / "v7" / "std.html")
+    yield watched
+    watched.close()
+
+
+def test_std_page_loads_without_errors_and_renders(std: Watched, tmp_path: Path) -> None:
+    shot = tmp_path / "std.png"
+    std.page.screenshot(path=str(shot), full_page=True)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
+    assert std.page.locator("html").get_attribute("class") == ""  # the script ran: no-js removed
+    assert std.page.locator(".tools").is_visible()
+    ruleset = compile("v7", "std")
+    assert len(std.visible_names()) == len(ruleset.actions) + len(ruleset.characters)
+    assert std.problems == []
+
+
+def test_search_filters_entries(std: Watched) -> None:
+    search = std.page.locator("#search")
+    search.fill("カウンター")
+    assert std.visible_names() == ["カウンター"]
+    search.fill("１ターンに１回")  # full-width digits match the ASCII ones of the data
+    assert set(std.visible_names()) == {"防壁設置", "アタック"}
+    search.fill("A~10")  # an ASCII tilde matches 〜
+    assert set(std.visible_names()) == {"アップ", "ダウン", "ツイスト", "カウンター"}
+    search.fill("該当しない言葉")
+    assert std.visible_names() == []
+    assert std.page.locator("#no-results").is_visible()
+    assert not std.page.locator("#section-1").is_visible()  # empty groups hide their heading
+    search.fill("")
+    assert len(std.visible_names()) == std.page.locator(".entry").count()
+    assert std.problems == []
+
+
+def test_story_toggle_opens_every_story(std: Watched) -> None:
+    flavor = compile("v7", "std").action("setBulwark").flavor
+    assert not std.page.get_by_text(flavor).is_visible()
+    std.page.locator("#toggle-lore").click()
+    assert std.page.get_by_text(flavor).is_visible()
+    assert std.page.locator("details.lore:not([open])").count() == 0
+
+
+def test_format_filter_on_the_all_page_hides_non_std_entries(
+    browser: sync_api.BrowserContext, site: Path
+) -> None:
+    page = Watched(browser, site / "v7" / "all.html")
+    everything = page.page.locator(".entry").count()
+    page.page.locator("#format-filter").select_option("std")
+    std = compile("v7", "std")
+    assert sorted(page.visible_names()) == sorted(e.name for e in (*std.actions, *std.characters))
+    assert everything > len(page.visible_names())
+    formats = page.page.locator(".entry:visible").evaluate_all("els => els.map(e => e.dataset.formats)")
+    assert all("std" in f.split() for f in formats)
+    assert page.page.locator("#result-count").inner_text().startswith(f"{len(formats)} / {everything}")
+    assert page.problems == []
+    page.close()
+
+
+def test_phone_width_has_no_horizontal_scroll(browser: sync_api.BrowserContext, site: Path) -> None:
+    page = Watched(browser, site / "v7" / "std.html")
+    page.page.set_viewport_size({"width": 360, "height": 740})
+    overflow = page.page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 0
+    page.close()
+
+
+def test_hostile_overlay_text_stays_text(browser: sync_api.BrowserContext, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        main,
+        [
+            "build",
+            "--out",
+            str(out),
+            "--rules",
+            str(write_overlay(tmp_path)),
+            "--format",
+            "my-std",
+            "--html-only",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    page = Watched(browser, out / "v7" / "my-std.html")
+    assert HOSTILE in page.visible_names()
+    assert page.page.locator("script:not([src])").count() == 0
+    assert page.problems == []  # no alert() dialog, no errors
+    page.close()

@@ -1,0 +1,168 @@
+"""`blackpoker build`: what it writes, where, and what it refuses."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from blackpoker.cli.main import main
+from blackpoker.compiler.pipeline import compile_edition
+from click.testing import CliRunner
+from site_support import HOSTILE, OVERLAY, built_html, run_cli, squash, text_content, write_overlay
+
+
+def files_under(root: Path) -> set[Path]:
+    return {p.relative_to(root) for p in root.rglob("*")}
+
+
+@pytest.fixture(scope="module")
+def html_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return built_html(tmp_path_factory)
+
+
+def test_index_links_every_format_of_every_edition(html_site: Path) -> None:
+    index = (html_site / "index.html").read_text(encoding="utf-8")
+    links = set(re.findall(r'href="([^"]+\.html)"', index))
+    expected = {f"v7/{f}.html" for f in compile_edition("v7")} | {"v7/all.html"}
+    assert links == expected
+    assert all((html_site / link).is_file() for link in links)
+    assert {"static/sheet.css", "static/sheet.js"} <= {str(p) for p in files_under(html_site)}
+
+
+def test_html_only_build_makes_no_pdf_and_links_none(html_site: Path) -> None:
+    assert not list(html_site.rglob("*.pdf"))
+    assert ".pdf" not in (html_site / "v7" / "std.html").read_text(encoding="utf-8")
+
+
+def test_all_page_lists_every_action_with_its_first_format(html_site: Path) -> None:
+    page = squash(text_content((html_site / "v7" / "all.html").read_text(encoding="utf-8")))
+    mast = compile_edition("v7")["mast"]
+    for action in mast.actions:
+        debut = mast.debut(action)
+        assert f"{debut.mark}{action.name}({action.type})[{debut.id}]" in page
+    assert {mast.debut(a).mark for a in mast.actions} == {"■", "○", "●", "◎"}
+
+
+def test_entries_carry_their_formats_for_the_filter(html_site: Path) -> None:
+    html = (html_site / "v7" / "all.html").read_text(encoding="utf-8")
+    assert 'id="action-summonsMagic" data-formats="std pro mast"' in html
+    assert '<option value="lite">■ ライト [lite]</option>' in html
+
+
+def test_selected_formats_only(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        main, ["build", "--out", str(tmp_path), "--format", "std", "--format", "all", "--html-only"]
+    )
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "v7").iterdir()) == ["all.html", "std.html"]
+
+
+def test_rebuild_replaces_the_site_and_leaves_no_staging_folder(tmp_path: Path) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["build", "--out", str(tmp_path), "--html-only"]).exit_code == 0
+    result = runner.invoke(main, ["build", "--out", str(tmp_path), "--format", "lite", "--html-only"])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.html", "static", "v7"]
+    assert sorted(p.name for p in (tmp_path / "v7").iterdir()) == ["lite.html"]
+
+
+def test_full_build_writes_only_inside_out(tmp_path: Path) -> None:
+    """A real process with its own TMPDIR, HOME and cache folder: all must stay empty."""
+    cwd, tmp, home, cache, out = (tmp_path / name for name in ("cwd", "tmp", "home", "cache", "out"))
+    for folder in (cwd, tmp, home, cache):
+        folder.mkdir()
+    overlay = write_overlay(tmp_path)
+    env = {**os.environ, "TMPDIR": str(tmp), "HOME": str(home), "XDG_CACHE_HOME": str(cache)}
+    result = run_cli("build", "--out", str(out), "--format", "std", "--rules", str(overlay), cwd=cwd, env=env)
+    assert result.returncode == 0, result.stderr
+    outside = (
+        files_under(tmp_path)
+        - {Path("out") / p for p in files_under(out)}
+        - {Path("out"), Path(overlay.name)}
+    )
+    assert outside == {Path(name) for name in ("cwd", "tmp", "home", "cache")}
+    assert {str(p) for p in files_under(out)} >= {
+        "index.html",
+        "v7/std.html",
+        "v7/std.pdf",
+        "v7/std-2up.pdf",
+        "v7/my-std.html",
+        "v7/my-std.pdf",
+        "v7/my-std-2up.pdf",
+    }
+    assert not [p for p in files_under(out) if p.name.startswith(".staging")]
+
+
+def test_bad_overlay_exits_1_with_located_message_and_writes_nothing(tmp_path: Path) -> None:
+    bad = write_overlay(tmp_path, OVERLAY.replace("timing: quick", "timing: sometimes"))
+    out = tmp_path / "out"
+    result = run_cli("build", "--out", str(out), "--rules", str(bad), cwd=tmp_path)
+    assert result.returncode == 1
+    assert re.search(r"^my-std\.yaml:\d+:\d+: .*timing", result.stderr, re.M), result.stderr
+    assert not out.exists()
+
+
+def test_failed_build_keeps_the_previous_site(tmp_path: Path) -> None:
+    runner = CliRunner()
+    assert (
+        runner.invoke(main, ["build", "--out", str(tmp_path), "--format", "std", "--html-only"]).exit_code
+        == 0
+    )
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    result = runner.invoke(main, ["build", "--out", str(tmp_path), "--format", "nosuch"])
+    assert result.exit_code == 1
+    assert "nosuch" in result.output
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+
+
+def test_overlay_text_is_escaped_not_markup(tmp_path: Path) -> None:
+    overlay = write_overlay(tmp_path)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        main, ["build", "--out", str(out), "--rules", str(overlay), "--format", "my-std", "--html-only"]
+    )
+    assert result.exit_code == 0, result.output
+    html = (out / "v7" / "my-std.html").read_text(encoding="utf-8")
+    assert HOSTILE not in html and "<img src=x" not in html
+    # Title (page title, heading, filter), new action's name and effect, changed note.
+    assert html.count("&lt;script&gt;alert(1)&lt;/script&gt;") >= 6
+    assert HOSTILE in text_content(html) and "<img src=x onerror=alert(2)>" in text_content(html)
+    assert "サーチ" not in text_content(html)
+
+
+def test_missing_japanese_font_stops_the_pdf_build(tmp_path: Path) -> None:
+    """A fontconfig that knows no font: the build must refuse rather than print boxes."""
+    (tmp_path / "fonts.conf").write_text(
+        f'<?xml version="1.0"?><fontconfig><dir>{tmp_path / "none"}</dir>'
+        f"<cachedir>{tmp_path / 'fc-cache'}</cachedir></fontconfig>",
+        encoding="utf-8",
+    )
+    env = {**os.environ, "FONTCONFIG_FILE": str(tmp_path / "fonts.conf")}
+    out = tmp_path / "out"
+    result = run_cli("build", "--out", str(out), "--format", "std", cwd=tmp_path, env=env)
+    assert result.returncode == 1
+    assert "apt-get install fonts-ipaexfont-gothic" in result.stderr
+    assert not out.exists()
+    html_only = run_cli("build", "--out", str(out), "--format", "std", "--html-only", cwd=tmp_path, env=env)
+    assert html_only.returncode == 0, html_only.stderr
+
+
+def test_base_url_sets_the_qr_target(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        main,
+        [
+            "build",
+            "--out",
+            str(tmp_path),
+            "--format",
+            "std",
+            "--html-only",
+            "--base-url",
+            "https://example.org/bp/",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    html = (tmp_path / "v7" / "std.html").read_text(encoding="utf-8")
+    assert "<title>https://example.org/bp/v7/std.html</title>" in html

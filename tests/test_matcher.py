@@ -13,32 +13,8 @@ from blackpoker.compiler.matcher import KeyMatcher, compile_matcher
 from blackpoker.compiler.notation import parse_key
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from notation_samples import UPSTREAM_KEYS
 
-UPSTREAM_KEYS = [
-    "2〜10",
-    "A",
-    "Joker",
-    "J〜K",
-    "A〜K",
-    "Q",
-    "♠A〜10",
-    "♡A〜K",
-    "♠2〜10",
-    "♠A〜10 を 2枚",
-    "♡A〜K と ♢A〜K",
-    "A と J",
-    "同じスートの A と J",
-    "同じスートのA,10〜K を 5枚",
-    "同じスートを2枚",
-    "同じスート2枚",
-    "同じ数字を２枚",
-    "同じスートを2枚以上",
-    "全て(裏向き)",
-    "♠J と ♡2〜10",
-    "♠K と ♣K",
-    "♠A",
-    "レアカード1枚",
-]
 # Shapes the upstream list lacks: repeated and overlapping patterns, Jokers, 同じ数字 with patterns.
 EXTRA_KEYS = [
     "A と A",

@@ -16,7 +16,7 @@ from blackpoker.compiler.parse import OverlaySource
 from blackpoker.compiler.pipeline import builtin_editions, compile_edition, edition_source, read_source
 
 ALL = "all"  # the page listing every action of an edition, whatever its formats
-ALL_FORMAT = Format(id=ALL, name="全フォーマット", mark="")
+ALL_FORMAT = Format(id=ALL, name=ALL, mark="")  # the templates print its name in Japanese
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +35,6 @@ class Page:
     def path(self) -> str:
         """Where the page lives, relative to the site root (and to --base-url)."""
         return f"{self.edition}/{self.slug}.html"
-
-    def sibling(self, suffix: str) -> str:
-        """A file beside the page, e.g. sibling(".pdf") → "v7/std.pdf"."""
-        return f"{self.edition}/{self.slug}{suffix}"
 
 
 def all_ruleset(edition: str) -> RuleSet:

@@ -56,13 +56,13 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sync_api.Brows
 class Watched:
     """A page that records console errors, uncaught exceptions and dialogs (alert)."""
 
-    def __init__(self, context: sync_api.BrowserContext, path: Path) -> None:
+    def __init__(self, context: sync_api.BrowserContext, path: Path, query: str = "") -> None:
         self.problems: list[str] = []
         self.page = context.new_page()
         self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
         self.page.on("pageerror", lambda e: self.problems.append(f"exception: {e}"))
         self.page.on("dialog", lambda d: (self.problems.append(f"dialog: {d.message}"), d.dismiss()))
-        self.page.goto(path.as_uri())
+        self.page.goto(path.as_uri() + query)
         self.page.wait_for_load_state("load")
 
     def visible_names(self) -> list[str]:
@@ -93,6 +93,9 @@ def test_std_page_loads_without_errors_and_renders(std: Watched, tmp_path: Path)
 def test_search_filters_entries(std: Watched) -> None:
     search = std.page.locator("#search")
     search.fill("カウンター")
+    url = std.page.url
+    search.press("Enter")  # the form never submits: the page and the filter stay
+    assert std.page.url == url
     assert std.visible_names() == ["カウンター"]
     search.fill("１ターンに１回")  # full-width digits match the ASCII ones of the data
     assert set(std.visible_names()) == {"防壁設置", "アタック"}
@@ -128,6 +131,14 @@ def test_format_filter_on_the_all_page_hides_non_std_entries(
     assert all("std" in f.split() for f in formats)
     assert page.page.locator("#result-count").inner_text().startswith(f"{len(formats)} / {everything}")
     assert page.problems == []
+    page.close()
+
+
+def test_format_in_the_address_opens_the_page_filtered(browser: sync_api.BrowserContext, site: Path) -> None:
+    page = Watched(browser, site / "v7" / "all.html", query="?format=lite")
+    lite = compile("v7", "lite")
+    assert page.page.locator("#format-filter").input_value() == "lite"
+    assert len(page.visible_names()) == len(lite.actions) + len(lite.characters)
     page.close()
 
 

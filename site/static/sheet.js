@@ -46,6 +46,7 @@ function setUp() {
   if (requested && Array.from(filter.options).some((option) => option.value === requested)) {
     filter.value = requested;
   }
+  document.getElementById("tools").addEventListener("submit", (event) => event.preventDefault());
   search.addEventListener("input", apply);
   filter.addEventListener("change", apply);
   toggle.addEventListener("click", () => {

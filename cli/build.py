@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import NoReturn
 
 import click
+from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.site.build import BuildOptions, build_site
 from blackpoker.site.fonts import FontMissing
@@ -57,9 +58,7 @@ def build(
     try:
         result = build_site(options, console)
     except CompileError as error:
-        for diagnostic in error.diagnostics:
-            click.echo(diagnostic.render(), err=True)
-        _stop(f"{len(error.diagnostics)} problem(s) found; nothing written")
+        report(error.diagnostics, "nothing written")
     except FontMissing as error:
         _stop(str(error))
     console.print(f"{len(result.pages)} page(s), {len(result.files)} files written to {out}/")

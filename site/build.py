@@ -94,6 +94,8 @@ def _staging(out: Path) -> Iterator[Path]:
     """A fresh folder inside out; on success its contents replace those of the same name in out."""
     created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
+    for leftover in out.glob(".staging-*"):  # left behind by a build that was killed
+        _remove(leftover)
     staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=out))
     try:
         yield staging

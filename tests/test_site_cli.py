@@ -68,6 +68,15 @@ def test_rebuild_replaces_the_site_and_leaves_no_staging_folder(tmp_path: Path) 
     assert sorted(p.name for p in (tmp_path / "v7").iterdir()) == ["lite.html"]
 
 
+def test_build_clears_the_staging_folder_of_a_killed_build(tmp_path: Path) -> None:
+    leftover = tmp_path / ".staging-killed"
+    leftover.mkdir()
+    (leftover / "std.html").write_text("half written", encoding="utf-8")
+    result = CliRunner().invoke(main, ["build", "--out", str(tmp_path), "--format", "std", "--html-only"])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.html", "static", "v7"]
+
+
 def test_full_build_writes_only_inside_out(tmp_path: Path) -> None:
     """A real process with its own TMPDIR, HOME and cache folder: all must stay empty."""
     cwd, tmp, home, cache, out = (tmp_path / name for name in ("cwd", "tmp", "home", "cache", "out"))

@@ -4,22 +4,13 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 
 import click
-from blackpoker.compiler import CompileError, Diagnostic, compile_ruleset
+from blackpoker.cli.report import report
+from blackpoker.compiler import CompileError, compile_ruleset
 from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.compiler.pipeline import builtin_editions, builtin_path, check_paths
-
-
-def report(diagnostics: Iterable[Diagnostic]) -> None:
-    """Print every problem to stderr and exit 1."""
-    problems = list(diagnostics)
-    for diagnostic in problems:
-        click.echo(diagnostic.render(), err=True)
-    click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found", err=True)
-    sys.exit(1)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -58,6 +49,8 @@ def compile_command(edition: str, format_id: str, rules: Path | None) -> None:
         report(error.diagnostics)
     json.dump(ruleset_json(ruleset), sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")
+
+
 from blackpoker.cli.build import build  # noqa: E402
 
 main.add_command(build)
@@ -67,3 +60,9 @@ main.add_command(scenario)
 from blackpoker.cli.simulate import simulate  # noqa: E402
 
 main.add_command(simulate)
+from blackpoker.cli.replay import replay  # noqa: E402
+
+main.add_command(replay)
+from blackpoker.cli.play import play  # noqa: E402
+
+main.add_command(play)

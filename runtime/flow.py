@@ -54,7 +54,7 @@ def request(g: Game, option: RequestOption) -> None:
     for unit_letter, cid in option.payment:
         _pay(g, p, unit_letter, cid)
     req = Request(state.new_uid(), action, p, option.keys, list(option.keys), _target(g, option.target))
-    g.note("request", player=p, action=action.id, option=str(option))
+    g.note("request", player=p, action=action.id)
     if action.speed is Speed.IMMEDIATE:
         state.resolving.append(Resolution(req, Origin.PLAYER, [Frame(action.steps)]))
     else:

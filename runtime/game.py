@@ -2,7 +2,7 @@
 
 game = Game.new(compile("v7", "lite"), seed=1)
 while not game.over:
-    game.apply(agent.choose(game.view(game.to_move), game.legal_options()))
+    game.apply(decide(game, agents))   # runtime/selfplay.py: each agent sees its player's view
 """
 
 from __future__ import annotations
@@ -10,38 +10,16 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from dataclasses import dataclass, field
 from typing import Any
 
-from blackpoker.compiler.model import Action, RuleSet
+from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime import flow
 from blackpoker.runtime.invariants import check_invariants
 from blackpoker.runtime.legal import request_options
-from blackpoker.runtime.options import Choice, Option, Pass, RequestOption, sort_cards
+from blackpoker.runtime.options import Choice, Option, Pass, RequestOption
 from blackpoker.runtime.state import GameState, PlayerState, player_name
-from blackpoker.runtime.zones import card, deck_ids
-
-
-@dataclass
-class Tables:
-    """What the engine derives once per rule set: direct actions, target specs, key ways."""
-
-    direct_actions: tuple[Action, ...]
-    target_specs: dict[str, Any]
-    ways: dict[tuple[str, tuple[int, ...]], list[tuple[int, ...]]] = field(default_factory=dict)
-
-
-_TABLES: dict[int, tuple[RuleSet, Tables]] = {}
-
-
-def tables(rules: RuleSet) -> Tables:
-    known = _TABLES.get(id(rules))
-    if known is None or known[0] is not rules:
-        direct = tuple(a for a in rules.actions if a.direct)
-        specs = {a.id: s.arg for a in rules.actions for s in a.steps[:1] if s.op == "target"}
-        known = (rules, Tables(direct, specs))
-        _TABLES[id(rules)] = known
-    return known[1]
+from blackpoker.runtime.tables import tables
+from blackpoker.runtime.zones import deck_ids
 
 
 class IllegalOption(ValueError):
@@ -60,12 +38,12 @@ class Game:
         self.rules = rules
         self.state = state
         self.check = check  # verify the invariants after every decision
-        self.events = events  # resolution events, when a log is kept
-        table = tables(rules)
-        self.direct_actions = table.direct_actions
-        self.target_specs = table.target_specs
-        self._ways = table.ways
+        self.events = events  # decisions and resolution events, when a log is kept
+        self.tables = tables(rules)
         self.decisions = 0
+        self.seed: int | None = None  # set by `new`; a hand-built position has none
+        self._options: tuple[Option, ...] | None = None  # the options of the current decision
+        self.views: dict[tuple[object, ...], Any] = {}  # parts of views already built (runtime/view.py)
 
     @classmethod
     def new(cls, rules: RuleSet, seed: int, **options: Any) -> Game:
@@ -73,6 +51,7 @@ class Game:
             (PlayerState(life=list(deck_ids(0))), PlayerState(life=list(deck_ids(1)))), random.Random(seed)
         )
         game = cls(rules, state, **options)
+        game.seed = seed
         flow.setup(game)
         return game
 
@@ -94,19 +73,32 @@ class Game:
             return state.resolving[-1].waiting.player
         return state.chance
 
-    def legal_options(self) -> list[Option]:
+    def legal_options(self) -> tuple[Option, ...]:
+        """The complete list of legal options; computed once per decision (only `apply` changes the state)."""
+        if self._options is None:
+            self._options = self._compute_options()
+        return self._options
+
+    def _compute_options(self) -> tuple[Option, ...]:
         state = self.state
         if state.result is not None:
-            return []
+            return ()
         if state.resolving and state.resolving[-1].waiting is not None:
-            return list(state.resolving[-1].waiting.options)
+            return state.resolving[-1].waiting.options
         assert state.chance is not None
-        return [*request_options(self, state.chance), Pass(state.chance)]
+        return (*request_options(self, state.chance), Pass(state.chance))
 
     def apply(self, option: Option) -> None:
-        """Apply an option from legal_options() (checked only by `play`)."""
+        """Apply an option from legal_options() (checked only by `play`).
+
+        With a log, the decision is recorded with its index in legal_options(): option texts
+        name characters by their first card, so two Joker bulwarks could print alike.
+        """
+        if self.events is not None:
+            index = self.legal_options().index(option)
+            self.note("decision", option.player, index=index, option=str(option))
+        self._options = None
         self.decisions += 1
-        self.note("decision", player=player_name(option.player), option=str(option))
         if isinstance(option, Pass):
             flow.pass_chance(self, option.player)
         elif isinstance(option, RequestOption):
@@ -125,34 +117,16 @@ class Game:
         """The legal option of `player` printed as `text`, if any."""
         return next((o for o in self.legal_options() if o.player == player and str(o) == text), None)
 
-    def note(self, kind: str, **data: Any) -> None:
+    def note(self, kind: str, player: int | None = None, **data: Any) -> None:
+        """Record an event when a log is kept; `player` is an index, logged as p1 / p2."""
         if self.events is not None:
-            self.events.append({"event": kind, **data})
-
-    def key_ways(self, action: Action, hand: tuple[int, ...]) -> list[tuple[int, ...]]:
-        """Key-card choices for a hand (sorted ids), cached per rule set: hands repeat a lot."""
-        key = (action.id, hand)
-        ways = self._ways.get(key)
-        if ways is None:
-            if len(self._ways) > 200_000:
-                self._ways.clear()  # bound the memory of long simulations
-            assert action.matcher is not None
-            ordered = sort_cards(hand)
-            ways = []
-            for way in action.matcher.ways([card(c) for c in ordered]):
-                free = list(ordered)
-                chosen = []
-                for value in way:
-                    cid = next(c for c in free if card(c) == value)
-                    free.remove(cid)
-                    chosen.append(cid)
-                ways.append(tuple(chosen))
-            self._ways[key] = ways
-        return ways
+            named = {} if player is None else {"player": player_name(player)}
+            self.events.append({"event": kind, **named, **data})
 
     def copy(self) -> Game:
         twin = Game(self.rules, self.state.copy(), check=self.check)
         twin.decisions = self.decisions
+        twin.seed = self.seed
         return twin
 
     def state_hash(self) -> str:

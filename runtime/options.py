@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from blackpoker.runtime.state import player_name
-from blackpoker.runtime.zones import card, label, owner
+from blackpoker.runtime.zones import label, order, owner
 
 Payment = tuple[str, int | None]  # (unit, card id): D the discarded card, B/S a card of the character
 
@@ -30,9 +30,9 @@ class RequestOption:
     name: str
     keys: tuple[int, ...] = ()
     payment: tuple[Payment, ...] = ()
-    target: tuple[str, int] | None = (
-        None  # ("character", card id) | ("request", stage position) | ("player", p)
-    )
+    # ("character", card id) | ("request", stage position) | ("player", p); in a player's
+    # view, ("face_down", character uid) for a character whose cards that player may not see
+    target: tuple[str, int] | None = None
 
     def __str__(self) -> str:
         text = self.name
@@ -82,9 +82,16 @@ def target_text(target: tuple[str, int]) -> str:
         return f"{player_name(owner(value))}:{label(value)}"
     if kind == "request":
         return f"stage:{value}"
+    if kind == "face_down":
+        return hidden_ref(value)
     return player_name(value)
+
+
+def hidden_ref(uid: int) -> str:
+    """How a player's view names a character whose cards it hides: by its id, not a card."""
+    return f"face-down#{uid}"
 
 
 def sort_cards(cards: list[int] | tuple[int, ...]) -> tuple[int, ...]:
     """Canonical order for printed card lists: by card value (Joker first), then identity."""
-    return tuple(sorted(cards, key=lambda c: (card(c), c)))
+    return tuple(sorted(cards, key=lambda c: (order(c), c)))

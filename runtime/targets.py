@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from blackpoker.compiler.model import Limit
-from blackpoker.runtime.state import Request, Target, Unit
+from blackpoker.runtime.state import Request, Unit
 from blackpoker.runtime.zones import card
 
 if TYPE_CHECKING:
@@ -19,17 +19,19 @@ if TYPE_CHECKING:
 Spec = Mapping[str, Any]
 
 
-def candidates(g: Game, controller: int, spec: Spec, key_cards: tuple[int, ...]) -> list[Target]:
+def candidates(g: Game, controller: int, spec: Spec, key_cards: tuple[int, ...]) -> list[tuple[str, int]]:
+    """The targets a request may name, as options name them: a character by its first card,
+    a request by its stage position (from 1), a player by index."""
     kind = spec["kind"]
     if kind == "character":
         return [
-            ("character", u.uid)
+            ("character", u.cards[0])
             for p in g.state.players
             for u in p.field
             if unit_ok(controller, spec, key_cards, u)
         ]
     if kind == "request":
-        return [("request", r.uid) for r in g.state.stage if request_ok(spec, r)]
+        return [("request", i) for i, r in enumerate(g.state.stage, 1) if request_ok(spec, r)]
     return [("player", p) for p in _players(controller, spec)]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from blackpoker.compiler.model import SizeRule
 from blackpoker.runtime.state import GameState, Request, Unit
 from blackpoker.runtime.zones import owner, rank, rank_label_of
 
@@ -117,5 +118,5 @@ def remove_unit(g: Game, unit: Unit, zone: str) -> None:
 
 def size(unit: Unit) -> int:
     """card_number: the card's number; key_sum: the sum of its cards (A=1 … K=13, Joker=0)."""
-    base = sum(rank(c) for c in unit.cards) if unit.kind.size.value == "key_sum" else rank(unit.cards[0])
+    base = sum(rank(c) for c in unit.cards) if unit.kind.size is SizeRule.KEY_SUM else rank(unit.cards[0])
     return base + unit.size_mod

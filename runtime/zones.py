@@ -9,6 +9,11 @@ from blackpoker.compiler.cards import Card, full_deck
 
 DECK: tuple[Card, ...] = full_deck()
 DECK_SIZE = len(DECK)
+# Looked up on every option and view: computed once instead of per call.
+_RANKS: tuple[int, ...] = tuple(c.rank for c in DECK)
+_LABELS: tuple[str, ...] = tuple(str(c) for c in DECK)
+# A card value's place in the card order (Joker first): equal values, the two Jokers, share it.
+_ORDER: tuple[int, ...] = tuple(sorted(set(DECK)).index(c) for c in DECK)
 
 
 def card(cid: int) -> Card:
@@ -16,7 +21,12 @@ def card(cid: int) -> Card:
 
 
 def rank(cid: int) -> int:
-    return DECK[cid % DECK_SIZE].rank
+    return _RANKS[cid % DECK_SIZE]
+
+
+def order(cid: int) -> int:
+    """Sorts like the card's value and is equal exactly for equal values (ints compare fast)."""
+    return _ORDER[cid % DECK_SIZE]
 
 
 def owner(cid: int) -> int:
@@ -28,7 +38,7 @@ def deck_ids(player: int) -> range:
 
 
 def label(cid: int) -> str:
-    return str(DECK[cid % DECK_SIZE])
+    return _LABELS[cid % DECK_SIZE]
 
 
 def rank_label_of(cid: int) -> str:

@@ -70,7 +70,7 @@ def _request(game: Game, command: Command) -> str:
             for u in state.players[p].field
         ):
             return f"$B needs a charged bulwark of {who}: {paid} is not one"
-    spec = game.target_specs.get(action.id)
+    spec = game.tables.target_specs.get(action.id)
     if spec is not None and command.target is None:
         return f"{action.name} needs a target"
     if spec is None and command.target is not None:

@@ -1,0 +1,172 @@
+"""`blackpoker play`: a person at the terminal against the seeded random agent.
+
+The person sees only their player's view (runtime/view.py) and the other player's moves as
+that view shows them; they answer with an option's number, a command in the scenario
+notation (docs/scenarios.md), or `q` to quit.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+from blackpoker.cli.report import report
+from blackpoker.compiler import CompileError, compile_ruleset
+from blackpoker.runtime.agents import Agent, RandomAgent, by_command
+from blackpoker.runtime.game import Game
+from blackpoker.runtime.log import write_log
+from blackpoker.runtime.options import Choice, Option
+from blackpoker.runtime.selfplay import decide
+from blackpoker.runtime.state import player_name
+from blackpoker.runtime.view import CharacterView, PlayerView, View, hidden_from, masked, view
+from blackpoker.runtime.zones import label
+from rich.console import Console
+
+SEATS = ("p1", "p2")
+
+
+class Quit(Exception):
+    """The person typed `q` (or closed the input)."""
+
+
+class HumanAgent:
+    """Renders the view and numbered options, and reads the person's answer."""
+
+    name = "human"
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def choose(self, seen: View, options: Sequence[Option]) -> Option:
+        render(self.console, seen)
+        self.console.print("your options:", style="bold")
+        for number, option in enumerate(options, 1):
+            self.console.print(f"  {number:>3}) {option}")
+        while True:
+            try:
+                text = self.console.input("> ").strip()
+            except EOFError:
+                raise Quit from None
+            if text == "q":
+                raise Quit
+            if not text:
+                continue
+            answer = pick(text, seen.me, options)
+            if not isinstance(answer, str):
+                return answer
+            self.console.print(answer, style="red")
+
+
+def pick(text: str, me: int, options: Sequence[Option]) -> Option | str:
+    """The option a number or a command names, or why there is none."""
+    if not text.isdigit():
+        return by_command(text, me, options)
+    number = int(text)
+    return options[number - 1] if 1 <= number <= len(options) else f"type a number from 1 to {len(options)}"
+
+
+def render(console: Console, seen: View) -> None:
+    chance = player_name(seen.chance) if seen.chance is not None else "none"
+    console.rule(f"your view · turn {seen.turn} · {player_name(seen.turn_player)}'s turn · chance {chance}")
+    for index in (1 - seen.me, seen.me):
+        _player(console, seen.players[index], index == seen.me)
+    for title, requests in (("stage", seen.stage), ("resolving", seen.resolving)):
+        for position, r in enumerate(requests, 1):
+            keys = " ★" + "".join(label(c) for c in r.key_cards) if r.key_cards else ""
+            target = f" → {r.target}" if r.target else ""
+            console.print(f"{title} {position}: {r.name}{keys}{target} by {r.player}")
+
+
+def _player(console: Console, p: PlayerView, mine: bool) -> None:
+    hand = " ".join(label(c) for c in p.hand) if p.hand is not None else f"{p.hand_count} cards"
+    grave = " ".join(label(c) for c in p.graveyard) or "-"
+    console.print(f"{p.name} ({'you' if mine else 'opponent'})", style="bold")
+    console.print(f"  life {p.life} · hand {hand}")
+    console.print(f"  graveyard{'' if mine else ' top'}: {grave}")
+    for unit in p.field:
+        console.print(f"  field: {_character(unit)}")
+
+
+def _character(unit: CharacterView) -> str:
+    cards = "+".join(label(c) for c in unit.cards) or "?"
+    text = f"{unit.name} {cards} {'チャージ' if unit.charged else 'ドライブ'}"
+    if unit.size is not None:
+        text += f" size {unit.size}"
+    if not unit.face_up:
+        text += f" 裏向き ({unit.ref})"
+    if unit.attacking:
+        text += " attacking"
+    if unit.blocking is not None:
+        text += f" blocking {unit.blocking}"
+    return text
+
+
+def _narrate(console: Console, game: Game, seat: int, mover: int, shown: Option) -> None:
+    """Print a decision as `seat` may see it (after it was applied)."""
+    text = str(shown)
+    if isinstance(shown, Choice) and mover != seat:
+        visible = view(game, seat).visible_cards()
+        if any(c is not None and c not in visible for c in (shown.a, shown.b)):
+            text = shown.word  # e.g. the card put face down as a bulwark
+    console.print(f"{player_name(mover)}: {text}", style="cyan" if mover == seat else "magenta")
+
+
+def _events(console: Console, game: Game, told: int) -> int:
+    """Print the public events after the first `told`; return how many there are now."""
+    events: list[dict[str, Any]] = game.events or []
+    for event in events[told:]:
+        kind = event["event"]
+        if kind == "setup":
+            console.print(f"{event['first']} goes first")
+        elif kind == "turn":
+            console.print(f"— turn {event['turn']}: {event['player']} —", style="bold")
+        elif kind not in ("decision", "result") and (kind != "request" or event.get("indirect")):
+            name = game.rules.action(event["action"]).name if "action" in event else ""
+            detail = " ".join(event.get("cards", ())) or event.get("player", "")
+            console.print(f"  · {kind} {name} {detail}".rstrip())
+    return len(events)
+
+
+@click.command()
+@click.option("--edition", default="v7", show_default=True)
+@click.option("--format", "format_id", default="lite", show_default=True)
+@click.option("--seed", type=int, help="The game's seed (default: a random one, printed).")
+@click.option(
+    "--seat", type=click.Choice(SEATS), default="p1", show_default=True, help="The player you play."
+)
+@click.option("--log", type=click.Path(dir_okay=False, path_type=Path), help="Write the command log there.")
+def play(edition: str, format_id: str, seed: int | None, seat: str, log: Path | None) -> None:
+    """Play against the random agent; type an option's number, a command, or q to quit."""
+    try:
+        rules = compile_ruleset(edition, format_id)
+    except CompileError as error:
+        report(error.diagnostics)
+    seed = random.randrange(1_000_000) if seed is None else seed
+    me = SEATS.index(seat)
+    console = Console(highlight=False, markup=False, soft_wrap=True)
+    game = Game.new(rules, seed, check=True, events=[])
+    bot = RandomAgent(seed)
+    agents: list[Agent] = [bot, bot]
+    agents[me] = HumanAgent(console)
+    console.print(f"BlackPoker {edition} {format_id}, seed {seed}: you play {seat} against the random agent.")
+    console.print("Answer with an option's number, a command such as 'pass', or q to quit.")
+    told = _events(console, game, 0)
+    try:
+        while not game.over:
+            mover = game.to_move
+            assert mover is not None
+            option = decide(game, agents)
+            shown = masked(game.state, option, hidden_from(game.state, me))  # before it leaves the field
+            game.apply(option)
+            _narrate(console, game, me, mover, shown)
+            told = _events(console, game, told)
+    except Quit:
+        console.print("quit")
+    if log is not None:
+        write_log(log, game, [a.name for a in agents])
+    if game.result is not None:
+        outcome = "a draw" if game.result == "draw" else ("you win" if game.result == seat else "you lose")
+        console.print(f"game over after {game.decisions} decisions: {outcome}", style="bold")

@@ -1,0 +1,38 @@
+"""`blackpoker replay LOG…`: replay command logs and check that they reproduce their games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from blackpoker.cli.report import report
+from blackpoker.compiler.diagnostics import Diagnostic
+from blackpoker.compiler.pipeline import display
+from blackpoker.runtime.log import ReplayError
+from blackpoker.runtime.log import replay as replay_log
+
+
+@click.command()
+@click.argument("logs", nargs=-1, required=True, type=click.Path(path_type=Path))
+def replay(logs: tuple[Path, ...]) -> None:
+    """Replay command logs (files, or folders of *.jsonl) with the current rules.
+
+    Every decision and event must come out as logged and the final state hash must match;
+    otherwise each difference is reported as path:line:col: message and the exit code is 1.
+    """
+    files = sorted({f for path in logs for f in (path.rglob("*.jsonl") if path.is_dir() else [path])})
+    problems: list[Diagnostic] = []
+    for file in files:
+        try:
+            done = replay_log(file, display(file))
+        except ReplayError as error:
+            problems.append(error.diagnostic)
+            click.echo(f"FAIL  {display(file)}")
+            continue
+        click.echo(
+            f"OK    {display(file)}: {done.decisions} decisions, result {done.result or 'none'}, "
+            f"state {done.state[:12]}… matches"
+        )
+    click.echo(f"{len(files) - len(problems)} replayed, {len(problems)} failed")
+    if problems:
+        report(problems)

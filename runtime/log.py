@@ -1,0 +1,206 @@
+"""Command logs (JSON Lines) and their replay.
+
+A log is a header line (rule-set hash, edition, format, seed, agents), then the game's own
+events in order — one line per decision (with the option's index and text) and per
+resolution event — and a closing `end` line with the decision count, the result and the
+state hash. A game is a function of the rule set, the seed and the decisions, so replay
+plays the logged decisions again and checks every event and the final state hash.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from blackpoker.compiler import CompileError, compile_ruleset
+from blackpoker.compiler.diagnostics import Diagnostic, Location
+from blackpoker.compiler.model import RuleSet
+from blackpoker.runtime.game import Game
+from blackpoker.runtime.tables import tables
+
+LOG_KIND = "blackpoker-command-log"
+LOG_VERSION = 1
+HEADER_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "ruleset": str,
+    "edition": str,
+    "format": str,
+    "seed": int,
+    "agents": list,
+}
+END_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "decisions": int,
+    "result": (str, type(None)),
+    "state": str,
+}
+
+
+def log_lines(game: Game, agents: Sequence[str]) -> list[dict[str, Any]]:
+    """The whole log of a game played with `events=[]` (finished or not)."""
+    assert game.events is not None and game.seed is not None, "a log needs Game.new(..., events=[])"
+    header = {
+        "log": LOG_KIND,
+        "version": LOG_VERSION,
+        "ruleset": game.tables.ruleset_hash,
+        "edition": game.rules.edition.id,
+        "format": game.rules.format.id,
+        "seed": game.seed,
+        "agents": list(agents),
+    }
+    end = {"event": "end", "decisions": game.decisions, "result": game.result, "state": game.state_hash()}
+    return [header, *game.events, end]
+
+
+def write_log(path: Path, game: Game, agents: Sequence[str]) -> None:
+    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in log_lines(game, agents))
+    path.write_text(text, encoding="utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    decisions: int
+    result: str | None
+    state: str
+
+
+class ReplayError(Exception):
+    """A log that is malformed or that the replay does not reproduce, located in the file."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.render())
+        self.diagnostic = diagnostic
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    path: str
+    number: int
+    text: str
+    data: dict[str, Any]
+
+    def error(self, message: str, key: str | None = None) -> ReplayError:
+        """Located at `key`'s name in the line when given (columns count characters)."""
+        found = self.text.find(json.dumps(key, ensure_ascii=False)) if key is not None else -1
+        return ReplayError(
+            Diagnostic(Location(self.path, self.number, found + 1 if found >= 0 else 1), message)
+        )
+
+
+def replay(path: Path, shown: str | None = None) -> Replayed:
+    """Replay a log with the current compiled rules; raise ReplayError at the first difference."""
+    lines = _read(path, shown or str(path))
+    header, body, end = lines[0], lines[1:-1], lines[-1]
+    rules = _rules(header)
+    produced: list[dict[str, Any]] = []
+    game = Game.new(rules, header.data["seed"], check=True, events=produced)
+    checked = _match(produced, body, end, 0)
+    for position, line in enumerate(body):
+        if line.data["event"] != "decision":
+            continue
+        if checked < position:
+            raise body[checked].error("the replay does not produce this event")
+        if game.over:
+            raise line.error("the game is already over: this decision is one too many")
+        options = game.legal_options()
+        index = line.data.get("index")
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(options):
+            raise line.error(
+                f"decision index {index!r} is out of range: there are {len(options)} options here", "index"
+            )
+        try:
+            game.apply(options[index])
+        except Exception as error:  # an engine failure is reported at the decision that caused it
+            raise line.error(f"the engine failed on this decision: {type(error).__name__}: {error}") from None
+        checked = _match(produced, body, end, checked)
+    if checked < len(body):
+        raise body[checked].error("the replay does not produce this event")
+    replayed = Replayed(game.decisions, game.result, game.state_hash())
+    for key in END_FIELDS:
+        logged, got = end.data[key], getattr(replayed, key)
+        if logged != got:
+            raise end.error(f"the log records {key} {logged!r}, the replay gives {got!r}", key)
+    return replayed
+
+
+def _read(path: Path, shown: str) -> list[_Line]:
+    def fail(number: int, col: int, message: str) -> ReplayError:
+        return ReplayError(Diagnostic(Location(shown, number, col), message))
+
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as error:
+        raise fail(1, 1, f"cannot read file: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise fail(1, 1, f"not UTF-8 text (byte {error.start})") from None
+    lines = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError as error:
+            raise fail(number, error.colno, f"not a JSON value: {error.msg}") from None
+        if not isinstance(data, dict):
+            raise fail(number, 1, "expected a JSON object on every line")
+        line = _Line(shown, number, raw, data)
+        if number > 1 and not isinstance(data.get("event"), str):
+            raise line.error("expected an object with an 'event' name")
+        lines.append(line)
+    if not lines or lines[0].data.get("log") != LOG_KIND:
+        raise fail(1, 1, f"not a command log: the first line must be its header (log: {LOG_KIND})")
+    header = lines[0]
+    if header.data.get("version") != LOG_VERSION:
+        raise header.error(f"log version {header.data.get('version')!r} is not {LOG_VERSION}", "version")
+    _fields(header, HEADER_FIELDS)
+    if len(lines) < 2 or lines[-1].data.get("event") != "end":
+        raise lines[-1].error("the log has no closing 'end' line: it was cut short")
+    _fields(lines[-1], END_FIELDS)
+    return lines
+
+
+def _fields(line: _Line, fields: dict[str, type | tuple[type, ...]]) -> None:
+    for key, kind in fields.items():
+        value = line.data.get(key)
+        if key not in line.data:
+            raise line.error(f"missing '{key}'")
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise line.error(f"'{key}' has the wrong type ({type(value).__name__})", key)
+
+
+def _rules(header: _Line) -> RuleSet:
+    data = header.data
+    try:
+        rules = compile_ruleset(data["edition"], data["format"])
+    except CompileError as error:
+        raise header.error(
+            f"edition {data['edition']}, format {data['format']}: {error.diagnostics[0].message}", "format"
+        ) from None
+    current = tables(rules).ruleset_hash
+    if current != data["ruleset"]:
+        raise header.error(
+            f"the log was played by rule set {data['ruleset'][:12]}…, but the current {data['edition']} "
+            f"{data['format']} rules hash to {current[:12]}…: the rules changed since, so it cannot be "
+            "replayed faithfully",
+            "ruleset",
+        )
+    return rules
+
+
+def _match(produced: list[dict[str, Any]], body: list[_Line], end: _Line, start: int) -> int:
+    """Compare the events the replay produced from `start` on with the logged ones."""
+    for position in range(start, len(produced)):
+        event = produced[position]
+        if position >= len(body):
+            raise end.error(
+                f"the replay goes on with {json.dumps(event, ensure_ascii=False)} but the log ends"
+            )
+        logged = body[position].data
+        if event != logged:
+            key = next(
+                (k for k in (*event, *logged) if event.get(k) != logged.get(k)),
+                "event",
+            )
+            raise body[position].error(
+                f"the log records {key} {logged.get(key)!r}, the replay gives {event.get(key)!r}", key
+            )
+    return len(produced)

@@ -1,0 +1,207 @@
+"""What one player may see (seed 001 §3.12.1 公開・非公開情報): the only thing agents get.
+
+* Life: the contents are hidden from everyone; the owner knows the count (個人公開), the
+  opponent sees it below 10 and "10+" from 10 on (完全公開: 10枚未満のライフ枚数).
+* Hand: the owner sees the cards, the opponent only the count.
+* Graveyard: the owner sees the contents (個人公開), the opponent only the top card.
+* Field: face-up cards are public; a face-down character (a bulwark) is seen by its owner
+  only (伏せてあるカード: 個人公開). The opponent sees a face-down character, its state and
+  a reference `face-down#N` — and options that target it name it that way, never by card.
+* The stage, the resolving requests, chance, turn and combat are public.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from blackpoker.runtime.options import Option, RequestOption, hidden_ref
+from blackpoker.runtime.state import GameState, Request, Unit, player_name
+from blackpoker.runtime.transitions import size
+from blackpoker.runtime.zones import label
+
+if TYPE_CHECKING:
+    from blackpoker.runtime.game import Game
+
+LIFE_SHOWN_BELOW = 10  # the opponent's life count is exact below this, else "10+"
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterView:
+    ref: str  # how options and the stage name it: `p2:♣9`, or `face-down#N` when its cards are hidden
+    kind: str  # character id; a face-down character is a bulwark, which is public
+    name: str
+    cards: tuple[int, ...]  # () when hidden from the viewer
+    face_up: bool
+    charged: bool
+    size: int | None  # None when hidden
+    attacking: bool
+    blocking: str | None  # the ref of the attacker it blocks
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    name: str  # p1 / p2
+    life: int | str  # a count, or "10+" for the opponent's life of 10 cards or more
+    hand: tuple[int, ...] | None  # None: the opponent's hand is hidden
+    hand_count: int
+    graveyard: tuple[int, ...]  # top last; the opponent's shows the top card only
+    field: tuple[CharacterView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RequestView:
+    action: str
+    name: str
+    player: str
+    key_cards: tuple[int, ...]  # key cards are played face up
+    target: str | None  # a character ref, `stage:N` or a player; "gone" once it left
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    me: int
+    players: tuple[PlayerView, PlayerView]
+    turn: int
+    turn_player: int
+    chance: int | None
+    stage: tuple[RequestView, ...]  # bottom first
+    resolving: tuple[RequestView, ...]  # outermost first
+    result: str | None
+    options: tuple[Option, ...]  # the viewer's legal options, hidden cards named by ref
+
+    def visible_cards(self) -> set[int]:
+        """Every card id the view shows: `blackpoker play` prints a card only if it is here."""
+        found: set[int] = set()
+        for p in self.players:
+            found.update(p.hand or ())
+            found.update(p.graveyard)
+            for unit in p.field:
+                found.update(unit.cards)
+        for request in (*self.stage, *self.resolving):
+            found.update(request.key_cards)
+        return found
+
+
+def view(game: Game, me: int) -> View:
+    """What player `me` may see now, with their legal options if they decide."""
+    state = game.state
+    hidden = hidden_from(state, me)
+    players = (_player(game, 0, me, hidden), _player(game, 1, me, hidden))
+    options = game.legal_options() if game.to_move == me else ()
+    if hidden and options:
+        options = _masked_options(state, options, hidden)
+    return View(
+        me,
+        players,
+        state.turn,
+        state.turn_player,
+        state.chance,
+        tuple(_request(state, r, hidden) for r in state.stage) if state.stage else (),
+        tuple(_request(state, r.request, hidden) for r in state.resolving) if state.resolving else (),
+        state.result,
+        options,
+    )
+
+
+def _player(game: Game, index: int, me: int, hidden: set[int]) -> PlayerView:
+    state = game.state
+    p = state.players[index]
+    mine = index == me
+    known = game.views
+    if state.attackers:  # combat is short: most views skip this
+        attacking = set(state.attackers)
+        blocking = {b: a for a, blockers in state.blocks.items() for b in blockers}
+        field = tuple(
+            _character(
+                known,
+                u,
+                u.uid in hidden,
+                u.uid in attacking,
+                _ref(a, hidden) if (a := state.unit(blocking.get(u.uid, -1))) else None,
+            )
+            for u in p.field
+        )
+    else:
+        field = tuple(_character(known, u, u.uid in hidden, False, None) for u in p.field)
+    life = len(p.life)
+    return PlayerView(
+        player_name(index),
+        life if mine or life < LIFE_SHOWN_BELOW else f"{LIFE_SHOWN_BELOW}+",
+        tuple(p.hand) if mine else None,
+        len(p.hand),
+        tuple(p.graveyard) if mine else tuple(p.graveyard[-1:]),
+        field,
+    )
+
+
+def _ref(unit: Unit, hidden: set[int]) -> str:
+    return (
+        hidden_ref(unit.uid)
+        if unit.uid in hidden
+        else f"{player_name(unit.controller)}:{label(unit.cards[0])}"
+    )
+
+
+def _request(state: GameState, r: Request, hidden: set[int]) -> RequestView:
+    target = None
+    if r.target is not None:
+        kind, value = r.target
+        if kind == "character":
+            unit = state.unit(value)
+            target = _ref(unit, hidden) if unit is not None else "gone"
+        elif kind == "request":
+            position = next((i for i, s in enumerate(state.stage, 1) if s.uid == value), None)
+            target = f"stage:{position}" if position is not None else "gone"
+        else:
+            target = player_name(value)
+    return RequestView(r.action.id, r.action.name, player_name(r.controller), r.key_cards, target)
+
+
+def _character(
+    known: dict[tuple[object, ...], Any], unit: Unit, secret: bool, attacking: bool, blocking: str | None
+) -> CharacterView:
+    """A view is built for every decision and characters rarely change between two, so their
+    views are kept in the game's cache by everything they show."""
+    key = (unit.uid, *unit.cards, secret, unit.charged, unit.face_up, unit.size_mod, attacking, blocking)
+    found = known.get(key)
+    if found is None:
+        found = known[key] = CharacterView(
+            hidden_ref(unit.uid) if secret else f"{player_name(unit.controller)}:{label(unit.cards[0])}",
+            unit.kind.id,
+            unit.kind.name,
+            () if secret else tuple(unit.cards),
+            unit.face_up,
+            unit.charged,
+            None if secret else size(unit),
+            attacking,
+            blocking,
+        )
+    return found
+
+
+def hidden_from(state: GameState, me: int) -> set[int]:
+    """The characters whose cards `me` may not see: the opponent's face-down ones."""
+    return {u.uid for u in state.players[1 - me].field if not u.face_up}
+
+
+def masked(state: GameState, option: Option, hidden: set[int]) -> Option:
+    """A request whose target is a hidden character names it by reference instead of by card."""
+    return _masked_options(state, (option,), hidden)[0]
+
+
+def _masked_options(state: GameState, options: tuple[Option, ...], hidden: set[int]) -> tuple[Option, ...]:
+    """The same tuple when no option names a hidden card, so the caller can tell cheaply."""
+    shown: list[Option] | None = None
+    behind: dict[int, int] = {}
+    for index, option in enumerate(options):
+        if not isinstance(option, RequestOption) or option.target is None or option.target[0] != "character":
+            continue
+        if not behind:
+            behind = {c: u.uid for p in state.players for u in p.field if u.uid in hidden for c in u.cards}
+        uid = behind.get(option.target[1])
+        if uid is not None:
+            shown = list(options) if shown is None else shown
+            shown[index] = dataclasses.replace(option, target=("face_down", uid))
+    return options if shown is None else tuple(shown)

@@ -1,0 +1,139 @@
+"""Command logs: simulated games replay to the same state hash; a bad log is refused, located."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from blackpoker.cli.main import main
+from blackpoker.compiler import compile
+from blackpoker.runtime.game import Game
+from blackpoker.runtime.log import LOG_KIND, log_lines, replay
+from blackpoker.runtime.selfplay import play, random_agents
+from click.testing import CliRunner
+
+LITE = compile("v7", "lite")
+
+
+def _end(path: Path) -> dict[str, object]:
+    return json.loads(path.read_text(encoding="utf-8").splitlines()[-1])
+
+
+def test_a_thousand_simulated_games_replay_to_their_state_hashes(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    result = CliRunner().invoke(
+        main, ["simulate", "-n", "1000", "--seed", "1", "--logs", str(logs), "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["completed"] == 1000
+    files = sorted(logs.iterdir())
+    assert [f.name for f in files[:2]] == ["game-0000.jsonl", "game-0001.jsonl"]
+    assert len(files) == 1000 and list(tmp_path.iterdir()) == [logs]  # writes only into --logs
+    longest = max(files, key=lambda f: _end(f)["decisions"])  # type: ignore[arg-type, return-value]
+    sample = sorted({*files[::20], longest})
+    assert len(sample) >= 50
+    for file in sample:
+        end = _end(file)
+        done = replay(file)
+        assert (done.state, done.decisions, done.result) == (end["state"], end["decisions"], end["result"])
+    result = CliRunner().invoke(main, ["replay", str(files[0]), str(longest)])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == "2 replayed, 0 failed"
+
+
+def _game_log(tmp_path: Path) -> tuple[Path, list[str]]:
+    game = Game.new(LITE, 5, events=[])
+    agents = random_agents(5)
+    play(game, agents)
+    lines = [json.dumps(line, ensure_ascii=False) for line in log_lines(game, [a.name for a in agents])]
+    return tmp_path / "game.jsonl", lines
+
+
+def _first(lines: list[str], event: str, after: int = 0) -> int:
+    return next(i for i, line in enumerate(lines) if i > after and json.loads(line).get("event") == event)
+
+
+def _tamper_option(lines: list[str]) -> tuple[int, str]:
+    """Another legal option's text in a decision line (index kept): the replay's event differs."""
+    i = _first(lines, "decision", _first(lines, "decision"))
+    data = json.loads(lines[i])
+    data["option"] = "pass" if data["option"] != "pass" else "done"
+    lines[i] = json.dumps(data, ensure_ascii=False)
+    return i, f"the log records option '{data['option']}', the replay gives"
+
+
+def _tamper_index(lines: list[str]) -> tuple[int, str]:
+    i = _first(lines, "decision")
+    lines[i] = lines[i].replace('"index": ', '"index": 9999')
+    return i, "is out of range: there are"
+
+
+def _tamper_json(lines: list[str]) -> tuple[int, str]:
+    i = _first(lines, "resolved")
+    lines[i] = lines[i][:-1]
+    return i, "not a JSON value"
+
+
+def _tamper_ruleset(lines: list[str]) -> tuple[int, str]:
+    data = json.loads(lines[0])
+    data["ruleset"] = "0" * 64
+    lines[0] = json.dumps(data)
+    return 0, "the rules changed since, so it cannot be replayed faithfully"
+
+
+def _tamper_state(lines: list[str]) -> tuple[int, str]:
+    data = json.loads(lines[-1])
+    data["state"] = "f" * 64
+    lines[-1] = json.dumps(data)
+    return len(lines) - 1, "the log records state 'ffff"
+
+
+def _tamper_drop_event(lines: list[str]) -> tuple[int, str]:
+    i = _first(lines, "resolved")
+    del lines[i]
+    return i, "the log records event"
+
+
+def _tamper_cut(lines: list[str]) -> tuple[int, str]:
+    del lines[len(lines) // 2 :]
+    return len(lines) - 1, "the log has no closing 'end' line"
+
+
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        _tamper_option,
+        _tamper_index,
+        _tamper_json,
+        _tamper_ruleset,
+        _tamper_state,
+        _tamper_drop_event,
+        _tamper_cut,
+    ],
+)
+def test_a_tampered_log_is_refused_with_a_located_message(tmp_path: Path, monkeypatch, tamper) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    path, lines = _game_log(tmp_path)
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    assert replay(path).state == json.loads(lines[-1])["state"]  # untouched, it replays
+    index, message = tamper(lines)
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    result = CliRunner().invoke(main, ["replay", "game.jsonl"])
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    problem = result.stderr.splitlines()[0]
+    assert problem.startswith(f"game.jsonl:{index + 1}:"), problem
+    assert message in problem
+    assert result.stdout.splitlines()[-1] == "0 replayed, 1 failed"
+
+
+def test_a_file_that_is_not_a_log_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "x.jsonl"
+    path.write_text('{"hello": 1}\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["replay", str(path), str(tmp_path / "missing.jsonl")])
+    assert result.exit_code == 1
+    assert (
+        f"{path}:1:1: not a command log: the first line must be its header (log: {LOG_KIND})" in result.stderr
+    )
+    assert f"{tmp_path / 'missing.jsonl'}:1:1: cannot read file" in result.stderr

@@ -1,0 +1,155 @@
+"""Hidden information (001 §3.12.1): a player's view never depends on what they may not see."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from pathlib import Path
+from typing import Any
+
+from blackpoker.compiler import compile
+from blackpoker.runtime.game import Game
+from blackpoker.runtime.options import Choice, Option, RequestOption
+from blackpoker.runtime.scenario.scenario import build, load
+from blackpoker.runtime.selfplay import decide, random_agents
+from blackpoker.runtime.state import GameState
+from blackpoker.runtime.view import View, view
+
+LITE = compile("v7", "lite")
+
+POSITION = """\
+kind: scenario
+name: view
+edition: v7
+format: lite
+setup:
+  turn: p1
+  p1: {life: 12, hand: [♡J, ♢Q, ♣2], field: [{as: bulwark, cards: [♢K]}]}
+  p2:
+    life: 12
+    hand: [♠3, ♠4]
+    graveyard: [♣7, ♣8]
+    field: [{as: bulwark, cards: [♠K]}, {as: soldier, cards: [♡9]}]
+commands: []
+expect: {}
+"""
+
+
+def _position(tmp_path: Path) -> Game:
+    path = tmp_path / "view.yaml"
+    path.write_text(POSITION, encoding="utf-8")
+    scenario, problems = load(path)
+    assert scenario is not None, problems
+    return build(scenario)
+
+
+def test_what_each_player_sees_of_a_position(tmp_path: Path) -> None:
+    game = _position(tmp_path)
+    mine, theirs = view(game, 0).players
+    assert mine.life == 12 and theirs.life == "10+"  # the owner knows the count; 10 or more shows as 10+
+    assert mine.hand is not None and len(mine.hand) == 3
+    assert theirs.hand is None and theirs.hand_count == 2
+    assert theirs.graveyard == (game.state.players[1].graveyard[-1],)  # the top card only
+    bulwark, soldier = theirs.field
+    assert (
+        bulwark.cards == ()
+        and bulwark.size is None
+        and not bulwark.face_up
+        and bulwark.ref.startswith("face-")
+    )
+    assert soldier.ref == "p2:♡9" and soldier.size == 9
+    own_bulwark = mine.field[0]
+    assert own_bulwark.ref == "p1:♢K" and own_bulwark.size == 13  # the owner may look at it
+    texts = [str(o) for o in view(game, 0).options]
+    assert f"防壁破壊 ★♡J♢Q → {bulwark.ref}" in texts and "防壁破壊 ★♡J♢Q → p1:♢K" in texts
+    assert not any("♠K" in text for text in texts)
+    assert view(game, 1).options == ()  # not deciding: no options
+    assert view(game, 1).players[1].field[0].cards == tuple(game.state.players[1].field[0].cards)
+
+
+def test_a_view_answer_maps_back_to_the_engine_option(tmp_path: Path) -> None:
+    game = _position(tmp_path)
+
+    class Destroyer:
+        name = "destroyer"
+
+        def __init__(self) -> None:
+            self.seen: list[tuple[View, Any]] = []
+
+        def choose(self, seen: View, options: Any) -> Option:
+            self.seen.append((seen, options))
+            return next(o for o in options if str(o).startswith("防壁破壊") and "face-down" in str(o))
+
+    agent = Destroyer()
+    chosen = decide(game, (agent, agent))
+    assert str(chosen) == "防壁破壊 ★♡J♢Q → p2:♠K"  # the engine's option, with the real card
+    ((seen, options),) = agent.seen
+    assert isinstance(seen, View) and options is seen.options
+    assert not _reaches(seen, (Game, GameState))  # the agent never gets the game
+
+
+def _reaches(value: Any, kinds: tuple[type, ...]) -> bool:
+    if isinstance(value, kinds):
+        return True
+    if dataclasses.is_dataclass(value):
+        return any(_reaches(getattr(value, f.name), kinds) for f in dataclasses.fields(value))
+    if isinstance(value, (tuple, list)):
+        return any(_reaches(v, kinds) for v in value)
+    return False
+
+
+def _opponent_hidden(state: GameState, me: int) -> set[int]:
+    them = state.players[1 - me]
+    down = [c for u in them.field if not u.face_up for c in u.cards]
+    return {*them.hand, *them.life, *them.graveyard[:-1], *down}
+
+
+def _option_cards(option: Option) -> set[int]:
+    if isinstance(option, RequestOption):
+        found = {*option.keys, *(c for _, c in option.payment if c is not None)}
+        if option.target is not None and option.target[0] == "character":
+            found.add(option.target[1])
+        return found
+    if isinstance(option, Choice):
+        return {c for c in (option.a, option.b) if c is not None}
+    return set()
+
+
+def _scramble(state: GameState, me: int, rng: random.Random) -> GameState:
+    """A twin that differs only in what `me` may not see: the opponent's hand, life, face-down
+    cards and graveyard below the top are permuted among themselves, and `me`'s life too."""
+    twin = state.copy()
+    them = twin.players[1 - me]
+    downs = [u for u in them.field if not u.face_up]
+    slots = [*them.hand, *them.life, *them.graveyard[:-1], *(u.cards[0] for u in downs)]
+    rng.shuffle(slots)
+    cut = [len(them.hand), len(them.life), max(len(them.graveyard) - 1, 0)]
+    them.hand, rest = slots[: cut[0]], slots[cut[0] :]
+    them.life, rest = rest[: cut[1]], rest[cut[1] :]
+    them.graveyard[: cut[2]], rest = rest[: cut[2]], rest[cut[2] :]
+    for unit, cid in zip(downs, rest, strict=True):
+        unit.cards = [cid]
+    rng.shuffle(twin.players[me].life)
+    return twin
+
+
+def test_views_in_random_games_never_depend_on_hidden_cards() -> None:
+    rng = random.Random(0)
+    checked = 0
+    for seed in range(12):
+        game = Game.new(LITE, seed)
+        agents = random_agents(seed)
+        while not game.over:
+            me = game.to_move
+            assert me is not None
+            for who in (0, 1):
+                seen = view(game, who)
+                hidden = _opponent_hidden(game.state, who)
+                assert not any(_option_cards(o) & hidden for o in seen.options)
+                twin = Game(LITE, _scramble(game.state, who, rng))
+                assert dataclasses.replace(view(twin, who), options=()) == dataclasses.replace(
+                    seen, options=()
+                )
+                checked += 1
+            game.apply(decide(game, agents))
+    assert checked > 3000

@@ -1,0 +1,120 @@
+"""`blackpoker play` driven through a real process with piped input, and the scripted agent."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from blackpoker.compiler import compile
+from blackpoker.runtime.agents import RandomAgent, ScriptedAgent
+from blackpoker.runtime.game import Game
+from blackpoker.runtime.options import Option
+from blackpoker.runtime.selfplay import play, random_agents
+from blackpoker.runtime.view import View
+from blackpoker.runtime.zones import card, label
+
+LITE = compile("v7", "lite")
+SEED = 3  # p1 goes first, with `pass` among its first options
+
+
+def _play(tmp_path: Path, answers: list[str], *args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-c", "from blackpoker.cli.main import main; main()", "play", *args]
+    return subprocess.run(
+        command,
+        input="".join(a + "\n" for a in answers),
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+
+
+def _hidden_labels(game: Game, opponent: int) -> set[str]:
+    """Labels of the opponent's cards its player may not see (Jokers left out: both decks have two)."""
+    them = game.state.players[opponent]
+    cards = [*them.hand, *(c for u in them.field if not u.face_up for c in u.cards)]
+    return {label(c) for c in cards if not card(c).is_joker}
+
+
+def test_a_person_plays_from_piped_input_and_sees_only_their_view(tmp_path: Path) -> None:
+    answers = ["zzz", "99", "p2: pass", "pass", *["1"] * 60, "q"]
+    result = _play(tmp_path, answers, "--seed", str(SEED), "--log", "game.jsonl")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    out = result.stdout
+    assert "seed 3: you play p1 against the random agent" in out
+    assert "'zzz' is not one of the options now" in out
+    assert "type a number from 1 to 4" in out
+    assert "p2 does not decide now: p1 does" in out
+    assert "> p1: pass\n" in out  # the notation is accepted
+    assert out.splitlines()[-1] == "> quit"
+    assert list(tmp_path.iterdir()) == [tmp_path / "game.jsonl"]
+    # Replay the log to know every position the person was shown, and check each rendering.
+    lines = [json.loads(line) for line in (tmp_path / "game.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert lines[0]["agents"] == ["human", "random:3"]
+    game = Game.new(LITE, SEED)
+    shown: list[set[str]] = []
+    for line in lines[1:-1]:
+        if line["event"] != "decision":
+            continue
+        if line["player"] == "p1":
+            shown.append(_hidden_labels(game, 1))
+        game.apply(game.legal_options()[line["index"]])
+    shown.append(_hidden_labels(game, 1))  # the position where q was typed
+    renders = out.split("your view · turn")[1:]
+    assert len(renders) == len(shown) > 40
+    for render, hidden in zip(renders, shown, strict=True):
+        opponent = render.split("p2 (opponent)\n", 1)[1].split("p1 (you)\n", 1)[0]
+        assert re.search(r"hand \d+ cards\n", opponent), opponent  # a count, not the cards
+        assert not [text for text in hidden if text in opponent], opponent
+
+
+def test_q_quits_at_once_and_a_closed_input_too(tmp_path: Path) -> None:
+    for answers in (["q"], []):
+        result = _play(tmp_path, answers, "--seed", "4", "--seat", "p2")
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.splitlines()[-1].endswith("quit")
+        assert "Traceback" not in result.stderr
+
+
+def test_an_unknown_format_is_a_located_problem(tmp_path: Path) -> None:
+    result = _play(tmp_path, [], "--format", "nope")
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert "problem" in result.stderr
+
+
+class _Recording:
+    """A random agent that also writes down, per player, the commands it chose as it saw them."""
+
+    def __init__(self, seed: int, script: list[str]) -> None:
+        self.inner = RandomAgent(seed)
+        self.name = self.inner.name
+        self.script = script
+
+    def choose(self, view: View, options: tuple[Option, ...]) -> Option:
+        chosen = self.inner.choose(view, options)
+        self.script.append(f"p{view.me + 1}: {chosen}")
+        return chosen
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_scripted_agents_replay_a_game_from_its_commands(seed: int) -> None:
+    scripts: tuple[list[str], list[str]] = ([], [])
+    first = Game.new(LITE, seed)
+    randoms = random_agents(seed)
+    play(first, [_Recording(randoms[p].rng.randrange(10**9), scripts[p]) for p in (0, 1)])
+    assert first.over
+    again = Game.new(LITE, seed)
+    play(again, [ScriptedAgent(scripts[0]), ScriptedAgent(scripts[1])])
+    assert again.state_hash() == first.state_hash()
+
+
+def test_a_scripted_command_that_is_not_legal_names_itself() -> None:
+    game = Game.new(LITE, SEED)
+    with pytest.raises(LookupError, match="scripted command 'p1: エンド ★♠7': 'エンド ★♠7' is not one of"):
+        play(game, [ScriptedAgent(["p1: エンド ★♠7"]), ScriptedAgent([])])

@@ -7,7 +7,7 @@ requests an action its format does not have.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -194,13 +194,32 @@ def _check_program(
             if missing:
                 message = f"request: '{step.arg}' is not an action of format {', '.join(missing)}"
                 problems.append(doc.at((*where, "request"), message))
-        elif step.op in ("put_character", "mount") and step.arg["as"] not in characters:
-            message = f"{step.op}.as: {_unknown('character', step.arg['as'], sorted(characters))}"
+        elif step.op == "target" and step.arg.get("action", "") not in (*actions, *added, ""):
+            message = f"target.action: unknown action '{step.arg['action']}'"
+            problems.append(doc.at((*where, "target", "action"), message))
+        kind = step.arg.get("as") if step.op in ("put_character", "mount", "become") else None
+        if isinstance(kind, str) and kind not in characters:
+            message = f"{step.op}.as: {_unknown('character', kind, sorted(characters))}"
             problems.append(doc.at((*where, step.op, "as"), message))
-        elif step.op == "target" and step.arg.get("type", types[0]) not in types:
-            message = f"target.type: {_unknown('character type', step.arg['type'], types)}"
-            problems.append(doc.at((*where, "target", "type"), message))
+        for inner, type_name in _types((step.op,), step.arg):
+            if type_name not in types:
+                message = f"{'.'.join(map(str, inner))}: {_unknown('character type', type_name, types)}"
+                problems.append(doc.at((*where, *inner), message))
     return problems
+
+
+def _types(path: PathKey, value: Any) -> Iterator[tuple[PathKey, str]]:
+    """Every `type` inside a step's arguments names a character type (target, a field's
+    characters, an `is` test, a kind); nested step lists are walked as steps."""
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if key == "type" and isinstance(item, str):
+                yield (*path, key), item
+            elif not (isinstance(item, tuple) and item and isinstance(item[0], Step)):
+                yield from _types((*path, key), item)
+    elif isinstance(value, tuple):
+        for i, item in enumerate(value):
+            yield from _types((*path, i), item)
 
 
 def _walk(path: PathKey, steps: Sequence[Step]) -> Iterator[tuple[PathKey, Step]]:

@@ -7,14 +7,18 @@ from typing import TYPE_CHECKING, Any
 
 from blackpoker.runtime.state import Request, Resolution, Unit
 from blackpoker.runtime.transitions import size
-from blackpoker.runtime.zones import card, rank
+from blackpoker.runtime.zones import card, owner, rank
 
 if TYPE_CHECKING:
     from blackpoker.runtime.game import Game
 
 
-def player(g: Game, res: Resolution, name: str) -> int:
+def player(g: Game, res: Resolution, name: str | Mapping[str, Any]) -> int:
+    """A player's index, or -1 when the reference names nobody (a lost target, no cards)."""
     controller = res.request.controller
+    if isinstance(name, Mapping):
+        found = cards_of(things(g, res, name["owner"]))
+        return owner(found[0]) if found else -1
     if name == "you":
         return controller
     if name == "opponent":
@@ -29,7 +33,16 @@ def things(g: Game, res: Resolution, ref: Any) -> list[Any]:
     """What a reference names now: card ids, characters (Unit) or requests (Request)."""
     state = g.state
     if isinstance(ref, Mapping):
-        return list(state.players[player(g, res, ref["field"])].field)
+        side = ref["field"]
+        indexes = range(len(state.players)) if side == "all" else (player(g, res, side),)
+        kind = ref.get("type")
+        return [
+            u
+            for i in indexes
+            if i >= 0
+            for u in state.players[i].field
+            if kind is None or u.kind.type == kind
+        ]
     if ref == "key":
         return list(res.request.held)
     if ref == "target":
@@ -40,7 +53,13 @@ def things(g: Game, res: Resolution, ref: Any) -> list[Any]:
         return list(found.key_cards) if isinstance(found, Request) else []
     if ref == "attackers":
         return [u for u in (state.unit(uid) for uid in state.attackers) if u is not None]
-    return list(res.vars.get(ref, ()))
+    # a bound character is named while it stays on the field (looked up by id, so that a
+    # copied game's resolution names the copy's character)
+    return [
+        item if not isinstance(item, Unit) else state.unit(item.uid)
+        for item in res.vars.get(ref, ())
+        if not isinstance(item, Unit) or state.unit(item.uid) is not None
+    ]
 
 
 def target_object(g: Game, request: Request) -> Unit | Request | int | None:
@@ -84,6 +103,9 @@ def number(g: Game, res: Resolution, expr: Any) -> int:
         return size(units[0]) if units else 0
     if "core" in expr:
         return int(getattr(g.rules.edition.core, expr["core"]))
+    if "mod" in expr:
+        left, right = (number(g, res, e) for e in expr["mod"])
+        return left % right if right else left
     return -number(g, res, expr["neg"])
 
 
@@ -105,5 +127,13 @@ def condition(g: Game, res: Resolution, cond: Mapping[str, Any]) -> bool:
         return any(condition(g, res, c) for c in arg)
     if op == "not":
         return not condition(g, res, arg)
+    if op == "is":
+        units = [u for u in things(g, res, arg["of"]) if isinstance(u, Unit)]
+        state = arg.get("state")
+        return bool(units) and all(
+            ("type" not in arg or u.kind.type == arg["type"])
+            and (state is None or u.charged == (state == "charged"))
+            for u in units
+        )
     left, right = arg
     return bool(_COMPARE[op](number(g, res, left), number(g, res, right)))

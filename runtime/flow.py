@@ -13,7 +13,8 @@ from blackpoker.runtime import transitions as t
 from blackpoker.runtime.interpreter import run
 from blackpoker.runtime.options import Choice, RequestOption
 from blackpoker.runtime.primitives import Signal
-from blackpoker.runtime.state import Followup, Frame, Origin, Request, Resolution, Target, player_name
+from blackpoker.runtime.state import Followup, Frame, Origin, Request, Resolution, player_name
+from blackpoker.runtime.targets import resolve_name
 from blackpoker.runtime.zones import rank
 
 if TYPE_CHECKING:
@@ -53,15 +54,25 @@ def request(g: Game, option: RequestOption) -> None:
         t.take_card(state, cid)
     for unit_letter, cid in option.payment:
         _pay(g, p, unit_letter, cid)
-    req = Request(state.new_uid(), action, p, option.keys, list(option.keys), _target(g, option.target))
+    target = None if option.target is None else resolve_name(g, option.target)
+    req = Request(state.new_uid(), action, p, option.keys, list(option.keys), target)
     g.note("request", player=p, action=action.id)
-    if action.speed is Speed.IMMEDIATE:
-        state.resolving.append(Resolution(req, Origin.PLAYER, [Frame(action.steps)]))
+    if state.buffer and Limit.RESOLVES_BEFORE_COST_TRIGGERS not in action.limits:
+        state.pending = req  # [6] the triggers the cost caused come first, then [7]
+    else:
+        _start(g, req)
+    advance(g)
+
+
+def _start(g: Game, req: Request) -> None:
+    """[7] an immediate request resolves, [10] a normal one goes on the stage."""
+    state = g.state
+    if req.action.speed is Speed.IMMEDIATE:
+        state.resolving.append(Resolution(req, Origin.PLAYER, [Frame(req.action.steps)]))
     else:
         state.stage.append(req)
         if g.rules.edition.core.auto_pass_after_normal_request:
             state.followup = Followup.AUTO_PASS
-    advance(g)
 
 
 def pass_chance(g: Game, p: int) -> None:
@@ -103,6 +114,10 @@ def advance(g: Game) -> None:
             continue
         if state.buffer:
             _trigger_step(g)
+            continue
+        if state.pending is not None:
+            req, state.pending = state.pending, None
+            _start(g, req)
             continue
         followup, state.followup = state.followup, Followup.NONE
         if followup is Followup.AUTO_PASS and state.chance is not None:
@@ -171,16 +186,3 @@ def _pay(g: Game, p: int, unit_letter: str, cid: int | None) -> None:
             unit.charged = False
         else:
             t.remove_unit(g, unit, "graveyard")
-
-
-def _target(g: Game, target: tuple[str, int] | None) -> Target | None:
-    """An option names targets by card or stage position; the state keeps ids."""
-    if target is None:
-        return None
-    kind, value = target
-    if kind == "character":
-        unit = next(u for p in g.state.players for u in p.field if value in u.cards)
-        return ("character", unit.uid)
-    if kind == "request":
-        return ("request", g.state.stage[value - 1].uid)
-    return target

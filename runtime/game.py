@@ -166,6 +166,7 @@ def snapshot(state: GameState) -> dict[str, Any]:
             for r in state.resolving
         ],
         "buffer": [request(r) for r in state.buffer],
+        "pending": None if state.pending is None else request(state.pending),
         "combat": [state.attackers, sorted(state.blocks.items())],
         "result": state.result,
         "rng": hashlib.sha256(repr(state.rng.getstate()).encode()).hexdigest(),

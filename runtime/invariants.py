@@ -26,7 +26,7 @@ def check_invariants(g: Game) -> None:
         for unit in p.field:
             seen.update(unit.cards)
             _check_unit(unit, index)
-    for request in (*state.stage, *(r.request for r in state.resolving)):
+    for request in state.holding():
         seen.update(request.held)
     doubled = [c for c, n in seen.items() if n > 1]
     if doubled:

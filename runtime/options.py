@@ -30,8 +30,9 @@ class RequestOption:
     name: str
     keys: tuple[int, ...] = ()
     payment: tuple[Payment, ...] = ()
-    # ("character", card id) | ("request", stage position) | ("player", p); in a player's
-    # view, ("face_down", character uid) for a character whose cards that player may not see
+    # ("character", card id) | ("request", stage position) | ("player", p); a Choice may also
+    # name ("resolving", depth from 1), the request being resolved; in a player's view,
+    # ("face_down", character uid) for a character whose cards that player may not see
     target: tuple[str, int] | None = None
 
     def __str__(self) -> str:
@@ -39,9 +40,9 @@ class RequestOption:
         if self.keys:
             text += " ★" + "".join(label(c) for c in self.keys)
         if self.payment:
-            text += " $" + "".join(
-                unit + (f"({label(c)})" if c is not None else "") for unit, c in self.payment
-            )
+            # canonical like a command: by unit, then card order (B/S come in field order)
+            ordered = sorted(self.payment, key=lambda p: (p[0], -1 if p[1] is None else order(p[1])))
+            text += " $" + "".join(unit + (f"({label(c)})" if c is not None else "") for unit, c in ordered)
         if self.target is not None:
             text += " → " + target_text(self.target)
         return text
@@ -49,12 +50,14 @@ class RequestOption:
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """An answer inside an effect: `word` alone, or with one or two cards (`block ♣9 with ♡3`)."""
+    """An answer inside an effect: `word` alone, or with one or two cards (`block ♣9 with ♡3`),
+    or with a target named as a request option names it (`retarget → p2:♣9`)."""
 
     player: int
     word: str
     a: int | None = None
     b: int | None = None
+    target: tuple[str, int] | None = None
 
     def __str__(self) -> str:
         text = self.word
@@ -62,6 +65,8 @@ class Choice:
             text += " " + label(self.a)
         if self.b is not None:
             text += " with " + label(self.b)
+        if self.target is not None:
+            text += " → " + target_text(self.target)
         return text
 
 
@@ -82,6 +87,8 @@ def target_text(target: tuple[str, int]) -> str:
         return f"{player_name(owner(value))}:{label(value)}"
     if kind == "request":
         return f"stage:{value}"
+    if kind == "resolving":
+        return f"resolving:{value}"
     if kind == "face_down":
         return hidden_ref(value)
     return player_name(value)

@@ -18,7 +18,7 @@ from blackpoker.runtime.combat import block_pairs, can_attack, judge
 from blackpoker.runtime.expressions import cards_of, condition, number, player, target_object, things
 from blackpoker.runtime.options import Choice, Prompt, sort_cards
 from blackpoker.runtime.state import Frame, Origin, Request, Resolution, Unit
-from blackpoker.runtime.targets import still_valid
+from blackpoker.runtime.targets import resolve_name, retarget_candidates, still_valid
 from blackpoker.runtime.zones import card, rank_label_of
 
 if TYPE_CHECKING:
@@ -32,6 +32,7 @@ class Signal(Enum):
 
 
 Primitive = Callable[["Game", Resolution, Step], Signal | None]
+_ORDER = "_order"  # the cards an ordered move has named so far; no program name starts with _
 PRIMITIVES: dict[str, Primitive] = {}
 
 
@@ -75,13 +76,28 @@ def _target(g: Game, res: Resolution, step: Step) -> Signal | None:
 
 @primitive("choose")
 def _choose(g: Game, res: Resolution, step: Step) -> Signal | None:
-    who = player(g, res, step.arg["player"])
+    """One decision per card; the picks so far are bound to the name (a new list each time,
+    so a copied resolution keeps its own)."""
+    arg = step.arg
+    who = player(g, res, arg["player"])
+    holder = player(g, res, arg["owner"]) if "owner" in arg else who
     answer = _answer(res)
-    zone = g.state.players[who].hand if step.arg["from"] == "hand" else g.state.players[who].life
-    if answer is not None or not zone:
-        res.vars[step.arg["as"]] = [answer.a] if answer is not None else []
+    picked = [] if answer is None else [*res.vars[arg["as"]], answer.a]
+    res.vars[arg["as"]] = picked
+    if who < 0 or holder < 0:
         return None
-    return _ask(res, who, [Choice(who, "pick", cid) for cid in _distinct(zone)])
+    left = [c for c in getattr(g.state.players[holder], arg["from"]) if c not in picked]
+    if not left or len(picked) >= (number(g, res, arg["count"]) if "count" in arg else 1):
+        return None
+    return _ask(res, who, [Choice(who, "pick", cid) for cid in _distinct(left)])
+
+
+@primitive("top")
+def _top(g: Game, res: Resolution, step: Step) -> Signal | None:
+    who = player(g, res, step.arg["player"])
+    count = max(number(g, res, step.arg["count"]), 0)
+    res.vars[step.arg["as"]] = list(g.state.players[who].life[:count]) if who >= 0 else []
+    return None
 
 
 @primitive("put_character")
@@ -89,13 +105,27 @@ def _put_character(g: Game, res: Resolution, step: Step) -> Signal | None:
     cards = cards_of(things(g, res, step.arg["cards"]))
     if cards:
         face = step.arg.get("face")
-        t.place_unit(
+        t.place_units(
             g,
             cards,
             step.arg["as"],
             None if face is None else face == "up",
             step.arg.get("state", "charged") == "charged",
         )
+    return None
+
+
+@primitive("become")
+def _become(g: Game, res: Resolution, step: Step) -> Signal | None:
+    for unit in _units(things(g, res, step.arg["of"])):
+        t.transform(g, unit, step.arg["as"])
+    return None
+
+
+@primitive("leave_combat")
+def _leave_combat(g: Game, res: Resolution, step: Step) -> Signal | None:
+    for unit in _units(things(g, res, step.arg)):
+        t.leave_combat(g.state, unit.uid)
     return None
 
 
@@ -110,13 +140,33 @@ def _mount(g: Game, res: Resolution, step: Step) -> Signal | None:
 
 @primitive("move")
 def _move(g: Game, res: Resolution, step: Step) -> Signal | None:
-    zone = step.arg["to"]
-    for item in things(g, res, step.arg["cards"]):
-        if isinstance(item, Unit):
-            if g.state.unit(item.uid) is not None:
-                t.remove_unit(g, item, zone)
-        elif isinstance(item, int):
-            t.move_card(g.state, item, zone)
+    """Characters and loose cards (a card inside a character moves only with it). With
+    `order`, that player names the cards from the top down, one decision each."""
+    arg = step.arg
+    zone = arg["to"]
+    state = g.state
+    items = [i for i in things(g, res, arg["cards"]) if not isinstance(i, int) or t.is_loose(state, i)]
+    cards = cards_of(items)
+    sequence = None
+    if "order" in arg and len(cards) > 1:
+        answer = _answer(res)
+        picked = [] if answer is None else [*res.vars[_ORDER], answer.a]
+        res.vars[_ORDER] = picked
+        left = [c for c in cards if c not in picked]
+        who = player(g, res, arg["order"])
+        if len(left) > 1 and who >= 0:
+            return _ask(res, who, [Choice(who, "place", cid) for cid in _distinct(left)])
+        sequence = t.placing_order(picked + left, zone)
+    for unit in _units(items):
+        if state.unit(unit.uid) is not None:
+            t.remove_unit(
+                g, unit, zone, None if sequence is None else [c for c in sequence if c in unit.cards]
+            )
+    loose = [i for i in items if isinstance(i, int)]
+    for cid in loose if sequence is None else [c for c in sequence if c in loose]:
+        t.move_card(state, cid, zone)
+    if "as" in arg:
+        res.vars[arg["as"]] = cards
     return None
 
 
@@ -130,7 +180,9 @@ def _damage(g: Game, res: Resolution, step: Step) -> Signal | None:
 
 @primitive("draw")
 def _draw(g: Game, res: Resolution, step: Step) -> Signal | None:
-    t.draw(g.state, player(g, res, step.arg["player"]), number(g, res, step.arg["count"]))
+    who = player(g, res, step.arg["player"])
+    if who >= 0:
+        t.draw(g.state, who, number(g, res, step.arg["count"]))
     return None
 
 
@@ -196,7 +248,9 @@ def _reveal(g: Game, res: Resolution, step: Step) -> Signal | None:
 
 @primitive("shuffle")
 def _shuffle(g: Game, res: Resolution, step: Step) -> Signal | None:
-    g.state.rng.shuffle(g.state.players[player(g, res, step.arg["player"])].life)
+    who = player(g, res, step.arg["player"])
+    if who >= 0:
+        g.state.rng.shuffle(g.state.players[who].life)
     return None
 
 
@@ -224,6 +278,21 @@ def _negate(g: Game, res: Resolution, step: Step) -> Signal | None:
     return None
 
 
+@primitive("retarget")
+def _retarget(g: Game, res: Resolution, step: Step) -> Signal | None:
+    """The controller of the resolving request picks the named request's new target."""
+    requests = [r for r in things(g, res, step.arg) if isinstance(r, Request)]
+    if not requests:
+        return None
+    answer = _answer(res)
+    if answer is not None and answer.target is not None:
+        requests[0].target = resolve_name(g, answer.target)
+        return None
+    who = res.request.controller
+    choices = [Choice(who, "retarget", target=c) for c in retarget_candidates(g, requests[0], res.request)]
+    return _ask(res, who, choices) if choices else None
+
+
 @primitive("discard_down_to")
 def _discard_down_to(g: Game, res: Resolution, step: Step) -> Signal | None:
     who = player(g, res, step.arg["player"])
@@ -241,6 +310,8 @@ def _pass_turn(g: Game, res: Resolution, step: Step) -> Signal | None:
     state = g.state
     state.turn_player = 1 - state.turn_player
     state.turn += 1
+    state.attackers.clear()  # an attack whose ダメージ判定 was negated ends with the turn
+    state.blocks.clear()
     for p in state.players:
         p.used.clear()  # once-per-turn limits last until the turn player changes
         for unit in p.field:
@@ -254,7 +325,10 @@ def _declare_attackers(g: Game, res: Resolution, step: Step) -> Signal | None:
     who = player(g, res, step.arg["player"])
     state = g.state
     answer = _answer(res)
-    if answer is not None:
+    if answer is None:  # a new attack: marks left by one whose ダメージ判定 was negated go
+        state.attackers.clear()
+        state.blocks.clear()
+    else:
         if answer.word == "done":
             return None
         unit = next(u for u in state.players[who].field if answer.a in u.cards)

@@ -136,6 +136,7 @@ class GameState:
     stage: list[Request] = dataclasses.field(default_factory=list)  # bottom first
     resolving: list[Resolution] = dataclasses.field(default_factory=list)  # innermost last
     buffer: list[Request] = dataclasses.field(default_factory=list)  # triggered, not yet requested
+    pending: Request | None = None  # requested; waits for the trigger check its cost caused ([6] before [7])
     followup: Followup = Followup.NONE
     attackers: list[int] = dataclasses.field(default_factory=list)  # unit uids, in declaration order
     blocks: dict[int, list[int]] = dataclasses.field(default_factory=dict)  # attacker uid → blocker uids
@@ -155,6 +156,7 @@ class GameState:
             [r.copy() for r in self.stage],
             [r.copy() for r in self.resolving],
             [r.copy() for r in self.buffer],
+            self.pending.copy() if self.pending is not None else None,
             self.followup,
             list(self.attackers),
             {k: list(v) for k, v in self.blocks.items()},
@@ -175,6 +177,11 @@ class GameState:
 
     def stage_request(self, uid: int) -> Request | None:
         return next((r for r in self.stage if r.uid == uid), None)
+
+    def holding(self) -> list[Request]:
+        """The requests that may hold key cards: on the stage, resolving, or pending."""
+        found = [*self.stage, *(r.request for r in self.resolving)]
+        return found if self.pending is None else [*found, self.pending]
 
 
 def player_name(index: int) -> str:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from blackpoker.compiler.emit_json import ruleset_json
+from blackpoker.compiler.matcher import KeyMatcher, compile_matcher
 from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.legal import KeyWays, Timed, requestables
 from blackpoker.runtime.zones import DECK
@@ -20,6 +21,7 @@ class Tables:
     ruleset_hash: str  # of the compiled rule set as JSON: command logs name the rules they were played by
     relevant: dict[str, tuple[bool, ...]]  # keyed action id → which deck cards can be its key cards
     waivers: bool  # some character waives costs (魔力増加): only then is the field searched for one
+    character_matchers: dict[str, KeyMatcher]  # which cards make which character (兵士として, 防壁にする)
     # hand (sorted ids) → action id → its key-card ways; and by the action's relevant cards only
     ways: dict[tuple[int, ...], dict[str, KeyWays]] = field(default_factory=dict)
     relevant_ways: dict[tuple[str, tuple[int, ...]], KeyWays] = field(default_factory=dict)
@@ -42,6 +44,7 @@ def tables(rules: RuleSet) -> Tables:
         }
         direct = requestables(tuple(a for a in rules.actions if a.direct), specs)
         waivers = any(c.waives_cost_of for c in rules.characters)
-        known = (rules, Tables(direct, specs, digest, relevant, waivers))
+        matchers = {c.id: compile_matcher(c.key) for c in rules.characters}
+        known = (rules, Tables(direct, specs, digest, relevant, waivers, matchers))
         _TABLES[id(rules)] = known
     return known[1]

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from blackpoker.compiler.model import Limit
-from blackpoker.runtime.state import Request, Unit
+from blackpoker.runtime.state import GameState, Request, Target, Unit
 from blackpoker.runtime.zones import card
 
 if TYPE_CHECKING:
@@ -67,7 +67,56 @@ def unit_ok(controller: int, spec: Spec, key_cards: tuple[int, ...], unit: Unit)
 def request_ok(spec: Spec, request: Request) -> bool:
     if "key_cards" in spec and len(request.key_cards) not in spec["key_cards"]:
         return False
+    if "action" in spec and request.action.id != spec["action"]:
+        return False
+    if spec.get("has_target") and request.target is None:
+        return False
     return not (spec.get("counterable") and Limit.UNCOUNTERABLE in request.action.limits)
+
+
+def retarget_candidates(g: Game, request: Request, changer: Request) -> list[tuple[str, int]]:
+    """The targets `request` could name instead of its own, as options name them: by its
+    target spec, from its controller's side, with its key cards. A request never targets
+    itself; `changer` (the resolving request that changes it) is named `resolving:N`."""
+    spec = g.tables.target_specs[request.action.id]
+    found = candidates(g, request.controller, spec, request.key_cards)
+    if spec["kind"] == "request":
+        found = [c for c in found if g.state.stage[c[1] - 1] is not request]
+        depth = next(i for i, r in enumerate(g.state.resolving, 1) if r.request is changer)
+        if request_ok(spec, changer):
+            found.append(("resolving", depth))
+    current = named(g.state, request.target)
+    return [c for c in found if c != current]
+
+
+def named(state: GameState, target: Target | None) -> tuple[str, int] | None:
+    """How options name a target the state keeps by id (None when it is gone)."""
+    if target is None:
+        return None
+    kind, value = target
+    if kind == "character":
+        unit = state.unit(value)
+        return None if unit is None else ("character", unit.cards[0])
+    if kind == "request":
+        position = next((i for i, r in enumerate(state.stage, 1) if r.uid == value), None)
+        if position is not None:
+            return ("request", position)
+        depth = next((i for i, r in enumerate(state.resolving, 1) if r.request.uid == value), None)
+        return None if depth is None else ("resolving", depth)
+    return target
+
+
+def resolve_name(g: Game, target: tuple[str, int]) -> Target:
+    """An option's target → the state's (a character by id, a request by id): the inverse of `named`."""
+    kind, value = target
+    if kind == "character":
+        unit = next(u for p in g.state.players for u in p.field if value in u.cards)
+        return ("character", unit.uid)
+    if kind == "request":
+        return ("request", g.state.stage[value - 1].uid)
+    if kind == "resolving":
+        return ("request", g.state.resolving[value - 1].request.uid)
+    return target
 
 
 def _players(controller: int, spec: Spec) -> tuple[int, ...]:

@@ -6,16 +6,18 @@ Keeping moves in one place keeps the invariants (each card in exactly one zone) 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from blackpoker.compiler.model import SizeRule
+from blackpoker.compiler.model import Character, Face, SizeRule
 from blackpoker.runtime.state import GameState, Request, Unit
-from blackpoker.runtime.zones import owner, rank, rank_label_of
+from blackpoker.runtime.zones import card, owner, rank, rank_label_of
 
 if TYPE_CHECKING:
     from blackpoker.runtime.game import Game
 
 ZONES = ("graveyard", "hand", "life_top", "life_bottom")
+Kind = str | Mapping[str, Any]  # a character id, or {type: 兵士}: that type's character whose key matches
 
 
 def take_card(state: GameState, cid: int) -> None:
@@ -25,11 +27,16 @@ def take_card(state: GameState, cid: int) -> None:
         if cid in pile:
             pile.remove(cid)
             return
-    for request in (*state.stage, *(r.request for r in state.resolving)):
+    for request in state.holding():
         if cid in request.held:
             request.held.remove(cid)
             return
     raise ValueError(f"card {cid} is not a loose card")
+
+
+def is_loose(state: GameState, cid: int) -> bool:
+    """Not part of a character on the field."""
+    return not any(cid in u.cards for p in state.players for u in p.field)
 
 
 def put_card(state: GameState, cid: int, zone: str) -> None:
@@ -73,23 +80,67 @@ def draw(state: GameState, player: int, count: int) -> int:
     return drawn
 
 
-def place_unit(g: Game, cards: list[int], kind_id: str, face_up: bool | None, charged: bool) -> Unit:
-    """Put loose cards onto their owner's field as one new character."""
-    kind = g.rules.character(kind_id)
-    for cid in cards:
-        take_card(g.state, cid)
-    controller = owner(cards[0])
-    unit = Unit(
-        g.state.new_uid(),
-        kind,
-        list(cards),
-        controller,
-        kind.face.value == "up" if face_up is None else face_up,
-        charged,
-        g.state.turn,
+def characters_of(g: Game, cards: Sequence[int], kind: Kind) -> list[tuple[Character, list[int]]]:
+    """The characters cards make (001 §3.8.3): one when the kind's key takes them all, else one
+    per card (a bulwark is one card); [] when some card makes no character of the kind."""
+    whole = _kind_of(g, cards, kind)
+    if whole is not None:
+        return [(whole, list(cards))]
+    parts = [(_kind_of(g, [cid], kind), [cid]) for cid in cards]
+    return [(k, part) for k, part in parts if k is not None] if all(k for k, _ in parts) else []
+
+
+def _kind_of(g: Game, cards: Sequence[int], kind: Kind) -> Character | None:
+    matchers = g.tables.character_matchers
+    values = [card(c) for c in cards]
+    if isinstance(kind, str):
+        # a named kind takes a single card as it is: the action's key already chose it
+        return g.rules.character(kind) if len(cards) == 1 or matchers[kind].matches(values) else None
+    return next(
+        (c for c in g.rules.characters if c.type == kind["type"] and matchers[c.id].matches(values)), None
     )
-    g.state.players[controller].field.append(unit)
-    return unit
+
+
+def place_units(g: Game, cards: list[int], kind: Kind, face_up: bool | None, charged: bool) -> None:
+    """Put loose cards onto their owner's field as new characters (characters_of)."""
+    for character, part in characters_of(g, cards, kind):
+        for cid in part:
+            take_card(g.state, cid)
+        controller = owner(part[0])
+        unit = Unit(
+            g.state.new_uid(),
+            character,
+            part,
+            controller,
+            character.face is Face.UP if face_up is None else face_up,
+            charged,
+            g.state.turn,
+        )
+        g.state.players[controller].field.append(unit)
+
+
+def transform(g: Game, unit: Unit, kind: Kind) -> None:
+    """A character becomes another kind; the effects it received end. When the new kind does
+    not take all its cards it splits into one character per card, each a new one (so a
+    request targeting it loses its target, 001 §3.10.4); its state and entry turn stay."""
+    parts = characters_of(g, unit.cards, kind)
+    if not parts:
+        return
+    made = [
+        Unit(
+            unit.uid if len(parts) == 1 else g.state.new_uid(),
+            character,
+            part,
+            unit.controller,
+            character.face is Face.UP,
+            unit.charged,
+            unit.entered,
+        )
+        for character, part in parts
+    ]
+    field = g.state.players[unit.controller].field
+    index = field.index(unit)
+    field[index : index + 1] = made
 
 
 def mount(g: Game, unit: Unit, cards: list[int], kind_id: str) -> None:
@@ -99,11 +150,12 @@ def mount(g: Game, unit: Unit, cards: list[int], kind_id: str) -> None:
     unit.kind = g.rules.character(kind_id)
 
 
-def remove_unit(g: Game, unit: Unit, zone: str) -> None:
-    """A character leaves the field; to the graveyard it may trigger (世代交代)."""
+def remove_unit(g: Game, unit: Unit, zone: str, placing: Sequence[int] | None = None) -> None:
+    """A character leaves the field (its cards placed one by one in `placing` order, default
+    its own); to the graveyard it may trigger (世代交代)."""
     state = g.state
     state.players[unit.controller].field.remove(unit)
-    for cid in unit.cards:
+    for cid in unit.cards if placing is None else placing:
         put_card(state, cid, zone)
     if unit.uid in state.blocks:
         del state.blocks[unit.uid]
@@ -120,3 +172,18 @@ def size(unit: Unit) -> int:
     """card_number: the card's number; key_sum: the sum of its cards (A=1 … K=13, Joker=0)."""
     base = sum(rank(c) for c in unit.cards) if unit.kind.size is SizeRule.KEY_SUM else rank(unit.cards[0])
     return base + unit.size_mod
+
+
+def placing_order(top_first: Sequence[int], zone: str) -> list[int]:
+    """The order to put cards one by one so that they lie `top_first` in the zone."""
+    return list(top_first)[::-1] if zone in ("life_top", "graveyard") else list(top_first)
+
+
+def leave_combat(state: GameState, uid: int) -> None:
+    """The character is no longer an attacker or a blocker."""
+    if uid in state.attackers:
+        state.attackers.remove(uid)
+        state.blocks.pop(uid, None)
+    for blockers in state.blocks.values():
+        if uid in blockers:
+            blockers.remove(uid)

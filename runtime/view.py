@@ -16,8 +16,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from blackpoker.runtime.options import Option, RequestOption, hidden_ref
+from blackpoker.runtime.options import Option, Pass, hidden_ref, target_text
 from blackpoker.runtime.state import GameState, Request, Unit, player_name
+from blackpoker.runtime.targets import named
 from blackpoker.runtime.transitions import size
 from blackpoker.runtime.zones import label
 
@@ -67,7 +68,7 @@ class View:
     turn_player: int
     chance: int | None
     stage: tuple[RequestView, ...]  # bottom first
-    resolving: tuple[RequestView, ...]  # outermost first
+    resolving: tuple[RequestView, ...]  # outermost first; a request waiting for its cost's triggers first
     result: str | None
     options: tuple[Option, ...]  # the viewer's legal options, hidden cards named by ref
 
@@ -99,7 +100,9 @@ def view(game: Game, me: int) -> View:
         state.turn_player,
         state.chance,
         tuple(_request(state, r, hidden) for r in state.stage) if state.stage else (),
-        tuple(_request(state, r.request, hidden) for r in state.resolving) if state.resolving else (),
+        tuple(_request(state, r, hidden) for r in _resolving(state))
+        if state.resolving or state.pending
+        else (),
         state.result,
         options,
     )
@@ -144,6 +147,11 @@ def _ref(unit: Unit, hidden: set[int]) -> str:
     )
 
 
+def _resolving(state: GameState) -> list[Request]:
+    pending = [] if state.pending is None else [state.pending]
+    return [*pending, *(r.request for r in state.resolving)]
+
+
 def _request(state: GameState, r: Request, hidden: set[int]) -> RequestView:
     target = None
     if r.target is not None:
@@ -152,8 +160,8 @@ def _request(state: GameState, r: Request, hidden: set[int]) -> RequestView:
             unit = state.unit(value)
             target = _ref(unit, hidden) if unit is not None else "gone"
         elif kind == "request":
-            position = next((i for i, s in enumerate(state.stage, 1) if s.uid == value), None)
-            target = f"stage:{position}" if position is not None else "gone"
+            shown = named(state, r.target)
+            target = target_text(shown) if shown is not None else "gone"
         else:
             target = player_name(value)
     return RequestView(r.action.id, r.action.name, player_name(r.controller), r.key_cards, target)
@@ -164,7 +172,17 @@ def _character(
 ) -> CharacterView:
     """A view is built for every decision and characters rarely change between two, so their
     views are kept in the game's cache by everything they show."""
-    key = (unit.uid, *unit.cards, secret, unit.charged, unit.face_up, unit.size_mod, attacking, blocking)
+    key = (
+        unit.uid,
+        unit.kind.id,
+        *unit.cards,
+        secret,
+        unit.charged,
+        unit.face_up,
+        unit.size_mod,
+        attacking,
+        blocking,
+    )
     found = known.get(key)
     if found is None:
         found = known[key] = CharacterView(
@@ -196,7 +214,7 @@ def _masked_options(state: GameState, options: tuple[Option, ...], hidden: set[i
     shown: list[Option] | None = None
     behind: dict[int, int] = {}
     for index, option in enumerate(options):
-        if not isinstance(option, RequestOption) or option.target is None or option.target[0] != "character":
+        if isinstance(option, Pass) or option.target is None or option.target[0] != "character":
             continue
         if not behind:
             behind = {c: u.uid for p in state.players for u in p.field if u.uid in hidden for c in u.cards}

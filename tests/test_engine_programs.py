@@ -38,9 +38,11 @@ actions:
 """
 
 
-def test_every_lite_action_has_a_program_of_known_primitives() -> None:
-    assert len(LITE.actions) == 19
-    for action in LITE.actions:
+@pytest.mark.parametrize(("fmt", "count"), [("lite", 19), ("std", 25), ("pro", 31), ("mast", 37)])
+def test_every_action_has_a_program_of_known_primitives(fmt: str, count: int) -> None:
+    rules = compile("v7", fmt)
+    assert len(rules.actions) == count
+    for action in rules.actions:
         assert action.steps, action.id
         stack = list(action.steps)
         while stack:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from blackpoker.cli.main import main
+from blackpoker.compiler import compile
 from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,11 +29,21 @@ expect:
 
 
 def test_all_shipped_scenarios_pass() -> None:
-    files = list((SCENARIOS / "lite").glob("*.yaml"))
-    assert len(files) >= 30
+    files = list(SCENARIOS.glob("*/*.yaml"))
+    suites = {f.parent.name: sum(1 for g in files if g.parent == f.parent) for f in files}
+    assert suites.keys() == {"lite", "std", "pro", "mast"} and suites["lite"] >= 30
     result = CliRunner().invoke(main, ["scenario", "run", str(SCENARIOS)])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[-1] == f"{len(files)} passed, 0 failed"
+
+
+def test_each_action_of_every_format_has_a_scenario_in_its_suite() -> None:
+    """Every action that a player requests or an effect makes is named in its debut suite."""
+    for fmt in ("std", "pro", "mast"):
+        rules, previous = compile("v7", fmt), {"std": "lite", "pro": "std", "mast": "pro"}[fmt]
+        new = {a.name for a in rules.actions} - {a.name for a in compile("v7", previous).actions}
+        text = "".join(p.read_text(encoding="utf-8") for p in (SCENARIOS / fmt).glob("*.yaml"))
+        assert new and all(f": {name} " in text for name in new), (fmt, new)
 
 
 def test_a_wrong_expectation_fails_with_a_diff(tmp_path: Path) -> None:

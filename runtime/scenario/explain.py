@@ -44,6 +44,8 @@ def _request(game: Game, command: Command) -> str:
         return f"{action.name} has main timing: the stage must be empty"
     if Limit.ONCE_PER_TURN in action.limits and action.id in state.players[p].used:
         return f"{action.name} can be requested once per turn"
+    if Limit.ONLY_WITHOUT_TURN in action.limits and p == state.turn_player:
+        return f"{action.name} can be requested only without the turn: {who} holds it"
     hand = [card(c) for c in state.players[p].hand]
     rest = list(hand)
     for key in command.keys:
@@ -76,5 +78,11 @@ def _request(game: Game, command: Command) -> str:
     if spec is None and command.target is not None:
         return f"{action.name} takes no target"
     if command.target is not None:
-        return f"{command.body().split(' → ')[1]} is not a valid target of {action.name}"
+        shown = command.body().split(" → ")[1]
+        kind, position, _ = command.target
+        on_stage = kind == "request" and 0 < position <= len(state.stage)
+        targeted = state.stage[position - 1] if on_stage else None
+        if spec.get("counterable") and targeted and Limit.UNCOUNTERABLE in targeted.action.limits:
+            return f"{shown} is {targeted.action.name}, which counter actions cannot target"
+        return f"{shown} is not a valid target of {action.name}"
     return "not a legal option"

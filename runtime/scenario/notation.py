@@ -21,21 +21,19 @@ class Command:
     name: str = ""  # action name (request) or word (choice)
     keys: tuple[Card, ...] = ()
     payment: tuple[tuple[str, Card | None], ...] = ()
-    target: tuple[str, int, Card | None] | None = None  # (kind, player or stage position, card)
+    target: tuple[str, int, Card | None] | None = None  # (kind, player, stage position or depth, card)
     cards: tuple[Card, ...] = ()  # a choice's cards
 
     def body(self) -> str:
         """The canonical text after `pN: `: key cards and payments in card order."""
         if self.kind == "pass":
             return "pass"
+        text = self.name
         if self.kind == "choice":
-            text = self.name
             if self.cards:
                 text += " " + str(self.cards[0])
             if len(self.cards) > 1:
                 text += " with " + str(self.cards[1])
-            return text
-        text = self.name
         if self.keys:
             text += " ★" + "".join(map(str, sorted(self.keys)))
         if self.payment:
@@ -46,6 +44,7 @@ class Command:
             shown = {
                 "character": f"p{value + 1}:{card}",
                 "request": f"stage:{value}",
+                "resolving": f"resolving:{value}",
                 "player": f"p{value + 1}",
             }
             text += " → " + shown[kind]
@@ -121,9 +120,13 @@ class _Build(Transformer[Token, Command]):
     def stage(self, items: list[object]) -> tuple[str, int, None]:
         return ("request", int(str(items[0])), None)
 
+    def resolving(self, items: list[object]) -> tuple[str, int, None]:
+        return ("resolving", int(str(items[0])), None)
+
     def choice(self, items: list[object]) -> Command:
         cards = tuple(c for c in items[1:] if isinstance(c, Card))
-        return Command(0, "choice", str(items[0]), cards=cards)
+        target = next((t for t in items[1:] if isinstance(t, tuple)), None)
+        return Command(0, "choice", str(items[0]), cards=cards, target=target)  # type: ignore[arg-type]
 
 
 def parse_command(text: str) -> Command:

@@ -212,23 +212,23 @@ def _if(g: Game, res: Resolution, step: Step) -> Signal | None:
 
 @primitive("may")
 def _may(g: Game, res: Resolution, step: Step) -> Signal | None:
-    who = player(g, res, step.arg["player"])
-    answer = _answer(res)
-    if answer is None:
-        return _ask(res, who, [Choice(who, "yes"), Choice(who, "no")])
-    if answer.word == "yes":
-        res.frames.append(Frame(step.arg["steps"]))
-    return None
+    # 必要であれば: a choice between doing the steps and doing nothing.
+    return _branch(g, res, step.arg["player"], {"yes": step.arg["steps"], "no": ()})
 
 
 @primitive("choose_one")
 def _choose_one(g: Game, res: Resolution, step: Step) -> Signal | None:
-    who = player(g, res, step.arg["player"])
+    return _branch(g, res, step.arg["player"], {o["label"]: o["steps"] for o in step.arg["options"]})
+
+
+def _branch(g: Game, res: Resolution, who_value: Any, branches: dict[str, Any]) -> Signal | None:
+    """Ask the player for one label, then run that label's steps."""
+    who = player(g, res, who_value)
     answer = _answer(res)
     if answer is None:
-        return _ask(res, who, [Choice(who, option["label"]) for option in step.arg["options"]])
-    chosen = next(o for o in step.arg["options"] if o["label"] == answer.word)
-    res.frames.append(Frame(chosen["steps"]))
+        return _ask(res, who, [Choice(who, label) for label in branches])
+    if branches[answer.word]:
+        res.frames.append(Frame(branches[answer.word]))
     return None
 
 

@@ -1,4 +1,4 @@
-"""`blackpoker play`: a person at the terminal against the seeded random agent.
+"""`blackpoker play`: a person at the terminal against a seeded agent (random by default).
 
 The person sees only their player's view (runtime/view.py) and the other player's moves as
 that view shows them; they answer with an option's number, a command in the scenario
@@ -15,7 +15,7 @@ from typing import Any
 import click
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError, compile_ruleset
-from blackpoker.runtime.agents import Agent, RandomAgent, by_command
+from blackpoker.runtime.agents import AGENTS, Agent, by_command, make_agent
 from blackpoker.runtime.game import Game
 from blackpoker.runtime.log import write_log
 from blackpoker.runtime.options import Choice, Option
@@ -137,9 +137,12 @@ def _events(console: Console, game: Game, told: int) -> int:
 @click.option(
     "--seat", type=click.Choice(SEATS), default="p1", show_default=True, help="The player you play."
 )
+@click.option(
+    "--opponent", type=click.Choice(AGENTS), default="random", show_default=True, help="The agent you play."
+)
 @click.option("--log", type=click.Path(dir_okay=False, path_type=Path), help="Write the command log there.")
-def play(edition: str, format_id: str, seed: int | None, seat: str, log: Path | None) -> None:
-    """Play against the random agent; type an option's number, a command, or q to quit."""
+def play(edition: str, format_id: str, seed: int | None, seat: str, opponent: str, log: Path | None) -> None:
+    """Play against an agent; type an option's number, a command, or q to quit."""
     try:
         rules = compile_ruleset(edition, format_id)
     except CompileError as error:
@@ -148,10 +151,12 @@ def play(edition: str, format_id: str, seed: int | None, seat: str, log: Path | 
     me = SEATS.index(seat)
     console = Console(highlight=False, markup=False, soft_wrap=True)
     game = Game.new(rules, seed, check=True, events=[])
-    bot = RandomAgent(seed)
+    bot = make_agent(opponent, rules, seed)
     agents: list[Agent] = [bot, bot]
     agents[me] = HumanAgent(console)
-    console.print(f"BlackPoker {edition} {format_id}, seed {seed}: you play {seat} against the random agent.")
+    console.print(
+        f"BlackPoker {edition} {format_id}, seed {seed}: you play {seat} against the {opponent} agent."
+    )
     console.print("Answer with an option's number, a command such as 'pass', or q to quit.")
     told = _events(console, game, 0)
     try:

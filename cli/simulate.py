@@ -1,43 +1,151 @@
-"""`blackpoker simulate`: random self-play with the invariants checked at every decision."""
+"""`blackpoker simulate`: self-play between named agents, with the invariants checked at every
+decision, and a report for rule designers (docs/simulate.md)."""
 
 from __future__ import annotations
 
 import json
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 import click
 from blackpoker.cli.report import report
-from blackpoker.compiler import CompileError, compile_ruleset
+from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
-from blackpoker.compiler.pipeline import display
+from blackpoker.compiler.parse import OverlaySource
+from blackpoker.compiler.pipeline import display, read_source
+from blackpoker.runtime.agents import AGENTS
 from blackpoker.runtime.selfplay import DECISION_CAP
-from blackpoker.runtime.selfplay import simulate as run_games
+from blackpoker.runtime.simulation import Plan, RulesSource, run
+from blackpoker.runtime.stats import Summary, compare_json, sections, summarize
+from blackpoker.site.simulation import render_report
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+DEFAULT_FORMAT = "lite"
+PIPED_WIDTH = 200  # the report's width in a file or pipe: the compared action table needs it
+
+
+def _option_error(option: str, message: str) -> NoReturn:
+    report([Diagnostic(Location(option, 0, 0), message)])
+
+
+def _agents(text: str) -> tuple[str, str]:
+    names = tuple(n.strip() for n in text.split(","))
+    if len(names) != 2 or any(n not in AGENTS for n in names):
+        _option_error("--agents", f"expected two of {', '.join(AGENTS)} separated by a comma, got '{text}'")
+    return names[0], names[1]
+
+
+def _declared_format(path: Path, option: str) -> str:
+    """The format a local-rule file declares; anything else is reported where it is wrong."""
+    source, problems = read_source(path)
+    if problems:
+        report(problems)
+    if not isinstance(source, OverlaySource):
+        assert source is not None
+        report([source.doc.at(("kind",), f"kind: {option} expects a local-rule file (kind: overlay)")])
+    return source.format.id
+
+
+def _side(edition: str, text: str) -> RulesSource:
+    """A --compare side: a format of the edition, or a local-rule file (its declared format)."""
+    path = Path(text)
+    if text.endswith((".yaml", ".yml")) or path.is_file():
+        return RulesSource(edition, _declared_format(path, "--compare"), path)
+    return RulesSource(edition, text)
+
+
+def _compiled(source: RulesSource) -> None:
+    """Compile here first, so a bad rule set is reported once and not by every worker."""
+    try:
+        source.compile()
+    except CompileError as error:
+        report(error.diagnostics)
+
+
+def _play(plan: Plan, jobs: int, progress: Progress) -> Summary:
+    rules = plan.source.compile()
+    task = progress.add_task(f"{rules.format.id}", total=plan.games)
+    start = time.perf_counter()
+    records = []
+    for part in run(plan, jobs):
+        records += part
+        progress.advance(task, len(part))
+    records.sort(key=lambda r: r.index)
+    return summarize(records, rules, plan.agents, plan.seed, time.perf_counter() - start)
 
 
 @click.command()
 @click.option("--edition", default="v7", show_default=True)
-@click.option("--format", "format_id", default="lite", show_default=True)
-@click.option("-n", "games", default=1000, show_default=True, help="Number of games.")
-@click.option("--seed", default=1, show_default=True)
+@click.option("--format", "format_id", help=f"Format id (default {DEFAULT_FORMAT}, or the --rules file's).")
+@click.option(
+    "--rules", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="A local-rule file."
+)
+@click.option("-n", "games", default=1000, show_default=True, type=click.IntRange(min=1), help="Games.")
+@click.option("--seed", default=1, show_default=True, help="Game i plays with a seed derived from (seed, i).")
+@click.option(
+    "--agents",
+    "agent_names",
+    default="random,random",
+    show_default=True,
+    help=f"p1's and p2's agents: two of {', '.join(AGENTS)}.",
+)
+@click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1), help="Worker processes.")
 @click.option(
     "--cap", default=DECISION_CAP, show_default=True, help="Decisions per game; reaching it is a failure."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option(
+    "--html",
+    "html_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write a self-contained HTML report with charts to this file.",
+)
+@click.option(
+    "--compare",
+    nargs=2,
+    metavar="A B",
+    help="Run both rule sets (a format id or a local-rule file each) with the same seeds, side by side.",
+)
 @click.option(
     "--logs",
     type=click.Path(file_okay=False, path_type=Path),
     help="Write each game's command log into this folder (game-0000.jsonl …).",
 )
 def simulate(
-    edition: str, format_id: str, games: int, seed: int, cap: int, as_json: bool, logs: Path | None
+    edition: str,
+    format_id: str | None,
+    rules: Path | None,
+    games: int,
+    seed: int,
+    agent_names: str,
+    jobs: int,
+    cap: int,
+    as_json: bool,
+    html_out: Path | None,
+    compare: tuple[str, str] | None,
+    logs: Path | None,
 ) -> None:
-    """Play N games between two random agents; exit 1 if any game fails."""
-    try:
-        rules = compile_ruleset(edition, format_id)
-    except CompileError as error:
-        report(error.diagnostics)
+    """Play N games between two agents and report the results; exit 1 if any game fails."""
+    agents = _agents(agent_names)
+    if compare:
+        if format_id is not None or rules is not None:
+            _option_error("--compare", "it names both rule sets: leave out --format and --rules")
+        if logs is not None:
+            _option_error("--logs", "not with --compare (the two runs' games share their numbers)")
+        sources = [_side(edition, text) for text in compare]
+    elif rules is not None:
+        sources = [RulesSource(edition, format_id or _declared_format(rules, "--rules"), rules)]
+    else:
+        sources = [RulesSource(edition, format_id or DEFAULT_FORMAT)]
+    for source in sources:
+        _compiled(source)
+    if html_out is not None and not html_out.parent.is_dir():
+        _option_error("--html", f"{display(html_out.parent)}: no such folder")
     if logs is not None:
         try:
             logs.mkdir(parents=True, exist_ok=True)
@@ -49,27 +157,50 @@ def simulate(
                     )
                 ]
             )
-    start = time.perf_counter()
-    tally = run_games(rules, games, seed, cap=cap, logs=logs)
-    seconds = time.perf_counter() - start
-    figures = {
-        "games": tally.games,
-        "completed": tally.completed,
-        "decisions": tally.decisions,
-        "wins": {"p1": tally.results["p1"], "p2": tally.results["p2"]},
-        "draws": tally.results["draw"],
-        "failures": tally.failures,
-        "seconds": round(seconds, 3),
-    }
+    errors = Console(stderr=True)
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=errors, transient=True, disable=not errors.is_terminal) as progress:
+        summaries = [_play(Plan(s, agents, seed, games, True, cap, logs), jobs, progress) for s in sources]
+    if html_out is not None:
+        try:
+            html_out.write_text(render_report(summaries), encoding="utf-8")
+        except OSError as error:
+            report([Diagnostic(Location(display(html_out), 0, 0), f"--html: cannot write: {error.strerror}")])
     if as_json:
-        click.echo(json.dumps(figures, ensure_ascii=False))
+        data = compare_json(*summaries) if len(summaries) == 2 else summaries[0].json()
+        click.echo(json.dumps(data, ensure_ascii=False))
     else:
-        click.echo(
-            f"games {tally.games}, completed {tally.completed}, decisions {tally.decisions}, "
-            f"wins p1 {tally.results['p1']} / p2 {tally.results['p2']}, draws {tally.results['draw']}, "
-            f"{seconds:.1f} s ({tally.decisions / max(seconds, 1e-9):,.0f} decisions/s)"
-        )
-        for failure in tally.failures:
-            click.echo(f"FAILED {failure}", err=True)
-    if tally.failures:
+        out = Console(highlight=False, markup=False)  # names from a rules file stay text
+        if not out.is_terminal:
+            out.width = PIPED_WIDTH
+        show(out, summaries)
+    failures = [f for s in summaries for f in s.failures]
+    for failure in failures:
+        click.echo(f"FAILED {failure}", err=True)
+    if failures:
         sys.exit(1)
+
+
+def show(console: Console, summaries: Sequence[Summary]) -> None:
+    """The terminal report: a column per run, and the difference when two runs are compared."""
+    for s in summaries:
+        console.print(
+            f"{s.edition} {s.format} ({s.title}): {s.games} games, seed {s.seed}, "
+            f"p1 {s.agents[0]} vs p2 {s.agents[1]}; {s.completed} finished, {s.decisions:,} decisions "
+            f"in {s.seconds:.1f} s ({s.decisions / max(s.seconds, 1e-9):,.0f} decisions/s)",
+            style="bold",
+        )
+    for section in sections(summaries):
+        console.print(section.title, style="bold")
+        table = Table()
+        for position, column in enumerate(section.columns):
+            table.add_column(column, justify="right" if position else "left", no_wrap=not position)
+        for row in section.rows:
+            table.add_row(*row)
+        console.print(table)

@@ -1,16 +1,17 @@
-"""Self-play: the loop that lets agents decide, and the random games `blackpoker simulate` runs."""
+"""Self-play: the loop that lets agents decide, and the games `blackpoker simulate` runs."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from blackpoker.compiler.model import RuleSet
-from blackpoker.runtime.agents import Agent, RandomAgent
+from blackpoker.runtime.agents import Agent, make_agent
 from blackpoker.runtime.game import Game
 from blackpoker.runtime.log import write_log
-from blackpoker.runtime.options import Option
+from blackpoker.runtime.options import Option, RequestOption
 from blackpoker.runtime.view import view
 
 DECISION_CAP = 5_000
@@ -23,6 +24,28 @@ class Tally:
     decisions: int = 0
     results: dict[str, int] = field(default_factory=lambda: {"p1": 0, "p2": 0, "draw": 0})
     failures: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """What a simulation keeps of one game: small and picklable, so worker processes return it."""
+
+    index: int
+    seed: int
+    first: int  # the player who started (set-up decides)
+    result: str | None  # p1 / p2 / draw; None when the game crashed or reached the decision cap
+    turns: int
+    decisions: int
+    uses: tuple[tuple[str, int, int], ...]  # (action id, player, requests by that player's decisions)
+    crash: str | None = None  # the exception that stopped the game
+
+    @property
+    def failure(self) -> str | None:
+        if self.crash is not None:
+            return f"seed {self.seed}: {self.crash}"
+        if self.result is None:
+            return f"seed {self.seed}: no result after {self.decisions} decisions"
+        return None
 
 
 def decide(game: Game, agents: Sequence[Agent]) -> Option:
@@ -42,15 +65,32 @@ def decide(game: Game, agents: Sequence[Agent]) -> Option:
     return options[seen.options.index(answer) if index is None else index]
 
 
-def play(game: Game, agents: Sequence[Agent], cap: int = DECISION_CAP) -> None:
-    """Let the agents decide until the game ends or reaches `cap` decisions."""
+def play(
+    game: Game, agents: Sequence[Agent], cap: int = DECISION_CAP, uses: Counter[tuple[str, int]] | None = None
+) -> None:
+    """Let the agents decide until the game ends or reaches `cap` decisions; with `uses`, count
+    the requests each player chose, by (action id, player)."""
     while not game.over and game.decisions < cap:
-        game.apply(decide(game, agents))
+        option = decide(game, agents)
+        if uses is not None and isinstance(option, RequestOption):
+            uses[option.action, option.player] += 1
+        game.apply(option)
 
 
-def random_agents(seed: int) -> tuple[RandomAgent, RandomAgent]:
+def game_seed(seed: int, index: int) -> int:
+    """Game `index` of a run seeded `seed`: each game has its own seed, so the games can be
+    played in any order, in any process, and give the same results."""
+    return seed * 1_000_003 + index
+
+
+def random_agents(seed: int) -> tuple[Agent, Agent]:
     """The two seeded random agents of the game played with `seed`."""
-    return RandomAgent(seed * 2 + 1), RandomAgent(seed * 2 + 2)
+    return seated_agents(("random", "random"), None, seed)
+
+
+def seated_agents(names: tuple[str, str], rules: RuleSet | None, seed: int) -> tuple[Agent, Agent]:
+    """p1's and p2's agents of the game played with `seed`, each seeded apart from the other."""
+    return make_agent(names[0], rules, seed * 2 + 1), make_agent(names[1], rules, seed * 2 + 2)
 
 
 def play_random(rules: RuleSet, seed: int, *, check: bool = True, cap: int = DECISION_CAP) -> Game:
@@ -58,6 +98,61 @@ def play_random(rules: RuleSet, seed: int, *, check: bool = True, cap: int = DEC
     game = Game.new(rules, seed, check=check)
     play(game, random_agents(seed), cap)
     return game
+
+
+def play_game(
+    rules: RuleSet,
+    agents: tuple[str, str],
+    seed: int,
+    index: int,
+    *,
+    check: bool = True,
+    cap: int = DECISION_CAP,
+    logs: Path | None = None,
+    width: int = 4,
+) -> GameRecord:
+    """Play game `index` of a run seeded `seed`; with `logs`, write its command log there."""
+    number = game_seed(seed, index)
+    seated = seated_agents(agents, rules, number)
+    game = Game.new(rules, number, check=check, events=None if logs is None else [])
+    first = game.state.turn_player
+    uses: Counter[tuple[str, int]] = Counter()
+    crash = None
+    try:
+        play(game, seated, cap, uses)
+    except Exception as error:  # reported per game: a crash is a failure, not an abort
+        crash = f"{type(error).__name__}: {error}"
+    if logs is not None:
+        write_log(logs / f"game-{index:0{width}d}.jsonl", game, [a.name for a in seated])
+    return GameRecord(
+        index,
+        number,
+        first,
+        game.result if crash is None else None,
+        game.state.turn,
+        game.decisions,
+        tuple((action, player, n) for (action, player), n in sorted(uses.items())),
+        crash,
+    )
+
+
+def log_width(games: int) -> int:
+    """Digits of the log file numbers, so that they sort in game order."""
+    return max(4, len(str(games - 1)))
+
+
+def tally(records: Sequence[GameRecord]) -> Tally:
+    """The totals of a run (decisions count every game that did not crash)."""
+    total = Tally(games=len(records))
+    for record in records:
+        if record.result is not None:
+            total.completed += 1
+            total.results[record.result] += 1
+        if record.crash is None:
+            total.decisions += record.decisions
+        if record.failure is not None:
+            total.failures.append(record.failure)
+    return total
 
 
 def simulate(
@@ -69,28 +164,12 @@ def simulate(
     cap: int = DECISION_CAP,
     logs: Path | None = None,
 ) -> Tally:
-    """Play `games` random games; with `logs`, write each game's command log into that folder."""
-    tally = Tally()
-    width = max(4, len(str(games - 1)))
-    for index in range(games):
-        game_seed = seed * 1_000_003 + index
-        agents = random_agents(game_seed)
-        tally.games += 1
-        game = Game.new(rules, game_seed, check=check, events=None if logs is None else [])
-        crash = None
-        try:
-            play(game, agents, cap)
-        except Exception as error:  # reported per game: a crash is a failure, not an abort
-            crash = f"seed {game_seed}: {type(error).__name__}: {error}"
-        if logs is not None:
-            write_log(logs / f"game-{index:0{width}d}.jsonl", game, [a.name for a in agents])
-        if crash is not None:
-            tally.failures.append(crash)
-        elif game.result is None:
-            tally.decisions += game.decisions
-            tally.failures.append(f"seed {game_seed}: no result after {cap} decisions")
-        else:
-            tally.decisions += game.decisions
-            tally.completed += 1
-            tally.results[game.result] += 1
-    return tally
+    """Play `games` random games in this process (`runtime.simulation` runs them in parallel)."""
+    width = log_width(games)
+    randoms = ("random", "random")
+    return tally(
+        [
+            play_game(rules, randoms, seed, i, check=check, cap=cap, logs=logs, width=width)
+            for i in range(games)
+        ]
+    )

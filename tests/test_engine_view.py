@@ -15,6 +15,7 @@ from blackpoker.runtime.scenario.scenario import build, load
 from blackpoker.runtime.selfplay import decide, random_agents
 from blackpoker.runtime.state import GameState
 from blackpoker.runtime.view import View, view
+from engine_support import scramble
 
 LITE = compile("v7", "lite")
 
@@ -116,24 +117,6 @@ def _option_cards(option: Option) -> set[int]:
     return found
 
 
-def _scramble(state: GameState, me: int, rng: random.Random) -> GameState:
-    """A twin that differs only in what `me` may not see: the opponent's hand, life, face-down
-    cards and graveyard below the top are permuted among themselves, and `me`'s life too."""
-    twin = state.copy()
-    them = twin.players[1 - me]
-    downs = [u for u in them.field if not u.face_up]
-    slots = [*them.hand, *them.life, *them.graveyard[:-1], *(u.cards[0] for u in downs)]
-    rng.shuffle(slots)
-    cut = [len(them.hand), len(them.life), max(len(them.graveyard) - 1, 0)]
-    them.hand, rest = slots[: cut[0]], slots[cut[0] :]
-    them.life, rest = rest[: cut[1]], rest[cut[1] :]
-    them.graveyard[: cut[2]], rest = rest[: cut[2]], rest[cut[2] :]
-    for unit, cid in zip(downs, rest, strict=True):
-        unit.cards = [cid]
-    rng.shuffle(twin.players[me].life)
-    return twin
-
-
 def _shown_by_the_effect(game: Game) -> bool:
     """An effect that lets its player look at another player's zone (ハンデス: 手札を見て)."""
     if not game.state.resolving or game.state.resolving[-1].waiting is None:
@@ -158,7 +141,7 @@ def test_views_in_random_games_never_depend_on_hidden_cards(fmt: str, seeds: int
                 seen = view(game, who)
                 hidden = _opponent_hidden(game.state, who)
                 assert _shown_by_the_effect(game) or not any(_option_cards(o) & hidden for o in seen.options)
-                twin = Game(rules, _scramble(game.state, who, rng))
+                twin = Game(rules, scramble(game.state, who, rng))
                 assert dataclasses.replace(view(twin, who), options=()) == dataclasses.replace(
                     seen, options=()
                 )

@@ -1,0 +1,69 @@
+"""Simulation speed per format and the `--jobs 2` scaling (random vs random, invariants off).
+
+For each format: decisions/s and games/s of `simulate`'s runner in this process (medians over
+the runs); then games/s with 1 and 2 worker jobs on one format and their ratio (the 2-job
+figure includes starting the worker processes, as a user's run does).
+
+python benchmarks/bench_simulate.py [games per run] [runs] [scaling games]
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+
+from blackpoker.runtime.simulation import Plan, RulesSource, run_all
+
+FORMATS = ("lite", "std", "pro", "mast")
+AGENTS = ("random", "random")
+
+
+def timed(plan: Plan, jobs: int) -> tuple[float, int, int]:
+    """Seconds, decisions and failed games of one run."""
+    start = time.perf_counter()
+    records = run_all(plan, jobs)
+    seconds = time.perf_counter() - start
+    return seconds, sum(r.decisions for r in records), sum(r.failure is not None for r in records)
+
+
+def per_format(games: int, runs: int) -> None:
+    for format_id in FORMATS:
+        source = RulesSource("v7", format_id)
+        source.compile()  # compiled once per process: not part of the timing
+        rates, game_rates, failed = [], [], 0
+        for run in range(runs):
+            seconds, decisions, failures = timed(Plan(source, AGENTS, run + 1, games, check=False), 1)
+            rates.append(decisions / seconds)
+            game_rates.append(games / seconds)
+            failed += failures
+        note = f" ({failed} failed games)" if failed else ""
+        rate, game_rate = statistics.median(rates), statistics.median(game_rates)
+        print(
+            f"{format_id:5} median over {runs} runs of {games} games: "
+            f"{rate:>8,.0f} decisions/s {game_rate:>7,.1f} games/s{note}"
+        )
+
+
+def scaling(games: int, runs: int, format_id: str = "lite") -> None:
+    source = RulesSource("v7", format_id)
+    speeds: dict[int, list[float]] = {1: [], 2: []}
+    for run in range(runs):
+        for jobs in (1, 2):
+            seconds, _, _ = timed(Plan(source, AGENTS, run + 1, games, check=False), jobs)
+            speeds[jobs].append(games / seconds)
+    one, two = (statistics.median(speeds[j]) for j in (1, 2))
+    print(
+        f"{format_id} --jobs 1: {one:,.1f} games/s, --jobs 2: {two:,.1f} games/s, "
+        f"ratio {two / one:.2f} (median over {runs} runs of {games} games; {os.cpu_count()} CPUs)"
+    )
+
+
+def main(games: int = 100, runs: int = 5, scaling_games: int = 1000) -> None:
+    per_format(games, runs)
+    scaling(scaling_games, max(3, runs // 2))
+
+
+if __name__ == "__main__":
+    main(*(int(a) for a in sys.argv[1:4]))

@@ -1,0 +1,346 @@
+"""The statistics of a simulation run, for rule designers (docs/simulate.md).
+
+Rates carry 95% Wilson score intervals (good for small counts and rates near 0 or 1, unlike
+the normal approximation); the difference of two rates carries Newcombe's interval built
+from them. Lengths are medians and quartiles.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from blackpoker.compiler.model import RuleSet
+from blackpoker.runtime.selfplay import GameRecord
+from blackpoker.runtime.state import player_name
+
+Z95 = 1.959963984540054  # the standard normal quantile of 97.5%: two-sided 95%
+
+
+def wilson(count: int, total: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of count / total; (0, 1) when there is nothing to go on."""
+    if total == 0:
+        return 0.0, 1.0
+    p = count / total
+    denominator = 1 + z * z / total
+    centre = (p + z * z / (2 * total)) / denominator
+    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    count: int
+    total: int
+
+    @property
+    def rate(self) -> float:
+        return self.count / self.total if self.total else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.count, self.total)
+
+    def json(self) -> dict[str, Any]:
+        low, high = self.interval
+        return {"count": self.count, "total": self.total, "rate": _r(self.rate), "ci95": [_r(low), _r(high)]}
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """b − a of two independent rates, with Newcombe's 95% interval (method 10)."""
+
+    value: float
+    low: float
+    high: float
+
+    @classmethod
+    def of(cls, a: Rate, b: Rate) -> Difference:
+        (la, ha), (lb, hb) = a.interval, b.interval
+        d = b.rate - a.rate
+        return cls(d, d - math.hypot(b.rate - lb, ha - a.rate), d + math.hypot(hb - b.rate, a.rate - la))
+
+    @property
+    def clear(self) -> bool:
+        """The interval leaves out 0: more than the noise of the sample sizes."""
+        return self.low > 0 or self.high < 0
+
+    def json(self) -> dict[str, Any]:
+        return {"difference": _r(self.value), "ci95": [_r(self.low), _r(self.high)], "clear": self.clear}
+
+
+@dataclass(frozen=True, slots=True)
+class Spread:
+    """Median and quartiles (inclusive method), with the extremes."""
+
+    median: float
+    q1: float
+    q3: float
+    low: int
+    high: int
+
+    @classmethod
+    def of(cls, values: Sequence[int]) -> Spread:
+        if not values:
+            return cls(0.0, 0.0, 0.0, 0, 0)
+        if len(values) == 1:
+            return cls(values[0], values[0], values[0], values[0], values[0])
+        q1, median, q3 = statistics.quantiles(values, n=4, method="inclusive")
+        return cls(median, q1, q3, min(values), max(values))
+
+    def json(self) -> dict[str, Any]:
+        return {"median": self.median, "q1": self.q1, "q3": self.q3, "min": self.low, "max": self.high}
+
+
+@dataclass(frozen=True, slots=True)
+class ActionUse:
+    id: str
+    name: str
+    games: int  # games in which a player requested it at least once
+    uses: int  # requests over all games
+    wins: Rate  # of the players who requested it in a finished game: how many won that game
+
+    def json(self, games: int) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "games": self.games,
+            "share": _r(self.games / games if games else 0.0),
+            "uses": self.uses,
+            "uses_per_game": _r(self.uses / self.games if self.games else 0.0),
+            "user_wins": self.wins.json(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    edition: str
+    format: str
+    title: str  # the format's name, as the sheets print it
+    agents: tuple[str, str]  # p1's and p2's agent names
+    seed: int
+    games: int
+    completed: int  # finished with a result
+    decisions: int  # over every game that did not crash
+    seconds: float
+    p1: Rate  # wins of p1 (its agent) among the finished games
+    p2: Rate
+    first: Rate  # wins of the player who started
+    second: Rate
+    draws: Rate
+    turns: Spread  # of finished games
+    lengths: Spread  # decisions per finished game
+    turn_counts: tuple[tuple[int, int], ...]  # (turns, finished games that lasted that long)
+    actions: tuple[ActionUse, ...]  # every direct action of the rule set, in its order
+    failures: tuple[str, ...]
+
+    def json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "completed": self.completed,
+            "decisions": self.decisions,
+            "seconds": round(self.seconds, 3),
+            "wins": {"p1": self.p1.count, "p2": self.p2.count},
+            "draws": self.draws.count,
+            "failures": list(self.failures),
+            "edition": self.edition,
+            "format": self.format,
+            "agents": {"p1": self.agents[0], "p2": self.agents[1]},
+            "seed": self.seed,
+            "rates": {name: rate.json() for name, rate in self.rates()},
+            "turns": self.turns.json(),
+            "decisions_per_game": self.lengths.json(),
+            "turn_histogram": {str(turns): n for turns, n in self.turn_counts},
+            "actions": [a.json(self.completed) for a in self.actions],
+        }
+
+    def rates(self) -> tuple[tuple[str, Rate], ...]:
+        return (
+            ("p1", self.p1),
+            ("p2", self.p2),
+            ("first", self.first),
+            ("second", self.second),
+            ("draw", self.draws),
+        )
+
+
+def summarize(
+    records: Sequence[GameRecord], rules: RuleSet, agents: tuple[str, str], seed: int, seconds: float
+) -> Summary:
+    finished = [r for r in records if r.result is not None]
+    done = len(finished)
+
+    def wins(who: str | None) -> int:
+        return sum(1 for r in finished if r.result == who)
+
+    first = sum(1 for r in finished if r.result == player_name(r.first))
+    second = sum(1 for r in finished if r.result == player_name(1 - r.first))
+    turns = sorted(r.turns for r in finished)
+    return Summary(
+        rules.edition.id,
+        rules.format.id,
+        rules.format.name,
+        agents,
+        seed,
+        len(records),
+        done,
+        sum(r.decisions for r in records if r.crash is None),
+        seconds,
+        Rate(wins("p1"), done),
+        Rate(wins("p2"), done),
+        Rate(first, done),
+        Rate(second, done),
+        Rate(wins("draw"), done),
+        Spread.of(turns),
+        Spread.of(sorted(r.decisions for r in finished)),
+        tuple(sorted(Counter(turns).items())),
+        _actions(finished, rules),
+        tuple(f for r in records if (f := r.failure) is not None),
+    )
+
+
+def _actions(finished: Sequence[GameRecord], rules: RuleSet) -> tuple[ActionUse, ...]:
+    games: Counter[str] = Counter()
+    uses: Counter[str] = Counter()
+    users: Counter[str] = Counter()
+    winners: Counter[str] = Counter()
+    for record in finished:
+        seen: set[str] = set()
+        for action, player, n in record.uses:
+            uses[action] += n
+            seen.add(action)
+            users[action] += 1
+            winners[action] += record.result == player_name(player)
+        games.update(seen)
+    return tuple(
+        ActionUse(a.id, a.name, games[a.id], uses[a.id], Rate(winners[a.id], users[a.id]))
+        for a in rules.actions
+        if a.direct
+    )
+
+
+def compare_json(a: Summary, b: Summary) -> dict[str, Any]:
+    """Both runs, and b − a of every rate and of each action's usage and user win rate."""
+    shared = {x.id: x for x in a.actions}
+    return {
+        "compare": [a.json(), b.json()],
+        "differences": {
+            "rates": {
+                name: Difference.of(ra, rb).json()
+                for (name, ra), (_, rb) in zip(a.rates(), b.rates(), strict=True)
+            },
+            "actions": {
+                y.id: {
+                    "share": Difference.of(Rate(x.games, a.completed), Rate(y.games, b.completed)).json(),
+                    "user_wins": Difference.of(x.wins, y.wins).json(),
+                }
+                for y in b.actions
+                if (x := shared.get(y.id)) is not None
+            },
+        },
+    }
+
+
+def _r(value: float) -> float:
+    return round(value, 4)
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A table of the report, as text: the terminal and the HTML report both print these."""
+
+    title: str
+    columns: tuple[str, ...]  # the row label's heading first
+    rows: tuple[tuple[str, ...], ...]
+
+
+def rate_labels(summary: Summary) -> dict[str, str]:
+    return {
+        "p1": f"p1 wins ({summary.agents[0]})",
+        "p2": f"p2 wins ({summary.agents[1]})",
+        "first": "first player wins",
+        "second": "second player wins",
+        "draw": "draws",
+    }
+
+
+def action_rows(summaries: Sequence[Summary]) -> list[tuple[str, list[ActionUse | None]]]:
+    """Every direct action of the runs (the first run's order, then the second's additions),
+    with its use in each run (None where the run's rule set has no such action)."""
+    names: dict[str, str] = {}
+    for s in summaries:
+        for a in s.actions:
+            names.setdefault(a.id, a.name)
+    uses = [{a.id: a for a in s.actions} for s in summaries]
+    return [(name, [u.get(i) for u in uses]) for i, name in names.items()]
+
+
+def sections(summaries: Sequence[Summary]) -> tuple[Section, ...]:
+    """The report's tables for one run, or for two side by side with b − a."""
+    pair = len(summaries) == 2
+    heads = tuple(s.format for s in summaries)
+    difference = ("difference (95% CI)",) if pair else ()
+
+    def rates(values: Sequence[Rate | None]) -> tuple[str, ...]:
+        shown = tuple(rate_text(r) if r is not None and r.total else "—" for r in values)
+        if not pair:
+            return shown
+        a, b = values
+        if a is None or b is None or not a.total or not b.total:
+            return (*shown, "")
+        return (*shown, difference_text(Difference.of(a, b)))
+
+    labels = rate_labels(summaries[0])
+    results = tuple(
+        (labels[name], *rates([s.rates()[position][1] for s in summaries]))
+        for position, (name, _) in enumerate(summaries[0].rates())
+    )
+    lengths = tuple(
+        (label, *(spread_text(getattr(s, field)) for s in summaries))
+        for label, field in (("turns", "turns"), ("decisions", "lengths"))
+    )
+    actions = []
+    for name, uses in action_rows(summaries):
+        cells: list[str] = []
+        for s, use in zip(summaries, uses, strict=True):
+            cells += (
+                ["—", "—"]
+                if use is None
+                else [
+                    f"{use.games} ({use.games / max(s.completed, 1):.0%})",
+                    f"{use.uses / max(use.games, 1):.1f}",
+                ]
+            )
+        actions.append((name, *cells, *rates([u.wins if u is not None else None for u in uses])))
+    action_heads = tuple(f"{h}: {c}" if pair else c for h in heads for c in ("games", "uses/game"))
+    return (
+        Section("Results of the finished games (95% Wilson intervals)", ("", *heads, *difference), results),
+        Section("Game length: median [quartiles] (min–max)", ("", *heads), lengths),
+        Section(
+            "Actions a player requested: games used in, uses per such game, the user's win rate",
+            (
+                "action",
+                *action_heads,
+                *(f"{h}: user wins" if pair else "user wins" for h in heads),
+                *difference,
+            ),
+            tuple(actions),
+        ),
+    )
+
+
+def rate_text(rate: Rate) -> str:
+    low, high = rate.interval
+    return f"{rate.rate:.1%} [{low:.1%}, {high:.1%}] {rate.count}/{rate.total}"
+
+
+def difference_text(d: Difference) -> str:
+    return f"{d.value:+.1%} [{d.low:+.1%}, {d.high:+.1%}]" + (" *" if d.clear else "")
+
+
+def spread_text(s: Spread) -> str:
+    return f"{s.median:g} [{s.q1:g}, {s.q3:g}] ({s.low}–{s.high})"

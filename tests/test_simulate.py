@@ -1,0 +1,193 @@
+"""`blackpoker simulate`: per-game seeds and parallel jobs, the statistics, the report forms,
+overlays and --compare, and bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from blackpoker.cli.main import main
+from blackpoker.compiler import compile
+from blackpoker.compiler.pipeline import builtin_path
+from blackpoker.runtime.selfplay import game_seed
+from blackpoker.runtime.stats import Difference, Rate, Spread, wilson
+from click.testing import CliRunner
+from site_support import HOSTILE
+
+# A lite-based local rule: a free 防壁設置 and an added action without a program.
+LOCAL = """\
+kind: overlay
+name: my-lite
+title: "{title}"
+edition: v7
+base: lite
+actions:
+  change:
+    setBulwark:
+      cost: ""
+  add:
+    - id: shout
+      name: "{name}"
+      type: 速攻魔法
+      section: 魔法系
+      timing: quick
+      speed: normal
+      cost: D
+      key: ♡A〜5
+      effect: 何も起きない。
+"""
+
+
+def _local(folder: Path, title: str = "マイライト", name: str = "シャウト") -> Path:
+    path = folder / "my-lite.yaml"
+    path.write_text(LOCAL.format(title=title.replace('"', '\\"'), name=name.replace('"', '\\"')), "utf-8")
+    return path
+
+
+def _run(*args: str) -> Any:
+    result = CliRunner().invoke(main, ["simulate", *args])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def _json(*args: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(_run(*args, "--json").stdout)
+    return data
+
+
+def _without_time(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k != "seconds"}
+
+
+def test_one_and_two_jobs_give_identical_results() -> None:
+    args = ("-n", "48", "--seed", "7", "--agents", "random,greedy")
+    one = _json(*args, "--jobs", "1")
+    two = _json(*args, "--jobs", "2")
+    assert _without_time(one) == _without_time(two)
+    assert one["games"] == one["completed"] == 48
+    assert _json(*args[:-2], "--agents", "random,random") != one  # the agents matter
+
+
+def test_a_game_seed_depends_on_the_run_seed_and_the_index_only() -> None:
+    seeds = {game_seed(s, i) for s in range(1, 4) for i in range(1000)}
+    assert len(seeds) == 3000
+    assert game_seed(1, 5) == game_seed(1, 5)
+
+
+def test_the_json_keeps_the_old_keys_and_adds_the_statistics() -> None:
+    data = _json("-n", "60", "--seed", "3")
+    assert {"games", "completed", "decisions", "seconds", "wins", "draws", "failures"} <= set(data)
+    rates = data["rates"]
+    done = data["completed"]
+    assert rates["first"]["count"] + rates["second"]["count"] + rates["draw"]["count"] == done
+    assert rates["p1"]["count"] == data["wins"]["p1"] and rates["draw"]["count"] == data["draws"]
+    for rate in rates.values():
+        low, high = rate["ci95"]
+        assert rate["total"] == done and low <= rate["rate"] <= high
+    assert data["turns"]["q1"] <= data["turns"]["median"] <= data["turns"]["q3"]
+    assert sum(data["turn_histogram"].values()) == done
+    lite = compile("v7", "lite")
+    actions = {a["id"]: a for a in data["actions"]}
+    assert list(actions) == [a.id for a in lite.actions if a.direct]
+    assert actions["end"]["games"] == done  # every game passes a turn
+    for action in actions.values():
+        assert action["games"] <= action["uses"]
+        assert action["user_wins"]["total"] >= action["games"]  # one or both players used it
+
+
+def test_the_terminal_report_has_the_three_tables() -> None:
+    out = _run("-n", "20", "--seed", "2", "--agents", "greedy,random").stdout
+    assert "p1 greedy vs p2 random" in out
+    for text in ("first player wins", "second player wins", "draws", "median [quartiles]", "アタック"):
+        assert text in out
+
+
+def test_an_overlay_runs_and_its_added_action_is_reported(tmp_path: Path) -> None:
+    data = _json("--rules", str(_local(tmp_path)), "-n", "30")
+    assert data["format"] == "my-lite" and data["completed"] == 30
+    assert "shout" in [a["id"] for a in data["actions"]]
+
+
+def test_compare_puts_a_local_rule_beside_its_base(tmp_path: Path) -> None:
+    rules = str(_local(tmp_path))
+    data = _json("--compare", "lite", rules, "-n", "40", "--seed", "5")
+    base, local = data["compare"]
+    assert (base["format"], local["format"]) == ("lite", "my-lite")
+    assert _without_time(base) == _without_time(_json("-n", "40", "--seed", "5"))  # the same games
+    differences = data["differences"]
+    first = differences["rates"]["first"]
+    assert first["difference"] == pytest.approx(
+        local["rates"]["first"]["rate"] - base["rates"]["first"]["rate"]
+    )
+    assert "shout" not in differences["actions"]  # only in one of them
+    out = _run("--compare", "lite", rules, "-n", "10").stdout
+    assert "difference (95% CI)" in out and "my-lite" in out and "シャウト" in out
+
+
+def test_html_report_is_self_contained_and_escapes_rule_text(tmp_path: Path) -> None:
+    rules = _local(tmp_path, title=HOSTILE, name=HOSTILE)
+    out = tmp_path / "report.html"
+    _run("--compare", "lite", str(rules), "-n", "20", "--html", str(out))
+    html = out.read_text(encoding="utf-8")
+    assert html.count("<svg") == 4
+    assert "<script" not in html and HOSTILE not in html and "&lt;script&gt;" in html
+    assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert "https://" not in html
+    assert sorted(tmp_path.iterdir()) == sorted([rules, out])
+
+
+def test_logs_are_written_by_the_workers_too(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    data = _json("-n", "12", "--jobs", "2", "--logs", str(logs))
+    assert data["completed"] == 12
+    assert sorted(f.name for f in logs.iterdir()) == [f"game-{i:04d}.jsonl" for i in range(12)]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--agents", "random"], "--agents: expected two of random, first, greedy"),
+        (["--agents", "random,smart"], "--agents: expected two of"),
+        (["--compare", "lite", "nope.yaml"], "nope.yaml:1:1: cannot read file"),
+        (["--compare", "lite", "lite", "--format", "std"], "--compare: it names both rule sets"),
+        (["--compare", "lite", "std", "--logs", "x"], "--logs: not with --compare"),
+        (["--html", "missing/report.html"], "--html: missing: no such folder"),
+        (["--format", "nope"], "no format 'nope'"),
+    ],
+)
+def test_bad_options_are_reported_without_a_traceback(tmp_path: Path, args: list[str], message: str) -> None:
+    with CliRunner().isolated_filesystem(temp_dir=tmp_path):
+        result = CliRunner().invoke(main, ["simulate", "-n", "1", *args])
+        assert result.exit_code == 1
+        assert message in result.stderr
+        assert "Traceback" not in result.output
+        assert list(Path().iterdir()) == []
+
+
+def test_a_compared_file_that_is_not_a_local_rule_is_located() -> None:
+    edition = builtin_path("v7")  # an action list, not a local rule
+    result = CliRunner().invoke(main, ["simulate", "--compare", "lite", str(edition)])
+    assert result.exit_code == 1
+    assert "kind: --compare expects a local-rule file (kind: overlay)" in result.stderr
+
+
+def test_wilson_interval_known_values() -> None:
+    assert wilson(0, 0) == (0.0, 1.0)
+    low, high = wilson(5, 10)
+    assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)
+    low, high = wilson(0, 10)
+    assert low == 0.0 and round(high, 4) == 0.2775
+    low, high = wilson(10, 10)
+    assert round(low, 4) == 0.7225 and high == pytest.approx(1.0)
+
+
+def test_newcombe_difference_and_quartiles() -> None:
+    same = Difference.of(Rate(50, 100), Rate(50, 100))
+    assert same.value == 0 and same.low < 0 < same.high and not same.clear
+    apart = Difference.of(Rate(20, 100), Rate(80, 100))
+    assert apart.value == pytest.approx(0.6) and apart.clear and 0.45 < apart.low < apart.high < 0.75
+    spread = Spread.of([1, 2, 3, 4, 5])
+    assert (spread.q1, spread.median, spread.q3, spread.low, spread.high) == (2, 3, 4, 1, 5)
+    assert Spread.of([7]).median == 7

@@ -157,13 +157,15 @@ def test_logs_are_written_by_the_workers_too(tmp_path: Path) -> None:
         (["--format", "nope"], "no format 'nope'"),
     ],
 )
-def test_bad_options_are_reported_without_a_traceback(tmp_path: Path, args: list[str], message: str) -> None:
-    with CliRunner().isolated_filesystem(temp_dir=tmp_path):
-        result = CliRunner().invoke(main, ["simulate", "-n", "1", *args])
-        assert result.exit_code == 1
-        assert message in result.stderr
-        assert "Traceback" not in result.output
-        assert list(Path().iterdir()) == []
+def test_bad_options_are_reported_without_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], message: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["simulate", "-n", "1", *args])
+    assert result.exit_code == 1
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_compared_file_that_is_not_a_local_rule_is_located() -> None:

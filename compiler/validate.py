@@ -18,8 +18,8 @@ from blackpoker.compiler.load import Document, PathKey
 from jsonschema import Draft202012Validator, ValidationError
 from referencing import Registry, Resource
 
-KINDS = ("edition", "overlay")
-_SCHEMA_FILES = ("defs.schema.json", *(f"{kind}.schema.json" for kind in KINDS))
+KINDS = ("edition", "overlay")  # the kinds the compiler reads; scenarios have a loader of their own
+_SCHEMA_FILES = ("defs.schema.json", *(f"{kind}.schema.json" for kind in (*KINDS, "scenario")))
 
 
 @cache
@@ -46,7 +46,12 @@ def validate(doc: Document) -> list[Diagnostic]:
         where: PathKey = ("kind",) if "kind" in data else ()
         got = f"'{kind}'" if "kind" in data else "nothing"
         return [doc.at(where, f"kind: expected one of {', '.join(KINDS)}; got {got}")]
-    return [_diagnostic(doc, error) for error in _leaf_errors(validator(kind).iter_errors(data))]
+    return schema_problems(doc, kind)
+
+
+def schema_problems(doc: Document, kind: str) -> list[Diagnostic]:
+    """Every violation of the JSON Schema of `kind`, located at the offending value or key."""
+    return [_diagnostic(doc, error) for error in _leaf_errors(validator(kind).iter_errors(doc.data))]
 
 
 def _leaf_errors(errors: Iterator[ValidationError]) -> Iterator[ValidationError]:

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -16,14 +13,13 @@ from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.load import Document, PathKey, load_file
 from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.pipeline import display
-from blackpoker.compiler.validate import _diagnostic, _leaf_errors
+from blackpoker.compiler.validate import schema_problems
 from blackpoker.runtime.game import Game
 from blackpoker.runtime.scenario.explain import explain
 from blackpoker.runtime.scenario.notation import Command, NotationError, parse_command
 from blackpoker.runtime.state import GameState, PlayerState, Unit, player_name
 from blackpoker.runtime.transitions import size
 from blackpoker.runtime.zones import card, deck_ids, label
-from jsonschema import Draft202012Validator
 
 PLAYER_KEYS = ("p1", "p2")
 
@@ -45,19 +41,13 @@ class Outcome:
         return not self.failures
 
 
-@cache
-def _validator() -> Draft202012Validator:
-    text = resources.files("blackpoker.schema").joinpath("scenario.schema.json").read_text(encoding="utf-8")
-    return Draft202012Validator(json.loads(text))
-
-
 def load(path: Path) -> tuple[Scenario | None, list[Diagnostic]]:
     doc, problems = load_file(path, display(path))
     if doc is None:
         return None, problems
     if not isinstance(doc.data, dict):
         return None, [doc.at((), "expected a mapping at the top of the file")]
-    problems = [_diagnostic(doc, e) for e in _leaf_errors(_validator().iter_errors(doc.data))]
+    problems = schema_problems(doc, "scenario")
     if problems:
         return None, problems
     data = doc.data

@@ -65,19 +65,21 @@ def release_keys(state: GameState, request: Request) -> None:
 
 def damage(state: GameState, player: int, amount: int) -> int:
     """Damage takes what the life holds: the top `amount` cards, or fewer."""
-    life = state.players[player].life
-    dealt = min(max(amount, 0), len(life))
-    state.players[player].graveyard.extend(life[:dealt])
-    del life[:dealt]
-    return dealt
+    owner = state.players[player]
+    return _take_from_life(owner.life, amount, owner.graveyard)
 
 
 def draw(state: GameState, player: int, count: int) -> int:
-    life = state.players[player].life
-    drawn = min(max(count, 0), len(life))
-    state.players[player].hand.extend(life[:drawn])
-    del life[:drawn]
-    return drawn
+    owner = state.players[player]
+    return _take_from_life(owner.life, count, owner.hand)
+
+
+def _take_from_life(life: list[int], count: int, into: list[int]) -> int:
+    """Move the top `count` life cards (as many as there are) onto the end of `into`."""
+    taken = min(max(count, 0), len(life))
+    into.extend(life[:taken])
+    del life[:taken]
+    return taken
 
 
 def characters_of(g: Game, cards: Sequence[int], kind: Kind) -> list[tuple[Character, list[int]]]:

@@ -153,23 +153,3 @@ def tally(records: Sequence[GameRecord]) -> Tally:
         if record.failure is not None:
             total.failures.append(record.failure)
     return total
-
-
-def simulate(
-    rules: RuleSet,
-    games: int,
-    seed: int,
-    *,
-    check: bool = True,
-    cap: int = DECISION_CAP,
-    logs: Path | None = None,
-) -> Tally:
-    """Play `games` random games in this process (`runtime.simulation` runs them in parallel)."""
-    width = log_width(games)
-    randoms = ("random", "random")
-    return tally(
-        [
-            play_game(rules, randoms, seed, i, check=check, cap=cap, logs=logs, width=width)
-            for i in range(games)
-        ]
-    )

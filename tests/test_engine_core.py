@@ -5,7 +5,8 @@ from __future__ import annotations
 from blackpoker.compiler import compile
 from blackpoker.runtime.game import Game
 from blackpoker.runtime.options import Pass, RequestOption
-from blackpoker.runtime.selfplay import play_random, simulate
+from blackpoker.runtime.selfplay import play_random, tally
+from blackpoker.runtime.simulation import Plan, RulesSource, run_all
 
 LITE = compile("v7", "lite")
 
@@ -48,7 +49,7 @@ def test_chance_holder_always_may_pass_and_options_are_distinct() -> None:
 
 
 def test_random_self_play_finishes_with_invariants_on() -> None:
-    tally = simulate(LITE, games=25, seed=2)
-    assert tally.failures == []
-    assert tally.completed == 25
-    assert sum(tally.results.values()) == 25
+    totals = tally(run_all(Plan(RulesSource("v7", "lite"), ("random", "random"), seed=2, games=25)))
+    assert totals.failures == []
+    assert totals.completed == 25
+    assert sum(totals.results.values()) == 25

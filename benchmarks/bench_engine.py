@@ -19,8 +19,8 @@ from collections.abc import Callable
 
 from blackpoker.compiler import compile
 from blackpoker.compiler.model import RuleSet
-from blackpoker.runtime.game import Game
-from blackpoker.runtime.selfplay import DECISION_CAP, random_agents, simulate
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.play.selfplay import DECISION_CAP, random_agents, simulate
 
 
 def engine(rules: RuleSet, games: int, seed: int) -> int:

@@ -14,7 +14,7 @@ import statistics
 import sys
 import time
 
-from blackpoker.runtime.simulation import Plan, RulesSource, run_all
+from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 
 FORMATS = ("lite", "std", "pro", "mast")
 AGENTS = ("random", "random")

@@ -1,6 +1,6 @@
 """`blackpoker play`: a person at the terminal against a seeded agent (random by default).
 
-The person sees only their player's view (runtime/view.py) and the other player's moves as
+The person sees only their player's view (runtime/engine/view.py) and the other player's moves as
 that view shows them; they answer with an option's number, a command in the scenario
 notation (docs/scenarios.md), or `q` to quit.
 """
@@ -15,14 +15,14 @@ from typing import Any
 import click
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError, compile_ruleset
-from blackpoker.runtime.agents import AGENTS, Agent, by_command, make_agent
-from blackpoker.runtime.game import Game
-from blackpoker.runtime.log import write_log
-from blackpoker.runtime.options import Choice, Option
-from blackpoker.runtime.selfplay import decide
-from blackpoker.runtime.state import player_name
-from blackpoker.runtime.view import CharacterView, PlayerView, View, hidden_from, masked, view
-from blackpoker.runtime.zones import label
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.options import Choice, Option
+from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.view import CharacterView, PlayerView, View, hidden_from, masked, view
+from blackpoker.runtime.engine.zones import label
+from blackpoker.runtime.play.agents import AGENTS, Agent, by_command, make_agent
+from blackpoker.runtime.play.log import write_log
+from blackpoker.runtime.play.selfplay import decide
 from rich.console import Console
 
 SEATS = ("p1", "p2")

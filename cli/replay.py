@@ -8,8 +8,8 @@ import click
 from blackpoker.cli.report import report
 from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.pipeline import display
-from blackpoker.runtime.log import ReplayError
-from blackpoker.runtime.log import replay as replay_log
+from blackpoker.runtime.play.log import ReplayError
+from blackpoker.runtime.play.log import replay as replay_log
 
 
 @click.command()

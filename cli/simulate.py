@@ -16,10 +16,10 @@ from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.parse import OverlaySource
 from blackpoker.compiler.pipeline import display, read_source
-from blackpoker.runtime.agents import AGENTS
-from blackpoker.runtime.selfplay import DECISION_CAP
-from blackpoker.runtime.simulation import Plan, RulesSource, run
-from blackpoker.runtime.stats import Summary, compare_json, sections, summarize
+from blackpoker.runtime.play.agents import AGENTS
+from blackpoker.runtime.play.selfplay import DECISION_CAP
+from blackpoker.runtime.play.simulation import Plan, RulesSource, run
+from blackpoker.runtime.play.stats import Summary, compare_json, sections, summarize
 from blackpoker.site.simulation import render_report
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn

@@ -1,1 +1,1 @@
-"""The rules engine that runs a compiled rule set."""
+"""The runtime: the engine (`engine/`), the tools that play it (`play/`), ruling scenarios (`scenario/`)."""

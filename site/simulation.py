@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from blackpoker.runtime.stats import Rate, Summary, action_rows, rate_labels, sections
+from blackpoker.runtime.play.stats import Rate, Summary, action_rows, rate_labels, sections
 from blackpoker.site.render import environment
 
 WIDTH = 760  # every chart's width in SVG units (it scales to the page)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from blackpoker.runtime.state import GameState
+from blackpoker.runtime.engine.state import GameState
 
 
 def scramble(state: GameState, me: int, rng: random.Random) -> GameState:

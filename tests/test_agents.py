@@ -6,12 +6,12 @@ import random
 from pathlib import Path
 
 from blackpoker.compiler import compile
-from blackpoker.runtime.agents import AGENTS, GreedyAgent, make_agent
-from blackpoker.runtime.game import Game
-from blackpoker.runtime.selfplay import decide, play
-from blackpoker.runtime.simulation import Plan, RulesSource, run_all
-from blackpoker.runtime.stats import wilson
-from blackpoker.runtime.view import view
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.view import view
+from blackpoker.runtime.play.agents import AGENTS, GreedyAgent, make_agent
+from blackpoker.runtime.play.selfplay import decide, play
+from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
+from blackpoker.runtime.play.stats import wilson
 from engine_support import scramble
 
 LITE = compile("v7", "lite")

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from blackpoker.compiler import compile
-from blackpoker.runtime.game import Game
-from blackpoker.runtime.options import Pass, RequestOption
-from blackpoker.runtime.selfplay import play_random, tally
-from blackpoker.runtime.simulation import Plan, RulesSource, run_all
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.options import Pass, RequestOption
+from blackpoker.runtime.play.selfplay import play_random, tally
+from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 
 LITE = compile("v7", "lite")
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from blackpoker.cli.main import main
 from blackpoker.compiler import compile
-from blackpoker.runtime.game import Game
-from blackpoker.runtime.log import LOG_KIND, log_lines, replay
-from blackpoker.runtime.selfplay import play, random_agents
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.play.log import LOG_KIND, log_lines, replay
+from blackpoker.runtime.play.selfplay import play, random_agents
 from click.testing import CliRunner
 
 LITE = compile("v7", "lite")

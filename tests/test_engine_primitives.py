@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 from blackpoker.compiler import CompileError, compile
-from blackpoker.runtime.game import Game
-from blackpoker.runtime.options import Choice, RequestOption
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.options import Choice, RequestOption
+from blackpoker.runtime.engine.view import view
+from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.scenario.notation import parse_command
 from blackpoker.runtime.scenario.scenario import build, character_text, load
-from blackpoker.runtime.view import view
-from blackpoker.runtime.zones import label
 
 
 def position(tmp_path: Path, setup: str, fmt: str = "mast", rules: str = "") -> Game:

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from blackpoker.cli.main import main
 from blackpoker.compiler import CompileError, compile
-from blackpoker.runtime.game import Game
-from blackpoker.runtime.primitives import PRIMITIVES
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.primitives import PRIMITIVES
 from click.testing import CliRunner
 
 LITE = compile("v7", "lite")

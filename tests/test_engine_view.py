@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 from blackpoker.compiler import compile
-from blackpoker.runtime.game import Game
-from blackpoker.runtime.options import Choice, Option, Pass, RequestOption
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption
+from blackpoker.runtime.engine.state import GameState
+from blackpoker.runtime.engine.view import View, view
+from blackpoker.runtime.play.selfplay import decide, random_agents
 from blackpoker.runtime.scenario.scenario import build, load
-from blackpoker.runtime.selfplay import decide, random_agents
-from blackpoker.runtime.state import GameState
-from blackpoker.runtime.view import View, view
 from engine_support import scramble
 
 LITE = compile("v7", "lite")

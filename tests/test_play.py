@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 from blackpoker.compiler import compile
-from blackpoker.runtime.agents import RandomAgent, ScriptedAgent
-from blackpoker.runtime.game import Game
-from blackpoker.runtime.options import Option
-from blackpoker.runtime.selfplay import play, random_agents
-from blackpoker.runtime.view import View
-from blackpoker.runtime.zones import card, label
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.options import Option
+from blackpoker.runtime.engine.view import View
+from blackpoker.runtime.engine.zones import card, label
+from blackpoker.runtime.play.agents import RandomAgent, ScriptedAgent
+from blackpoker.runtime.play.selfplay import play, random_agents
 
 LITE = compile("v7", "lite")
 SEED = 3  # p1 goes first, with `pass` among its first options

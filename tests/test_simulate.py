@@ -11,8 +11,8 @@ import pytest
 from blackpoker.cli.main import main
 from blackpoker.compiler import compile
 from blackpoker.compiler.pipeline import builtin_path
-from blackpoker.runtime.selfplay import game_seed
-from blackpoker.runtime.stats import Difference, Rate, Spread, wilson
+from blackpoker.runtime.play.selfplay import game_seed
+from blackpoker.runtime.play.stats import Difference, Rate, Spread, wilson
 from click.testing import CliRunner
 from site_support import HOSTILE
 

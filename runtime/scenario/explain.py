@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from blackpoker.compiler.model import Combat, Limit, Timing
-from blackpoker.runtime.game import Game
-from blackpoker.runtime.legal import cost_waived
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.legal import cost_waived
+from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.zones import card
 from blackpoker.runtime.scenario.notation import Command
-from blackpoker.runtime.state import player_name
-from blackpoker.runtime.zones import card
 
 
 def explain(game: Game, command: Command) -> str:

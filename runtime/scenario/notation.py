@@ -1,7 +1,7 @@
 """The command notation: parse a command into a Command, print it canonically.
 
 A command is legal when its canonical text equals the text of one of the legal options
-(runtime/options.py prints options in this notation).
+(runtime/engine/options.py prints options in this notation).
 """
 
 from __future__ import annotations

@@ -14,12 +14,12 @@ from blackpoker.compiler.load import Document, PathKey, load_file
 from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.pipeline import display
 from blackpoker.compiler.validate import schema_problems
-from blackpoker.runtime.game import Game
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.state import GameState, PlayerState, Unit, player_name
+from blackpoker.runtime.engine.transitions import size
+from blackpoker.runtime.engine.zones import card, deck_ids, label
 from blackpoker.runtime.scenario.explain import explain
 from blackpoker.runtime.scenario.notation import Command, NotationError, parse_command
-from blackpoker.runtime.state import GameState, PlayerState, Unit, player_name
-from blackpoker.runtime.transitions import size
-from blackpoker.runtime.zones import card, deck_ids, label
 
 PLAYER_KEYS = ("p1", "p2")
 

@@ -13,16 +13,16 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from blackpoker.compiler.model import Speed, Step
-from blackpoker.runtime import transitions as t
-from blackpoker.runtime.combat import block_pairs, can_attack, judge
-from blackpoker.runtime.expressions import cards_of, condition, number, player, target_object, things
-from blackpoker.runtime.options import Choice, Prompt, sort_cards
-from blackpoker.runtime.state import Frame, Origin, Request, Resolution, Unit
-from blackpoker.runtime.targets import resolve_name, retarget_candidates, still_valid
-from blackpoker.runtime.zones import card, rank_label_of
+from blackpoker.runtime.engine import transitions as t
+from blackpoker.runtime.engine.combat import block_pairs, can_attack, judge
+from blackpoker.runtime.engine.expressions import cards_of, condition, number, player, target_object, things
+from blackpoker.runtime.engine.options import Choice, Prompt, sort_cards
+from blackpoker.runtime.engine.state import Frame, Origin, Request, Resolution, Unit
+from blackpoker.runtime.engine.targets import resolve_name, retarget_candidates, still_valid
+from blackpoker.runtime.engine.zones import card, rank_label_of
 
 if TYPE_CHECKING:
-    from blackpoker.runtime.game import Game
+    from blackpoker.runtime.engine.game import Game
 
 
 class Signal(Enum):

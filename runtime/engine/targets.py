@@ -10,11 +10,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from blackpoker.compiler.model import Limit
-from blackpoker.runtime.state import GameState, Request, Target, Unit
-from blackpoker.runtime.zones import card
+from blackpoker.runtime.engine.state import GameState, Request, Target, Unit
+from blackpoker.runtime.engine.zones import card
 
 if TYPE_CHECKING:
-    from blackpoker.runtime.game import Game
+    from blackpoker.runtime.engine.game import Game
 
 Spec = Mapping[str, Any]
 

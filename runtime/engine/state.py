@@ -1,4 +1,4 @@
-"""The mutable game state. It changes only through runtime/transitions.py and runtime/flow.py.
+"""The mutable game state. It changes only through runtime/engine/transitions.py and runtime/engine/flow.py.
 
 Copies are cheap (`GameState.copy`): lists and the few small mutable records are copied,
 the compiled rule data they point to is shared.

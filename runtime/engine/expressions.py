@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from blackpoker.runtime.state import Request, Resolution, Unit
-from blackpoker.runtime.transitions import size
-from blackpoker.runtime.zones import card, owner, rank
+from blackpoker.runtime.engine.state import Request, Resolution, Unit
+from blackpoker.runtime.engine.transitions import size
+from blackpoker.runtime.engine.zones import card, owner, rank
 
 if TYPE_CHECKING:
-    from blackpoker.runtime.game import Game
+    from blackpoker.runtime.engine.game import Game
 
 
 def player(g: Game, res: Resolution, name: str | Mapping[str, Any]) -> int:

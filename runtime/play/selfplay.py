@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from blackpoker.compiler.model import RuleSet
-from blackpoker.runtime.agents import Agent, make_agent
-from blackpoker.runtime.game import Game
-from blackpoker.runtime.log import write_log
-from blackpoker.runtime.options import Option, RequestOption
-from blackpoker.runtime.view import view
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.options import Option, RequestOption
+from blackpoker.runtime.engine.view import view
+from blackpoker.runtime.play.agents import Agent, make_agent
+from blackpoker.runtime.play.log import write_log
 
 DECISION_CAP = 5_000
 

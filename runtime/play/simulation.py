@@ -16,7 +16,7 @@ from pathlib import Path
 
 from blackpoker.compiler import compile_ruleset
 from blackpoker.compiler.model import RuleSet
-from blackpoker.runtime.selfplay import DECISION_CAP, GameRecord, log_width, play_game
+from blackpoker.runtime.play.selfplay import DECISION_CAP, GameRecord, log_width, play_game
 
 CHUNKS_PER_JOB = 16  # small enough chunks to balance the processes and move the progress bar
 
@@ -43,7 +43,7 @@ class Plan:
     """Everything a worker needs to play its share of a run."""
 
     source: RulesSource
-    agents: tuple[str, str]  # p1's and p2's agent names (runtime.agents.AGENTS)
+    agents: tuple[str, str]  # p1's and p2's agent names (runtime.play.agents.AGENTS)
     seed: int
     games: int
     check: bool = True  # invariants after every decision

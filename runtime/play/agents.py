@@ -8,11 +8,11 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from blackpoker.compiler.model import Combat, RuleSet, SizeRule
-from blackpoker.runtime.options import Choice, Option, Pass, RequestOption, target_text
+from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
+from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.view import CharacterView, View
+from blackpoker.runtime.engine.zones import card, rank
 from blackpoker.runtime.scenario.notation import NotationError, parse_command
-from blackpoker.runtime.state import player_name
-from blackpoker.runtime.view import CharacterView, View
-from blackpoker.runtime.zones import card, rank
 
 
 class Agent(Protocol):

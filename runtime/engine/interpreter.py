@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from blackpoker.runtime.primitives import PRIMITIVES, Signal
-from blackpoker.runtime.state import Resolution
+from blackpoker.runtime.engine.primitives import PRIMITIVES, Signal
+from blackpoker.runtime.engine.state import Resolution
 
 if TYPE_CHECKING:
-    from blackpoker.runtime.game import Game
+    from blackpoker.runtime.engine.game import Game
 
 
 def run(g: Game, res: Resolution) -> Signal | None:

@@ -2,7 +2,7 @@
 
 game = Game.new(compile("v7", "lite"), seed=1)
 while not game.over:
-    game.apply(decide(game, agents))   # runtime/selfplay.py: each agent sees its player's view
+    game.apply(decide(game, agents))   # runtime/play/selfplay.py: each agent sees its player's view
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ import random
 from typing import Any
 
 from blackpoker.compiler.model import RuleSet
-from blackpoker.runtime import flow
-from blackpoker.runtime.invariants import check_invariants
-from blackpoker.runtime.legal import request_options
-from blackpoker.runtime.options import Choice, Option, Pass, RequestOption
-from blackpoker.runtime.state import GameState, PlayerState, player_name
-from blackpoker.runtime.tables import tables
-from blackpoker.runtime.zones import deck_ids
+from blackpoker.runtime.engine import flow
+from blackpoker.runtime.engine.invariants import check_invariants
+from blackpoker.runtime.engine.legal import request_options
+from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption
+from blackpoker.runtime.engine.state import GameState, PlayerState, player_name
+from blackpoker.runtime.engine.tables import tables
+from blackpoker.runtime.engine.zones import deck_ids
 
 
 class IllegalOption(ValueError):
@@ -43,7 +43,7 @@ class Game:
         self.decisions = 0
         self.seed: int | None = None  # set by `new`; a hand-built position has none
         self._options: tuple[Option, ...] | None = None  # the options of the current decision
-        self.views: dict[tuple[object, ...], Any] = {}  # parts of views already built (runtime/view.py)
+        self.views: dict[tuple[object, ...], Any] = {}  # parts of views already built (engine/view.py)
 
     @classmethod
     def new(cls, rules: RuleSet, seed: int, **options: Any) -> Game:

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from blackpoker.compiler.model import RuleSet
-from blackpoker.runtime.selfplay import GameRecord
-from blackpoker.runtime.state import player_name
+from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.play.selfplay import GameRecord
 
 Z95 = 1.959963984540054  # the standard normal quantile of 97.5%: two-sided 95%
 

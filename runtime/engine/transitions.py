@@ -10,11 +10,11 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from blackpoker.compiler.model import Character, Face, SizeRule
-from blackpoker.runtime.state import GameState, Request, Unit
-from blackpoker.runtime.zones import card, owner, rank, rank_label_of
+from blackpoker.runtime.engine.state import GameState, Request, Unit
+from blackpoker.runtime.engine.zones import card, owner, rank, rank_label_of
 
 if TYPE_CHECKING:
-    from blackpoker.runtime.game import Game
+    from blackpoker.runtime.engine.game import Game
 
 ZONES = ("graveyard", "hand", "life_top", "life_bottom")
 Kind = str | Mapping[str, Any]  # a character id, or {type: 兵士}: that type's character whose key matches

@@ -1,6 +1,6 @@
 """The core flow (seed 002 [1]–[16]) and the trigger check with its buffer ([6-1]–[6-12]).
 
-The state changes here, in the card-level transitions (runtime/transitions.py) and in the
+The state changes here, in the card-level transitions (runtime/engine/transitions.py) and in the
 primitives that the effect programs run; nothing else writes to it.
 """
 
@@ -9,16 +9,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from blackpoker.compiler.model import Limit, Speed, Timing
-from blackpoker.runtime import transitions as t
-from blackpoker.runtime.interpreter import run
-from blackpoker.runtime.options import Choice, RequestOption
-from blackpoker.runtime.primitives import Signal
-from blackpoker.runtime.state import Followup, Frame, Origin, Request, Resolution, player_name
-from blackpoker.runtime.targets import resolve_name
-from blackpoker.runtime.zones import rank
+from blackpoker.runtime.engine import transitions as t
+from blackpoker.runtime.engine.interpreter import run
+from blackpoker.runtime.engine.options import Choice, RequestOption
+from blackpoker.runtime.engine.primitives import Signal
+from blackpoker.runtime.engine.state import Followup, Frame, Origin, Request, Resolution, player_name
+from blackpoker.runtime.engine.targets import resolve_name
+from blackpoker.runtime.engine.zones import rank
 
 if TYPE_CHECKING:
-    from blackpoker.runtime.game import Game
+    from blackpoker.runtime.engine.game import Game
 
 
 def setup(g: Game) -> None:

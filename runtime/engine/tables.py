@@ -10,8 +10,8 @@ from typing import Any
 from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.compiler.matcher import KeyMatcher, compile_matcher
 from blackpoker.compiler.model import RuleSet
-from blackpoker.runtime.legal import KeyWays, Timed, requestables
-from blackpoker.runtime.zones import DECK
+from blackpoker.runtime.engine.legal import KeyWays, Timed, requestables
+from blackpoker.runtime.engine.zones import DECK
 
 
 @dataclass

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from blackpoker.runtime.state import player_name
-from blackpoker.runtime.zones import label, order, owner
+from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.zones import label, order, owner
 
 Payment = tuple[str, int | None]  # (unit, card id): D the discarded card, B/S a card of the character
 

@@ -10,12 +10,12 @@ from itertools import combinations, product
 from typing import TYPE_CHECKING, Any
 
 from blackpoker.compiler.model import Action, Combat, Limit, Timing
-from blackpoker.runtime.options import Payment, RequestOption, sort_cards
-from blackpoker.runtime.targets import candidates
-from blackpoker.runtime.zones import DECK_SIZE, card, order
+from blackpoker.runtime.engine.options import Payment, RequestOption, sort_cards
+from blackpoker.runtime.engine.targets import candidates
+from blackpoker.runtime.engine.zones import DECK_SIZE, card, order
 
 if TYPE_CHECKING:
-    from blackpoker.runtime.game import Game
+    from blackpoker.runtime.engine.game import Game
 
 
 Cost = tuple[tuple[str, int], ...]  # (unit letter, how many), in letter order

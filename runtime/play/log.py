@@ -18,8 +18,8 @@ from typing import Any
 from blackpoker.compiler import CompileError, compile_ruleset
 from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.model import RuleSet
-from blackpoker.runtime.game import Game
-from blackpoker.runtime.tables import tables
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.tables import tables
 
 LOG_KIND = "blackpoker-command-log"
 LOG_VERSION = 1

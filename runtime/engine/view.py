@@ -16,14 +16,14 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from blackpoker.runtime.options import Option, Pass, hidden_ref, target_text
-from blackpoker.runtime.state import GameState, Request, Unit, player_name
-from blackpoker.runtime.targets import named
-from blackpoker.runtime.transitions import size
-from blackpoker.runtime.zones import label
+from blackpoker.runtime.engine.options import Option, Pass, hidden_ref, target_text
+from blackpoker.runtime.engine.state import GameState, Request, Unit, player_name
+from blackpoker.runtime.engine.targets import named
+from blackpoker.runtime.engine.transitions import size
+from blackpoker.runtime.engine.zones import label
 
 if TYPE_CHECKING:
-    from blackpoker.runtime.game import Game
+    from blackpoker.runtime.engine.game import Game
 
 LIFE_SHOWN_BELOW = 10  # the opponent's life count is exact below this, else "10+"
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from blackpoker.compiler.model import Attack, Combat
-from blackpoker.runtime.state import Unit
-from blackpoker.runtime.transitions import damage, remove_unit, size
-from blackpoker.runtime.zones import card, rank
+from blackpoker.runtime.engine.state import Unit
+from blackpoker.runtime.engine.transitions import damage, remove_unit, size
+from blackpoker.runtime.engine.zones import card, rank
 
 if TYPE_CHECKING:
-    from blackpoker.runtime.game import Game
+    from blackpoker.runtime.engine.game import Game
 
 
 def can_attack(g: Game, unit: Unit) -> bool:

@@ -7,11 +7,11 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from blackpoker.compiler.model import Combat
-from blackpoker.runtime.state import Unit
-from blackpoker.runtime.zones import DECK_SIZE, owner
+from blackpoker.runtime.engine.state import Unit
+from blackpoker.runtime.engine.zones import DECK_SIZE, owner
 
 if TYPE_CHECKING:
-    from blackpoker.runtime.game import Game
+    from blackpoker.runtime.engine.game import Game
 
 
 class InvariantError(AssertionError):

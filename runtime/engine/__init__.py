@@ -1,0 +1,1 @@
+"""The rules engine: game state, the core flow, effect programs and legal options."""

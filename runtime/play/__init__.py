@@ -1,0 +1,1 @@
+"""Tools built on the engine: agents, self-play, simulation runs, command logs and statistics."""

@@ -56,9 +56,11 @@ def parse_cost(text: str) -> Cost:
     """Read a cost such as "BBL", "$BL", "ＢＬ" or "B L"; the empty text is the empty cost."""
     norm = normalize(text)
     try:
-        return _cost_parser().parse(norm.text)
+        cost = _cost_parser().parse(norm.text)
     except UnexpectedInput as error:
         raise NotationError(text, [_syntax_problem(error, norm, _COST_WORDS)]) from None
+    assert isinstance(cost, Cost)  # the inline transformer builds the IR instead of a tree
+    return cost
 
 
 def parse_key(text: str) -> KeySpec:
@@ -74,6 +76,7 @@ def parse_key(text: str) -> KeySpec:
         raise NotationError(text, [_syntax_problem(error, norm, _KEY_WORDS)]) from None
     if isinstance(result, KeySpec):
         return result
+    assert isinstance(result, _Failure)
     length = len(norm.text)
     spans = [(norm.original_span(start, min(end, length)), message) for start, end, message in result.issues]
     raise NotationError(text, [Problem(start, end, message) for (start, end), message in spans])
@@ -124,7 +127,7 @@ class _KeyTransformer(Transformer[Token, "KeySpec | _Failure"]):
 
     def pattern(self, tokens: list[Token]) -> _Pattern:
         first = tokens[0]
-        start, end = first.start_pos, tokens[-1].end_pos
+        start, end = _start(first), _end(tokens[-1])
         if first.type == "JOKER":
             return _Pattern(JOKER_PATTERN, start, end, [])
         issues: list[_Issue] = []
@@ -196,7 +199,7 @@ def _locate(
     flaw: Flaw, patterns: list[_Pattern], count: _Count | None, same: Token | None
 ) -> tuple[int, int]:
     if flaw.part is Part.PREFIX and same is not None:
-        return same.start_pos, same.end_pos
+        return _start(same), _end(same)
     if flaw.part is Part.PATTERN and flaw.index < len(patterns):
         return patterns[flaw.index].start, patterns[flaw.index].end
     if flaw.part is Part.COUNT and count is not None:
@@ -205,7 +208,17 @@ def _locate(
 
 
 def _count(number: Token, first: Token, last: Token) -> _Count:
-    return _Count(_count_value(number.value), last.type == "OR_MORE", first.start_pos, last.end_pos)
+    return _Count(_count_value(number.value), last.type == "OR_MORE", _start(first), _end(last))
+
+
+def _start(token: Token) -> int:
+    assert token.start_pos is not None  # the contextual lexer positions every token
+    return token.start_pos
+
+
+def _end(token: Token) -> int:
+    assert token.end_pos is not None
+    return token.end_pos
 
 
 def _suits(token: Token, issues: list[_Issue]) -> frozenset[Suit]:
@@ -213,7 +226,7 @@ def _suits(token: Token, issues: list[_Issue]) -> frozenset[Suit]:
     if len(set(symbols)) < len(symbols):
         for offset, symbol in enumerate(symbols):
             if symbol in symbols[:offset]:
-                at = token.start_pos + offset
+                at = _start(token) + offset
                 issues.append((at, at + 1, f"suit {symbol} is written twice"))
     return frozenset(map(_SUITS.__getitem__, symbols))
 
@@ -229,10 +242,11 @@ def _ranks(tokens: list[Token], start: int, end: int, issues: list[_Issue]) -> t
             index += 2
         index += 1
         ranges.append(_range(low, high, issues))
-    if None in ranges:
+    known = [r for r in ranges if r is not None]
+    if len(known) < len(ranges):
         return _ALL_RANKS
     try:
-        return merge_ranks(ranges)
+        return merge_ranks(known)
     except ValueError as error:  # overlapping ranges
         issues.append((start, end, str(error)))
         return _ALL_RANKS
@@ -245,12 +259,12 @@ def _range(low_token: Token, high_token: Token, issues: list[_Issue]) -> RankRan
             if rank_from_label(token.value) is None:
                 hint = ": write A for the ace" if token.value == "1" else ""
                 message = f"'{token}' is not a rank{hint}; rank must be A, 2–10, J, Q or K"
-                issues.append((token.start_pos, token.end_pos, message))
+                issues.append((_start(token), _end(token), message))
         return None
     try:
         return RankRange(low, high)
     except ValueError as error:  # descending
-        issues.append((low_token.start_pos, high_token.end_pos, str(error)))
+        issues.append((_start(low_token), _end(high_token), str(error)))
         return None
 
 
@@ -292,15 +306,18 @@ _COST_WORDS: dict[str, str] = {
 
 
 def _syntax_problem(error: UnexpectedInput, norm: Normalized, words: Mapping[str, str]) -> Problem:
+    expected: Iterable[str] | None
     if isinstance(error, UnexpectedCharacters):
-        start, end = norm.original_span(error.pos_in_stream, error.pos_in_stream + 1)
-        expected = error.allowed or set()  # what the lexer could read here; it never lists end of input
+        at = error.pos_in_stream
+        assert at is not None  # a lexer error always has a position
+        start, end = norm.original_span(at, at + 1)
+        expected = error.allowed  # what the lexer could read here; it never lists end of input
     elif isinstance(error, UnexpectedToken) and error.token.type != "$END":
-        start, end = norm.original_span(error.token.start_pos, error.token.end_pos)
+        start, end = norm.original_span(_start(error.token), _end(error.token))
         expected = error.accepts or error.expected
     else:  # the input ended too soon
         start = end = len(norm.source)
-        expected = getattr(error, "accepts", None) or error.expected
+        expected = getattr(error, "accepts", None) or getattr(error, "expected", None)
     found = f"'{norm.source[start:end]}'" if end > start else "end of input"
     message = f"unexpected {found}"
     if expected:

@@ -19,7 +19,8 @@ from blackpoker.compiler.pipeline import display, read_source
 from blackpoker.runtime.play.agents import AGENTS
 from blackpoker.runtime.play.selfplay import DECISION_CAP
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run
-from blackpoker.runtime.play.stats import Summary, compare_json, sections, summarize
+from blackpoker.runtime.play.stats import Summary, compare_json, summarize
+from blackpoker.site.report_tables import sections
 from blackpoker.site.simulation import render_report
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn

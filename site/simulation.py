@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from blackpoker.runtime.play.stats import Rate, Summary, action_rows, rate_labels, sections
+from blackpoker.runtime.play.stats import Rate, Summary
 from blackpoker.site.render import environment
+from blackpoker.site.report_tables import action_rows, rate_labels, sections
 
 WIDTH = 760  # every chart's width in SVG units (it scales to the page)
 LABEL = 190  # the column of row labels

@@ -63,7 +63,7 @@ def scaling(games: int, runs: int, format_id: str = "lite") -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for name, default in (("games", 100), ("runs", 5), ("scaling_games", 1000), ("scaling_runs", 3)):
+    for name, default in (("games", 100), ("runs", 5), ("scaling_games", 400), ("scaling_runs", 3)):
         parser.add_argument(name, nargs="?", type=int, default=default)
     args = parser.parse_args(argv)
     per_format(args.games, args.runs)

@@ -50,22 +50,20 @@ def setup() -> str | None:
     """Create OpenSpiel's environment unless it exists; None when ready, else why it is not."""
     if available():
         return None
-    steps = [
-        [sys.executable, "-m", "venv", str(VENV)],
-        [
-            *(str(venv_python()), "-m", "pip", "install", "-q", "--disable-pip-version-check"),
-            *("--retries", "1", "--timeout", "30", "--no-deps", REQUIREMENT),
-        ],
-        [str(venv_python()), "-c", "import pyspiel"],
-    ]
-    for step in steps:
+    pip = [str(venv_python()), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    steps = {
+        "python -m venv": [sys.executable, "-m", "venv", str(VENV)],
+        f"pip install {REQUIREMENT}": [*pip, "--retries", "1", "--timeout", "30", "--no-deps", REQUIREMENT],
+        "import pyspiel": [str(venv_python()), "-c", "import pyspiel"],
+    }
+    for name, command in steps.items():
         try:
-            subprocess.run(step, check=True, capture_output=True, text=True)
+            subprocess.run(command, check=True, capture_output=True, text=True)
         except (OSError, subprocess.CalledProcessError) as error:
             shutil.rmtree(VENV, ignore_errors=True)  # half made is absent: the next run tries again
             output = getattr(error, "stderr", None) or str(error)
             lines = [line for line in output.splitlines() if line.strip()]
-            return f"`{' '.join(step[1:4])} …` failed: {lines[-1] if lines else error}"
+            return f"{name} failed: {lines[-1] if lines else error}"
     return None
 
 

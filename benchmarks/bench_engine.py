@@ -1,70 +1,131 @@
-"""Random self-play on lite: decisions/s and games/s (medians), then a cProfile summary.
+"""Random play on lite, three ways over the same games: decisions/s (medians over runs, one core).
 
-Two loops are timed over the same games (identical decisions, invariants off):
-* self-play: `runtime.selfplay.simulate`, where each agent is handed its player's view;
-* engine: legal_options() and apply() with the same random choices and no view, which is
-  what the loop measured before views existed.
+* engine only: `legal_options()` + `apply()` with the random agents' seeded choices, no views;
+* self-play: `selfplay.play_game`, where each agent is handed its player's view (invariants off);
+* simulate path: `simulation.run_all(Plan(...), 1)` as `blackpoker simulate --jobs 1` runs it,
+  with simulate's default checks (the invariants after every decision).
 
-python benchmarks/bench_engine.py [games per run] [runs]
+All three play the same games (same seeds, same choices), so their decision counts agree.
+Rates are decisions per CPU second of this process, so other load on a shared machine does
+not count against the engine. Goals: engine >= 100,000 decisions/s; simulate >= 0.8 x engine.
+
+python benchmarks/bench_engine.py [games per run] [runs] [--profile]
 """
 
 from __future__ import annotations
 
+import argparse
 import cProfile
 import pstats
 import statistics
-import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from blackpoker.compiler import compile
-from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.play.selfplay import DECISION_CAP, random_agents, simulate
+from blackpoker.runtime.play.selfplay import DECISION_CAP, game_seed, play_game, random_agents
+from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
+
+SOURCE = RulesSource("v7", "lite")
+AGENTS = ("random", "random")
+ENGINE_GOAL = 100_000  # decisions per second, engine only
+SIMULATE_GOAL = 0.8  # simulate path / engine only
 
 
-def engine(rules: RuleSet, games: int, seed: int) -> int:
-    """The games `simulate` plays (same seeds and choices), without building views."""
+@dataclass(frozen=True, slots=True)
+class Loop:
+    """One way of playing a run's games: `play(games, seed)` returns the decisions made."""
+
+    label: str
+    play: Callable[[int, int], int]
+
+
+def engine_only(games: int, seed: int) -> int:
+    """The games `play_game` plays (same seeds, same choices), without building views."""
+    rules = SOURCE.compile()
     decisions = 0
     for index in range(games):
-        game_seed = seed * 1_000_003 + index
-        game = Game.new(rules, game_seed)
-        agents = random_agents(game_seed)
+        number = game_seed(seed, index)
+        game = Game.new(rules, number, check=False)
+        agents = random_agents(number)
         while not game.over and game.decisions < DECISION_CAP:
             options = game.legal_options()
-            game.apply(options[agents[game.to_move].rng.randrange(len(options))])  # type: ignore[index]
+            game.apply(options[agents[game.to_move].rng.randrange(len(options))])  # type: ignore[attr-defined, index]
         decisions += game.decisions
     return decisions
 
 
-def measure(name: str, play: Callable[[int], int], games: int, runs: int) -> None:
-    rates, game_rates = [], []
-    for run in range(runs):
-        start = time.perf_counter()
-        decisions = play(run)
-        seconds = time.perf_counter() - start
-        rates.append(decisions / seconds)
-        game_rates.append(games / seconds)
-    print(
-        f"{name}: median over {runs} runs of {games} games: {statistics.median(rates):,.0f} decisions/s, "
-        f"{statistics.median(game_rates):,.1f} games/s"
-    )
+def self_play(games: int, seed: int) -> int:
+    rules = SOURCE.compile()
+    return sum(play_game(rules, AGENTS, seed, i, check=False).decisions for i in range(games))
 
 
-def main(games: int = 200, runs: int = 5) -> None:
-    rules = compile("v7", "lite")
-    simulate(rules, 5, seed=1000, check=False)  # warm the per-rule-set tables
-    measure(
-        "self-play (agents get views)",
-        lambda s: simulate(rules, games, s, check=False).decisions,
-        games,
-        runs,
-    )
-    measure("engine (options + apply)   ", lambda s: engine(rules, games, s), games, runs)
-    profile = cProfile.Profile()
-    profile.runcall(simulate, rules, games, 99, check=False)
-    pstats.Stats(profile).sort_stats("tottime").print_stats(12)
+def simulate_path(games: int, seed: int) -> int:
+    """`blackpoker simulate --jobs 1`'s runner with the plan simulate makes by default."""
+    return sum(r.decisions for r in run_all(Plan(SOURCE, AGENTS, seed, games), 1))
+
+
+LOOPS = (
+    Loop("engine only (options + apply)", engine_only),
+    Loop("self-play (agents get views)", self_play),
+    Loop("simulate --jobs 1 path (checks on)", simulate_path),
+)
+
+
+def timed(loop: Loop, games: int, seed: int) -> tuple[int, float]:
+    """Decisions and CPU seconds of one run."""
+    start = time.process_time()
+    decisions = loop.play(games, seed)
+    return decisions, time.process_time() - start
+
+
+def verdict(met: bool) -> str:
+    return "met" if met else "NOT MET"
+
+
+def goal_lines(rates: dict[str, float]) -> list[str]:
+    """The engine's own goals, from the median rates by loop label."""
+    engine, simulate = rates[LOOPS[0].label], rates[LOOPS[2].label]
+    return [
+        f"goal engine >= {ENGINE_GOAL:,} decisions/s: {engine:,.0f}, {verdict(engine >= ENGINE_GOAL)}",
+        f"goal simulate >= {SIMULATE_GOAL} x engine: {simulate / engine:.3f}, "
+        f"{verdict(simulate >= SIMULATE_GOAL * engine)}",
+    ]
+
+
+def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="?", type=int, default=200, help="games per run")
+    parser.add_argument("runs", nargs="?", type=int, default=5)
+    parser.add_argument("--profile", action="store_true", help="then a cProfile summary of the simulate path")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = arguments(argv)
+    SOURCE.compile()  # compiled once per process, as simulate does: not part of the timing
+    for loop in LOOPS:
+        loop.play(2, 0)  # warm the per-rule-set tables
+    samples: dict[str, list[tuple[int, float]]] = {loop.label: [] for loop in LOOPS}
+    for run in range(args.runs):  # the loops take turns, so a slow spell of the machine hits all
+        for loop in LOOPS:
+            samples[loop.label].append(timed(loop, args.games, run + 1))
+    print(f"{SOURCE.edition} {SOURCE.format}, random vs random, {args.games} games per run, {args.runs} runs")
+    counts = {label: [d for d, _ in runs] for label, runs in samples.items()}
+    if len({tuple(c) for c in counts.values()}) != 1:
+        raise SystemExit(f"the loops did not play the same games: decisions per run {counts}")
+    rates = {label: statistics.median(d / s for d, s in runs) for label, runs in samples.items()}
+    for label, rate in rates.items():
+        print(f"{label:36s} {rate:>9,.0f} decisions/s")
+    per_run = ", ".join(f"{d:,}" for d in counts[LOOPS[0].label])
+    print(f"(the same games each way: {per_run} decisions per run)")
+    for line in goal_lines(rates):
+        print(line)
+    if args.profile:
+        profile = cProfile.Profile()
+        profile.runcall(simulate_path, args.games, 99)
+        pstats.Stats(profile).sort_stats("tottime").print_stats(12)
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:3]))
+    main()

@@ -1,12 +1,13 @@
 """Benchmark the notation layer: key and cost parsing rates, and key-matcher enumeration time.
 
-Run: python benchmarks/bench_notation.py
+Run: python benchmarks/bench_notation.py [--repeats N] [--rounds N] [--hands N]
 Every figure is the median of several repeats; nothing is cached between parses. Times are
 process CPU time, so that other work on a shared machine does not count against the parser.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import sys
@@ -23,14 +24,14 @@ from notation_samples import UPSTREAM_COSTS, UPSTREAM_KEYS
 
 COSTS = [*UPSTREAM_COSTS, "$BL", "ＢＬ", "B L"]  # and the other spellings
 KEY_GOAL = 20_000  # parses per second
-REPEATS = 7
-HANDS = 10  # seeded random hands per size
+REPEATS = 7  # default
+HANDS = 10  # default seeded random hands per size
 
 
-def median_rate(parse: Callable[[str], object], texts: Sequence[str], rounds: int) -> float:
-    """Median parses per second over REPEATS runs of `rounds` passes through `texts`."""
+def median_rate(parse: Callable[[str], object], texts: Sequence[str], rounds: int, repeats: int) -> float:
+    """Median parses per second over `repeats` runs of `rounds` passes through `texts`."""
     rates = []
-    for _ in range(REPEATS):
+    for _ in range(repeats):
         start = time.process_time()
         for _ in range(rounds):
             for text in texts:
@@ -39,11 +40,11 @@ def median_rate(parse: Callable[[str], object], texts: Sequence[str], rounds: in
     return statistics.median(rates)
 
 
-def median_matcher_time(hands: Sequence[Sequence[Card]]) -> tuple[float, float]:
-    """Median over REPEATS of (µs per ways() call, ms for every key spec on every hand)."""
+def median_matcher_time(hands: Sequence[Sequence[Card]], repeats: int) -> tuple[float, float]:
+    """Median over `repeats` of (µs per ways() call, ms for every key spec on every hand)."""
     matchers = [compile_matcher(parse_key(text)) for text in UPSTREAM_KEYS]
     totals = []
-    for _ in range(REPEATS):
+    for _ in range(repeats):
         start = time.process_time()
         for cards in hands:
             for matcher in matchers:
@@ -53,27 +54,32 @@ def median_matcher_time(hands: Sequence[Sequence[Card]]) -> tuple[float, float]:
     return total / (len(hands) * len(matchers)) * 1e6, total * 1e3
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=REPEATS)
+    parser.add_argument("--rounds", type=int, default=400, help="passes through the keys (costs: 1.5 x)")
+    parser.add_argument("--hands", type=int, default=HANDS, help="seeded random hands per size")
+    args = parser.parse_args(argv)
     for text in UPSTREAM_KEYS:  # warm up: build the parser, fill the character cache
         parse_key(text)
     parse_cost("BL")
 
-    key_rate = median_rate(parse_key, UPSTREAM_KEYS, rounds=400)
+    key_rate = median_rate(parse_key, UPSTREAM_KEYS, args.rounds, args.repeats)
     verdict = "met" if key_rate >= KEY_GOAL else "MISSED"
     keys = f"{len(UPSTREAM_KEYS)} upstream keys"
     print(f"key parsing   {key_rate:>10,.0f} parses/s  ({keys}; goal {KEY_GOAL:,}: {verdict})")
-    cost_rate = median_rate(parse_cost, COSTS, rounds=600)
+    cost_rate = median_rate(parse_cost, COSTS, args.rounds * 3 // 2, args.repeats)
     print(f"cost parsing  {cost_rate:>10,.0f} parses/s  ({len(COSTS)} costs)")
 
     deck = full_deck()
     for size in (7, 12):
-        hands = [random.Random(seed).sample(deck, size) for seed in range(HANDS)]
-        per_call, total = median_matcher_time(hands)
+        hands = [random.Random(seed).sample(deck, size) for seed in range(args.hands)]
+        per_call, total = median_matcher_time(hands, args.repeats)
         print(
             f"matcher {size:>2}-card hands  {per_call:>7.1f} µs per ways() call  "
-            f"({total:.1f} ms for {len(UPSTREAM_KEYS)} keys × {HANDS} hands)"
+            f"({total:.1f} ms for {len(UPSTREAM_KEYS)} keys × {args.hands} hands)"
         )
-    print(f"(medians of {REPEATS} repeats)")
+    print(f"(medians of {args.repeats} repeats)")
 
 
 if __name__ == "__main__":

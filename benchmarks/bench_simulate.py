@@ -4,15 +4,16 @@ For each format: decisions/s and games/s of `simulate`'s runner in this process 
 the runs); then games/s with 1 and 2 worker jobs on one format and their ratio (the 2-job
 figure includes starting the worker processes, as a user's run does).
 
-python benchmarks/bench_simulate.py [games per run] [runs] [scaling games]
+python benchmarks/bench_simulate.py [games per run] [runs] [scaling games] [scaling runs]
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import statistics
-import sys
 import time
+from collections.abc import Sequence
 
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 
@@ -60,10 +61,14 @@ def scaling(games: int, runs: int, format_id: str = "lite") -> None:
     )
 
 
-def main(games: int = 100, runs: int = 5, scaling_games: int = 1000) -> None:
-    per_format(games, runs)
-    scaling(scaling_games, max(3, runs // 2))
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    for name, default in (("games", 100), ("runs", 5), ("scaling_games", 400), ("scaling_runs", 3)):
+        parser.add_argument(name, nargs="?", type=int, default=default)
+    args = parser.parse_args(argv)
+    per_format(args.games, args.runs)
+    scaling(args.scaling_games, args.scaling_runs)
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:4]))
+    main()

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from blackpoker.cli.main import main
 from blackpoker.compiler import compile
+from blackpoker.compiler.pipeline import edition_source
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.play.log import LOG_KIND, log_lines, replay
 from blackpoker.runtime.play.selfplay import play, random_agents
@@ -20,23 +21,28 @@ def _end(path: Path) -> dict[str, object]:
     return json.loads(path.read_text(encoding="utf-8").splitlines()[-1])
 
 
-def test_a_thousand_simulated_games_replay_to_their_state_hashes(tmp_path: Path) -> None:
+GAMES_PER_FORMAT = 20
+
+
+@pytest.mark.parametrize("format_id", [f.id for f in edition_source("v7").edition.formats])
+def test_simulated_games_checked_at_every_decision_replay_to_their_state_hashes(
+    tmp_path: Path, format_id: str
+) -> None:
+    """`simulate` checks the invariants after every decision by default; every log it writes
+    replays, event by event, to its decisions, result and state hash."""
     logs = tmp_path / "logs"
-    result = CliRunner().invoke(
-        main, ["simulate", "-n", "1000", "--seed", "1", "--logs", str(logs), "--json"]
-    )
+    run = ["simulate", "--format", format_id, "-n", str(GAMES_PER_FORMAT), "--seed", "1", "--json"]
+    result = CliRunner().invoke(main, [*run, "--logs", str(logs)])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["completed"] == 1000
+    assert json.loads(result.output)["completed"] == GAMES_PER_FORMAT
     files = sorted(logs.iterdir())
     assert [f.name for f in files[:2]] == ["game-0000.jsonl", "game-0001.jsonl"]
-    assert len(files) == 1000 and list(tmp_path.iterdir()) == [logs]  # writes only into --logs
-    longest = max(files, key=lambda f: _end(f)["decisions"])  # type: ignore[arg-type, return-value]
-    sample = sorted({*files[::20], longest})
-    assert len(sample) >= 50
-    for file in sample:
+    assert len(files) == GAMES_PER_FORMAT and list(tmp_path.iterdir()) == [logs]  # writes only into --logs
+    for file in files:
         end = _end(file)
         done = replay(file)
         assert (done.state, done.decisions, done.result) == (end["state"], end["decisions"], end["result"])
+    longest = max(files, key=lambda f: _end(f)["decisions"])  # type: ignore[arg-type, return-value]
     result = CliRunner().invoke(main, ["replay", str(files[0]), str(longest)])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[-1] == "2 replayed, 0 failed"

@@ -1,0 +1,83 @@
+"""Every benchmark in benchmarks/ still runs: each main() with tiny sizes (timings are not checked)."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from blackpoker.cli.simulate import DEFAULT_FORMAT
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+# Tiny sizes, and a line each run must print.
+SMOKE: dict[str, tuple[list[str], str]] = {
+    "bench_build": (
+        ["--runs", "1", "--html-only", "--formats", DEFAULT_FORMAT],
+        r"html: median [\d.]+ s wall",
+    ),
+    "bench_compile": (["1"], r"cold in-process compile of all \w+ formats +median +[\d.]+ ms"),
+    "bench_engine": (["2", "1"], r"goal engine >= 100,000 decisions/s: [\d,]+, (met|NOT MET)"),
+    "bench_notation": (["--repeats", "1", "--rounds", "1", "--hands", "1"], r"key parsing +[\d,]+ parses/s"),
+    "bench_openspiel": (["2", "2", "1", "--no-setup"], r"goal simulate >= 0.8 x engine: [\d.]+"),
+    "bench_simulate": (["1", "1", "2", "1"], r"\w+ --jobs 1: [\d.]+ games/s, --jobs 2: [\d.]+ games/s"),
+}
+
+
+@pytest.fixture
+def benchmarks(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Import benchmarks/ as the scripts see it (bench_openspiel imports bench_engine)."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    yield
+
+
+def test_every_benchmark_is_smoke_tested() -> None:
+    assert sorted(p.stem for p in BENCHMARKS.glob("bench_*.py")) == sorted(SMOKE)
+
+
+@pytest.mark.parametrize("name", sorted(SMOKE))
+def test_a_benchmark_runs_with_tiny_sizes(
+    name: str, benchmarks: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv, expected = SMOKE[name]
+    importlib.import_module(name).main(argv)
+    out = capsys.readouterr().out
+    assert re.search(expected, out), out
+
+
+def test_the_engine_loops_play_the_same_games(benchmarks: None) -> None:
+    bench = importlib.import_module("bench_engine")
+    counts = {loop.label: loop.play(2, 7) for loop in bench.LOOPS}
+    assert len(set(counts.values())) == 1 and min(counts.values()) > 0, counts
+
+
+@pytest.fixture
+def openspiel(benchmarks: None) -> ModuleType:
+    """bench_openspiel, when OpenSpiel's own environment exists (.ci/setup creates it)."""
+    bench = importlib.import_module("bench_openspiel")
+    if not bench.available():
+        pytest.skip(
+            f"OpenSpiel's environment benchmarks/{bench.VENV.name} is absent "
+            "(python benchmarks/bench_openspiel.py --setup creates it)"
+        )
+    return bench
+
+
+def test_the_openspiel_driver_counts_player_decisions_of_hearts(openspiel: ModuleType) -> None:
+    bench = openspiel
+    run = bench.play_openspiel(bench.REFERENCE, 4, 1)
+    # 52 cards played, plus 3 passed by each of 4 players in 3 hands out of 4; the deal is chance.
+    assert run.games == 4 and 4 * 52 <= run.decisions <= 4 * 64, run
+    assert run.chance >= 4 * 52 and run.seconds > 0, run
+
+
+def test_the_comparison_prints_the_ratio_to_hearts(
+    openspiel: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    openspiel.main(["2", "2", "1", "--no-setup"])
+    out = capsys.readouterr().out
+    assert re.search(r"OpenSpiel hearts \(C\+\+, Python loop\) +[\d,]+ decisions/s", out), out
+    assert re.search(r"engine/hearts [\d.]+, simulate/hearts [\d.]+", out), out
+    assert re.search(r"goal simulate/hearts >= 0.5: [\d.]+, (met|NOT MET)", out), out

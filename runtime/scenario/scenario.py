@@ -12,7 +12,7 @@ from blackpoker.compiler.cards import Card
 from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.load import Document, PathKey, load_file
 from blackpoker.compiler.model import RuleSet
-from blackpoker.compiler.pipeline import display
+from blackpoker.compiler.pipeline import display, find_files
 from blackpoker.compiler.validate import schema_problems
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.state import GameState, PlayerState, Unit, player_name
@@ -224,11 +224,6 @@ def compare(expect: dict[str, Any], game: Game) -> list[str]:
     return failures
 
 
-def scenario_files(paths: list[Path]) -> list[Path]:
-    files: set[Path] = set()
-    for path in paths:
-        if path.is_dir():
-            files.update(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml"))
-        else:
-            files.add(path)
-    return sorted(files)
+def scenario_files(paths: list[Path]) -> tuple[list[Path], list[Diagnostic]]:
+    """The scenario files named or found in the folders named, and each folder with none."""
+    return find_files(paths, (".yaml", ".yml"))

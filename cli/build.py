@@ -27,7 +27,7 @@ from rich.console import Console
 )
 @click.option(
     "--rules",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     help="A local-rule file (kind: overlay); its format gets a page too.",
 )
 @click.option(

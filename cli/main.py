@@ -38,9 +38,7 @@ def validate(paths: tuple[Path, ...]) -> None:
 @click.option(
     "--format", "format_id", default="std", show_default=True, help="Format id (or a local-rule format)."
 )
-@click.option(
-    "--rules", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="A local-rule file."
-)
+@click.option("--rules", type=click.Path(path_type=Path), help="A local-rule file.")
 def compile_command(edition: str, format_id: str, rules: Path | None) -> None:
     """Print a compiled rule set as JSON on stdout."""
     try:

@@ -15,7 +15,7 @@ from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.parse import OverlaySource
-from blackpoker.compiler.pipeline import display, read_source
+from blackpoker.compiler.pipeline import display, edition_source, read_source
 from blackpoker.runtime.play.agents import AGENTS
 from blackpoker.runtime.play.selfplay import DECISION_CAP
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run
@@ -54,8 +54,17 @@ def _declared_format(path: Path, option: str) -> str:
 def _side(edition: str, text: str) -> RulesSource:
     """A --compare side: a format of the edition, or a local-rule file (its declared format)."""
     path = Path(text)
-    if text.endswith((".yaml", ".yml")) or path.is_file():
+    if text.endswith((".yaml", ".yml")) or path.exists():
         return RulesSource(edition, _declared_format(path, "--compare"), path)
+    try:
+        known = [f.id for f in edition_source(edition).edition.formats]
+    except CompileError as error:
+        report(error.diagnostics)
+    if text not in known:
+        _option_error(
+            "--compare",
+            f"'{text}' is neither a format of {edition} ({', '.join(known)}) nor a local-rule file",
+        )
     return RulesSource(edition, text)
 
 
@@ -82,9 +91,7 @@ def _play(plan: Plan, jobs: int, progress: Progress) -> Summary:
 @click.command()
 @click.option("--edition", default="v7", show_default=True)
 @click.option("--format", "format_id", help=f"Format id (default {DEFAULT_FORMAT}, or the --rules file's).")
-@click.option(
-    "--rules", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="A local-rule file."
-)
+@click.option("--rules", type=click.Path(path_type=Path), help="A local-rule file.")
 @click.option("-n", "games", default=1000, show_default=True, type=click.IntRange(min=1), help="Games.")
 @click.option("--seed", default=1, show_default=True, help="Game i plays with a seed derived from (seed, i).")
 @click.option(

@@ -62,7 +62,7 @@ class HumanAgent:
 
 def pick(text: str, me: int, options: Sequence[Option]) -> Option | str:
     """The option a number or a command names, or why there is none."""
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # "²" is a digit to str.isdigit, not to int()
         return by_command(text, me, options)
     number = int(text)
     return options[number - 1] if 1 <= number <= len(options) else f"type a number from 1 to {len(options)}"

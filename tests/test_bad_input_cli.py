@@ -6,6 +6,9 @@ from pathlib import Path
 
 import pytest
 from bad_input_support import EXAMPLE, invoke, located, refused
+from blackpoker.cli.play import pick
+from blackpoker.compiler.pipeline import compile_ruleset
+from blackpoker.runtime.engine.game import Game
 
 RULES_COMMANDS = {
     "compile": ["compile", "--rules"],
@@ -45,6 +48,19 @@ def test_compare_with_a_missing_rules_file_is_located(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     located(invoke("simulate", "-n", "1", "--compare", "lite", "mine.yaml"), "mine.yaml", 1, 1, "cannot read")
+
+
+@pytest.mark.parametrize("answer", ["²", "١", "𝟙"])
+def test_play_answer_of_unicode_digits_is_not_a_number(answer: str) -> None:
+    game = Game.new(compile_ruleset("v7", "lite"), 1)
+    options = game.legal_options()
+    assert isinstance(pick(answer, 0, options), str)
+
+
+def test_play_session_survives_a_unicode_digit(tmp_path: Path) -> None:
+    result = invoke("play", "--seed", "1", stdin="²\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "quit" in result.stdout
 
 
 def test_example_rules_still_compile() -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import NoReturn
 
 import click
+from blackpoker.cli.outputs import output_folder
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.site.build import BuildOptions, build_site
@@ -53,6 +54,9 @@ def build(
     html_only: bool,
 ) -> None:
     """Build the action-list site: index, one page per edition and format, A4 and 2-up PDFs."""
+    places = output_folder(out, "--out")
+    if places:
+        report(places, "nothing written")
     options = BuildOptions(out, editions, formats, rules, base_url, html_only)
     console = Console(stderr=True)
     try:

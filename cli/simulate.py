@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import NoReturn
 
 import click
+from blackpoker.cli.outputs import output_file, output_folder
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
@@ -151,8 +152,11 @@ def simulate(
         sources = [RulesSource(edition, format_id or DEFAULT_FORMAT)]
     for source in sources:
         _compiled(source)
-    if html_out is not None and not html_out.parent.is_dir():
-        _option_error("--html", f"{display(html_out.parent)}: no such folder")
+    # Every output is checked before the games: a bad path found after them loses the run.
+    places = output_file(html_out, "--html", force=True) if html_out is not None else []
+    places += output_folder(logs, "--logs", empty=True) if logs is not None else []
+    if places:
+        report(places)
     if logs is not None:
         try:
             logs.mkdir(parents=True, exist_ok=True)
@@ -174,11 +178,6 @@ def simulate(
     )
     with Progress(*columns, console=errors, transient=True, disable=not errors.is_terminal) as progress:
         summaries = [_play(Plan(s, agents, seed, games, True, cap, logs), jobs, progress) for s in sources]
-    if html_out is not None:
-        try:
-            html_out.write_text(render_report(summaries), encoding="utf-8")
-        except OSError as error:
-            report([Diagnostic(Location(display(html_out), 0, 0), f"--html: cannot write: {error.strerror}")])
     if as_json:
         data = compare_json(*summaries) if len(summaries) == 2 else summaries[0].json()
         click.echo(json.dumps(data, ensure_ascii=False))
@@ -187,6 +186,11 @@ def simulate(
         if not out.is_terminal:
             out.width = PIPED_WIDTH
         show(out, summaries)
+    if html_out is not None:  # after the report is shown, so a failed write loses nothing
+        try:
+            html_out.write_text(render_report(summaries), encoding="utf-8")
+        except OSError as error:
+            report([Diagnostic(Location(display(html_out), 0, 0), f"--html: cannot write: {error.strerror}")])
     failures = [f for s in summaries for f in s.failures]
     for failure in failures:
         click.echo(f"FAILED {failure}", err=True)

@@ -112,6 +112,10 @@ def read_regular_file(path: Path, shown: str, limit: int) -> tuple[bytes | None,
 
 
 def load_bytes(raw: bytes, path: str) -> tuple[Document | None, list[Diagnostic]]:
+    """The document and the problems found; no document when the text gives no usable tree.
+
+    A document may come with problems: the entries they concern are left out of its data.
+    """
     if len(raw) > MAX_FILE_BYTES:
         return None, [Diagnostic(Location(path, 1, 1), f"file is larger than {MAX_FILE_BYTES // 1024} KiB")]
     try:
@@ -251,7 +255,9 @@ def _build(root: yaml.Node, path: str, text: str) -> tuple[Document | None, list
     doc = Document(path, text, None)
     problems: list[Diagnostic] = []
     doc.data = _value(root, (), doc, problems, _Loader(""))
-    return (None if problems else doc), problems
+    # A duplicate key, a merge key or a refused scalar leaves the rest of the tree usable
+    # (the entry is skipped), so the later stages still check it: all problems in one run.
+    return doc, problems
 
 
 def _expanded_size(node: yaml.Node, memo: dict[int, int]) -> int:
@@ -339,5 +345,5 @@ def _scalar(node: yaml.Node, doc: Document, problems: list[Diagnostic], loader: 
         problems.append(
             Diagnostic(where, "text holds a lone surrogate (an escape in \\uD800-\\uDFFF): not a character")
         )
-        return None
+        return _SURROGATE.sub("\ufffd", value)  # still text, so later stages check the rest
     return value

@@ -35,10 +35,10 @@ def display(path: Path) -> str:
 
 
 def read_source(path: Path) -> tuple[Source | None, list[Diagnostic]]:
-    doc, problems = load_file(path, display(path))
+    doc, loaded = load_file(path, display(path))
     if doc is None:
-        return None, problems
-    problems = validate(doc)
+        return None, loaded
+    problems = loaded + validate(doc)
     if problems:
         return None, problems + notation_problems(doc)
     return parse(doc)

@@ -68,3 +68,14 @@ def test_the_shipped_scenarios_all_load(tmp_path: Path) -> None:
     result = invoke("scenario", "run", shipped)
     assert result.exit_code == 0, result.output
     assert "ERROR" not in result.stdout
+
+
+def test_a_duplicate_key_does_not_hide_the_schema_problems(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    text = BASE.replace("format: lite\n", "format: lite\nformat: std\ncolour: red\n", 1)
+    Path("dup.yaml").write_text(text, encoding="utf-8")
+    result = invoke("scenario", "run", "dup.yaml")
+    assert result.exit_code == 1
+    assert "duplicate key 'format'" in result.stderr and "unknown key 'colour'" in result.stderr

@@ -44,12 +44,12 @@ class Outcome:
 
 
 def load(path: Path) -> tuple[Scenario | None, list[Diagnostic]]:
-    doc, problems = load_file(path, display(path))
+    doc, loaded = load_file(path, display(path))
     if doc is None:
-        return None, problems
+        return None, loaded
     if not isinstance(doc.data, dict):
-        return None, [doc.at((), "expected a mapping at the top of the file")]
-    problems = schema_problems(doc, "scenario")
+        return None, [*loaded, doc.at((), "expected a mapping at the top of the file")]
+    problems = loaded + schema_problems(doc, "scenario")
     if problems:
         return None, problems
     data = doc.data

@@ -33,7 +33,7 @@ from rich.console import Console
 )
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     default=Path("build/site"),
     show_default=True,
     help="Output folder; nothing is written outside it.",

@@ -45,8 +45,8 @@ def compile_command(edition: str, format_id: str, rules: Path | None) -> None:
         ruleset = compile_ruleset(edition, format_id, rules)
     except CompileError as error:
         report(error.diagnostics)
-    json.dump(ruleset_json(ruleset), sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    text = json.dumps(ruleset_json(ruleset), ensure_ascii=False, indent=2)  # whole, or nothing printed
+    sys.stdout.write(text + "\n")
 
 
 from blackpoker.cli.build import build  # noqa: E402

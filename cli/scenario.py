@@ -16,7 +16,7 @@ def scenario() -> None:
 
 
 @scenario.command(name="run")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 def run_command(paths: tuple[Path, ...]) -> None:
     """Run scenario files or folders; print each result and `N passed, M failed`."""
     files, missing = scenario_files(list(paths))

@@ -110,7 +110,7 @@ def _play(plan: Plan, jobs: int, progress: Progress) -> Summary:
 @click.option(
     "--html",
     "html_out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     help="Write a self-contained HTML report with charts to this file.",
 )
 @click.option(
@@ -121,7 +121,7 @@ def _play(plan: Plan, jobs: int, progress: Progress) -> Summary:
 )
 @click.option(
     "--logs",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     help="Write each game's command log into this folder (game-0000.jsonl …).",
 )
 def simulate(

@@ -67,3 +67,24 @@ def test_example_rules_still_compile() -> None:
     # The relaxed --rules option still reads a good file.
     assert invoke("compile", "--format", "my-std", "--rules", EXAMPLE).exit_code == 0
     refused(invoke("compile", "--format", "nope", "--rules", EXAMPLE))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["build", "--html-only", "--out", "a-file"], "a-file: --out: not a folder"),
+        (["simulate", "-n", "1", "--logs", "a-file"], "a-file: --logs: not a folder"),
+        (["simulate", "-n", "1", "--html", "a-folder"], "a-folder: --html: is a folder"),
+        (["scenario", "run", "missing.yaml"], "missing.yaml:1:1: cannot read file"),
+    ],
+    ids=["build-out", "simulate-logs", "simulate-html", "scenario-missing"],
+)
+def test_wrong_kind_of_path_is_exit_1_not_a_usage_error(
+    args: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("a-file").write_text("x\n", encoding="utf-8")
+    Path("a-folder").mkdir()
+    result = invoke(*args)
+    assert result.exit_code == 1, result.output
+    assert message in result.stderr

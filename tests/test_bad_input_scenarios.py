@@ -56,7 +56,8 @@ def test_every_broken_scenario_is_located_and_the_good_one_runs(folder: Path) ->
     assert "PASS  s/good.yaml" in result.stdout
     assert f"1 passed, {len(BROKEN)} failed" in result.stdout
     for name, (_, _, message) in BROKEN.items():
-        lines = [line for line in result.stderr.splitlines() if line.startswith(f"s/{name}.yaml:")]
+        output = (result.stderr + result.stdout).splitlines()
+        lines = [line.strip() for line in output if line.strip().startswith(f"s/{name}.yaml:")]
         assert any(re.match(r"s/[\w-]+\.yaml:\d+:\d+: ", line) and message in line for line in lines), (
             name,
             result.stderr,

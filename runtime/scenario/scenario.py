@@ -157,10 +157,8 @@ def _check_characters(doc: Document, rules: RuleSet) -> list[Diagnostic]:
 
 
 def _check_expect(doc: Document) -> list[Diagnostic]:
-    """`expect` checks something, and every card it names is a card."""
+    """Every card `expect` names is a card."""
     expect = doc.data["expect"]
-    if not any(key not in PLAYER_KEYS or wanted for key, wanted in expect.items()):
-        return [doc.at(("expect",), "expect: checks nothing; name at least one outcome")]
     problems = []
     for who in PLAYER_KEYS:
         for zone in ("life", "hand", "graveyard"):
@@ -223,6 +221,12 @@ def build(scenario: Scenario) -> Game:
 
 def run(scenario: Scenario) -> Outcome:
     outcome = Outcome(scenario.doc.data["name"])
+    expect = scenario.doc.data["expect"]
+    # Checked here, not at load: a position loaded to be studied (not run) needs no outcome.
+    if not any(key not in PLAYER_KEYS or wanted for key, wanted in expect.items()):
+        where = scenario.doc.locate(("expect",))
+        outcome.failures.append(f"{where}: expect: checks nothing; name at least one outcome")
+        return outcome
     game = build(scenario)
     for path, command, refused in scenario.commands:
         where = str(scenario.doc.locate(path))

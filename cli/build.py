@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import NoReturn
 
 import click
+from blackpoker.cli.outputs import output_folder
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
-from blackpoker.site.build import BuildOptions, build_site
+from blackpoker.site.build import BuildOptions, BuildRefused, build_site
 from blackpoker.site.fonts import FontMissing
 from rich.console import Console
 
@@ -27,12 +28,12 @@ from rich.console import Console
 )
 @click.option(
     "--rules",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     help="A local-rule file (kind: overlay); its format gets a page too.",
 )
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     default=Path("build/site"),
     show_default=True,
     help="Output folder; nothing is written outside it.",
@@ -44,6 +45,9 @@ from rich.console import Console
     "BASE_URL/<edition>/<format>.html. Default: that relative path alone.",
 )
 @click.option("--html-only", is_flag=True, help="Skip the PDFs (no WeasyPrint or Japanese font needed).")
+@click.option(
+    "--force", is_flag=True, help="Write into a non-empty --out folder that no build made (other files stay)."
+)
 def build(
     editions: tuple[str, ...],
     formats: tuple[str, ...],
@@ -51,13 +55,17 @@ def build(
     out: Path,
     base_url: str,
     html_only: bool,
+    force: bool,
 ) -> None:
     """Build the action-list site: index, one page per edition and format, A4 and 2-up PDFs."""
-    options = BuildOptions(out, editions, formats, rules, base_url, html_only)
+    places = output_folder(out, "--out")
+    if places:
+        report(places, "nothing written")
+    options = BuildOptions(out, editions, formats, rules, base_url, html_only, force=force)
     console = Console(stderr=True)
     try:
         result = build_site(options, console)
-    except CompileError as error:
+    except (CompileError, BuildRefused) as error:
         report(error.diagnostics, "nothing written")
     except FontMissing as error:
         _stop(str(error))

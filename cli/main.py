@@ -38,17 +38,15 @@ def validate(paths: tuple[Path, ...]) -> None:
 @click.option(
     "--format", "format_id", default="std", show_default=True, help="Format id (or a local-rule format)."
 )
-@click.option(
-    "--rules", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="A local-rule file."
-)
+@click.option("--rules", type=click.Path(path_type=Path), help="A local-rule file.")
 def compile_command(edition: str, format_id: str, rules: Path | None) -> None:
     """Print a compiled rule set as JSON on stdout."""
     try:
         ruleset = compile_ruleset(edition, format_id, rules)
     except CompileError as error:
         report(error.diagnostics)
-    json.dump(ruleset_json(ruleset), sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    text = json.dumps(ruleset_json(ruleset), ensure_ascii=False, indent=2)  # whole, or nothing printed
+    sys.stdout.write(text + "\n")
 
 
 from blackpoker.cli.build import build  # noqa: E402

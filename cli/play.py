@@ -13,8 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import click
+from blackpoker.cli.outputs import output_file
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError, compile_ruleset
+from blackpoker.compiler.diagnostics import Diagnostic, Location
+from blackpoker.compiler.pipeline import display
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option
 from blackpoker.runtime.engine.state import player_name
@@ -62,7 +65,7 @@ class HumanAgent:
 
 def pick(text: str, me: int, options: Sequence[Option]) -> Option | str:
     """The option a number or a command names, or why there is none."""
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # "²" is a digit to str.isdigit, not to int()
         return by_command(text, me, options)
     number = int(text)
     return options[number - 1] if 1 <= number <= len(options) else f"type a number from 1 to {len(options)}"
@@ -140,13 +143,19 @@ def _events(console: Console, game: Game, told: int) -> int:
 @click.option(
     "--opponent", type=click.Choice(AGENTS), default="random", show_default=True, help="The agent you play."
 )
-@click.option("--log", type=click.Path(dir_okay=False, path_type=Path), help="Write the command log there.")
-def play(edition: str, format_id: str, seed: int | None, seat: str, opponent: str, log: Path | None) -> None:
+@click.option("--log", type=click.Path(path_type=Path), help="Write the command log there.")
+@click.option("--force", is_flag=True, help="Replace an existing --log file.")
+def play(
+    edition: str, format_id: str, seed: int | None, seat: str, opponent: str, log: Path | None, force: bool
+) -> None:
     """Play against an agent; type an option's number, a command, or q to quit."""
     try:
         rules = compile_ruleset(edition, format_id)
     except CompileError as error:
         report(error.diagnostics)
+    place = output_file(log, "--log", force=force) if log is not None else []
+    if place:  # checked before the game: a log that cannot be written after it is lost
+        report(place)
     seed = random.randrange(1_000_000) if seed is None else seed
     me = SEATS.index(seat)
     console = Console(highlight=False, markup=False, soft_wrap=True)
@@ -171,7 +180,10 @@ def play(edition: str, format_id: str, seed: int | None, seat: str, opponent: st
     except Quit:
         console.print("quit")
     if log is not None:
-        write_log(log, game, [a.name for a in agents])
+        try:
+            write_log(log, game, [a.name for a in agents])
+        except OSError as error:  # the place was writable before the game; it changed since
+            report([Diagnostic(Location(display(log), 0, 0), f"--log: cannot write: {error.strerror}")])
     if game.result is not None:
         outcome = "a draw" if game.result == "draw" else ("you win" if game.result == seat else "you lose")
         console.print(f"game over after {game.decisions} decisions: {outcome}", style="bold")

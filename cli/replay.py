@@ -6,8 +6,7 @@ from pathlib import Path
 
 import click
 from blackpoker.cli.report import report
-from blackpoker.compiler.diagnostics import Diagnostic
-from blackpoker.compiler.pipeline import display
+from blackpoker.compiler.pipeline import display, find_files
 from blackpoker.runtime.play.log import ReplayError
 from blackpoker.runtime.play.log import replay as replay_log
 
@@ -20,19 +19,20 @@ def replay(logs: tuple[Path, ...]) -> None:
     Every decision and event must come out as logged and the final state hash must match;
     otherwise each difference is reported as path:line:col: message and the exit code is 1.
     """
-    files = sorted({f for path in logs for f in (path.rglob("*.jsonl") if path.is_dir() else [path])})
-    problems: list[Diagnostic] = []
+    files, problems = find_files(logs, (".jsonl",))
+    failed = 0
     for file in files:
         try:
             done = replay_log(file, display(file))
         except ReplayError as error:
             problems.append(error.diagnostic)
+            failed += 1
             click.echo(f"FAIL  {display(file)}")
             continue
         click.echo(
             f"OK    {display(file)}: {done.decisions} decisions, result {done.result or 'none'}, "
             f"state {done.state[:12]}… matches"
         )
-    click.echo(f"{len(files) - len(problems)} replayed, {len(problems)} failed")
+    click.echo(f"{len(files) - failed} replayed, {failed} failed")
     if problems:
         report(problems)

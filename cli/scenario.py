@@ -16,11 +16,14 @@ def scenario() -> None:
 
 
 @scenario.command(name="run")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 def run_command(paths: tuple[Path, ...]) -> None:
     """Run scenario files or folders; print each result and `N passed, M failed`."""
-    passed = failed = 0
-    for file in scenario_files(list(paths)):
+    files, missing = scenario_files(list(paths))
+    for problem in missing:
+        click.echo(problem.render(), err=True)
+    passed, failed = 0, len(missing)
+    for file in files:
         loaded, problems = load(file)
         if loaded is None:
             failed += 1

@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import NoReturn
 
 import click
+from blackpoker.cli.outputs import output_file, output_folder
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.parse import OverlaySource
-from blackpoker.compiler.pipeline import display, read_source
+from blackpoker.compiler.pipeline import display, edition_source, read_source
 from blackpoker.runtime.play.agents import AGENTS
 from blackpoker.runtime.play.selfplay import DECISION_CAP
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run
@@ -55,8 +56,17 @@ def _declared_format(path: Path, option: str) -> str:
 def _side(edition: str, text: str) -> RulesSource:
     """A --compare side: a format of the edition, or a local-rule file (its declared format)."""
     path = Path(text)
-    if text.endswith((".yaml", ".yml")) or path.is_file():
+    if text.endswith((".yaml", ".yml")) or path.exists():
         return RulesSource(edition, _declared_format(path, "--compare"), path)
+    try:
+        known = [f.id for f in edition_source(edition).edition.formats]
+    except CompileError as error:
+        report(error.diagnostics)
+    if text not in known:
+        _option_error(
+            "--compare",
+            f"'{text}' is neither a format of {edition} ({', '.join(known)}) nor a local-rule file",
+        )
     return RulesSource(edition, text)
 
 
@@ -83,9 +93,7 @@ def _play(plan: Plan, jobs: int, progress: Progress) -> Summary:
 @click.command()
 @click.option("--edition", default="v7", show_default=True)
 @click.option("--format", "format_id", help=f"Format id (default {DEFAULT_FORMAT}, or the --rules file's).")
-@click.option(
-    "--rules", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="A local-rule file."
-)
+@click.option("--rules", type=click.Path(path_type=Path), help="A local-rule file.")
 @click.option("-n", "games", default=1000, show_default=True, type=click.IntRange(min=1), help="Games.")
 @click.option("--seed", default=1, show_default=True, help="Game i plays with a seed derived from (seed, i).")
 @click.option(
@@ -103,7 +111,7 @@ def _play(plan: Plan, jobs: int, progress: Progress) -> Summary:
 @click.option(
     "--html",
     "html_out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     help="Write a self-contained HTML report with charts to this file.",
 )
 @click.option(
@@ -114,7 +122,7 @@ def _play(plan: Plan, jobs: int, progress: Progress) -> Summary:
 )
 @click.option(
     "--logs",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     help="Write each game's command log into this folder (game-0000.jsonl …).",
 )
 def simulate(
@@ -145,8 +153,11 @@ def simulate(
         sources = [RulesSource(edition, format_id or DEFAULT_FORMAT)]
     for source in sources:
         _compiled(source)
-    if html_out is not None and not html_out.parent.is_dir():
-        _option_error("--html", f"{display(html_out.parent)}: no such folder")
+    # Every output is checked before the games: a bad path found after them loses the run.
+    places = output_file(html_out, "--html", force=True) if html_out is not None else []
+    places += output_folder(logs, "--logs", empty=True) if logs is not None else []
+    if places:
+        report(places)
     if logs is not None:
         try:
             logs.mkdir(parents=True, exist_ok=True)
@@ -168,11 +179,6 @@ def simulate(
     )
     with Progress(*columns, console=errors, transient=True, disable=not errors.is_terminal) as progress:
         summaries = [_play(Plan(s, agents, seed, games, True, cap, logs), jobs, progress) for s in sources]
-    if html_out is not None:
-        try:
-            html_out.write_text(render_report(summaries), encoding="utf-8")
-        except OSError as error:
-            report([Diagnostic(Location(display(html_out), 0, 0), f"--html: cannot write: {error.strerror}")])
     if as_json:
         data = compare_json(*summaries) if len(summaries) == 2 else summaries[0].json()
         click.echo(json.dumps(data, ensure_ascii=False))
@@ -181,6 +187,11 @@ def simulate(
         if not out.is_terminal:
             out.width = PIPED_WIDTH
         show(out, summaries)
+    if html_out is not None:  # after the report is shown, so a failed write loses nothing
+        try:
+            html_out.write_text(render_report(summaries), encoding="utf-8")
+        except OSError as error:
+            report([Diagnostic(Location(display(html_out), 0, 0), f"--html: cannot write: {error.strerror}")])
     failures = [f for s in summaries for f in s.failures]
     for failure in failures:
         click.echo(f"FAILED {failure}", err=True)

@@ -7,6 +7,8 @@ expand exponentially) are refused with a location instead of being constructed.
 
 from __future__ import annotations
 
+import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,13 @@ from blackpoker.compiler.diagnostics import Diagnostic, Location
 # A node tree larger than this once aliases are expanded is refused (the v7 list has ~2,000).
 MAX_EXPANDED_NODES = 100_000
 MAX_FILE_BYTES = 4 * 1024 * 1024
+# Deeper nesting is refused while loading: every later stage walks the tree recursively
+# (the shipped files nest at most 12 levels).
+MAX_DEPTH = 64
+# The characters YAML 1.1 refuses (the reader would stop at the first with no line number).
+_NOT_YAML = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 PathKey = tuple[str | int, ...]
 
@@ -69,14 +78,44 @@ class Document:
 
 def load_file(path: Path, display: str | None = None) -> tuple[Document | None, list[Diagnostic]]:
     shown = display or str(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        return None, [Diagnostic(Location(shown, 1, 1), f"cannot read file: {exc.strerror}")]
+    raw, problems = read_regular_file(path, shown, MAX_FILE_BYTES)
+    if raw is None:
+        return None, problems
     return load_bytes(raw, shown)
 
 
+def read_regular_file(path: Path, shown: str, limit: int) -> tuple[bytes | None, list[Diagnostic]]:
+    """The bytes of a regular file of at most `limit` bytes, or why not.
+
+    The type and size are checked before opening: a FIFO would block the open (or the read)
+    forever, and a huge file would be read whole before being refused.
+    """
+    where = Location(shown, 1, 1)
+    try:
+        info = path.stat()
+    except OSError as exc:
+        return None, [Diagnostic(where, f"cannot read file: {exc.strerror}")]
+    if stat.S_ISDIR(info.st_mode):
+        return None, [Diagnostic(where, "is a folder; expected a file")]
+    if not stat.S_ISREG(info.st_mode):
+        return None, [Diagnostic(where, "not a regular file (a FIFO, socket or device); refusing to read it")]
+    if info.st_size > limit:
+        return None, [Diagnostic(where, f"file is larger than {limit // 1024} KiB")]
+    try:
+        with path.open("rb") as file:
+            raw = file.read(limit + 1)  # the file may have grown since stat
+    except OSError as exc:
+        return None, [Diagnostic(where, f"cannot read file: {exc.strerror}")]
+    if len(raw) > limit:
+        return None, [Diagnostic(where, f"file is larger than {limit // 1024} KiB")]
+    return raw, []
+
+
 def load_bytes(raw: bytes, path: str) -> tuple[Document | None, list[Diagnostic]]:
+    """The document and the problems found; no document when the text gives no usable tree.
+
+    A document may come with problems: the entries they concern are left out of its data.
+    """
     if len(raw) > MAX_FILE_BYTES:
         return None, [Diagnostic(Location(path, 1, 1), f"file is larger than {MAX_FILE_BYTES // 1024} KiB")]
     try:
@@ -86,8 +125,13 @@ def load_bytes(raw: bytes, path: str) -> tuple[Document | None, list[Diagnostic]
     text = text.removeprefix("\ufeff")
     if not text.strip() or all(_is_comment(line) for line in text.splitlines()):
         return None, [Diagnostic(Location(path, 1, 1), "file is empty: expected a YAML mapping")]
-    problems = _tabs(text, path)
+    problems = _tabs(text, path) + _bad_characters(text, path)
+    if any(p.message.startswith("character U+") for p in problems):
+        return None, problems
     try:
+        shape = _shape_problems(text, path)
+        if shape:
+            return None, problems + shape
         nodes = list(yaml.compose_all(text, Loader=_Loader))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -118,6 +162,56 @@ def _bad_utf8(raw: bytes, exc: UnicodeDecodeError, path: str) -> Diagnostic:
     return Diagnostic(
         Location(path, line, col), f"invalid UTF-8: byte 0x{raw[exc.start]:02x} cannot start a character"
     )
+
+
+def _bad_characters(text: str, path: str) -> list[Diagnostic]:
+    problems = []
+    for number, line in enumerate(text.split("\n"), 1):
+        for match in _NOT_YAML.finditer(line):
+            problems.append(
+                Diagnostic(
+                    Location(path, number, match.start() + 1),
+                    f"character U+{ord(match.group()):04X} is not allowed in YAML",
+                    _NOT_YAML.sub("?", line),
+                )
+            )
+    return problems
+
+
+def _shape_problems(text: str, path: str) -> list[Diagnostic]:
+    """Nesting deeper than MAX_DEPTH (aliases expanded) and aliases inside their own anchor.
+
+    Found from the event stream, which needs no recursion, before the recursive composer runs.
+    """
+    open_anchors: list[str | None] = []
+    heights: dict[str, int] = {}  # anchor -> nesting height of its node
+    child_height: list[int] = [0]  # per open collection: the highest child so far
+    for event in yaml.parse(text, Loader=_Loader):
+        mark = event.start_mark
+        where = Location(path, mark.line + 1, mark.column + 1)
+        if isinstance(event, yaml.AliasEvent):
+            if event.anchor in open_anchors:
+                return [Diagnostic(where, f"alias *{event.anchor} refers to a node that contains it")]
+            height = heights.get(event.anchor or "", 0)
+        elif isinstance(event, yaml.CollectionStartEvent):
+            if len(open_anchors) + 1 > MAX_DEPTH:
+                return [Diagnostic(where, f"nested more than {MAX_DEPTH} levels deep")]
+            open_anchors.append(event.anchor)
+            child_height.append(0)
+            continue
+        elif isinstance(event, yaml.CollectionEndEvent):
+            anchor = open_anchors.pop()
+            height = child_height.pop() + 1
+            if anchor:
+                heights[anchor] = height
+        elif isinstance(event, yaml.ScalarEvent):
+            height = 0
+        else:
+            continue
+        if len(open_anchors) + height > MAX_DEPTH:
+            return [Diagnostic(where, f"nested more than {MAX_DEPTH} levels deep once aliases are expanded")]
+        child_height[-1] = max(child_height[-1], height)
+    return []
 
 
 def _tabs(text: str, path: str) -> list[Diagnostic]:
@@ -161,7 +255,9 @@ def _build(root: yaml.Node, path: str, text: str) -> tuple[Document | None, list
     doc = Document(path, text, None)
     problems: list[Diagnostic] = []
     doc.data = _value(root, (), doc, problems, _Loader(""))
-    return (None if problems else doc), problems
+    # A duplicate key, a merge key or a refused scalar leaves the rest of the tree usable
+    # (the entry is skipped), so the later stages still check it: all problems in one run.
+    return doc, problems
 
 
 def _expanded_size(node: yaml.Node, memo: dict[int, int]) -> int:
@@ -236,12 +332,18 @@ def _value(node: yaml.Node, path: PathKey, doc: Document, problems: list[Diagnos
 
 
 def _scalar(node: yaml.Node, doc: Document, problems: list[Diagnostic], loader: _Loader) -> Any:
+    mark = node.start_mark
+    where = Location(doc.path, mark.line + 1, mark.column + 1)
     try:
-        return loader.construct_object(node)
+        value = loader.construct_object(node)
     except yaml.YAMLError:
         # e.g. a !!python/object tag: the safe loader knows no such type, and neither do we.
-        mark = node.start_mark
-        problems.append(
-            Diagnostic(Location(doc.path, mark.line + 1, mark.column + 1), f"unsupported YAML tag {node.tag}")
-        )
+        problems.append(Diagnostic(where, f"unsupported YAML tag {node.tag}"))
         return None
+    if isinstance(value, str) and _SURROGATE.search(value):
+        # A \ud800 escape decodes to half a UTF-16 pair, which no UTF-8 output can hold.
+        problems.append(
+            Diagnostic(where, "text holds a lone surrogate (an escape in \\uD800-\\uDFFF): not a character")
+        )
+        return _SURROGATE.sub("\ufffd", value)  # still text, so later stages check the rest
+    return value

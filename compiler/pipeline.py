@@ -35,10 +35,10 @@ def display(path: Path) -> str:
 
 
 def read_source(path: Path) -> tuple[Source | None, list[Diagnostic]]:
-    doc, problems = load_file(path, display(path))
+    doc, loaded = load_file(path, display(path))
     if doc is None:
-        return None, problems
-    problems = validate(doc)
+        return None, loaded
+    problems = loaded + validate(doc)
     if problems:
         return None, problems + notation_problems(doc)
     return parse(doc)
@@ -93,8 +93,7 @@ def compile_edition(edition: str = "v7") -> dict[str, RuleSet]:
 
 def check_paths(paths: Iterable[Path]) -> tuple[int, list[Diagnostic]]:
     """Validate files and folders (recursively, *.yaml / *.yml); return (files read, problems)."""
-    files = sorted({f for p in paths for f in _yaml_files(p)})
-    problems: list[Diagnostic] = []
+    files, problems = find_files(paths, (".yaml", ".yml"))
     sources: list[Source] = []
     for file in files:
         source, found = read_source(file)
@@ -110,10 +109,25 @@ def check_paths(paths: Iterable[Path]) -> tuple[int, list[Diagnostic]]:
     return len(files), sorted(problems, key=lambda d: d.location)
 
 
-def _yaml_files(path: Path) -> list[Path]:
-    if path.is_dir():
-        return [p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()]
-    return [path]
+def find_files(paths: Iterable[Path], suffixes: tuple[str, ...]) -> tuple[list[Path], list[Diagnostic]]:
+    """The files named, and the regular files with one of `suffixes` under the folders named.
+
+    Anything but a folder is kept, for the reader to refuse if it is no regular file (it
+    checks before opening: a FIFO would hang it). A folder with nothing to read is a
+    problem, not a quiet success.
+    """
+    files: set[Path] = set()
+    problems: list[Diagnostic] = []
+    for path in paths:
+        if not path.is_dir():
+            files.add(path)
+            continue
+        found = {p for p in path.rglob("*") if p.suffix in suffixes and not p.is_dir()}
+        if not found:
+            wanted = " or ".join(f"*{s}" for s in suffixes)
+            problems.append(Diagnostic(Location(display(path), 0, 0), f"no {wanted} files in this folder"))
+        files |= found
+    return sorted(files), problems
 
 
 def _check_overlay(overlay: OverlaySource, editions: dict[str, EditionSource]) -> list[Diagnostic]:

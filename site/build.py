@@ -3,10 +3,16 @@
 Everything is compiled and checked before the first file is written. The site is built in
 a staging folder inside the output folder and moved into place only when complete, so a
 failed build leaves the previous site as it was and writes nothing anywhere else.
+
+The output folder may hold other files: a build replaces only the files it writes, one
+rename each (a page is always there, old or new), and lists every file it ever wrote in
+a manifest. A non-empty folder without a manifest is refused unless forced.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
@@ -15,6 +21,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from blackpoker.compiler.diagnostics import Diagnostic, Location
+from blackpoker.compiler.pipeline import display
 from blackpoker.site.fonts import require_japanese_font
 from blackpoker.site.pages import Page, plan
 from blackpoker.site.render import pdf_names, render_index, render_sheet
@@ -31,6 +39,20 @@ class BuildOptions:
     base_url: str = ""  # where the site will be served; QR codes point there
     html_only: bool = False
     workers: int | None = None  # PDF processes; None: one per core
+    force: bool = False  # write into a non-empty folder that no build made
+
+
+MANIFEST = ".blackpoker-site.json"  # every file the builds wrote into the output folder
+STAGING_PREFIX = ".blackpoker-staging-"
+STAGING_MARK = ".blackpoker-staging"  # inside a staging folder: a leftover is ours to remove
+
+
+class BuildRefused(Exception):
+    """The output folder cannot take the site; nothing was written."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
+        super().__init__("\n".join(d.render() for d in diagnostics))
+        self.diagnostics = tuple(diagnostics)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +66,7 @@ def build_site(options: BuildOptions, console: Console | None = None) -> BuildRe
     pages = plan(options.editions, options.formats, options.rules)
     if not options.html_only:
         require_japanese_font()
+    owned = _owned(options.out, options.force)
     console = console or Console(stderr=True)
     with _staging(options.out) as staging, _progress(console) as progress:
         task = progress.add_task("HTML", total=len(pages) * (1 if options.html_only else 2) + 1)
@@ -54,7 +77,49 @@ def build_site(options: BuildOptions, console: Console | None = None) -> BuildRe
             files += _write_pdfs(
                 staging, pages, options.workers, lambda: progress.update(task, advance=1, refresh=True)
             )
+        _move_into_place(staging, options.out, files, owned)
     return BuildResult(tuple(pages), tuple(sorted(files)))
+
+
+def _refused(out: Path, message: str) -> BuildRefused:
+    return BuildRefused([Diagnostic(Location(display(out), 0, 0), f"--out: {message}")])
+
+
+def _owned(out: Path, force: bool) -> set[Path]:
+    """The files earlier builds wrote into out; a folder no build made must be empty (or forced)."""
+    manifest = out / MANIFEST
+    if manifest.is_file():
+        try:
+            listed = json.loads(manifest.read_text(encoding="utf-8"))
+            return {Path(name) for name in listed if isinstance(name, str)}
+        except (OSError, ValueError, TypeError):
+            pass  # unreadable: treated as a folder no build made
+    if out.is_dir() and any(not _leftover(p) for p in out.iterdir()) and not force:
+        raise _refused(
+            out,
+            "the folder is not empty and holds no site built here; give a new or empty folder, "
+            "or --force to write the site's files into it (nothing else is touched)",
+        )
+    return set()
+
+
+def _move_into_place(staging: Path, out: Path, files: Sequence[Path], owned: set[Path]) -> None:
+    """Each staged file replaces its namesake by one rename; the index comes last, then the manifest."""
+    clashes = [
+        rel
+        for rel in files
+        if (out / rel).is_dir() or any((out / up).exists() and not (out / up).is_dir() for up in rel.parents)
+    ]
+    if clashes:
+        raise _refused(
+            out, f"{clashes[0]} cannot be written: a file or folder of the same name is in the way"
+        )
+    for rel in sorted(files, key=lambda r: (r == Path("index.html"), r)):
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        os.replace(staging / rel, out / rel)
+    listed = json.dumps(sorted(str(p) for p in owned | set(files)), indent=1)
+    (staging / MANIFEST).write_text(listed + "\n", encoding="utf-8")
+    os.replace(staging / MANIFEST, out / MANIFEST)
 
 
 def _write_html(root: Path, pages: Sequence[Page], options: BuildOptions) -> list[Path]:
@@ -91,28 +156,24 @@ def _write_pdfs(
 
 @contextmanager
 def _staging(out: Path) -> Iterator[Path]:
-    """A fresh folder inside out; on success its contents replace those of the same name in out."""
+    """A fresh folder inside out (same file system, so moving a file out of it is a rename)."""
     created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
-    for leftover in out.glob(".staging-*"):  # left behind by a build that was killed
-        _remove(leftover)
-    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=out))
+    for leftover in filter(_leftover, out.iterdir()):
+        shutil.rmtree(leftover, ignore_errors=True)
+    staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out))
+    (staging / STAGING_MARK).touch()
     try:
         yield staging
-        for item in sorted(staging.iterdir()):
-            _remove(out / item.name)
-            item.rename(out / item.name)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
         if created and not any(out.iterdir()):
             out.rmdir()
 
 
-def _remove(path: Path) -> None:
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
-    elif path.exists() or path.is_symlink():
-        path.unlink()
+def _leftover(path: Path) -> bool:
+    """A staging folder left behind by a build that was killed."""
+    return path.name.startswith(STAGING_PREFIX) and not path.is_symlink() and (path / STAGING_MARK).is_file()
 
 
 def _progress(console: Console) -> Progress:

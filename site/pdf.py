@@ -9,8 +9,10 @@ forks (its progress bar refreshes by hand).
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -97,9 +99,30 @@ def render_all(jobs: Sequence[PdfJob], done: Callable[[PdfJob], None], workers: 
         for job in ordered:
             done(render(job))
         return
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
+    with worker_pool(workers) as pool:
         for future in as_completed([pool.submit(render, job) for job in ordered]):
             done(future.result())
+
+
+def worker_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool whose workers end with this process, even when it is killed outright (SIGKILL)."""
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=_context(), initializer=_die_with_parent, initargs=(os.getpid(),)
+    )
+
+
+def _die_with_parent(parent: int) -> None:
+    # SIGKILL runs no cleanup in the parent, so the kernel must end the workers: Linux sends
+    # the signal set with prctl(PR_SET_PDEATHSIG) when the parent dies. Elsewhere (spawned
+    # workers) the pool's own pipes end them when the parent goes.
+    if sys.platform != "linux":
+        return
+    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1  # from <sys/prctl.h>
 
 
 def _context() -> multiprocessing.context.BaseContext:

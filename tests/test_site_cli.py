@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from blackpoker.cli.main import main
 from blackpoker.compiler.pipeline import compile_edition
+from blackpoker.site.build import MANIFEST, STAGING_MARK, STAGING_PREFIX
 from click.testing import CliRunner
 from site_support import HOSTILE, OVERLAY, built_html, run_cli, squash, text_content, write_overlay
 
@@ -62,19 +63,23 @@ def test_selected_formats_only(tmp_path: Path) -> None:
 def test_rebuild_replaces_the_site_and_leaves_no_staging_folder(tmp_path: Path) -> None:
     runner = CliRunner()
     assert runner.invoke(main, ["build", "--out", str(tmp_path), "--html-only"]).exit_code == 0
+    (tmp_path / "v7" / "lite.html").write_text("stale", encoding="utf-8")
     result = runner.invoke(main, ["build", "--out", str(tmp_path), "--format", "lite", "--html-only"])
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.html", "static", "v7"]
-    assert sorted(p.name for p in (tmp_path / "v7").iterdir()) == ["lite.html"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST, "index.html", "static", "v7"]
+    assert (tmp_path / "v7" / "lite.html").read_text(encoding="utf-8") != "stale"
+    # A partial build keeps the other pages of the earlier one.
+    assert {"lite.html", "std.html", "all.html"} <= {p.name for p in (tmp_path / "v7").iterdir()}
 
 
 def test_build_clears_the_staging_folder_of_a_killed_build(tmp_path: Path) -> None:
-    leftover = tmp_path / ".staging-killed"
+    leftover = tmp_path / f"{STAGING_PREFIX}killed"
     leftover.mkdir()
+    (leftover / STAGING_MARK).touch()
     (leftover / "std.html").write_text("half written", encoding="utf-8")
     result = CliRunner().invoke(main, ["build", "--out", str(tmp_path), "--format", "std", "--html-only"])
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.html", "static", "v7"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST, "index.html", "static", "v7"]
 
 
 def test_full_build_writes_only_inside_out(tmp_path: Path) -> None:
@@ -101,7 +106,7 @@ def test_full_build_writes_only_inside_out(tmp_path: Path) -> None:
         "v7/my-std.pdf",
         "v7/my-std-2up.pdf",
     }
-    assert not [p for p in files_under(out) if p.name.startswith(".staging")]
+    assert not [p for p in files_under(out) if p.name.startswith(STAGING_PREFIX)]
 
 
 def test_bad_overlay_exits_1_with_located_message_and_writes_nothing(tmp_path: Path) -> None:

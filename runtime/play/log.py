@@ -17,12 +17,15 @@ from typing import Any
 
 from blackpoker.compiler import CompileError, compile_ruleset
 from blackpoker.compiler.diagnostics import Diagnostic, Location
+from blackpoker.compiler.load import read_regular_file
 from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.tables import tables
 
 LOG_KIND = "blackpoker-command-log"
 LOG_VERSION = 1
+# A game stops at its decision cap, so a real log is a few hundred KiB at most.
+MAX_LOG_BYTES = 64 * 1024 * 1024
 HEADER_FIELDS: dict[str, type | tuple[type, ...]] = {
     "ruleset": str,
     "edition": str,
@@ -128,10 +131,11 @@ def _read(path: Path, shown: str) -> list[_Line]:
     def fail(number: int, col: int, message: str) -> ReplayError:
         return ReplayError(Diagnostic(Location(shown, number, col), message))
 
+    raw_bytes, problems = read_regular_file(path, shown, MAX_LOG_BYTES)
+    if raw_bytes is None:
+        raise ReplayError(problems[0])
     try:
-        text = path.read_bytes().decode("utf-8")
-    except OSError as error:
-        raise fail(1, 1, f"cannot read file: {error.strerror}") from None
+        text = raw_bytes.decode("utf-8")
     except UnicodeDecodeError as error:
         raise fail(1, 1, f"not UTF-8 text (byte {error.start})") from None
     lines = []
@@ -140,6 +144,10 @@ def _read(path: Path, shown: str) -> list[_Line]:
             data = json.loads(raw)
         except json.JSONDecodeError as error:
             raise fail(number, error.colno, f"not a JSON value: {error.msg}") from None
+        except RecursionError:
+            raise fail(number, 1, "not a command log line: JSON nested too deeply") from None
+        except ValueError as error:  # e.g. an integer of more digits than Python converts
+            raise fail(number, 1, f"not a JSON value: {error}") from None
         if not isinstance(data, dict):
             raise fail(number, 1, "expected a JSON object on every line")
         line = _Line(shown, number, raw, data)

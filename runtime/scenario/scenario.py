@@ -11,10 +11,12 @@ from blackpoker.compiler import CompileError, compile_ruleset
 from blackpoker.compiler.cards import Card
 from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.load import Document, PathKey, load_file
-from blackpoker.compiler.model import RuleSet
-from blackpoker.compiler.pipeline import display
+from blackpoker.compiler.matcher import compile_matcher
+from blackpoker.compiler.model import Face, RuleSet
+from blackpoker.compiler.pipeline import display, find_files
 from blackpoker.compiler.validate import schema_problems
 from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.invariants import InvariantError, check_invariants
 from blackpoker.runtime.engine.state import GameState, PlayerState, Unit, player_name
 from blackpoker.runtime.engine.transitions import size
 from blackpoker.runtime.engine.zones import card, deck_ids, label
@@ -42,12 +44,12 @@ class Outcome:
 
 
 def load(path: Path) -> tuple[Scenario | None, list[Diagnostic]]:
-    doc, problems = load_file(path, display(path))
+    doc, loaded = load_file(path, display(path))
     if doc is None:
-        return None, problems
+        return None, loaded
     if not isinstance(doc.data, dict):
-        return None, [doc.at((), "expected a mapping at the top of the file")]
-    problems = schema_problems(doc, "scenario")
+        return None, [*loaded, doc.at((), "expected a mapping at the top of the file")]
+    problems = loaded + schema_problems(doc, "scenario")
     if problems:
         return None, problems
     data = doc.data
@@ -61,26 +63,41 @@ def load(path: Path) -> tuple[Scenario | None, list[Diagnostic]]:
         ]
     commands = []
     for i, item in enumerate(data["commands"]):
-        path, text, refused = _command_text(item, i)
+        found = _command_text(doc, item, i)
+        if isinstance(found, Diagnostic):
+            problems.append(found)
+            continue
+        path, text, refused = found
         try:
             commands.append((path, parse_command(text), refused))
         except NotationError as error:
             offset = 0 if isinstance(item, str) else len(path[-1]) + 2  # "pN: " was not in the YAML value
             start = max(0, error.column - offset)
             problems.append(doc.at_text(path, start, error.width, error.message))
-    problems += _check_cards(doc)
-    return (None if problems else Scenario(doc, rules, commands)), problems
+    problems += _check_cards(doc) + _check_characters(doc, rules) + _check_expect(doc)
+    if problems:
+        return None, problems
+    scenario = Scenario(doc, rules, commands)
+    try:  # the engine's own checks catch any position the checks above let through
+        check_invariants(build(scenario))
+    except InvariantError as error:
+        return None, [doc.at(("setup",), f"setup: not a possible position: {error}")]
+    return scenario, []
 
 
-def _command_text(item: Any, i: int) -> tuple[PathKey, str, str | None]:
+def _command_text(doc: Document, item: Any, i: int) -> tuple[PathKey, str, str | None] | Diagnostic:
     if isinstance(item, str):
         return ("commands", i), item, None
-    who = next(k for k in PLAYER_KEYS if k in item)
+    players = [k for k in PLAYER_KEYS if k in item]
+    if len(players) != 1:
+        return doc.at(("commands", i), "a command is one player's: give exactly one of p1, p2")
+    who = players[0]
     return ("commands", i, who), f"{who}: {item[who]}", item.get("refused")
 
 
 def _check_cards(doc: Document) -> list[Diagnostic]:
-    """Every card label is a card, and no physical card is placed twice (a deck has two Jokers)."""
+    """Every card label is a card, no physical card is placed twice (a deck has two Jokers),
+    and a life given as a count is no more than the cards left."""
     problems = []
     for index, who in enumerate(PLAYER_KEYS):
         zones = doc.data["setup"][who]
@@ -98,6 +115,59 @@ def _check_cards(doc: Document) -> list[Diagnostic]:
                 )
             else:
                 free.remove(cid)
+        life = zones["life"]
+        if isinstance(life, int) and life > len(free):
+            problems.append(
+                doc.at(("setup", who, "life"), f"life: {life} cards, but {who} has only {len(free)} left")
+            )
+    return problems
+
+
+def _check_characters(doc: Document, rules: RuleSet) -> list[Diagnostic]:
+    """Every character on the field is one of the format's, made of cards its key takes, face as it may."""
+    problems = []
+    known = {c.id: c for c in rules.characters}
+    for who in PLAYER_KEYS:
+        for i, unit in enumerate(doc.data["setup"][who].get("field", ())):
+            path: PathKey = ("setup", who, "field", i)
+            kind = known.get(unit["as"])
+            if kind is None:
+                problems.append(
+                    doc.at(
+                        (*path, "as"),
+                        f"as: '{unit['as']}' is not a character of {rules.format.id} "
+                        f"(characters: {', '.join(known)})",
+                    )
+                )
+                continue
+            try:
+                cards = [Card.parse(text) for text in unit["cards"]]
+            except ValueError:
+                continue  # reported by _check_cards
+            # As in the engine, a named kind takes a single card as it is (an action's key chose
+            # it, e.g. a bulwark turned into a soldier); several cards must make that character.
+            if len(cards) > 1 and not compile_matcher(kind.key).matches(cards):
+                shown = "+".join(str(c) for c in cards)
+                problems.append(
+                    doc.at((*path, "cards"), f"cards: a {kind.id} cannot be {shown} (key {kind.key})")
+                )
+            if unit.get("face", kind.face.value) != kind.face.value and kind.face is Face.UP:
+                problems.append(doc.at((*path, "face"), f"face: a {kind.id} is always face up"))
+    return problems
+
+
+def _check_expect(doc: Document) -> list[Diagnostic]:
+    """Every card `expect` names is a card."""
+    expect = doc.data["expect"]
+    problems = []
+    for who in PLAYER_KEYS:
+        for zone in ("life", "hand", "graveyard"):
+            labels = expect.get(who, {}).get(zone)
+            for j, text in enumerate(labels if isinstance(labels, list) else ()):
+                try:
+                    Card.parse(text)
+                except ValueError as error:
+                    problems.append(doc.at(("expect", who, zone, j), str(error)))
     return problems
 
 
@@ -151,6 +221,12 @@ def build(scenario: Scenario) -> Game:
 
 def run(scenario: Scenario) -> Outcome:
     outcome = Outcome(scenario.doc.data["name"])
+    expect = scenario.doc.data["expect"]
+    # Checked here, not at load: a position loaded to be studied (not run) needs no outcome.
+    if not any(key not in PLAYER_KEYS or wanted for key, wanted in expect.items()):
+        where = scenario.doc.locate(("expect",))
+        outcome.failures.append(f"{where}: expect: checks nothing; name at least one outcome")
+        return outcome
     game = build(scenario)
     for path, command, refused in scenario.commands:
         where = str(scenario.doc.locate(path))
@@ -168,7 +244,13 @@ def run(scenario: Scenario) -> Outcome:
         if refused is not None:
             outcome.failures.append(f"{where}: '{command}' was accepted, expected a refusal ('{refused}')")
             return outcome
-        game.apply(option)
+        try:
+            game.apply(option)
+        except Exception as error:  # an engine failure is this scenario's failure, at its command
+            outcome.failures.append(
+                f"{where}: the engine failed on '{command}': {type(error).__name__}: {error}"
+            )
+            return outcome
     outcome.failures += compare(scenario.doc.data["expect"], game)
     return outcome
 
@@ -224,11 +306,6 @@ def compare(expect: dict[str, Any], game: Game) -> list[str]:
     return failures
 
 
-def scenario_files(paths: list[Path]) -> list[Path]:
-    files: set[Path] = set()
-    for path in paths:
-        if path.is_dir():
-            files.update(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml"))
-        else:
-            files.add(path)
-    return sorted(files)
+def scenario_files(paths: list[Path]) -> tuple[list[Path], list[Diagnostic]]:
+    """The scenario files named or found in the folders named, and each folder with none."""
+    return find_files(paths, (".yaml", ".yml"))

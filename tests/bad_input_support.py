@@ -1,0 +1,33 @@
+"""Running a command on bad input: the result must be a located refusal, never a traceback."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from blackpoker.cli.main import main
+from click.testing import CliRunner, Result
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "my-std.yaml"
+LOCATED = re.compile(r"^\S[^\n]*:\d+:\d+: \S", re.MULTILINE)
+
+
+def invoke(*args: str | Path, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(main, [str(a) for a in args], input=stdin)
+
+
+def refused(result: Result) -> Result:
+    """Exit 1 by the reporter itself (not by an exception), with at least one located message."""
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert LOCATED.search(result.stderr), result.stderr
+    return result
+
+
+def located(result: Result, path: str, line: int, col: int, text: str) -> None:
+    """The run was refused, with a message at path:line:col containing `text`."""
+    refused(result)
+    pattern = f"{path}:{line}:{col}: "
+    messages = [m for m in result.stderr.splitlines() if m.startswith(pattern)]
+    assert any(text in m for m in messages), result.stderr

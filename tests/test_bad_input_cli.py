@@ -1,0 +1,90 @@
+"""Command-line paths and answers: located refusals with exit 1, never a usage error or a crash."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bad_input_support import EXAMPLE, invoke, located, refused
+from blackpoker.cli.play import pick
+from blackpoker.compiler.pipeline import compile_ruleset
+from blackpoker.runtime.engine.game import Game
+
+RULES_COMMANDS = {
+    "compile": ["compile", "--rules"],
+    "build": ["build", "--html-only", "--out", "site", "--rules"],
+    "simulate": ["simulate", "-n", "1", "--rules"],
+}
+
+
+@pytest.mark.parametrize("command", RULES_COMMANDS)
+def test_missing_rules_file_is_located_exit_1(
+    command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    located(invoke(*RULES_COMMANDS[command], "nope.yaml"), "nope.yaml", 1, 1, "cannot read file")
+    assert not Path("site").exists()
+
+
+@pytest.mark.parametrize("command", RULES_COMMANDS)
+def test_folder_given_for_rules_is_located_exit_1(
+    command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("rules").mkdir()
+    located(invoke(*RULES_COMMANDS[command], "rules"), "rules", 1, 1, "is a folder")
+
+
+def test_compare_with_an_unknown_side_blames_compare(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = invoke("simulate", "-n", "1", "--compare", "zzz", "lite")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.stderr.startswith("--compare: 'zzz' is neither a format of v7 (lite, std, pro, mast)")
+    assert "--format" not in result.stderr
+
+
+def test_compare_with_a_missing_rules_file_is_located(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    located(invoke("simulate", "-n", "1", "--compare", "lite", "mine.yaml"), "mine.yaml", 1, 1, "cannot read")
+
+
+@pytest.mark.parametrize("answer", ["²", "١", "𝟙"])
+def test_play_answer_of_unicode_digits_is_not_a_number(answer: str) -> None:
+    game = Game.new(compile_ruleset("v7", "lite"), 1)
+    options = game.legal_options()
+    assert isinstance(pick(answer, 0, options), str)
+
+
+def test_play_session_survives_a_unicode_digit(tmp_path: Path) -> None:
+    result = invoke("play", "--seed", "1", stdin="²\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "quit" in result.stdout
+
+
+def test_example_rules_still_compile() -> None:
+    # The relaxed --rules option still reads a good file.
+    assert invoke("compile", "--format", "my-std", "--rules", EXAMPLE).exit_code == 0
+    refused(invoke("compile", "--format", "nope", "--rules", EXAMPLE))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["build", "--html-only", "--out", "a-file"], "a-file: --out: not a folder"),
+        (["simulate", "-n", "1", "--logs", "a-file"], "a-file: --logs: not a folder"),
+        (["simulate", "-n", "1", "--html", "a-folder"], "a-folder: --html: is a folder"),
+        (["scenario", "run", "missing.yaml"], "missing.yaml:1:1: cannot read file"),
+    ],
+    ids=["build-out", "simulate-logs", "simulate-html", "scenario-missing"],
+)
+def test_wrong_kind_of_path_is_exit_1_not_a_usage_error(
+    args: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("a-file").write_text("x\n", encoding="utf-8")
+    Path("a-folder").mkdir()
+    result = invoke(*args)
+    assert result.exit_code == 1, result.output
+    assert message in result.stderr

@@ -11,7 +11,8 @@ of a name. The YAML key of a field is the last element of its `at`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import operator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any, ClassVar
@@ -52,6 +53,16 @@ class Comparison(StrEnum):
     LE = "le"
     GT = "gt"
     GE = "ge"
+
+
+COMPARE: dict[Comparison, Callable[[int, int], bool]] = {
+    Comparison.EQ: operator.eq,
+    Comparison.NE: operator.ne,
+    Comparison.LT: operator.lt,
+    Comparison.LE: operator.le,
+    Comparison.GT: operator.gt,
+    Comparison.GE: operator.ge,
+}
 
 
 BUILT_IN_NAMES = ("key", "target", "target_key", "attackers")  # names every program may read

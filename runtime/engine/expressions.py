@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, assert_never
 
 from blackpoker.compiler.program import (
+    COMPARE,
     All,
     AnyOf,
     Cards,
     Compare,
-    Comparison,
     Condition,
     Core,
     Count,
@@ -133,16 +133,6 @@ def number(g: Game, res: Resolution, expr: Number) -> int:
     assert_never(expr)
 
 
-_COMPARE = {
-    Comparison.EQ: int.__eq__,
-    Comparison.NE: int.__ne__,
-    Comparison.LT: int.__lt__,
-    Comparison.LE: int.__le__,
-    Comparison.GT: int.__gt__,
-    Comparison.GE: int.__ge__,
-}
-
-
 def condition(g: Game, res: Resolution, cond: Condition) -> bool:
     if isinstance(cond, All):
         return all(condition(g, res, c) for c in cond.items)
@@ -159,5 +149,5 @@ def condition(g: Game, res: Resolution, cond: Condition) -> bool:
             for u in units
         )
     if isinstance(cond, Compare):
-        return bool(_COMPARE[cond.op](number(g, res, cond.left), number(g, res, cond.right)))
+        return bool(COMPARE[cond.op](number(g, res, cond.left), number(g, res, cond.right)))
     assert_never(cond)

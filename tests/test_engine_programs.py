@@ -8,10 +8,11 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+import yaml
 from blackpoker import actionlists
 from blackpoker.cli.main import main
 from blackpoker.compiler import CompileError, compile
-from blackpoker.compiler.program import STEP_TYPES, Step, walk_steps
+from blackpoker.compiler.program import STEP_TYPES, Name, Step, walk_steps
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.primitives import PRIMITIVES
 from click.testing import CliRunner
@@ -147,3 +148,24 @@ def test_the_binding_rule(tmp_path: Path, steps: str, problems: list[str]) -> No
     found = [line.split(": ", 1)[1].split(" (")[0] for line in result.stderr.splitlines()[:-1]]
     assert found == problems
     assert result.exit_code == (1 if problems else 0)
+
+
+def test_the_walker_gives_every_node_its_place_in_the_document() -> None:
+    """Each path walk_steps yields leads, in the YAML as written, to the data the node was built from."""
+    edition = Path(actionlists.__file__).parent / "v7.yaml"
+    raw = yaml.safe_load(edition.read_text(encoding="utf-8"))
+    rules = compile("v7", "mast")
+    walked = 0
+    for i, written in enumerate(raw["actions"]):
+        if written["id"] not in {a.id for a in rules.actions}:
+            continue
+        for path, node in walk_steps(rules.action(written["id"]).steps, ("actions", i, "program")):
+            value = raw
+            for key in path:
+                value = value[key]
+            if isinstance(node, Name):
+                assert value == node.name, path
+            elif isinstance(node, Step):
+                assert isinstance(value, dict) and (node.op in value), path
+            walked += 1
+    assert walked > 200

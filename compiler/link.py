@@ -7,15 +7,35 @@ requests an action its format does not have.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.matcher import compile_matcher
-from blackpoker.compiler.model import Format, RuleSet, Step
+from blackpoker.compiler.model import Format, RuleSet
 from blackpoker.compiler.parse import EditionSource, Edits, OverlaySource
+from blackpoker.compiler.program import (
+    BUILT_IN_NAMES,
+    Become,
+    ChooseOne,
+    Field,
+    ForEach,
+    If,
+    Is,
+    KindOfType,
+    Mount,
+    PutCharacter,
+    Request,
+    Step,
+    Steps,
+    Target,
+    binding,
+    branches,
+    reads,
+    walk_steps,
+)
 
 
 def check_edition(source: EditionSource) -> list[Diagnostic]:
@@ -178,62 +198,76 @@ def _check_program(
     source: EditionSource, doc: Document, path: PathKey, action: Any, added: frozenset[str] | set[str]
 ) -> list[Diagnostic]:
     """Every name a program uses must exist: requested actions (in each of the action's
-    official formats), character ids and character types."""
+    official formats), character ids and character types; and every name a step reads must
+    be bound before it on every path."""
+    steps = _get(action, "steps") or ()
+    program = (*path, "program")
+    problems = [
+        doc.at(where, message) for where, message in _unknown_names(source, action, program, steps, added)
+    ]
+    _bound(doc, program, steps, (), problems)
+    return problems
+
+
+def _unknown_names(
+    source: EditionSource, action: Any, path: PathKey, steps: Steps, added: frozenset[str] | set[str]
+) -> Iterator[tuple[PathKey, str]]:
     actions = {a.id: a.formats for a in source.actions}
     characters = {c.id for c in source.characters}
     official = {f.id for f in source.edition.formats}
     own_formats = [f for f in (_get(action, "formats") or ()) if f in official]
     types = source.edition.character_types
-    problems = []
-    for where, step in _walk((*path, "program"), _get(action, "steps") or ()):
-        if step.op == "request":
-            if step.arg not in actions and step.arg not in added:
-                problems.append(doc.at((*where, "request"), f"request: unknown action '{step.arg}'"))
+    step_at: set[PathKey] = set()
+    for where, node in walk_steps(steps, path):
+        if isinstance(node, Step):
+            step_at.add(where)
+        if isinstance(node, Request):
+            if node.action not in actions and node.action not in added:
+                yield (*where, *node.at("action")), f"request: unknown action '{node.action}'"
                 continue
-            missing = [f for f in own_formats if f not in actions.get(step.arg, own_formats)]
+            missing = [f for f in own_formats if f not in actions.get(node.action, own_formats)]
             if missing:
-                message = f"request: '{step.arg}' is not an action of format {', '.join(missing)}"
-                problems.append(doc.at((*where, "request"), message))
-        elif step.op == "target" and step.arg.get("action", "") not in (*actions, *added, ""):
-            message = f"target.action: unknown action '{step.arg['action']}'"
-            problems.append(doc.at((*where, "target", "action"), message))
-        kind = step.arg.get("as") if step.op in ("put_character", "mount", "become") else None
+                message = f"request: '{node.action}' is not an action of format {', '.join(missing)}"
+                yield (*where, *node.at("action")), message
+        elif isinstance(node, Target) and node.action is not None and node.action not in (*actions, *added):
+            yield (*where, *node.at("action")), f"target.action: unknown action '{node.action}'"
+        kind = node.as_ if isinstance(node, PutCharacter | Mount | Become) else None
         if isinstance(kind, str) and kind not in characters:
-            message = f"{step.op}.as: {_unknown('character', kind, sorted(characters))}"
-            problems.append(doc.at((*where, step.op, "as"), message))
-        for inner, type_name in _types((step.op,), step.arg):
-            if type_name not in types:
-                message = f"{'.'.join(map(str, inner))}: {_unknown('character type', type_name, types)}"
-                problems.append(doc.at((*where, *inner), message))
-    return problems
+            yield (
+                (*where, *node.at("as_")),
+                f"{node.op}.as: {_unknown('character', kind, sorted(characters))}",
+            )
+        type_name = node.type if isinstance(node, Target | Field | Is | KindOfType) else None
+        if type_name is not None and type_name not in types:
+            # named from the step that holds it, as written: modify_size.of.type
+            step = next(where[:n] for n in range(len(where), 0, -1) if where[:n] in step_at)
+            inner = ".".join(map(str, (*where[len(step) :], *node.at("type"))))
+            yield (*where, *node.at("type")), f"{inner}: {_unknown('character type', type_name, types)}"
 
 
-def _types(path: PathKey, value: Any) -> Iterator[tuple[PathKey, str]]:
-    """Every `type` inside a step's arguments names a character type (target, a field's
-    characters, an `is` test, a kind); nested step lists are walked as steps."""
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            if key == "type" and isinstance(item, str):
-                yield (*path, key), item
-            elif not (isinstance(item, tuple) and item and isinstance(item[0], Step)):
-                yield from _types((*path, key), item)
-    elif isinstance(value, tuple):
-        for i, item in enumerate(value):
-            yield from _types((*path, i), item)
-
-
-def _walk(path: PathKey, steps: Sequence[Step]) -> Iterator[tuple[PathKey, Step]]:
-    """Each step of a program with its path in the document, nested steps included."""
+def _bound(
+    doc: Document, path: PathKey, steps: Steps, bound: tuple[str, ...], problems: list[Diagnostic]
+) -> tuple[str, ...]:
+    """Check that each name read is bound before on every path; the names bound after `steps`.
+    A name bound in only some branches of an if / may / choose_one is not bound after it; a
+    for_each's name is bound inside its steps only."""
     for i, step in enumerate(steps):
         where = (*path, i)
-        yield where, step
-        yield from _walk((*where, "then"), step.then)
-        yield from _walk((*where, "else"), step.otherwise)
-        if step.op in ("may", "for_each"):
-            yield from _walk((*where, step.op, "steps"), step.arg["steps"])
-        elif step.op == "choose_one":
-            for j, option in enumerate(step.arg["options"]):
-                yield from _walk((*where, step.op, "options", j, "steps"), option["steps"])
+        for at, read in reads(step, where):
+            if read.name not in BUILT_IN_NAMES and read.name not in bound:
+                before = ", ".join(bound) if bound else "nothing"
+                problems.append(
+                    doc.at(at, f"{at[-1]}: '{read.name}' is not bound here (bound before: {before})")
+                )
+        inner = (*bound, step.as_) if isinstance(step, ForEach) else bound
+        after = [set(_bound(doc, (*where, *at), nested, inner, problems)) for at, nested in branches(step)]
+        if isinstance(step, If | ChooseOne):
+            common = set.intersection(*after)
+            bound = (*bound, *sorted(name for name in common if name not in bound))
+        name = binding(step)
+        if name is not None and name not in bound:
+            bound = (*bound, name)
+    return bound
 
 
 def _check_character(

@@ -5,11 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from blackpoker.compiler.cost import Cost
 from blackpoker.compiler.keyspec import KeySpec
 from blackpoker.compiler.matcher import KeyMatcher
+
+if TYPE_CHECKING:
+    from blackpoker.compiler.program import Step
 
 
 class Timing(StrEnum):
@@ -58,20 +61,6 @@ class Combat(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Step:
-    """One step of an effect program: a primitive's name and its frozen arguments.
-
-    `arg` holds the step's value (mappings as MappingProxyType, lists as tuples, nested step
-    lists as tuples of Step); `then` / `otherwise` are the branches of an `if` step.
-    """
-
-    op: str
-    arg: Any
-    then: tuple[Step, ...] = ()
-    otherwise: tuple[Step, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
 class Action:
     id: str
     name: str
@@ -89,7 +78,7 @@ class Action:
     note: str = ""
     target: str = ""
     program: tuple[Any, ...] = ()  # the program as written (plain data, emitted as JSON)
-    steps: tuple[Step, ...] = field(default=(), compare=False, repr=False)  # the program, parsed
+    steps: tuple[Step, ...] = field(default=(), compare=False, repr=False)  # the program's typed tree
     story: str = ""
     flavor: str = ""
     speaker: str = ""

@@ -6,10 +6,11 @@ overlay's changed cost is parsed (and its errors located) exactly like an editio
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from dataclasses import fields as node_fields
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.load import Document, PathKey
@@ -28,13 +29,46 @@ from blackpoker.compiler.model import (
     Limit,
     SizeRule,
     Speed,
-    Step,
     Timing,
     Trigger,
 )
 from blackpoker.compiler.notation import NotationError, parse_cost, parse_key
+from blackpoker.compiler.program import (
+    STEP_TYPES,
+    All,
+    AnyOf,
+    Cards,
+    Compare,
+    Comparison,
+    Condition,
+    Core,
+    Count,
+    Field,
+    If,
+    Is,
+    Kind,
+    KindOfType,
+    Mod,
+    Name,
+    Neg,
+    Node,
+    Not,
+    Number,
+    Option,
+    OwnerOf,
+    Player,
+    PlayerName,
+    PlayerRef,
+    Size,
+    State,
+    Step,
+    Steps,
+    Sum,
+    TargetKind,
+)
 
 Fields = dict[str, Any]
+N = TypeVar("N", bound=Node)
 
 _COMMON: dict[str, Callable[[Any], Any]] = {"formats": tuple, "updates": tuple}
 _ACTION: dict[str, Callable[[Any], Any]] = {
@@ -194,31 +228,93 @@ def _fields(
     return fields
 
 
-# Step keys whose value is a nested step list; the schema guarantees the shapes.
-_STEP_LISTS = ("steps", "then", "else")
+def parse_steps(raw: Sequence[Any]) -> Steps:
+    """A validated program → its typed tree (the schema guarantees the shapes)."""
+    return tuple(_build(If if "if" in item else _STEPS[next(iter(item))], item) for item in raw)
 
 
-def parse_steps(raw: list[Any]) -> tuple[Step, ...]:
-    """A validated program → typed frozen steps (an `if` step carries `then` / `else`)."""
-    steps = []
-    for item in raw:
-        if "if" in item:
-            branches = parse_steps(item["then"]), parse_steps(item.get("else", []))
-            steps.append(Step("if", _freeze(item["if"]), *branches))
+_STEPS: Mapping[str, type[Step]] = MappingProxyType({cls.op: cls for cls in STEP_TYPES})
+_NUMBERS: Mapping[str, type[Node]] = MappingProxyType(
+    {"sum": Sum, "count": Count, "size": Size, "core": Core, "mod": Mod, "neg": Neg}
+)
+_CONDITIONS: Mapping[str, type[Node]] = MappingProxyType({"all": All, "any": AnyOf, "not": Not, "is": Is})
+
+
+def _build(cls: type[N], data: Any) -> N:
+    """A node from the data written at its place: each field is read at its `at` path with
+    the reader its annotation names; a field the data leaves out keeps its default."""
+    values = {}
+    for f in node_fields(cls):
+        value = data
+        for key in (*cls.prefix, *f.metadata["at"]):
+            if not isinstance(value, dict | list) or (isinstance(value, dict) and key not in value):
+                break
+            value = value[key]
         else:
-            ((op, arg),) = item.items()
-            steps.append(Step(op, _freeze(arg)))
-    return tuple(steps)
+            values[f.name] = _READERS[f.type.removesuffix(" | None")](value)
+    return cls(**values)
 
 
-def _freeze(value: Any) -> Any:
-    if isinstance(value, dict):
-        return MappingProxyType(
-            {k: parse_steps(v) if k in _STEP_LISTS else _freeze(v) for k, v in value.items()}
-        )
-    if isinstance(value, list):
-        return tuple(_freeze(v) for v in value)
-    return value
+def _name(value: str) -> Name:
+    return Name(name=value)
+
+
+def _player(value: str | dict[str, Any]) -> PlayerRef:
+    return Player(name=PlayerName(value)) if isinstance(value, str) else _build(OwnerOf, value)
+
+
+def _cards(value: str | dict[str, Any]) -> Cards:
+    if isinstance(value, str):
+        return Name(name=value)
+    side = value["field"]
+    return Field(side=None if side == "all" else _player(side), type=value.get("type"))
+
+
+def _number(value: int | dict[str, Any]) -> Number:
+    if isinstance(value, int):
+        return value
+    built = _build(_NUMBERS[next(iter(value))], value)
+    assert isinstance(built, Sum | Count | Size | Core | Mod | Neg)
+    return built
+
+
+def _condition(value: dict[str, Any]) -> Condition:
+    ((word, arg),) = value.items()
+    if word in _CONDITIONS:
+        built = _build(_CONDITIONS[word], value)
+        assert isinstance(built, All | AnyOf | Not | Is)
+        return built
+    left, right = arg
+    return Compare(op=Comparison(word), left=_number(left), right=_number(right))
+
+
+def _kind(value: str | dict[str, Any]) -> Kind:
+    return value if isinstance(value, str) else _build(KindOfType, value)
+
+
+# The reader of each field annotation the program nodes use.
+_READERS: Mapping[str, Callable[[Any], Any]] = MappingProxyType(
+    {
+        "str": str,
+        "bool": bool,
+        "Binding": str,
+        "tuple[int, ...]": tuple,
+        "tuple[str, ...]": tuple,
+        "PlayerName": PlayerName,
+        "State": State,
+        "Face": Face,
+        "TargetKind": TargetKind,
+        "Name": _name,
+        "PlayerRef": _player,
+        "Cards": _cards,
+        "Number": _number,
+        "Condition": _condition,
+        "tuple[Condition, ...]": lambda items: tuple(map(_condition, items)),
+        "Kind": _kind,
+        "Steps": parse_steps,
+        "tuple[Option, ...]": lambda items: tuple(_build(Option, item) for item in items),
+    }
+)
 
 
 def _same(value: Any) -> Any:

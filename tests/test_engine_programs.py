@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import pickle
+from importlib import resources
 from pathlib import Path
 
 import pytest
+import yaml
+from blackpoker import actionlists
 from blackpoker.cli.main import main
 from blackpoker.compiler import CompileError, compile
+from blackpoker.compiler.program import STEP_TYPES, Name, Step, walk_steps
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.primitives import PRIMITIVES
 from click.testing import CliRunner
@@ -44,11 +50,20 @@ def test_every_action_has_a_program_of_known_primitives(fmt: str, count: int) ->
     assert len(rules.actions) == count
     for action in rules.actions:
         assert action.steps, action.id
-        stack = list(action.steps)
-        while stack:
-            step = stack.pop()
-            assert step.op in PRIMITIVES, (action.id, step.op)
-            stack += [*step.then, *step.otherwise]
+        for _, node in walk_steps(action.steps):
+            assert not isinstance(node, Step) or type(node) in PRIMITIVES, (action.id, node)
+
+
+def test_the_schema_the_node_classes_and_the_primitives_name_the_same_steps() -> None:
+    schema = json.loads(resources.files("blackpoker.schema").joinpath("defs.schema.json").read_text("utf-8"))
+    written = set(schema["$defs"]["step"]["properties"]) - {"then", "else"}
+    assert written == {cls.op for cls in STEP_TYPES}
+    assert set(PRIMITIVES) == set(STEP_TYPES)
+
+
+def test_program_trees_pickle() -> None:
+    programs = [a.steps for a in compile("v7", "mast").actions]
+    assert pickle.loads(pickle.dumps(programs)) == programs
 
 
 def test_an_overlay_action_made_of_existing_primitives_is_played(tmp_path: Path) -> None:
@@ -82,3 +97,75 @@ def test_an_unknown_primitive_is_refused_by_the_schema(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "unknown key 'teleport'" in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_an_unbound_name_in_an_edition_file_is_a_located_error(tmp_path: Path) -> None:
+    """The binding rule holds for edition files too: the misspelt name is reported where it is read."""
+    edition = Path(actionlists.__file__).parent / "v7.yaml"
+    lines = edition.read_text(encoding="utf-8").splitlines(keepends=True)
+    line = next(i for i, text in enumerate(lines) if "- move: {cards: found, to: hand}" in text)
+    lines[line] = lines[line].replace("cards: found", "cards: fonud")
+    path = tmp_path / "v7.yaml"
+    path.write_text("".join(lines), encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 1
+    column = lines[line].index("fonud") + 1
+    assert result.stderr.splitlines()[0] == (
+        f"{path}:{line + 1}:{column}: cards: 'fonud' is not bound here (bound before: found)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("steps", "problems"),
+    [
+        # bound in both branches of an if: bound after it
+        (
+            "- if: {eq: [1, 1]}\n          then: [top: {player: you, count: 1, as: a}]\n"
+            "          else: [top: {player: you, count: 2, as: a}]\n        - reveal: a",
+            [],
+        ),
+        # bound in one option of a choose_one only
+        (
+            "- choose_one: {player: you, options: [{label: x, steps: [top: {player: you, count: 1, as: a}]},"
+            " {label: y, steps: []}]}\n        - reveal: a",
+            ["reveal: 'a' is not bound here"],
+        ),
+        # a name is bound only by an earlier step, not by a later one
+        ("- reveal: a\n        - top: {player: you, count: 1, as: a}", ["reveal: 'a' is not bound here"]),
+        # the built-in names need no binding
+        (
+            "- reveal: key\n        - move: {cards: target_key, to: hand}\n"
+            "        - set_state: {of: attackers, state: charged}",
+            [],
+        ),
+    ],
+)
+def test_the_binding_rule(tmp_path: Path, steps: str, problems: list[str]) -> None:
+    path = tmp_path / "rally.yaml"
+    body = OVERLAY.split("      program:\n")[0]
+    path.write_text(f"{body}      program:\n        {steps}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    found = [line.split(": ", 1)[1].split(" (")[0] for line in result.stderr.splitlines()[:-1]]
+    assert found == problems
+    assert result.exit_code == (1 if problems else 0)
+
+
+def test_the_walker_gives_every_node_its_place_in_the_document() -> None:
+    """Each path walk_steps yields leads, in the YAML as written, to the data the node was built from."""
+    edition = Path(actionlists.__file__).parent / "v7.yaml"
+    raw = yaml.safe_load(edition.read_text(encoding="utf-8"))
+    rules = compile("v7", "mast")
+    walked = 0
+    for i, written in enumerate(raw["actions"]):
+        if written["id"] not in {a.id for a in rules.actions}:
+            continue
+        for path, node in walk_steps(rules.action(written["id"]).steps, ("actions", i, "program")):
+            value = raw
+            for key in path:
+                value = value[key]
+            if isinstance(node, Name):
+                assert value == node.name, path
+            elif isinstance(node, Step):
+                assert isinstance(value, dict) and (node.op in value), path
+            walked += 1
+    assert walked > 200

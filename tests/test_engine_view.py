@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from blackpoker.compiler import compile
+from blackpoker.compiler.program import Choose
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption
 from blackpoker.runtime.engine.state import GameState
@@ -123,7 +124,7 @@ def _shown_by_the_effect(game: Game) -> bool:
         return False
     frame = game.state.resolving[-1].frames[-1]
     step = frame.steps[frame.pc]
-    return step.op == "choose" and "owner" in step.arg
+    return isinstance(step, Choose) and step.owner is not None
 
 
 @pytest.mark.parametrize(("fmt", "seeds", "least"), [("lite", 12, 3000), ("mast", 6, 1500)])

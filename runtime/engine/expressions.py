@@ -2,9 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, assert_never
 
+from blackpoker.compiler.program import (
+    COMPARE,
+    All,
+    AnyOf,
+    Cards,
+    Compare,
+    Condition,
+    Core,
+    Count,
+    Field,
+    Is,
+    Mod,
+    Neg,
+    Not,
+    Number,
+    OwnerOf,
+    PlayerName,
+    PlayerRef,
+    Size,
+    State,
+    Sum,
+)
 from blackpoker.runtime.engine.state import Request, Resolution, Unit
 from blackpoker.runtime.engine.transitions import size
 from blackpoker.runtime.engine.zones import card, owner, rank
@@ -13,29 +34,29 @@ if TYPE_CHECKING:
     from blackpoker.runtime.engine.game import Game
 
 
-def player(g: Game, res: Resolution, name: str | Mapping[str, Any]) -> int:
+def player(g: Game, res: Resolution, ref: PlayerRef) -> int:
     """A player's index, or -1 when the reference names nobody (a lost target, no cards)."""
-    controller = res.request.controller
-    if isinstance(name, Mapping):
-        found = cards_of(things(g, res, name["owner"]))
+    if isinstance(ref, OwnerOf):
+        found = cards_of(things(g, res, ref.of))
         return owner(found[0]) if found else -1
-    if name == "you":
+    controller = res.request.controller
+    name = ref.name
+    if name is PlayerName.YOU:
         return controller
-    if name == "opponent":
+    if name is PlayerName.OPPONENT:
         return 1 - controller
-    if name == "turn_player":
+    if name is PlayerName.TURN_PLAYER:
         return g.state.turn_player
     target = res.request.target
     return target[1] if target and target[0] == "player" else -1
 
 
-def things(g: Game, res: Resolution, ref: Any) -> list[Any]:
+def things(g: Game, res: Resolution, ref: Cards) -> list[Any]:
     """What a reference names now: card ids, characters (Unit) or requests (Request)."""
     state = g.state
-    if isinstance(ref, Mapping):
-        side = ref["field"]
-        indexes = range(len(state.players)) if side == "all" else (player(g, res, side),)
-        kind = ref.get("type")
+    if isinstance(ref, Field):
+        indexes = range(len(state.players)) if ref.side is None else (player(g, res, ref.side),)
+        kind = ref.type
         return [
             u
             for i in indexes
@@ -43,21 +64,22 @@ def things(g: Game, res: Resolution, ref: Any) -> list[Any]:
             for u in state.players[i].field
             if kind is None or u.kind.type == kind
         ]
-    if ref == "key":
+    name = ref.name
+    if name == "key":
         return list(res.request.held)
-    if ref == "target":
+    if name == "target":
         found = target_object(g, res.request)
         return [] if found is None else [found]
-    if ref == "target_key":
+    if name == "target_key":
         found = target_object(g, res.request)
         return list(found.key_cards) if isinstance(found, Request) else []
-    if ref == "attackers":
+    if name == "attackers":
         return [u for u in (state.unit(uid) for uid in state.attackers) if u is not None]
     # a bound character is named while it stays on the field (looked up by id, so that a
     # copied game's resolution names the copy's character)
     return [
         item if not isinstance(item, Unit) else state.unit(item.uid)
-        for item in res.vars.get(ref, ())
+        for item in res.vars.get(name, ())
         if not isinstance(item, Unit) or state.unit(item.uid) is not None
     ]
 
@@ -84,56 +106,48 @@ def cards_of(items: list[Any]) -> list[int]:
     return found
 
 
-def number(g: Game, res: Resolution, expr: Any) -> int:
+def number(g: Game, res: Resolution, expr: Number) -> int:
     if isinstance(expr, int):
         return expr
-    if "sum" in expr:
+    if isinstance(expr, Sum):
         # key cards count as requested, even once the effect has put them elsewhere
-        cards = res.request.key_cards if expr["sum"] == "key" else cards_of(things(g, res, expr["sum"]))
-        suit = expr.get("suit")
+        cards = res.request.key_cards if expr.of.name == "key" else cards_of(things(g, res, expr.of))
+        suit = expr.suit
         return sum(
             rank(c)
             for c in cards
             if suit is None or (card(c).suit is not None and card(c).suit.value == suit)
         )
-    if "count" in expr:
-        return len(things(g, res, expr["count"]))
-    if "size" in expr:
-        units = [u for u in things(g, res, expr["size"]) if isinstance(u, Unit)]
+    if isinstance(expr, Count):
+        return len(things(g, res, expr.of))
+    if isinstance(expr, Size):
+        units = [u for u in things(g, res, expr.of) if isinstance(u, Unit)]
         return size(units[0]) if units else 0
-    if "core" in expr:
-        return int(getattr(g.rules.edition.core, expr["core"]))
-    if "mod" in expr:
-        left, right = (number(g, res, e) for e in expr["mod"])
+    if isinstance(expr, Core):
+        return int(getattr(g.rules.edition.core, expr.rule))
+    if isinstance(expr, Mod):
+        left, right = number(g, res, expr.left), number(g, res, expr.right)
         return left % right if right else left
-    return -number(g, res, expr["neg"])
+    if isinstance(expr, Neg):
+        return -number(g, res, expr.of)
+    assert_never(expr)
 
 
-_COMPARE = {
-    "eq": int.__eq__,
-    "ne": int.__ne__,
-    "lt": int.__lt__,
-    "le": int.__le__,
-    "gt": int.__gt__,
-    "ge": int.__ge__,
-}
-
-
-def condition(g: Game, res: Resolution, cond: Mapping[str, Any]) -> bool:
-    ((op, arg),) = cond.items()
-    if op == "all":
-        return all(condition(g, res, c) for c in arg)
-    if op == "any":
-        return any(condition(g, res, c) for c in arg)
-    if op == "not":
-        return not condition(g, res, arg)
-    if op == "is":
-        units = [u for u in things(g, res, arg["of"]) if isinstance(u, Unit)]
-        state = arg.get("state")
+def condition(g: Game, res: Resolution, cond: Condition) -> bool:
+    if isinstance(cond, All):
+        return all(condition(g, res, c) for c in cond.items)
+    if isinstance(cond, AnyOf):
+        return any(condition(g, res, c) for c in cond.items)
+    if isinstance(cond, Not):
+        return not condition(g, res, cond.of)
+    if isinstance(cond, Is):
+        units = [u for u in things(g, res, cond.of) if isinstance(u, Unit)]
+        state = cond.state
         return bool(units) and all(
-            ("type" not in arg or u.kind.type == arg["type"])
-            and (state is None or u.charged == (state == "charged"))
+            (cond.type is None or u.kind.type == cond.type)
+            and (state is None or u.charged == (state is State.CHARGED))
             for u in units
         )
-    left, right = arg
-    return bool(_COMPARE[op](number(g, res, left), number(g, res, right)))
+    if isinstance(cond, Compare):
+        return bool(COMPARE[cond.op](number(g, res, cond.left), number(g, res, cond.right)))
+    assert_never(cond)

@@ -26,7 +26,7 @@ def run(g: Game, res: Resolution) -> Signal | None:
         step = frame.steps[frame.pc]
         if frame.bind is not None:
             res.vars[frame.bind[0]] = frame.bind[1]
-        signal = PRIMITIVES[step.op](g, res, step)
+        signal = PRIMITIVES[type(step)](g, res, step)
         if signal is Signal.WAIT:
             return signal
         frame.pc += 1

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from blackpoker.compiler.model import Speed, Step
+from blackpoker.compiler import program
+from blackpoker.compiler.model import Face, Speed
+from blackpoker.compiler.program import PlayerRef, State, Step, Steps
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.combat import block_pairs, can_attack, judge
 from blackpoker.runtime.engine.expressions import cards_of, condition, number, player, target_object, things
@@ -31,14 +33,15 @@ class Signal(Enum):
     NESTED = "nested"
 
 
-Primitive = Callable[["Game", Resolution, Step], Signal | None]
+S = TypeVar("S", bound=Step)
+Primitive = Callable[["Game", Resolution, S], Signal | None]
 _ORDER = "_order"  # the cards an ordered move has named so far; no program name starts with _
-PRIMITIVES: dict[str, Primitive] = {}
+PRIMITIVES: dict[type[Step], Primitive[Any]] = {}  # node class → its one implementation
 
 
-def primitive(name: str) -> Callable[[Primitive], Primitive]:
-    def register(fn: Primitive) -> Primitive:
-        PRIMITIVES[name] = fn
+def primitive(node: type[S]) -> Callable[[Primitive[S]], Primitive[S]]:
+    def register(fn: Primitive[S]) -> Primitive[S]:
+        PRIMITIVES[node] = fn
         return fn
 
     return register
@@ -69,91 +72,85 @@ def _units(items: list[Any]) -> list[Unit]:
     return [u for u in items if isinstance(u, Unit)]
 
 
-@primitive("target")
-def _target(g: Game, res: Resolution, step: Step) -> Signal | None:
-    return None if still_valid(g, res.request, step.arg) else Signal.STOP
+@primitive(program.Target)
+def _target(g: Game, res: Resolution, step: program.Target) -> Signal | None:
+    return None if still_valid(g, res.request, step) else Signal.STOP
 
 
-@primitive("choose")
-def _choose(g: Game, res: Resolution, step: Step) -> Signal | None:
+@primitive(program.Choose)
+def _choose(g: Game, res: Resolution, step: program.Choose) -> Signal | None:
     """One decision per card; the picks so far are bound to the name (a new list each time,
     so a copied resolution keeps its own)."""
-    arg = step.arg
-    who = player(g, res, arg["player"])
-    holder = player(g, res, arg["owner"]) if "owner" in arg else who
+    who = player(g, res, step.player)
+    holder = player(g, res, step.owner) if step.owner is not None else who
     answer = _answer(res)
-    picked = [] if answer is None else [*res.vars[arg["as"]], answer.a]
-    res.vars[arg["as"]] = picked
+    picked = [] if answer is None else [*res.vars[step.as_], answer.a]
+    res.vars[step.as_] = picked
     if who < 0 or holder < 0:
         return None
-    left = [c for c in getattr(g.state.players[holder], arg["from"]) if c not in picked]
-    if not left or len(picked) >= (number(g, res, arg["count"]) if "count" in arg else 1):
+    left = [c for c in getattr(g.state.players[holder], step.zone) if c not in picked]
+    if not left or len(picked) >= number(g, res, step.count):
         return None
     return _ask(res, who, [Choice(who, "pick", cid) for cid in _distinct(left)])
 
 
-@primitive("top")
-def _top(g: Game, res: Resolution, step: Step) -> Signal | None:
-    who = player(g, res, step.arg["player"])
-    count = max(number(g, res, step.arg["count"]), 0)
-    res.vars[step.arg["as"]] = list(g.state.players[who].life[:count]) if who >= 0 else []
+@primitive(program.Top)
+def _top(g: Game, res: Resolution, step: program.Top) -> Signal | None:
+    who = player(g, res, step.player)
+    count = max(number(g, res, step.count), 0)
+    res.vars[step.as_] = list(g.state.players[who].life[:count]) if who >= 0 else []
     return None
 
 
-@primitive("put_character")
-def _put_character(g: Game, res: Resolution, step: Step) -> Signal | None:
-    cards = cards_of(things(g, res, step.arg["cards"]))
+@primitive(program.PutCharacter)
+def _put_character(g: Game, res: Resolution, step: program.PutCharacter) -> Signal | None:
+    cards = cards_of(things(g, res, step.cards))
     if cards:
-        face = step.arg.get("face")
+        face = step.face
         t.place_units(
-            g,
-            cards,
-            step.arg["as"],
-            None if face is None else face == "up",
-            step.arg.get("state", "charged") == "charged",
+            g, cards, step.as_, None if face is None else face is Face.UP, step.state is State.CHARGED
         )
     return None
 
 
-@primitive("become")
-def _become(g: Game, res: Resolution, step: Step) -> Signal | None:
-    for unit in _units(things(g, res, step.arg["of"])):
-        t.transform(g, unit, step.arg["as"])
+@primitive(program.Become)
+def _become(g: Game, res: Resolution, step: program.Become) -> Signal | None:
+    for unit in _units(things(g, res, step.of)):
+        t.transform(g, unit, step.as_)
     return None
 
 
-@primitive("leave_combat")
-def _leave_combat(g: Game, res: Resolution, step: Step) -> Signal | None:
-    for unit in _units(things(g, res, step.arg)):
+@primitive(program.LeaveCombat)
+def _leave_combat(g: Game, res: Resolution, step: program.LeaveCombat) -> Signal | None:
+    for unit in _units(things(g, res, step.of)):
         t.leave_combat(g.state, unit.uid)
     return None
 
 
-@primitive("mount")
-def _mount(g: Game, res: Resolution, step: Step) -> Signal | None:
-    units = _units(things(g, res, step.arg["onto"]))
-    cards = cards_of(things(g, res, step.arg["cards"]))
+@primitive(program.Mount)
+def _mount(g: Game, res: Resolution, step: program.Mount) -> Signal | None:
+    units = _units(things(g, res, step.onto))
+    cards = cards_of(things(g, res, step.cards))
     if units and cards:
-        t.mount(g, units[0], cards, step.arg["as"])
+        t.mount(g, units[0], cards, step.as_)
     return None
 
 
-@primitive("move")
-def _move(g: Game, res: Resolution, step: Step) -> Signal | None:
+@primitive(program.Move)
+def _move(g: Game, res: Resolution, step: program.Move) -> Signal | None:
     """Characters and loose cards (a card inside a character moves only with it). With
     `order`, that player names the cards from the top down, one decision each."""
-    arg = step.arg
-    zone = arg["to"]
+    zone = step.to
     state = g.state
-    items = [i for i in things(g, res, arg["cards"]) if not isinstance(i, int) or t.is_loose(state, i)]
+    items = [i for i in things(g, res, step.cards) if not isinstance(i, int) or t.is_loose(state, i)]
     cards = cards_of(items)
     sequence = None
-    if "order" in arg and len(cards) > 1:
+    if step.order is not None and len(cards) > 1:
         answer = _answer(res)
         picked = [] if answer is None else [*res.vars[_ORDER], answer.a]
         res.vars[_ORDER] = picked
         left = [c for c in cards if c not in picked]
-        who = player(g, res, arg["order"])
+        who = player(g, res, step.order)
         if len(left) > 1 and who >= 0:
             return _ask(res, who, [Choice(who, "place", cid) for cid in _distinct(left)])
         sequence = t.placing_order(picked + left, zone)
@@ -165,63 +162,63 @@ def _move(g: Game, res: Resolution, step: Step) -> Signal | None:
     loose = [i for i in items if isinstance(i, int)]
     for cid in loose if sequence is None else [c for c in sequence if c in loose]:
         t.move_card(state, cid, zone)
-    if "as" in arg:
-        res.vars[arg["as"]] = cards
+    if step.as_ is not None:
+        res.vars[step.as_] = cards
     return None
 
 
-@primitive("damage")
-def _damage(g: Game, res: Resolution, step: Step) -> Signal | None:
-    who = player(g, res, step.arg["player"])
+@primitive(program.Damage)
+def _damage(g: Game, res: Resolution, step: program.Damage) -> Signal | None:
+    who = player(g, res, step.player)
     if who >= 0:
-        t.damage(g.state, who, number(g, res, step.arg["amount"]))
+        t.damage(g.state, who, number(g, res, step.amount))
     return None
 
 
-@primitive("draw")
-def _draw(g: Game, res: Resolution, step: Step) -> Signal | None:
-    who = player(g, res, step.arg["player"])
+@primitive(program.Draw)
+def _draw(g: Game, res: Resolution, step: program.Draw) -> Signal | None:
+    who = player(g, res, step.player)
     if who >= 0:
-        t.draw(g.state, who, number(g, res, step.arg["count"]))
+        t.draw(g.state, who, number(g, res, step.count))
     return None
 
 
-@primitive("set_state")
-def _set_state(g: Game, res: Resolution, step: Step) -> Signal | None:
-    charged = step.arg["state"] == "charged"
-    for unit in _units(things(g, res, step.arg["of"])):
+@primitive(program.SetState)
+def _set_state(g: Game, res: Resolution, step: program.SetState) -> Signal | None:
+    charged = step.state is State.CHARGED
+    for unit in _units(things(g, res, step.of)):
         unit.charged = charged
     return None
 
 
-@primitive("modify_size")
-def _modify_size(g: Game, res: Resolution, step: Step) -> Signal | None:
-    amount = number(g, res, step.arg["by"])
-    for unit in _units(things(g, res, step.arg["of"])):
+@primitive(program.ModifySize)
+def _modify_size(g: Game, res: Resolution, step: program.ModifySize) -> Signal | None:
+    amount = number(g, res, step.by)
+    for unit in _units(things(g, res, step.of)):
         unit.size_mod += amount
     return None
 
 
-@primitive("if")
-def _if(g: Game, res: Resolution, step: Step) -> Signal | None:
-    branch = step.then if condition(g, res, step.arg) else step.otherwise
+@primitive(program.If)
+def _if(g: Game, res: Resolution, step: program.If) -> Signal | None:
+    branch = step.then if condition(g, res, step.cond) else step.otherwise
     if branch:
         res.frames.append(Frame(branch))
     return None
 
 
-@primitive("may")
-def _may(g: Game, res: Resolution, step: Step) -> Signal | None:
+@primitive(program.May)
+def _may(g: Game, res: Resolution, step: program.May) -> Signal | None:
     # 必要であれば: a choice between doing the steps and doing nothing.
-    return _branch(g, res, step.arg["player"], {"yes": step.arg["steps"], "no": ()})
+    return _branch(g, res, step.player, {"yes": step.steps, "no": ()})
 
 
-@primitive("choose_one")
-def _choose_one(g: Game, res: Resolution, step: Step) -> Signal | None:
-    return _branch(g, res, step.arg["player"], {o["label"]: o["steps"] for o in step.arg["options"]})
+@primitive(program.ChooseOne)
+def _choose_one(g: Game, res: Resolution, step: program.ChooseOne) -> Signal | None:
+    return _branch(g, res, step.player, {o.label: o.steps for o in step.options})
 
 
-def _branch(g: Game, res: Resolution, who_value: Any, branches: dict[str, Any]) -> Signal | None:
+def _branch(g: Game, res: Resolution, who_value: PlayerRef, branches: dict[str, Steps]) -> Signal | None:
     """Ask the player for one label, then run that label's steps."""
     who = player(g, res, who_value)
     answer = _answer(res)
@@ -232,33 +229,33 @@ def _branch(g: Game, res: Resolution, who_value: Any, branches: dict[str, Any]) 
     return None
 
 
-@primitive("for_each")
-def _for_each(g: Game, res: Resolution, step: Step) -> Signal | None:
+@primitive(program.ForEach)
+def _for_each(g: Game, res: Resolution, step: program.ForEach) -> Signal | None:
     # Frames run last-in first-out, so the passes are pushed in reverse.
-    for item in reversed(things(g, res, step.arg["in"])):
-        res.frames.append(Frame(step.arg["steps"], 0, (step.arg["as"], [item])))
+    for item in reversed(things(g, res, step.in_)):
+        res.frames.append(Frame(step.steps, 0, (step.as_, [item])))
     return None
 
 
-@primitive("reveal")
-def _reveal(g: Game, res: Resolution, step: Step) -> Signal | None:
-    g.note("reveal", cards=[str(card(c)) for c in cards_of(things(g, res, step.arg))])
+@primitive(program.Reveal)
+def _reveal(g: Game, res: Resolution, step: program.Reveal) -> Signal | None:
+    g.note("reveal", cards=[str(card(c)) for c in cards_of(things(g, res, step.cards))])
     return None
 
 
-@primitive("shuffle")
-def _shuffle(g: Game, res: Resolution, step: Step) -> Signal | None:
-    who = player(g, res, step.arg["player"])
+@primitive(program.Shuffle)
+def _shuffle(g: Game, res: Resolution, step: program.Shuffle) -> Signal | None:
+    who = player(g, res, step.player)
     if who >= 0:
         g.state.rng.shuffle(g.state.players[who].life)
     return None
 
 
-@primitive("request")
-def _request(g: Game, res: Resolution, step: Step) -> Signal | None:
+@primitive(program.Request)
+def _request(g: Game, res: Resolution, step: program.Request) -> Signal | None:
     """An indirect request: no cost, no automatic pass, chance does not move."""
     state = g.state
-    action = g.rules.action(step.arg)
+    action = g.rules.action(step.action)
     request = Request(state.new_uid(), action, res.request.controller, (), [])
     g.note("request", player=request.controller, action=action.id, indirect=True)
     if action.speed is Speed.NORMAL:
@@ -268,9 +265,9 @@ def _request(g: Game, res: Resolution, step: Step) -> Signal | None:
     return Signal.NESTED
 
 
-@primitive("negate")
-def _negate(g: Game, res: Resolution, step: Step) -> Signal | None:
-    found = target_object(g, res.request) if step.arg == "target" else None
+@primitive(program.Negate)
+def _negate(g: Game, res: Resolution, step: program.Negate) -> Signal | None:
+    found = target_object(g, res.request) if step.of.name == "target" else None
     if isinstance(found, Request):
         g.state.stage.remove(found)
         t.release_keys(g.state, found)
@@ -278,10 +275,10 @@ def _negate(g: Game, res: Resolution, step: Step) -> Signal | None:
     return None
 
 
-@primitive("retarget")
-def _retarget(g: Game, res: Resolution, step: Step) -> Signal | None:
+@primitive(program.Retarget)
+def _retarget(g: Game, res: Resolution, step: program.Retarget) -> Signal | None:
     """The controller of the resolving request picks the named request's new target."""
-    requests = [r for r in things(g, res, step.arg) if isinstance(r, Request)]
+    requests = [r for r in things(g, res, step.of) if isinstance(r, Request)]
     if not requests:
         return None
     answer = _answer(res)
@@ -293,20 +290,20 @@ def _retarget(g: Game, res: Resolution, step: Step) -> Signal | None:
     return _ask(res, who, choices) if choices else None
 
 
-@primitive("discard_down_to")
-def _discard_down_to(g: Game, res: Resolution, step: Step) -> Signal | None:
-    who = player(g, res, step.arg["player"])
+@primitive(program.DiscardDownTo)
+def _discard_down_to(g: Game, res: Resolution, step: program.DiscardDownTo) -> Signal | None:
+    who = player(g, res, step.player)
     answer = _answer(res)
     if answer is not None:
         t.move_card(g.state, answer.a, "graveyard")
     hand = g.state.players[who].hand
-    if len(hand) <= number(g, res, step.arg["count"]):
+    if len(hand) <= number(g, res, step.count):
         return None
     return _ask(res, who, [Choice(who, "discard", cid) for cid in _distinct(hand)])
 
 
-@primitive("pass_turn")
-def _pass_turn(g: Game, res: Resolution, step: Step) -> Signal | None:
+@primitive(program.PassTurn)
+def _pass_turn(g: Game, res: Resolution, step: program.PassTurn) -> Signal | None:
     state = g.state
     state.turn_player = 1 - state.turn_player
     state.turn += 1
@@ -320,9 +317,9 @@ def _pass_turn(g: Game, res: Resolution, step: Step) -> Signal | None:
     return None
 
 
-@primitive("declare_attackers")
-def _declare_attackers(g: Game, res: Resolution, step: Step) -> Signal | None:
-    who = player(g, res, step.arg["player"])
+@primitive(program.DeclareAttackers)
+def _declare_attackers(g: Game, res: Resolution, step: program.DeclareAttackers) -> Signal | None:
+    who = player(g, res, step.player)
     state = g.state
     answer = _answer(res)
     if answer is None:  # a new attack: marks left by one whose ダメージ判定 was negated go
@@ -340,9 +337,9 @@ def _declare_attackers(g: Game, res: Resolution, step: Step) -> Signal | None:
     return _ask(res, who, [*(Choice(who, "attacker", u.cards[0]) for u in eligible), Choice(who, "done")])
 
 
-@primitive("declare_blockers")
-def _declare_blockers(g: Game, res: Resolution, step: Step) -> Signal | None:
-    who = player(g, res, step.arg["player"])
+@primitive(program.DeclareBlockers)
+def _declare_blockers(g: Game, res: Resolution, step: program.DeclareBlockers) -> Signal | None:
+    who = player(g, res, step.player)
     state = g.state
     answer = _answer(res)
     if answer is not None:
@@ -359,18 +356,18 @@ def _declare_blockers(g: Game, res: Resolution, step: Step) -> Signal | None:
     )
 
 
-@primitive("judge_combat")
-def _judge_combat(g: Game, res: Resolution, step: Step) -> Signal | None:
+@primitive(program.JudgeCombat)
+def _judge_combat(g: Game, res: Resolution, step: program.JudgeCombat) -> Signal | None:
     judge(g)
     return None
 
 
-@primitive("dig_until")
-def _dig_until(g: Game, res: Resolution, step: Step) -> Signal | None:
-    who = player(g, res, step.arg["player"])
+@primitive(program.DigUntil)
+def _dig_until(g: Game, res: Resolution, step: program.DigUntil) -> Signal | None:
+    who = player(g, res, step.player)
     life = g.state.players[who].life
-    ranks = step.arg["ranks"]
+    ranks = step.ranks
     while life and rank_label_of(life[0]) not in ranks:
         t.damage(g.state, who, 1)  # the same move as damage: the top card to the graveyard
-    res.vars[step.arg["as"]] = life[:1]
+    res.vars[step.as_] = life[:1]
     return None

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from blackpoker.compiler.model import Action, Character, Step
+from blackpoker.compiler.model import Action, Character
+from blackpoker.compiler.program import Step
 
 PLAYERS = (0, 1)
 Target = tuple[str, int]  # ("character", uid) | ("request", uid) | ("player", index)

@@ -10,6 +10,7 @@ from typing import Any
 from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.compiler.matcher import KeyMatcher, compile_matcher
 from blackpoker.compiler.model import RuleSet
+from blackpoker.compiler.program import Target
 from blackpoker.runtime.engine.legal import KeyWays, Timed, requestables
 from blackpoker.runtime.engine.zones import DECK
 
@@ -33,7 +34,7 @@ _TABLES: dict[int, tuple[RuleSet, Tables]] = {}
 def tables(rules: RuleSet) -> Tables:
     known = _TABLES.get(id(rules))
     if known is None or known[0] is not rules:
-        specs = {a.id: s.arg for a in rules.actions for s in a.steps[:1] if s.op == "target"}
+        specs = {a.id: s for a in rules.actions for s in a.steps[:1] if isinstance(s, Target)}
         digest = hashlib.sha256(
             json.dumps(ruleset_json(rules), sort_keys=True, ensure_ascii=False).encode()
         ).hexdigest()

@@ -6,38 +6,39 @@ The same test serves twice: when requesting (to list the candidates) and at reso
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from blackpoker.compiler.model import Limit
+from blackpoker.compiler.program import PlayerName, TargetKind
+from blackpoker.compiler.program import Target as TargetSpec
 from blackpoker.runtime.engine.state import GameState, Request, Target, Unit
 from blackpoker.runtime.engine.zones import card
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.game import Game
 
-Spec = Mapping[str, Any]
 
-
-def candidates(g: Game, controller: int, spec: Spec, key_cards: tuple[int, ...]) -> list[tuple[str, int]]:
+def candidates(
+    g: Game, controller: int, spec: TargetSpec, key_cards: tuple[int, ...]
+) -> list[tuple[str, int]]:
     """The targets a request may name, as options name them: a character by its first card,
     a request by its stage position (from 1), a player by index."""
-    kind = spec["kind"]
-    if kind == "character":
+    kind = spec.kind
+    if kind is TargetKind.CHARACTER:
         return [
             ("character", u.cards[0])
             for p in g.state.players
             for u in p.field
             if unit_ok(controller, spec, key_cards, u)
         ]
-    if kind == "request":
+    if kind is TargetKind.REQUEST:
         return [("request", i) for i, r in enumerate(g.state.stage, 1) if request_ok(spec, r)]
     return [("player", p) for p in _players(controller, spec)]
 
 
-def still_valid(g: Game, request: Request, spec: Spec) -> bool:
+def still_valid(g: Game, request: Request, spec: TargetSpec) -> bool:
     target = request.target
-    if target is None or target[0] != spec["kind"]:
+    if target is None or target[0] != spec.kind.value:
         return False
     kind, value = target
     if kind == "character":
@@ -49,29 +50,29 @@ def still_valid(g: Game, request: Request, spec: Spec) -> bool:
     return value in _players(request.controller, spec)
 
 
-def unit_ok(controller: int, spec: Spec, key_cards: tuple[int, ...], unit: Unit) -> bool:
-    side = spec.get("side")
-    if side is not None and (unit.controller == controller) != (side == "you"):
+def unit_ok(controller: int, spec: TargetSpec, key_cards: tuple[int, ...], unit: Unit) -> bool:
+    side = spec.side
+    if side is not None and (unit.controller == controller) != (side is PlayerName.YOU):
         return False
-    if "type" in spec and unit.kind.type != spec["type"]:
+    if spec.type is not None and unit.kind.type != spec.type:
         return False
-    if spec.get("no_joker") and any(card(c).is_joker for c in unit.cards):
+    if spec.no_joker and any(card(c).is_joker for c in unit.cards):
         return False
-    if "suit_of" in spec:
+    if spec.suit_of is not None:
         suits = {card(c).suit for c in key_cards}
         if len(suits) != 1 or any(card(c).suit not in suits for c in unit.cards):
             return False
     return True
 
 
-def request_ok(spec: Spec, request: Request) -> bool:
-    if "key_cards" in spec and len(request.key_cards) not in spec["key_cards"]:
+def request_ok(spec: TargetSpec, request: Request) -> bool:
+    if spec.key_cards and len(request.key_cards) not in spec.key_cards:
         return False
-    if "action" in spec and request.action.id != spec["action"]:
+    if spec.action is not None and request.action.id != spec.action:
         return False
-    if spec.get("has_target") and request.target is None:
+    if spec.has_target and request.target is None:
         return False
-    return not (spec.get("counterable") and Limit.UNCOUNTERABLE in request.action.limits)
+    return not (spec.counterable and Limit.UNCOUNTERABLE in request.action.limits)
 
 
 def retarget_candidates(g: Game, request: Request, changer: Request) -> list[tuple[str, int]]:
@@ -80,7 +81,7 @@ def retarget_candidates(g: Game, request: Request, changer: Request) -> list[tup
     itself; `changer` (the resolving request that changes it) is named `resolving:N`."""
     spec = g.tables.target_specs[request.action.id]
     found = candidates(g, request.controller, spec, request.key_cards)
-    if spec["kind"] == "request":
+    if spec.kind is TargetKind.REQUEST:
         found = [c for c in found if g.state.stage[c[1] - 1] is not request]
         depth = next(i for i, r in enumerate(g.state.resolving, 1) if r.request is changer)
         if request_ok(spec, changer):
@@ -119,10 +120,10 @@ def resolve_name(g: Game, target: tuple[str, int]) -> Target:
     return target
 
 
-def _players(controller: int, spec: Spec) -> tuple[int, ...]:
-    side = spec.get("side")
-    if side == "you":
+def _players(controller: int, spec: TargetSpec) -> tuple[int, ...]:
+    side = spec.side
+    if side is PlayerName.YOU:
         return (controller,)
-    if side == "opponent":
+    if side is PlayerName.OPPONENT:
         return (1 - controller,)
     return (controller, 1 - controller)

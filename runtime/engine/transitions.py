@@ -6,10 +6,11 @@ Keeping moves in one place keeps the invariants (each card in exactly one zone) 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from blackpoker.compiler.model import Character, Face, SizeRule
+from blackpoker.compiler.program import Kind
 from blackpoker.runtime.engine.state import GameState, Request, Unit
 from blackpoker.runtime.engine.zones import card, owner, rank, rank_label_of
 
@@ -17,7 +18,6 @@ if TYPE_CHECKING:
     from blackpoker.runtime.engine.game import Game
 
 ZONES = ("graveyard", "hand", "life_top", "life_bottom")
-Kind = str | Mapping[str, Any]  # a character id, or {type: 兵士}: that type's character whose key matches
 
 
 def take_card(state: GameState, cid: int) -> None:
@@ -99,7 +99,7 @@ def _kind_of(g: Game, cards: Sequence[int], kind: Kind) -> Character | None:
         # a named kind takes a single card as it is: the action's key already chose it
         return g.rules.character(kind) if len(cards) == 1 or matchers[kind].matches(values) else None
     return next(
-        (c for c in g.rules.characters if c.type == kind["type"] and matchers[c.id].matches(values)), None
+        (c for c in g.rules.characters if c.type == kind.type and matchers[c.id].matches(values)), None
     )
 
 

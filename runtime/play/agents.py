@@ -4,10 +4,54 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Protocol
 
 from blackpoker.compiler.model import Combat, RuleSet, SizeRule
+from blackpoker.compiler.program import (
+    COMPARE,
+    All,
+    AnyOf,
+    Become,
+    Cards,
+    Choose,
+    Condition,
+    Core,
+    Count,
+    Damage,
+    DeclareAttackers,
+    Field,
+    ForEach,
+    If,
+    Is,
+    JudgeCombat,
+    Kind,
+    Mod,
+    ModifySize,
+    Mount,
+    Move,
+    Name,
+    Neg,
+    Negate,
+    Node,
+    Not,
+    Number,
+    OwnerOf,
+    PassTurn,
+    PathKey,
+    PlayerName,
+    PlayerRef,
+    PutCharacter,
+    Retarget,
+    SetState,
+    Size,
+    State,
+    Step,
+    Sum,
+    Top,
+    walk_steps,
+)
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
 from blackpoker.runtime.engine.state import player_name
 from blackpoker.runtime.engine.view import CharacterView, View
@@ -47,7 +91,25 @@ END_TURN = 0.05  # ending the turn is worth a little, so it comes once nothing e
 IDLE_PASS = -0.5  # passing on one's own turn with nothing to resolve only hands chance around
 LIFE_PRESSURE = 8.0  # a life card paid costs 1 + this / life: dearer as the life runs out
 ATTACK_WORTH = 3.0  # requesting the attack with a charged soldier on one's field
-EMBODY = ("put_character", "mount")  # steps that keep the key cards on the field
+WAIVED = 0.75  # per action whose cost a character waives while on the field (魔力増加)
+RECOVERED = 1.0  # a card of one's choice back from the graveyard
+HAND_CARD = 2.0  # a card of one's choice out of the opponent's hand
+RETURNED = 0.5  # a card of a character that goes back to the hand
+FLIP = 1.0  # charging one's own driven character, or driving an opposing charged one
+BOOST = 0.3  # per point of size of one's own soldier before it attacks
+RETARGET = 2.0  # sending an opposing request away from what it would hit of one's own
+
+
+Enclosing = tuple[tuple[Node, bool], ...]  # the ifs (and which branch) and for_eachs a step sits in
+
+
+@dataclass(frozen=True, slots=True)
+class Loops:
+    over: dict[str, Cards]  # what each for_each name runs over
+    taken: dict[str, Number]  # how many cards a name bound by `top` takes
+
+
+Program = tuple[tuple[tuple[Step, Enclosing], ...], Loops]
 
 
 class GreedyAgent:
@@ -66,6 +128,7 @@ class GreedyAgent:
         self.rules = rules
         self.rng = random.Random(seed)
         self.name = f"greedy:{seed}"
+        self._programs: dict[str, Program] = {}
 
     def choose(self, view: View, options: Sequence[Option]) -> Option:
         scores = [self.score(view, o) for o in options]
@@ -82,45 +145,216 @@ class GreedyAgent:
         return self._answer(view, option)
 
     def _gain(self, view: View, option: RequestOption) -> float:
-        """What the action's steps do for `option.player`, as far as the view tells."""
-        gain = 0.0
-        for step in self.rules.action(option.action).program:
-            op = next(iter(step))
-            arg = step[op]
-            if op == "put_character":
-                gain += self._placed(arg, option.keys)
-            elif op == "mount":
-                gain += sum(rank(c) for c in option.keys)
-            elif op == "damage":
-                hit = self._player(view, option, arg["player"])
-                if hit is not None:
-                    amount = _amount(arg["amount"], option.keys)
-                    gain += amount if hit != option.player else -amount
-            elif op == "choose" and arg.get("from") == "life":
-                gain += SEARCHED
-            elif op == "move" and arg.get("cards") == "target" and arg.get("to") == "graveyard":
-                unit = _target_unit(view, option)
-                if unit is not None:
-                    gain += self._worth(unit) * (1 if _controller(unit, view) != option.player else -1)
-            elif op == "modify_size":
-                gain += self._resize(view, option, _amount(arg["by"], option.keys))
-            elif op == "negate":
-                gain += self._negation(view, option)
-            elif op == "declare_attackers":
-                ready = any(u.charged and self._is_soldier(u) for u in view.players[option.player].field)
-                gain += ATTACK_WORTH if ready else -1.0
-            elif op == "pass_turn":
-                gain += END_TURN
-        return gain
+        """What the action's steps do for `option.player`, as far as the view tells: every step
+        of its program, nested ones included (each option of a choice; the branch of an if
+        whose condition the view decides, else both)."""
+        steps, loops = self._program(option.action)
+        return sum(
+            self._step(view, option, step, loops) * self._times(option, loops, step, enclosing)
+            for step, enclosing in steps
+            if all(
+                self._holds(view, option, node.cond) in (None, then)
+                for node, then in enclosing
+                if isinstance(node, If)
+            )
+        )
 
-    def _placed(self, arg: dict[str, Any], keys: tuple[int, ...]) -> float:
-        """A new character: a bulwark, or a soldier of the key cards' size (else a middling one).
-        `as` may name a character type instead of a character ({type: 兵士}): a soldier."""
-        kind = self.rules.character(arg["as"]) if isinstance(arg["as"], str) else None
+    def _times(self, option: RequestOption, loops: Loops, step: Step, enclosing: Enclosing) -> int:
+        """How often a step runs as far as the key cards tell: once per card a for_each runs
+        over when an earlier step took a number of them (a field's characters count as themselves)."""
+        times = 1
+        for node, _ in enclosing:
+            if isinstance(node, ForEach) and isinstance(node.in_, Name):
+                taken = loops.taken.get(node.in_.name)
+                times *= 1 if taken is None else max(_amount(taken, option.keys), 0)
+        return times
+
+    def _program(self, action_id: str) -> Program:
+        """The action's steps in walking order, each with the ifs it sits in (and in which
+        branch), and what each for_each name runs over."""
+        known = self._programs.get(action_id)
+        if known is None:
+            nodes = dict(walk_steps(self.rules.action(action_id).steps))
+            steps = tuple(
+                (node, tuple(_enclosing(nodes, path)))
+                for path, node in nodes.items()
+                if isinstance(node, Step)
+            )
+            loops = Loops(
+                {s.as_: s.in_ for s, _ in steps if isinstance(s, ForEach)},
+                {s.as_: s.count for s, _ in steps if isinstance(s, Top)},
+            )
+            known = steps, loops
+            self._programs[action_id] = known
+        return known
+
+    def _holds(self, view: View, option: RequestOption, cond: Condition) -> bool | None:
+        """Whether a condition holds as far as the view and the key cards tell (None: unknown)."""
+        if isinstance(cond, All | AnyOf):
+            found = [self._holds(view, option, c) for c in cond.items]
+            decided, undecided = (False, True) if isinstance(cond, All) else (True, False)
+            return decided if decided in found else None if None in found else undecided
+        if isinstance(cond, Not):
+            held = self._holds(view, option, cond.of)
+            return None if held is None else not held
+        if isinstance(cond, Is):
+            unit = _target_unit(view, option) if cond.of.name == "target" else None
+            if unit is None:
+                return None
+            kind = self.rules.character(unit.kind)
+            return (cond.type is None or kind.type == cond.type) and (
+                cond.state is None or unit.charged == (cond.state is State.CHARGED)
+            )
+        left, right = self._number(view, option, cond.left), self._number(view, option, cond.right)
+        return None if left is None or right is None else bool(COMPARE[cond.op](left, right))
+
+    def _number(self, view: View, option: RequestOption, expr: Number) -> int | None:
+        if isinstance(expr, int):
+            return expr
+        if isinstance(expr, Neg):
+            value = self._number(view, option, expr.of)
+            return None if value is None else -value
+        if isinstance(expr, Mod):
+            left, right = self._number(view, option, expr.left), self._number(view, option, expr.right)
+            return None if left is None or right is None else left % right if right else left
+        if isinstance(expr, Core):
+            return int(getattr(self.rules.edition.core, expr.rule))
+        if isinstance(expr, Size):
+            unit = _target_unit(view, option) if expr.of.name == "target" else None
+            return None if unit is None else unit.size
+        cards = self._cards(view, option, expr.of.name)
+        if cards is None:
+            return None
+        if isinstance(expr, Count):
+            return len(cards)
+        return sum(rank(c) for c in cards if expr.suit is None or str(card(c)).startswith(expr.suit))
+
+    def _cards(self, view: View, option: RequestOption, name: str) -> tuple[int, ...] | None:
+        """The key cards, or those of the targeted request: what the view shows of a name."""
+        if name == "key":
+            return option.keys
+        if name == "target_key" and option.target is not None and option.target[0] == "request":
+            return view.stage[option.target[1] - 1].key_cards
+        return None
+
+    def _step(self, view: View, option: RequestOption, step: Step, loops: Loops) -> float:
+        me = option.player
+        if isinstance(step, PutCharacter):
+            return self._placed(step, option.keys)
+        if isinstance(step, Mount):
+            return sum(rank(c) for c in option.keys)
+        if isinstance(step, Damage):
+            hit = self._player(view, option, step.player)
+            amount = _amount(step.amount, option.keys)
+            return 0.0 if hit is None else amount if hit != me else -amount
+        if isinstance(step, Choose):
+            return self._chosen(view, option, step)
+        if isinstance(step, Move):
+            units = self._units(view, option, step.cards, loops)
+            return sum(self._moved(view, me, u, step.to) for u in units)
+        if isinstance(step, ModifySize):
+            by = _amount(step.by, option.keys)
+            if isinstance(step.of, Name) and step.of.name == "target":
+                return self._resize(view, option, by)
+            return sum(self._boost(view, me, u, by) for u in self._units(view, option, step.of, loops))
+        if isinstance(step, SetState):
+            charged = step.state is State.CHARGED
+            units = self._units(view, option, step.of, loops)
+            return sum(FLIP * _side(u, view, me) * (charged - u.charged) for u in units)
+        if isinstance(step, Become):
+            units = self._units(view, option, step.of, loops)
+            return sum((self._kind_worth(step.as_, u) - self._worth(u)) * _side(u, view, me) for u in units)
+        if isinstance(step, Negate):
+            return self._negation(view, option)
+        if isinstance(step, Retarget):
+            return self._retarget(view, option)
+        if isinstance(step, JudgeCombat):
+            return self._judged(view, me)
+        if isinstance(step, DeclareAttackers):
+            ready = any(u.charged and self._is_soldier(u) for u in view.players[me].field)
+            return ATTACK_WORTH if ready else -1.0
+        if isinstance(step, PassTurn):
+            return END_TURN
+        return 0.0
+
+    def _placed(self, step: PutCharacter, keys: tuple[int, ...]) -> float:
+        """A new character: a bulwark, or a soldier of the key cards' size (else a middling one),
+        more if it waives costs; `as` may name a character type instead ({type: 兵士}): a soldier."""
+        kind = self.rules.character(step.as_) if isinstance(step.as_, str) else None
+        driven = DRIVE if step.state is State.DRIVEN else 0.0
         if kind is not None and kind.combat is Combat.BULWARK:
+            return BULWARK - driven
+        body = keys if isinstance(step.cards, Name) and step.cards.name == "key" else ()
+        waived = kind.waives_cost_of if kind is not None else ()
+        waiver = WAIVED * sum(1 for a in self.rules.actions if a.type in waived and a.cost.units)
+        size_rule = kind.size if kind is not None else SizeRule.CARD_NUMBER
+        return self._soldier(_size(body, size_rule)) + waiver - driven
+
+    def _chosen(self, view: View, option: RequestOption, step: Choose) -> float:
+        """Cards picked from a zone: searched from the life, taken back from one's graveyard, or
+        taken from the opponent's hand."""
+        holder = self._player(view, option, step.owner if step.owner is not None else step.player)
+        if holder is None:
+            return 0.0
+        if step.zone == "life":
+            return SEARCHED * _amount(step.count, option.keys)
+        if step.zone == "graveyard" and view.players[holder].graveyard:
+            return RECOVERED
+        return HAND_CARD if step.zone == "hand" and holder != option.player else 0.0
+
+    def _units(self, view: View, option: RequestOption, ref: Cards, loops: Loops) -> list[CharacterView]:
+        """The characters a reference names as far as the view tells: the target, a field, or
+        the characters a for_each runs over."""
+        if isinstance(ref, Field):
+            side = None if ref.side is None else self._player(view, option, ref.side)
+            return [
+                u
+                for i, p in enumerate(view.players)
+                if side is None or i == side
+                for u in p.field
+                if ref.type is None or self.rules.character(u.kind).type == ref.type
+            ]
+        if ref.name == "target":
+            unit = _target_unit(view, option)
+            return [] if unit is None else [unit]
+        over = loops.over.get(ref.name)
+        return [] if over is None else self._units(view, option, over, loops)
+
+    def _moved(self, view: View, me: int, unit: CharacterView, zone: str) -> float:
+        """A character leaving the field: lost, or back in its owner's hand (worth it for one's
+        own character that an opposing request on the stage is about to hit)."""
+        side = _side(unit, view, me)
+        if zone != "hand":
+            return -self._worth(unit) * side
+        kept = RETURNED * len(unit.cards)
+        if side > 0:
+            threatened = any(r.target == unit.ref and r.player != player_name(me) for r in view.stage)
+            return kept if threatened else kept - self._worth(unit)
+        return self._worth(unit) - kept
+
+    def _boost(self, view: View, me: int, unit: CharacterView, by: int) -> float:
+        """A size change of a character the effect does not target: in combat as for a target;
+        one's own charged soldier before attacking gains a little per point."""
+        if unit.attacking or unit.blocking is not None:
+            return 1.5 if (by > 0) == (_side(unit, view, me) > 0) else -1.5
+        ready = unit.charged and view.turn_player == me and self._is_soldier(unit)
+        return BOOST * by * _side(unit, view, me) if ready else 0.0
+
+    def _kind_worth(self, kind: Kind, unit: CharacterView) -> float:
+        character = self.rules.character(kind) if isinstance(kind, str) else None
+        if character is not None and character.combat is Combat.BULWARK:
             return BULWARK
-        body = keys if arg.get("cards") == "key" else ()
-        return self._soldier(_size(body, kind.size if kind is not None else SizeRule.CARD_NUMBER))
+        return self._soldier(unit.size if unit.size is not None else _size((), SizeRule.CARD_NUMBER))
+
+    def _judged(self, view: View, me: int) -> float:
+        """ダメージ判定 as far as the view tells: what unblocked attackers deal."""
+        blocked = {u.blocking for p in view.players for u in p.field if u.blocking is not None}
+        return sum(
+            (u.size or 0) * _side(u, view, me)
+            for p in view.players
+            for u in p.field
+            if u.attacking and u.ref not in blocked
+        )
 
     def _cost(self, view: View, option: RequestOption) -> float:
         life = view.players[view.me].life
@@ -133,9 +367,9 @@ class GreedyAgent:
                 cost += 0.5 + _card_worth(cid) / 26
             else:
                 cost += DRIVE
-        program = self.rules.action(option.action).program
-        embodied = any(s.get(op, {}).get("cards") == "key" for s in program for op in EMBODY)
-        return cost if embodied else cost + SPENT_KEY * len(option.keys)
+        steps, _ = self._program(option.action)
+        kept = any(_keeps_key(s) for s, _ in steps)
+        return cost if kept else cost + SPENT_KEY * len(option.keys)
 
     def _resize(self, view: View, option: RequestOption, by: int) -> float:
         """A size change pays in combat, or when it sends an opposing soldier to the graveyard."""
@@ -158,6 +392,19 @@ class GreedyAgent:
             return -5.0
         other = RequestOption(1 - option.player, request.action, request.name, request.key_cards)
         return max(self._gain(view, other), 0.0) + 0.5
+
+    def _retarget(self, view: View, option: RequestOption) -> float:
+        """Sending an opposing request away from one's own character or oneself."""
+        if option.target is None or option.target[0] != "request":
+            return 0.0
+        request = view.stage[option.target[1] - 1]
+        mine = player_name(option.player)
+        if request.player == mine:
+            return -RETARGET
+        hits_me = request.target == mine or any(
+            u.ref == request.target for u in view.players[option.player].field
+        )
+        return RETARGET if hits_me else 0.0
 
     def _answer(self, view: View, choice: Choice) -> float:
         me = view.players[view.me]
@@ -196,14 +443,16 @@ class GreedyAgent:
         lost = self._worth(blocker) if mine <= hit else 0.0
         return saved + killed - lost
 
-    def _player(self, view: View, option: RequestOption, name: str) -> int | None:
-        if name == "you":
+    def _player(self, view: View, option: RequestOption, ref: PlayerRef) -> int | None:
+        if isinstance(ref, OwnerOf):
+            return None
+        if ref.name is PlayerName.YOU:
             return option.player
-        if name == "opponent":
+        if ref.name is PlayerName.OPPONENT:
             return 1 - option.player
-        if name == "turn_player":
+        if ref.name is PlayerName.TURN_PLAYER:
             return view.turn_player
-        if name == "target" and option.target is not None and option.target[0] == "player":
+        if option.target is not None and option.target[0] == "player":
             return option.target[1]
         return None
 
@@ -224,17 +473,38 @@ def _size(cards: Sequence[int], rule: SizeRule) -> int:
     return sum(rank(c) for c in cards) if rule is SizeRule.KEY_SUM else rank(cards[0])
 
 
-def _amount(value: object, keys: Sequence[int]) -> int:
-    """A number of the program as far as the key cards tell (unknown forms count 1)."""
+def _amount(value: Number, keys: Sequence[int]) -> int:
+    """A number of the program as far as the key cards tell (other forms count 1)."""
     if isinstance(value, int):
         return value
-    if isinstance(value, dict):
-        if "neg" in value:
-            return -_amount(value["neg"], keys)
-        if value.get("sum") == "key":
-            suit = value.get("suit")
-            return sum(rank(c) for c in keys if suit is None or str(card(c)).startswith(suit))
+    if isinstance(value, Neg):
+        return -_amount(value.of, keys)
+    if isinstance(value, Sum) and value.of.name == "key":
+        suit = value.suit
+        return sum(rank(c) for c in keys if suit is None or str(card(c)).startswith(suit))
+    if isinstance(value, Count) and value.of.name == "key":
+        return len(keys)
     return 1
+
+
+def _enclosing(nodes: dict[PathKey, Node], path: PathKey) -> Iterator[tuple[Node, bool]]:
+    """The ifs (with whether in the `then` branch) and for_eachs a node at `path` sits in."""
+    for i, word in enumerate(path):
+        outer = nodes.get(path[:i])
+        if isinstance(outer, If | ForEach) and word in ("then", "else", "for_each"):
+            yield outer, word == "then"
+
+
+def _keeps_key(step: Step) -> bool:
+    """The step keeps the key cards: on the field (a character of them) or back in the hand."""
+    cards = step.cards if isinstance(step, PutCharacter | Mount | Move) else None
+    on_key = isinstance(cards, Name) and cards.name == "key"
+    return on_key and (not isinstance(step, Move) or step.to == "hand")
+
+
+def _side(unit: CharacterView, view: View, me: int) -> int:
+    """1 for a character on `me`'s field, -1 for one on the opponent's."""
+    return 1 if _controller(unit, view) == me else -1
 
 
 def _card_worth(cid: int) -> float:

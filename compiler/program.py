@@ -1,0 +1,542 @@
+"""Effect programs as a typed tree: one frozen node class per primitive and per value form.
+
+Nodes hold only tuples, strings, ints, enums and other nodes, so a rule set pickles. Each
+field knows where it is written in the document (`at`, relative to its node), which gives
+the one walker its paths: `Node.children()` is derived from the dataclass fields, and
+`walk()` yields every node with its document path, for located errors.
+
+A field annotated `Binding` names the value a step binds (`as:`); a `Name` node is a read
+of a name. The YAML key of a field is the last element of its `at`.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from blackpoker.compiler.model import Face
+
+PathKey = tuple[str | int, ...]
+Binding = str  # a name a step binds for the steps after it
+
+
+def at(*path: str | int) -> dict[str, PathKey]:
+    """Field metadata: the field is written at `path` under its node's prefix."""
+    return {"at": path}
+
+
+class PlayerName(StrEnum):
+    YOU = "you"  # the request's controller
+    OPPONENT = "opponent"
+    TURN_PLAYER = "turn_player"
+    TARGET = "target"  # the targeted player
+
+
+class State(StrEnum):
+    CHARGED = "charged"
+    DRIVEN = "driven"
+
+
+class TargetKind(StrEnum):
+    CHARACTER = "character"
+    REQUEST = "request"
+    PLAYER = "player"
+
+
+class Comparison(StrEnum):
+    EQ = "eq"
+    NE = "ne"
+    LT = "lt"
+    LE = "le"
+    GT = "gt"
+    GE = "ge"
+
+
+COMPARE: dict[Comparison, Callable[[int, int], bool]] = {
+    Comparison.EQ: operator.eq,
+    Comparison.NE: operator.ne,
+    Comparison.LT: operator.lt,
+    Comparison.LE: operator.le,
+    Comparison.GT: operator.gt,
+    Comparison.GE: operator.ge,
+}
+
+
+BUILT_IN_NAMES = ("key", "target", "target_key", "attackers")  # names every program may read
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Node:
+    """The base of every program node; `prefix` is where its own fields are written."""
+
+    prefix: ClassVar[PathKey] = ()
+
+    def at(self, name: str) -> PathKey:
+        """Where the field `name` is written, relative to this node."""
+        found = next(f for f in fields(self) if f.name == name)
+        return (*self.prefix, *found.metadata["at"])
+
+    def children(self) -> Iterator[tuple[PathKey, Node]]:
+        """Each direct child node with its path relative to this node."""
+        for f in fields(self):
+            value = getattr(self, f.name)
+            where = (*self.prefix, *f.metadata["at"])
+            if isinstance(value, Node):
+                yield where, value
+            elif isinstance(value, tuple):
+                for i, item in enumerate(value):
+                    if isinstance(item, Node):
+                        yield (*where, i), item
+
+
+def walk(node: Node, path: PathKey = ()) -> Iterator[tuple[PathKey, Node]]:
+    """The node and every node below it, each with its document path."""
+    yield path, node
+    for where, child in node.children():
+        yield from walk(child, (*path, *where))
+
+
+def walk_steps(steps: Sequence[Step], path: PathKey = ()) -> Iterator[tuple[PathKey, Node]]:
+    """Every node of a program (a list of steps written at `path`)."""
+    for i, step in enumerate(steps):
+        yield from walk(step, (*path, i))
+
+
+# --- values -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Name(Node):
+    """A read of a name: a built-in one (key, target, …) or one bound by an earlier step."""
+
+    name: str = field(metadata=at())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Player(Node):
+    name: PlayerName = field(metadata=at())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OwnerOf(Node):
+    """{owner: NAME}: the owner of the named cards or character."""
+
+    of: Name = field(metadata=at("owner"))
+
+
+PlayerRef = Player | OwnerOf
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Field(Node):
+    """{field: PLAYER}: the characters on a player's field (None: every field), maybe of one type."""
+
+    side: PlayerRef | None = field(default=None, metadata=at("field"))
+    type: str | None = field(default=None, metadata=at("type"))
+
+
+Cards = Name | Field
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Sum(Node):
+    of: Name = field(metadata=at("sum"))
+    suit: str | None = field(default=None, metadata=at("suit"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Count(Node):
+    of: Name = field(metadata=at("count"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Size(Node):
+    of: Name = field(metadata=at("size"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Core(Node):
+    rule: str = field(metadata=at("core"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Mod(Node):
+    left: Number = field(metadata=at("mod", 0))
+    right: Number = field(metadata=at("mod", 1))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Neg(Node):
+    of: Number = field(metadata=at("neg"))
+
+
+Number = int | Sum | Count | Size | Core | Mod | Neg
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class All(Node):
+    items: tuple[Condition, ...] = field(metadata=at("all"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AnyOf(Node):
+    items: tuple[Condition, ...] = field(metadata=at("any"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Not(Node):
+    of: Condition = field(metadata=at("not"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Compare(Node):
+    """{eq: [N, N]} and the other comparisons: written under the comparison's word."""
+
+    op: Comparison = field(metadata=at())
+    left: Number = field(metadata=at(0))
+    right: Number = field(metadata=at(1))
+
+    @property
+    def prefix(self) -> PathKey:  # type: ignore[override]
+        return (self.op.value,)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Is(Node):
+    """{is: {of: NAME, type: T, state: S}}: the named character is on the field, so."""
+
+    prefix: ClassVar[PathKey] = ("is",)
+    of: Name = field(metadata=at("of"))
+    type: str | None = field(default=None, metadata=at("type"))
+    state: State | None = field(default=None, metadata=at("state"))
+
+
+Condition = All | AnyOf | Not | Compare | Is
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class KindOfType(Node):
+    """{type: 兵士}: for each group of cards, the first character of that type whose key takes them."""
+
+    type: str = field(metadata=at("type"))
+
+
+Kind = str | KindOfType  # a character id, or a character type
+
+
+# --- steps --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Step(Node):
+    """One step of a program. `op` is its word in the document; its fields are written
+    under that word (`prefix`), except a step whose whole value is one field (`at()`)."""
+
+    op: ClassVar[str] = ""
+
+
+Steps = tuple[Step, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Target(Step):
+    """対象: the spec of what a request may target, checked again at resolution."""
+
+    op = "target"
+    prefix = ("target",)
+    kind: TargetKind = field(metadata=at("kind"))
+    side: PlayerName | None = field(default=None, metadata=at("side"))
+    type: str | None = field(default=None, metadata=at("type"))
+    suit_of: Name | None = field(default=None, metadata=at("suit_of"))
+    no_joker: bool = field(default=False, metadata=at("no_joker"))
+    key_cards: tuple[int, ...] = field(default=(), metadata=at("key_cards"))
+    counterable: bool = field(default=False, metadata=at("counterable"))
+    action: str | None = field(default=None, metadata=at("action"))
+    has_target: bool = field(default=False, metadata=at("has_target"))
+
+    # Mapping reads of a spec (`"suit_of" in spec`, `spec.get("counterable")`) kept for the
+    # request listing and the scenario explainer, which still read specs that way.
+    def __contains__(self, name: str) -> bool:
+        return getattr(self, name, None) not in (None, False, ())
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return getattr(self, name) if name in self else default
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Choose(Step):
+    op = "choose"
+    prefix = ("choose",)
+    player: PlayerRef = field(metadata=at("player"))
+    zone: str = field(metadata=at("from"))
+    owner: PlayerRef | None = field(default=None, metadata=at("owner"))
+    count: Number = field(default=1, metadata=at("count"))
+    as_: Binding = field(metadata=at("as"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Top(Step):
+    op = "top"
+    prefix = ("top",)
+    player: PlayerRef = field(metadata=at("player"))
+    count: Number = field(metadata=at("count"))
+    as_: Binding = field(metadata=at("as"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PutCharacter(Step):
+    op = "put_character"
+    prefix = ("put_character",)
+    cards: Cards = field(metadata=at("cards"))
+    as_: Kind = field(metadata=at("as"))
+    state: State = field(default=State.CHARGED, metadata=at("state"))
+    face: Face | None = field(default=None, metadata=at("face"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Mount(Step):
+    op = "mount"
+    prefix = ("mount",)
+    cards: Cards = field(metadata=at("cards"))
+    onto: Name = field(metadata=at("onto"))
+    as_: str = field(metadata=at("as"))  # a character id
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Move(Step):
+    op = "move"
+    prefix = ("move",)
+    cards: Cards = field(metadata=at("cards"))
+    to: str = field(metadata=at("to"))
+    order: PlayerRef | None = field(default=None, metadata=at("order"))
+    as_: Binding | None = field(default=None, metadata=at("as"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Damage(Step):
+    op = "damage"
+    prefix = ("damage",)
+    player: PlayerRef = field(metadata=at("player"))
+    amount: Number = field(metadata=at("amount"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Draw(Step):
+    op = "draw"
+    prefix = ("draw",)
+    player: PlayerRef = field(metadata=at("player"))
+    count: Number = field(metadata=at("count"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SetState(Step):
+    op = "set_state"
+    prefix = ("set_state",)
+    of: Cards = field(metadata=at("of"))
+    state: State = field(metadata=at("state"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ModifySize(Step):
+    op = "modify_size"
+    prefix = ("modify_size",)
+    of: Cards = field(metadata=at("of"))
+    by: Number = field(metadata=at("by"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Become(Step):
+    op = "become"
+    prefix = ("become",)
+    of: Cards = field(metadata=at("of"))
+    as_: Kind = field(metadata=at("as"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeaveCombat(Step):
+    op = "leave_combat"
+    prefix = ("leave_combat",)
+    of: Cards = field(metadata=at())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Retarget(Step):
+    op = "retarget"
+    prefix = ("retarget",)
+    of: Name = field(metadata=at())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class If(Step):
+    op = "if"
+    cond: Condition = field(metadata=at("if"))
+    then: Steps = field(metadata=at("then"))
+    otherwise: Steps = field(default=(), metadata=at("else"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class May(Step):
+    """必要であれば: the player decides whether to do the steps."""
+
+    op = "may"
+    prefix = ("may",)
+    player: PlayerRef = field(metadata=at("player"))
+    steps: Steps = field(metadata=at("steps"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Option(Node):
+    label: str = field(metadata=at("label"))
+    steps: Steps = field(metadata=at("steps"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChooseOne(Step):
+    op = "choose_one"
+    prefix = ("choose_one",)
+    player: PlayerRef = field(metadata=at("player"))
+    options: tuple[Option, ...] = field(metadata=at("options"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ForEach(Step):
+    """The steps once per card or character; `as` is bound inside them only."""
+
+    op = "for_each"
+    prefix = ("for_each",)
+    in_: Cards = field(metadata=at("in"))
+    as_: Binding = field(metadata=at("as"))
+    steps: Steps = field(metadata=at("steps"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reveal(Step):
+    op = "reveal"
+    prefix = ("reveal",)
+    cards: Cards = field(metadata=at())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Shuffle(Step):
+    op = "shuffle"
+    prefix = ("shuffle",)
+    player: PlayerRef = field(metadata=at("player"))
+    zone: str = field(metadata=at("zone"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Request(Step):
+    op = "request"
+    prefix = ("request",)
+    action: str = field(metadata=at())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Negate(Step):
+    op = "negate"
+    prefix = ("negate",)
+    of: Name = field(metadata=at())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DiscardDownTo(Step):
+    op = "discard_down_to"
+    prefix = ("discard_down_to",)
+    player: PlayerRef = field(metadata=at("player"))
+    count: Number = field(metadata=at("count"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PassTurn(Step):
+    op = "pass_turn"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeclareAttackers(Step):
+    op = "declare_attackers"
+    prefix = ("declare_attackers",)
+    player: PlayerRef = field(metadata=at("player"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeclareBlockers(Step):
+    op = "declare_blockers"
+    prefix = ("declare_blockers",)
+    player: PlayerRef = field(metadata=at("player"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class JudgeCombat(Step):
+    op = "judge_combat"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DigUntil(Step):
+    op = "dig_until"
+    prefix = ("dig_until",)
+    player: PlayerRef = field(metadata=at("player"))
+    ranks: tuple[str, ...] = field(metadata=at("ranks"))
+    as_: Binding = field(metadata=at("as"))
+
+
+STEP_TYPES: tuple[type[Step], ...] = (
+    Target,
+    Choose,
+    Top,
+    PutCharacter,
+    Mount,
+    Move,
+    Damage,
+    Draw,
+    SetState,
+    ModifySize,
+    Become,
+    LeaveCombat,
+    Retarget,
+    If,
+    May,
+    ChooseOne,
+    ForEach,
+    Reveal,
+    Shuffle,
+    Request,
+    Negate,
+    DiscardDownTo,
+    PassTurn,
+    DeclareAttackers,
+    DeclareBlockers,
+    JudgeCombat,
+    DigUntil,
+)
+
+
+def binding(step: Step) -> str | None:
+    """The name a step binds for the steps after it (a for_each's name is bound inside only)."""
+    if isinstance(step, ForEach):
+        return None
+    found = next((f for f in fields(step) if f.type == "Binding" or f.type == "Binding | None"), None)
+    return None if found is None else getattr(step, found.name)
+
+
+def reads(node: Node, path: PathKey = ()) -> Iterator[tuple[PathKey, Name]]:
+    """The names a step reads itself (not those its nested steps read), with their paths."""
+    for where, child in node.children():
+        if isinstance(child, Name):
+            yield (*path, *where), child
+        elif not isinstance(child, Step | Option):
+            yield from reads(child, (*path, *where))
+
+
+def branches(step: Step) -> tuple[tuple[PathKey, Steps], ...]:
+    """The nested step lists of a step, each with its path under the step: at most one of
+    them runs (a for_each runs its steps any number of times, maybe none)."""
+    if isinstance(step, If):
+        return (step.at("then"), step.then), (step.at("otherwise"), step.otherwise)
+    if isinstance(step, May | ForEach):
+        return ((step.at("steps"), step.steps),)
+    if isinstance(step, ChooseOne):
+        return tuple(((*step.at("options"), i, "steps"), o.steps) for i, o in enumerate(step.options))
+    return ()

@@ -231,12 +231,13 @@ def _unknown_names(
                 yield (*where, *node.at("action")), message
         elif isinstance(node, Target) and node.action is not None and node.action not in (*actions, *added):
             yield (*where, *node.at("action")), f"target.action: unknown action '{node.action}'"
-        kind = node.as_ if isinstance(node, PutCharacter | Mount | Become) else None
-        if isinstance(kind, str) and kind not in characters:
-            yield (
-                (*where, *node.at("as_")),
-                f"{node.op}.as: {_unknown('character', kind, sorted(characters))}",
-            )
+        if isinstance(node, PutCharacter | Mount | Become):
+            kind = node.as_  # a character id, or a type whose key decides (checked below)
+            if isinstance(kind, str) and kind not in characters:
+                yield (
+                    (*where, *node.at("as_")),
+                    f"{node.op}.as: {_unknown('character', kind, sorted(characters))}",
+                )
         type_name = node.type if isinstance(node, Target | Field | Is | KindOfType) else None
         if type_name is not None and type_name not in types:
             # named from the step that holds it, as written: modify_size.of.type
@@ -342,10 +343,10 @@ def _overlay_triggers(doc: Document, overlay: OverlaySource, ruleset: RuleSet) -
                 doc.at(path, f"triggers: '{trigger.request}' is not an action of format {ruleset.format.id}")
             )
     for request, characters in removed.items():
-        path: PathKey = ("actions", "remove", overlay.actions.remove.index(request))
+        where: PathKey = ("actions", "remove", overlay.actions.remove.index(request))
         who = ", ".join(characters)
         problems.append(
-            doc.at(path, f"actions.remove: cannot remove '{request}': characters trigger it ({who})")
+            doc.at(where, f"actions.remove: cannot remove '{request}': characters trigger it ({who})")
         )
     return problems
 

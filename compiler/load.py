@@ -34,7 +34,10 @@ class _Loader(yaml.SafeLoader):
     """The safe loader, except that timestamps stay strings (dates are text in the lists)."""
 
 
-_Loader.add_constructor("tag:yaml.org,2002:timestamp", yaml.SafeLoader.construct_yaml_str)
+_Loader.add_constructor(
+    "tag:yaml.org,2002:timestamp",
+    yaml.SafeLoader.construct_yaml_str,  # type: ignore[type-var]  # the stubs bind the method to SafeLoader
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +191,7 @@ def _shape_problems(text: str, path: str) -> list[Diagnostic]:
     child_height: list[int] = [0]  # per open collection: the highest child so far
     for event in yaml.parse(text, Loader=_Loader):
         mark = event.start_mark
+        assert mark is not None  # the parser marks every event
         where = Location(path, mark.line + 1, mark.column + 1)
         if isinstance(event, yaml.AliasEvent):
             if event.anchor in open_anchors:

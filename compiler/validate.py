@@ -116,8 +116,8 @@ def _expected(schema: dict[str, Any]) -> str:
     }
     kinds = schema.get("type")
     if isinstance(kinds, list):
-        return " or ".join(names.get(k, k) for k in kinds)
-    return names.get(kinds, str(kinds))
+        return " or ".join(names.get(str(k), str(k)) for k in kinds)
+    return names.get(str(kinds), str(kinds))
 
 
 def _diagnostic(doc: Document, error: ValidationError) -> Diagnostic:

@@ -27,6 +27,7 @@ from pypdf.generic import (
     FloatObject,
     IndirectObject,
     NameObject,
+    PdfObject,
 )
 from weasyprint import HTML
 
@@ -79,13 +80,15 @@ def impose_two_up(source: Path, target: Path) -> None:
 def _form(writer: PdfWriter, page: PageObject) -> IndirectObject:
     """The page as a form XObject in writer (pypdf has no public call to add a stream object)."""
     form = DecodedStreamObject()
-    form.set_data(page.get_contents().get_data())
+    contents = page.get_contents()
+    assert contents is not None  # a rendered page always has content
+    form.set_data(contents.get_data())
     form.update(
         {
             NameObject("/Type"): NameObject("/XObject"),
             NameObject("/Subtype"): NameObject("/Form"),
             NameObject("/BBox"): ArrayObject(FloatObject(v) for v in page.mediabox),
-            NameObject("/Resources"): page["/Resources"].get_object().clone(writer),
+            NameObject("/Resources"): _resources(page).clone(writer),
         }
     )
     return writer._add_object(form.flate_encode())
@@ -128,3 +131,9 @@ _PR_SET_PDEATHSIG = 1  # from <sys/prctl.h>
 def _context() -> multiprocessing.context.BaseContext:
     # Elsewhere fork is unsafe (macOS) or missing (Windows): spawned workers import WeasyPrint themselves.
     return multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+
+
+def _resources(page: PageObject) -> PdfObject:
+    resources = page["/Resources"].get_object()
+    assert resources is not None  # WeasyPrint gives every page its resources
+    return resources

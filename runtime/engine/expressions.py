@@ -113,11 +113,7 @@ def number(g: Game, res: Resolution, expr: Number) -> int:
         # key cards count as requested, even once the effect has put them elsewhere
         cards = res.request.key_cards if expr.of.name == "key" else cards_of(things(g, res, expr.of))
         suit = expr.suit
-        return sum(
-            rank(c)
-            for c in cards
-            if suit is None or (card(c).suit is not None and card(c).suit.value == suit)
-        )
+        return sum(rank(c) for c in cards if suit is None or _suit_value(c) == suit)
     if isinstance(expr, Count):
         return len(things(g, res, expr.of))
     if isinstance(expr, Size):
@@ -151,3 +147,9 @@ def condition(g: Game, res: Resolution, cond: Condition) -> bool:
     if isinstance(cond, Compare):
         return bool(COMPARE[cond.op](number(g, res, cond.left), number(g, res, cond.right)))
     assert_never(cond)
+
+
+def _suit_value(cid: int) -> str | None:
+    """The card's suit symbol (None for a Joker)."""
+    suit = card(cid).suit
+    return None if suit is None else suit.value

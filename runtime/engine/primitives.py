@@ -294,7 +294,7 @@ def _retarget(g: Game, res: Resolution, step: program.Retarget) -> Signal | None
 def _discard_down_to(g: Game, res: Resolution, step: program.DiscardDownTo) -> Signal | None:
     who = player(g, res, step.player)
     answer = _answer(res)
-    if answer is not None:
+    if answer is not None and answer.a is not None:
         t.move_card(g.state, answer.a, "graveyard")
     hand = g.state.players[who].hand
     if len(hand) <= number(g, res, step.count):

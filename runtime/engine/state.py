@@ -10,10 +10,13 @@ import dataclasses
 import random
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from blackpoker.compiler.model import Action, Character
 from blackpoker.compiler.program import Step
+
+if TYPE_CHECKING:  # options.py prints player names from here
+    from blackpoker.runtime.engine.options import Choice, Prompt
 
 PLAYERS = (0, 1)
 Target = tuple[str, int]  # ("character", uid) | ("request", uid) | ("player", index)
@@ -92,8 +95,8 @@ class Resolution:
     origin: Origin
     frames: list[Frame]
     vars: dict[str, Any] = dataclasses.field(default_factory=dict)
-    answer: Any = None  # the agent's answer to the decision this resolution waits on
-    waiting: Any = None  # the runtime.options.Prompt it waits on
+    answer: Choice | None = None  # the agent's answer to the decision this resolution waits on
+    waiting: Prompt | None = None  # the decision it waits on
 
     def copy(self) -> Resolution:
         return Resolution(

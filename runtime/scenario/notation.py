@@ -126,7 +126,7 @@ class _Build(Transformer[Token, Command]):
     def choice(self, items: list[object]) -> Command:
         cards = tuple(c for c in items[1:] if isinstance(c, Card))
         target = next((t for t in items[1:] if isinstance(t, tuple)), None)
-        return Command(0, "choice", str(items[0]), cards=cards, target=target)  # type: ignore[arg-type]
+        return Command(0, "choice", str(items[0]), cards=cards, target=target)
 
 
 def parse_command(text: str) -> Command:

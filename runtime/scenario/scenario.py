@@ -67,13 +67,13 @@ def load(path: Path) -> tuple[Scenario | None, list[Diagnostic]]:
         if isinstance(found, Diagnostic):
             problems.append(found)
             continue
-        path, text, refused = found
+        place, text, refused = found
         try:
-            commands.append((path, parse_command(text), refused))
+            commands.append((place, parse_command(text), refused))
         except NotationError as error:
-            offset = 0 if isinstance(item, str) else len(path[-1]) + 2  # "pN: " was not in the YAML value
+            offset = 0 if isinstance(item, str) else len(str(place[-1])) + 2  # "pN: " is not in the value
             start = max(0, error.column - offset)
-            problems.append(doc.at_text(path, start, error.width, error.message))
+            problems.append(doc.at_text(place, start, error.width, error.message))
     problems += _check_cards(doc) + _check_characters(doc, rules) + _check_expect(doc)
     if problems:
         return None, problems
@@ -224,8 +224,9 @@ def run(scenario: Scenario) -> Outcome:
     expect = scenario.doc.data["expect"]
     # Checked here, not at load: a position loaded to be studied (not run) needs no outcome.
     if not any(key not in PLAYER_KEYS or wanted for key, wanted in expect.items()):
-        where = scenario.doc.locate(("expect",))
-        outcome.failures.append(f"{where}: expect: checks nothing; name at least one outcome")
+        outcome.failures.append(
+            f"{scenario.doc.locate(('expect',))}: expect: checks nothing; name at least one outcome"
+        )
         return outcome
     game = build(scenario)
     for path, command, refused in scenario.commands:

@@ -64,6 +64,11 @@ class Rules:
 
     def __init__(self, ruleset: RuleSet) -> None:
         self.ruleset = ruleset
+        # the rule set's parts the engine reads, as plain attributes (read on every request)
+        self.edition: Edition = ruleset.edition
+        self.format: Format = ruleset.format
+        self.actions: tuple[Action, ...] = ruleset.actions
+        self.characters: tuple[Character, ...] = ruleset.characters
         # action id → the spec of its `target` step, passed as it is to targets.candidates
         self.target_specs: dict[str, Any] = {
             a.id: s.arg for a in ruleset.actions for s in a.steps[:1] if s.op == "target"
@@ -94,22 +99,6 @@ class Rules:
         """Of the compiled rule set as JSON: command logs name the rules they were played by."""
         text = json.dumps(ruleset_json(self.ruleset), sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(text.encode()).hexdigest()
-
-    @property
-    def edition(self) -> Edition:
-        return self.ruleset.edition
-
-    @property
-    def format(self) -> Format:
-        return self.ruleset.format
-
-    @property
-    def actions(self) -> tuple[Action, ...]:
-        return self.ruleset.actions
-
-    @property
-    def characters(self) -> tuple[Character, ...]:
-        return self.ruleset.characters
 
     def action(self, action_id: str) -> Action:
         return self.ruleset.action(action_id)

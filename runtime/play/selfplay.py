@@ -94,7 +94,7 @@ def seated_agents(names: tuple[str, str], rules: RuleSet | None, seed: int) -> t
     return make_agent(names[0], rules, seed * 2 + 1), make_agent(names[1], rules, seed * 2 + 2)
 
 
-def play_random(rules: RuleSet, seed: int, *, check: bool = True, cap: int = DECISION_CAP) -> Game:
+def play_random(rules: RuleSet | Rules, seed: int, *, check: bool = True, cap: int = DECISION_CAP) -> Game:
     """One game between two seeded random agents; the game and agents derive from `seed`."""
     game = Game.new(rules, seed, check=check)
     play(game, random_agents(seed), cap)

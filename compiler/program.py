@@ -15,7 +15,7 @@ import operator
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from blackpoker.compiler.model import Face
 
@@ -256,14 +256,6 @@ class Target(Step):
     counterable: bool = field(default=False, metadata=at("counterable"))
     action: str | None = field(default=None, metadata=at("action"))
     has_target: bool = field(default=False, metadata=at("has_target"))
-
-    # Mapping reads of a spec (`"suit_of" in spec`, `spec.get("counterable")`) kept for the
-    # request listing and the scenario explainer, which still read specs that way.
-    def __contains__(self, name: str) -> bool:
-        return getattr(self, name, None) not in (None, False, ())
-
-    def get(self, name: str, default: Any = None) -> Any:
-        return getattr(self, name) if name in self else default
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -12,6 +12,7 @@ from blackpoker.compiler.model import Limit, Speed, Timing
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.interpreter import run
 from blackpoker.runtime.engine.options import Choice, RequestOption
+from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.primitives import Signal
 from blackpoker.runtime.engine.state import Followup, Frame, Origin, Request, Resolution, player_name
 from blackpoker.runtime.engine.targets import resolve_name
@@ -52,8 +53,8 @@ def request(g: Game, option: RequestOption) -> None:
         me.used.add(action.id)
     for cid in option.keys:
         t.take_card(state, cid)
-    for unit_letter, cid in option.payment:
-        _pay(g, p, unit_letter, cid)
+    for letter, paid in option.payment:
+        UNITS[letter].pay(g, p, paid)
     target = None if option.target is None else resolve_name(g, option.target)
     req = Request(state.new_uid(), action, p, option.keys, list(option.keys), target)
     g.note("request", player=p, action=action.id)
@@ -171,18 +172,3 @@ def _trigger_step(g: Game) -> None:
         g.note("discarded", action=req.action.id)
     else:
         state.stage.append(req)
-
-
-def _pay(g: Game, p: int, unit_letter: str, cid: int | None) -> None:
-    """B drives a charged bulwark, L takes 1 damage, D discards, S sacrifices a character."""
-    state = g.state
-    if unit_letter == "L":
-        t.damage(state, p, 1)
-    elif unit_letter == "D" and cid is not None:
-        t.move_card(state, cid, "graveyard")
-    else:
-        unit = next(u for u in state.players[p].field if cid in u.cards)
-        if unit_letter == "B":
-            unit.charged = False
-        else:
-            t.remove_unit(g, unit, "graveyard")

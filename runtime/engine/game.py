@@ -1,6 +1,6 @@
 """The engine's public face, modelled on python-chess: `legal_options()` and `apply(option)`.
 
-game = Game.new(compile("v7", "lite"), seed=1)
+game = Game.new(compile("v7", "lite"), seed=1)   # or a Rules context many games share
 while not game.over:
     game.apply(decide(game, agents))   # runtime/play/selfplay.py: each agent sees its player's view
 """
@@ -17,8 +17,8 @@ from blackpoker.runtime.engine import flow
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.legal import request_options
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption
+from blackpoker.runtime.engine.rules import Rules, rules_of
 from blackpoker.runtime.engine.state import GameState, PlayerState, player_name
-from blackpoker.runtime.engine.tables import tables
 from blackpoker.runtime.engine.zones import deck_ids
 
 
@@ -29,24 +29,23 @@ class IllegalOption(ValueError):
 class Game:
     def __init__(
         self,
-        rules: RuleSet,
+        rules: RuleSet | Rules,
         state: GameState,
         *,
         check: bool = False,
         events: list[dict[str, Any]] | None = None,
     ) -> None:
-        self.rules = rules
+        self.rules = rules_of(rules)  # the rule set with its derived tables and caches
         self.state = state
         self.check = check  # verify the invariants after every decision
         self.events = events  # decisions and resolution events, when a log is kept
-        self.tables = tables(rules)
         self.decisions = 0
         self.seed: int | None = None  # set by `new`; a hand-built position has none
         self._options: tuple[Option, ...] | None = None  # the options of the current decision
         self.views: dict[tuple[object, ...], Any] = {}  # parts of views already built (engine/view.py)
 
     @classmethod
-    def new(cls, rules: RuleSet, seed: int, **options: Any) -> Game:
+    def new(cls, rules: RuleSet | Rules, seed: int, **options: Any) -> Game:
         state = GameState(
             (PlayerState(life=list(deck_ids(0))), PlayerState(life=list(deck_ids(1)))), random.Random(seed)
         )

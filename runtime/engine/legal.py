@@ -1,18 +1,24 @@
 """The complete list of legal requests for the chance holder: timing, limits, key cards,
-every way to pay the cost (B / D / L / S) and every target."""
+every way to pay the cost (runtime/engine/payments.py) and every target.
+
+The search enumerates what the checks of runtime/engine/legality.py accept, with their
+predicates; the two agree (tests/test_legality.py).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from itertools import combinations, product
-from typing import TYPE_CHECKING, Any
+from itertools import product
+from typing import TYPE_CHECKING
 
-from blackpoker.compiler.model import Action, Combat, Limit, Timing
+from blackpoker.compiler.model import Action
+from blackpoker.compiler.program import Target
+from blackpoker.runtime.engine.legality import once_allows, timing_allows, turn_allows, waived_types
 from blackpoker.runtime.engine.options import Payment, RequestOption, sort_cards
+from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.targets import candidates
-from blackpoker.runtime.engine.zones import DECK_SIZE, card, order
+from blackpoker.runtime.engine.zones import DECK_SIZE, card
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.game import Game
@@ -30,45 +36,42 @@ class Requestable:
     """What the option search reads of a direct action on every decision, derived once."""
 
     action: Action
-    once: bool  # once per turn
+    once: bool  # limited to once per turn (then `once_allows` decides)
     cost: Cost
-    fixed: Cost  # the B / L / S part of the cost: it does not depend on the key cards
-    discards: bool  # the cost has a D, whose ways depend on the cards the key cards leave
+    fixed: Cost  # the part of the cost whose ways do not depend on the key cards
+    uses_hand: bool  # some unit's ways depend on the cards the key cards leave (D)
     pays: list[tuple[Payment, ...]] | None  # every payment when they never change (nothing, or only L)
-    target: Mapping[str, Any] | None  # the spec of its `target` step
+    target: Target | None  # its `target` step
     keyed_target: bool  # the target test reads the key cards, so candidates differ per key way
 
 
 Timed = dict[tuple[bool, bool], tuple[Requestable, ...]]
 
 
-def requestables(actions: tuple[Action, ...], specs: Mapping[str, Any]) -> Timed:
+def requestables(actions: tuple[Action, ...], specs: Mapping[str, Target]) -> Timed:
     """The direct actions each situation allows by timing, in rule-set order, keyed by
     (main timing possible: own turn and an empty stage, own turn)."""
     entries = []
     for a in actions:
         cost = tuple((letter, a.cost.units.count(letter)) for letter in sorted(set(a.cost.units)))
         spec = specs.get(a.id)
+        constant = [UNITS[letter].constant(n) for letter, n in cost]
         entry = Requestable(
             a,
-            Limit.ONCE_PER_TURN in a.limits,
+            not once_allows(a, (a.id,)),  # refused once used
             cost,
-            tuple(unit for unit in cost if unit[0] != "D"),
-            any(letter == "D" for letter, _ in cost),
-            [tuple(("L", None) for _, n in cost for _ in range(n))]
-            if all(u == "L" for u, _ in cost)
-            else None,
+            tuple(unit for unit in cost if not UNITS[unit[0]].uses_hand),
+            any(UNITS[letter].uses_hand for letter, _ in cost),
+            None if None in constant else [tuple(pay for way in constant if way for pay in way)],
             spec,
-            spec is not None and "suit_of" in spec,
+            spec is not None and spec.suit_of is not None,
         )
         entries.append(entry)
 
-    def allowed(entry: Requestable, main_ok: bool, turn: bool) -> bool:
-        limits = entry.action.limits
-        return (main_ok or entry.action.timing is not Timing.MAIN) and not (
-            turn and Limit.ONLY_WITHOUT_TURN in limits
-        )
+    def allowed(entry: Requestable, stage_empty: bool, turn: bool) -> bool:
+        return timing_allows(entry.action, turn, stage_empty) and turn_allows(entry.action, turn)
 
+    # (main timing possible, own turn): main timing is possible only on the own turn
     return {
         (main_ok, turn): tuple(e for e in entries if allowed(e, main_ok, turn))
         for main_ok in (False, True)
@@ -90,21 +93,17 @@ def request_options(g: Game, p: int) -> list[RequestOption]:
     me = state.players[p]
     turn = p == state.turn_player
     used = me.used
-    waived = waived_types(g, p) if me.field and g.tables.waivers else ()
+    waived = waived_types(g, p) if me.field and g.rules.waivers else ()
     hand = tuple(sorted(me.hand))
-    known = g.tables.ways.get(hand)
-    if known is None:
-        if len(g.tables.ways) > 50_000:
-            g.tables.ways.clear()  # bound the memory of long simulations
-        known = g.tables.ways[hand] = {}
+    known = g.rules.hand_ways.get_or_make(hand, dict)
     parts: dict[tuple[str, int, tuple[int, ...]], Sequence[tuple[Payment, ...]]] = {}
     payments: dict[tuple[Cost, tuple[int, ...]], list[tuple[Payment, ...]]] = {}
 
     def part(letter: str, n: int, rest: tuple[int, ...]) -> Sequence[tuple[Payment, ...]]:
-        key = (letter, n, rest if letter == "D" else ())
+        key = (letter, n, rest if UNITS[letter].uses_hand else ())
         found = parts.get(key)
         if found is None:
-            found = parts[key] = payment_part(g, p, letter, n, rest)
+            found = parts[key] = UNITS[letter].ways(g, p, n, rest)
         return found
 
     def pay_ways(cost: Cost, rest: tuple[int, ...]) -> list[tuple[Payment, ...]]:
@@ -118,9 +117,9 @@ def request_options(g: Game, p: int) -> list[RequestOption]:
         return found
 
     found: list[RequestOption] = []
-    for entry in g.tables.requestables[turn and not state.stage, turn]:
+    for entry in g.rules.requestables[turn and not state.stage, turn]:
         action = entry.action
-        if entry.once and action.id in used:
+        if entry.once and not once_allows(action, used):
             continue
         ways = NO_KEYS if action.matcher is None else known.get(action.id)
         if ways is None:
@@ -128,16 +127,16 @@ def request_options(g: Game, p: int) -> list[RequestOption]:
         if not ways:
             continue
         cost, pays = ((), NO_COST) if action.type in waived else (entry.cost, entry.pays)
-        discards = bool(cost) and entry.discards
-        if pays is None and not discards:
+        uses_hand = bool(cost) and entry.uses_hand
+        if pays is None and not uses_hand:
             pays = pay_ways(cost, ())
         if pays is not None and not pays:
             continue
-        if discards and entry.fixed and not all(part(letter, n, ()) for letter, n in entry.fixed):
+        if uses_hand and entry.fixed and not all(part(letter, n, ()) for letter, n in entry.fixed):
             continue
         targets: Sequence[tuple[str, int] | None] | None = None if entry.target is not None else NO_TARGET
         for keys in ways:
-            if discards:
+            if uses_hand:
                 pays = pay_ways(cost, tuple(c for c in hand if c not in keys))
                 if not pays:
                     continue
@@ -158,12 +157,10 @@ def key_ways(g: Game, action: Action, hand: tuple[int, ...], known: dict[str, Ke
     The ways depend only on the cards that can be key cards of the action, so a hand that
     differs only in other cards finds them under its relevant cards.
     """
-    relevant = g.tables.relevant[action.id]
+    relevant = g.rules.relevant[action.id]
     mine = tuple(c for c in hand if relevant[c % DECK_SIZE])
-    ways = g.tables.relevant_ways.get((action.id, mine))
+    ways = g.rules.relevant_ways.get((action.id, mine))
     if ways is None:
-        if len(g.tables.relevant_ways) > 200_000:
-            g.tables.relevant_ways.clear()
         assert action.matcher is not None
         ordered = sort_cards(mine)
         ways = []
@@ -175,42 +172,6 @@ def key_ways(g: Game, action: Action, hand: tuple[int, ...], known: dict[str, Ke
                 free.remove(cid)
                 chosen.append(cid)
             ways.append(tuple(chosen))
-        g.tables.relevant_ways[(action.id, mine)] = ways
+        g.rules.relevant_ways.put((action.id, mine), ways)
     known[action.id] = ways
     return ways
-
-
-def waived_types(g: Game, p: int) -> set[str]:
-    """魔力増加: the action types whose cost a character on the player's field waives."""
-    return {kind for u in g.state.players[p].field for kind in u.kind.waives_cost_of}
-
-
-def cost_waived(g: Game, p: int, action: Action) -> bool:
-    return action.type in waived_types(g, p)
-
-
-def payment_part(
-    g: Game, p: int, letter: str, n: int, rest: tuple[int, ...]
-) -> Sequence[tuple[Payment, ...]]:
-    """The ways to pay `n` of one cost unit: B drives charged bulwarks, D discards cards left
-    in the hand (equal cards, two Jokers, count once), L takes damage, S sacrifices characters."""
-    if letter == "L":
-        return [(("L", None),) * n]
-    if letter == "D":
-        return discard_ways(n, rest)
-    field = g.state.players[p].field
-    pool = [u for u in field if letter == "S" or (u.charged and u.kind.combat is Combat.BULWARK)]
-    return [tuple((letter, u.cards[0]) for u in combo) for combo in combinations(pool, n)]
-
-
-@lru_cache(maxsize=1 << 16)  # a hand stays the same over many decisions
-def discard_ways(n: int, rest: tuple[int, ...]) -> tuple[tuple[Payment, ...], ...]:
-    """Each choice of `n` cards to discard; equal cards (two Jokers) count once."""
-    seen: set[tuple[int, ...]] = set()
-    choices = []
-    for combo in combinations(sort_cards(rest), n):
-        values = tuple(order(c) for c in combo)
-        if values not in seen:
-            seen.add(values)
-            choices.append(tuple(("D", c) for c in combo))
-    return tuple(choices)

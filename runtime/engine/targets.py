@@ -79,7 +79,7 @@ def retarget_candidates(g: Game, request: Request, changer: Request) -> list[tup
     """The targets `request` could name instead of its own, as options name them: by its
     target spec, from its controller's side, with its key cards. A request never targets
     itself; `changer` (the resolving request that changes it) is named `resolving:N`."""
-    spec = g.tables.target_specs[request.action.id]
+    spec = g.rules.target_specs[request.action.id]
     found = candidates(g, request.controller, spec, request.key_cards)
     if spec.kind is TargetKind.REQUEST:
         found = [c for c in found if g.state.stage[c[1] - 1] is not request]

@@ -93,7 +93,7 @@ def characters_of(g: Game, cards: Sequence[int], kind: Kind) -> list[tuple[Chara
 
 
 def _kind_of(g: Game, cards: Sequence[int], kind: Kind) -> Character | None:
-    matchers = g.tables.character_matchers
+    matchers = g.rules.character_matchers
     values = [card(c) for c in cards]
     if isinstance(kind, str):
         # a named kind takes a single card as it is: the action's key already chose it
@@ -168,6 +168,11 @@ def remove_unit(g: Game, unit: Unit, zone: str, placing: Sequence[int] | None = 
         action = g.rules.action(trigger.request)
         for _ in range(times):
             state.buffer.append(Request(state.new_uid(), action, unit.controller, (), []))
+
+
+def drive(unit: Unit) -> None:
+    """Turn a character sideways ($B drives a charged bulwark)."""
+    unit.charged = False
 
 
 def size(unit: Unit) -> int:

@@ -20,7 +20,7 @@ from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.load import read_regular_file
 from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.tables import tables
+from blackpoker.runtime.engine.rules import Rules
 
 LOG_KIND = "blackpoker-command-log"
 LOG_VERSION = 1
@@ -46,7 +46,7 @@ def log_lines(game: Game, agents: Sequence[str]) -> list[dict[str, Any]]:
     header = {
         "log": LOG_KIND,
         "version": LOG_VERSION,
-        "ruleset": game.tables.ruleset_hash,
+        "ruleset": game.rules.ruleset_hash,
         "edition": game.rules.edition.id,
         "format": game.rules.format.id,
         "seed": game.seed,
@@ -183,7 +183,7 @@ def _rules(header: _Line) -> RuleSet:
         raise header.error(
             f"edition {data['edition']}, format {data['format']}: {error.diagnostics[0].message}", "format"
         ) from None
-    current = tables(rules).ruleset_hash
+    current = Rules(rules).ruleset_hash
     if current != data["ruleset"]:
         raise header.error(
             f"the log was played by rule set {data['ruleset'][:12]}…, but the current {data['edition']} "

@@ -10,6 +10,7 @@ from pathlib import Path
 from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option, RequestOption
+from blackpoker.runtime.engine.rules import Rules, rules_of
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.play.agents import Agent, make_agent
 from blackpoker.runtime.play.log import write_log
@@ -93,7 +94,7 @@ def seated_agents(names: tuple[str, str], rules: RuleSet | None, seed: int) -> t
     return make_agent(names[0], rules, seed * 2 + 1), make_agent(names[1], rules, seed * 2 + 2)
 
 
-def play_random(rules: RuleSet, seed: int, *, check: bool = True, cap: int = DECISION_CAP) -> Game:
+def play_random(rules: RuleSet | Rules, seed: int, *, check: bool = True, cap: int = DECISION_CAP) -> Game:
     """One game between two seeded random agents; the game and agents derive from `seed`."""
     game = Game.new(rules, seed, check=check)
     play(game, random_agents(seed), cap)
@@ -101,7 +102,7 @@ def play_random(rules: RuleSet, seed: int, *, check: bool = True, cap: int = DEC
 
 
 def play_game(
-    rules: RuleSet,
+    rules: RuleSet | Rules,
     agents: tuple[str, str],
     seed: int,
     index: int,
@@ -111,10 +112,12 @@ def play_game(
     logs: Path | None = None,
     width: int = 4,
 ) -> GameRecord:
-    """Play game `index` of a run seeded `seed`; with `logs`, write its command log there."""
+    """Play game `index` of a run seeded `seed`; with `logs`, write its command log there.
+    A run passes one `Rules` context to all its games, so they share its caches."""
     number = game_seed(seed, index)
-    seated = seated_agents(agents, rules, number)
-    game = Game.new(rules, number, check=check, events=None if logs is None else [])
+    context = rules_of(rules)
+    seated = seated_agents(agents, context.ruleset, number)
+    game = Game.new(context, number, check=check, events=None if logs is None else [])
     first = game.state.turn_player
     uses: Counter[tuple[str, int]] = Counter()
     crash = None

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from blackpoker.compiler import compile_ruleset
 from blackpoker.compiler.model import RuleSet
+from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.play.selfplay import DECISION_CAP, GameRecord, log_width, play_game
 
 CHUNKS_PER_JOB = 16  # small enough chunks to balance the processes and move the progress bar
@@ -30,12 +31,13 @@ class RulesSource:
     rules: Path | None = None  # a local-rule file
 
     def compile(self) -> RuleSet:
-        return _compiled(self)
+        return _compiled(self).ruleset
 
 
 @cache
-def _compiled(source: RulesSource) -> RuleSet:
-    return compile_ruleset(source.edition, source.format, source.rules)
+def _compiled(source: RulesSource) -> Rules:
+    """The rules context, once per process: all its games share the caches."""
+    return Rules(compile_ruleset(source.edition, source.format, source.rules))
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +55,7 @@ class Plan:
 
 def play_range(plan: Plan, start: int, stop: int) -> list[GameRecord]:
     """Games start … stop-1 of the run (runs in a worker process, or in this one)."""
-    rules = plan.source.compile()
+    rules = _compiled(plan.source)
     width = log_width(plan.games)
     return [
         play_game(

@@ -1,0 +1,254 @@
+"""The one legality check of a request: an ordered list of rules, each refusing or not.
+
+A request written by a player (the command notation's view: cards by value) is legal when
+no check refuses it. The option search (legal.py) enumerates the requests that pass, with
+the same predicates (`timing_allows`, `turn_allows`, `once_allows`, `waived_types`, the
+payment registry, `targets.candidates`); explanations report the first refusal's message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from blackpoker.compiler.cards import Card
+from blackpoker.compiler.model import Action, Limit, Timing
+from blackpoker.runtime.engine.payments import UNITS, Spent
+from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.targets import candidates
+from blackpoker.runtime.engine.zones import card, owner
+
+if TYPE_CHECKING:
+    from blackpoker.runtime.engine.game import Game
+
+
+class Written(Protocol):
+    """A request as a player writes it (runtime/scenario/notation.py's Command is one)."""
+
+    @property
+    def player(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def keys(self) -> tuple[Card, ...]: ...
+    @property
+    def payment(self) -> tuple[tuple[str, Card | None], ...]: ...
+    @property
+    def target(self) -> tuple[str, int, Card | None] | None: ...
+    def body(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    rule: str  # the check that refused, e.g. "timing"
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Subject:
+    """The request under check and what the checks look up once."""
+
+    game: Game
+    written: Written
+    action: Action | None  # the action it names, if the format has one
+
+    @property
+    def who(self) -> str:
+        return player_name(self.written.player)
+
+    @property
+    def named(self) -> Action:
+        assert self.action is not None  # `action_exists` runs before every check that reads it
+        return self.action
+
+
+# The predicates the option search applies too.
+
+
+def timing_allows(action: Action, own_turn: bool, stage_empty: bool) -> bool:
+    """Main timing: only on the player's own turn, with an empty stage."""
+    return action.timing is not Timing.MAIN or (own_turn and stage_empty)
+
+
+def turn_allows(action: Action, own_turn: bool) -> bool:
+    return not (own_turn and Limit.ONLY_WITHOUT_TURN in action.limits)
+
+
+def once_allows(action: Action, used: Collection[str]) -> bool:
+    return Limit.ONCE_PER_TURN not in action.limits or action.id not in used
+
+
+def waived_types(g: Game, p: int) -> set[str]:
+    """魔力増加: the action types whose cost a character on the player's field waives."""
+    return {kind for u in g.state.players[p].field for kind in u.kind.waives_cost_of}
+
+
+def cost_needed(g: Game, p: int, action: Action) -> tuple[str, ...]:
+    """The payment units the request must pay (none when a character waives its type)."""
+    return () if action.type in waived_types(g, p) else action.cost.units
+
+
+# The checks, in the order a refusal is reported.
+
+
+def game_on(s: Subject) -> str | None:
+    return "the game is over" if s.game.over else None
+
+
+def deciding(s: Subject) -> str | None:
+    decider = s.game.to_move
+    if decider != s.written.player:
+        return f"{s.who} cannot act now: {'nobody' if decider is None else player_name(decider)} decides"
+    return None
+
+
+def no_effect_waiting(s: Subject) -> str | None:
+    resolving = s.game.state.resolving
+    return f"an effect waits for {s.who}'s answer" if resolving and resolving[-1].waiting else None
+
+
+def action_exists(s: Subject) -> str | None:
+    if s.action is None:
+        return f"no action named '{s.written.name}' in format {s.game.rules.format.id}"
+    return None
+
+
+def direct(s: Subject) -> str | None:
+    return None if s.named.direct else f"{s.named.name} cannot be requested directly"
+
+
+def timing(s: Subject) -> str | None:
+    state, action = s.game.state, s.named
+    own_turn = s.written.player == state.turn_player
+    if timing_allows(action, own_turn, not state.stage):
+        return None
+    if not own_turn:
+        return f"{action.name} has main timing: only on {s.who}'s own turn"
+    return f"{action.name} has main timing: the stage must be empty"
+
+
+def once_per_turn(s: Subject) -> str | None:
+    if once_allows(s.named, s.game.state.players[s.written.player].used):
+        return None
+    return f"{s.named.name} can be requested once per turn"
+
+
+def without_turn(s: Subject) -> str | None:
+    if turn_allows(s.named, s.written.player == s.game.state.turn_player):
+        return None
+    return f"{s.named.name} can be requested only without the turn: {s.who} holds it"
+
+
+def hand_after_keys(s: Subject) -> list[Card] | Card:
+    """The hand's cards left once the key cards are taken, or the first key card it lacks."""
+    rest = [card(c) for c in s.game.state.players[s.written.player].hand]
+    for key in s.written.keys:
+        if key not in rest:
+            return key
+        rest.remove(key)
+    return rest
+
+
+def keys_in_hand(s: Subject) -> str | None:
+    missing = hand_after_keys(s)
+    return f"key card {missing} is not in {s.who}'s hand" if isinstance(missing, Card) else None
+
+
+def keys_match(s: Subject) -> str | None:
+    action, keys = s.named, s.written.keys
+    if action.matcher is None:
+        return f"{action.name} takes no key cards" if keys else None
+    if not action.matcher.matches(keys):
+        return f"key cards {''.join(map(str, keys)) or '(none)'} do not match {action.key}"
+    return None
+
+
+def cost(s: Subject) -> str | None:
+    needed = "".join(cost_needed(s.game, s.written.player, s.named))
+    given = "".join(sorted(unit for unit, _ in s.written.payment))
+    return None if given == needed else f"the cost is ${needed or ' (none)'}, not ${given or ' (none)'}"
+
+
+def payable(s: Subject) -> str | None:
+    rest = hand_after_keys(s)
+    assert not isinstance(rest, Card)
+    spent = Spent(s.who, s.written.keys, rest)
+    for letter, paid in s.written.payment:
+        refused = UNITS[letter].refusal(s.game, s.written.player, paid, spent)
+        if refused is not None:
+            return refused
+    return None
+
+
+def target_given(s: Subject) -> str | None:
+    spec = s.game.rules.target_specs.get(s.named.id)
+    if spec is not None and s.written.target is None:
+        return f"{s.named.name} needs a target"
+    if spec is None and s.written.target is not None:
+        return f"{s.named.name} takes no target"
+    return None
+
+
+def target_valid(s: Subject) -> str | None:
+    written = s.written.target
+    if written is None:
+        return None
+    g, p = s.game, s.written.player
+    spec = g.rules.target_specs[s.named.id]
+    hand = list(g.state.players[p].hand)
+    keys = []
+    for key in s.written.keys:  # equal cards are alike to a target test: any of them will do
+        cid = next(c for c in hand if card(c) == key)
+        hand.remove(cid)
+        keys.append(cid)
+    kind, value, written_card = written
+    for found_kind, found in candidates(g, p, spec, tuple(keys)):
+        if found_kind == kind and (
+            (owner(found), card(found)) == (value, written_card) if kind == "character" else found == value
+        ):
+            return None
+    shown = s.written.body().split(" → ")[1]
+    stage = g.state.stage
+    targeted = stage[value - 1] if kind == "request" and 0 < value <= len(stage) else None
+    if spec.counterable and targeted and Limit.UNCOUNTERABLE in targeted.action.limits:
+        return f"{shown} is {targeted.action.name}, which counter actions cannot target"
+    return f"{shown} is not a valid target of {s.named.name}"
+
+
+Check = Callable[[Subject], str | None]
+
+Checks = tuple[tuple[str, Check], ...]
+
+DECIDING: Checks = (("game over", game_on), ("decision", deciding))  # every command (an answer too)
+NOT_ANSWERING: Checks = (*DECIDING, ("effect waiting", no_effect_waiting))  # a pass or a request
+CHECKS: Checks = (
+    *NOT_ANSWERING,
+    ("action", action_exists),
+    ("direct", direct),
+    ("timing", timing),
+    ("once per turn", once_per_turn),
+    ("only without turn", without_turn),
+    ("key cards in hand", keys_in_hand),
+    ("key cards match", keys_match),
+    ("cost", cost),
+    ("payment", payable),
+    ("target needed", target_given),
+    ("target valid", target_valid),
+)
+
+
+def subject(game: Game, written: Written) -> Subject:
+    action = next((a for a in game.rules.actions if a.name == written.name), None)
+    return Subject(game, written, action)
+
+
+def first_refusal(game: Game, written: Written, checks: Checks = CHECKS) -> Refusal | None:
+    """The first rule the request breaks (later checks assume the earlier ones passed), or
+    None when it breaks none of `checks`: then it is legal."""
+    s = subject(game, written)
+    for rule, check in checks:
+        message = check(s)
+        if message is not None:
+            return Refusal(rule, message)
+    return None

@@ -1,0 +1,197 @@
+"""The payment units of the cost notation: the one place their letters get meaning.
+
+An edition declares which units it uses (`cost_units`); each letter it may use has one
+implementation here that lists the ways a player can pay it now, pays it through the
+state transitions, and says in words why a written payment cannot pay it. A letter the
+cost grammar spells without an implementation (see `unsupported_units`) is refused when
+an edition is compiled.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from blackpoker.compiler.cards import Card
+from blackpoker.compiler.diagnostics import Diagnostic
+from blackpoker.compiler.model import Combat
+from blackpoker.compiler.parse import EditionSource
+from blackpoker.runtime.engine import transitions as t
+from blackpoker.runtime.engine.options import Payment, sort_cards
+from blackpoker.runtime.engine.state import Unit
+from blackpoker.runtime.engine.zones import card, order
+
+if TYPE_CHECKING:
+    from blackpoker.runtime.engine.game import Game
+
+Ways = Sequence[tuple[Payment, ...]]
+
+
+@dataclass
+class Spent:
+    """What a written payment has left to pay with, consumed part by part: the hand without
+    the key cards, and the characters not yet named by an earlier part."""
+
+    who: str  # the paying player, as messages name them
+    keys: tuple[Card, ...]
+    hand: list[Card]
+    named: list[Unit] = field(default_factory=list)
+
+
+class PaymentUnit(ABC):
+    """One letter of the cost notation."""
+
+    letter: str = ""
+    uses_hand = False  # its ways depend on the cards the key cards leave in the hand
+
+    def constant(self, n: int) -> tuple[Payment, ...] | None:
+        """The only way to pay `n` of it when that never depends on the position, else None."""
+        return None
+
+    @abstractmethod
+    def ways(self, g: Game, p: int, n: int, rest: tuple[int, ...]) -> Ways:
+        """Each way player `p` can pay `n` of it now; `rest` is the hand left after key cards."""
+
+    @abstractmethod
+    def pay(self, g: Game, p: int, cid: int | None) -> None:
+        """Pay one of it (the card a payment names, if any)."""
+
+    @abstractmethod
+    def refusal(self, g: Game, p: int, paid: Card | None, spent: Spent) -> str | None:
+        """Why `paid` cannot pay one of it, or None after taking it from `spent`."""
+
+
+class Life(PaymentUnit):
+    """L: take 1 damage."""
+
+    letter = "L"
+
+    def constant(self, n: int) -> tuple[Payment, ...]:
+        return (("L", None),) * n
+
+    def ways(self, g: Game, p: int, n: int, rest: tuple[int, ...]) -> Ways:
+        return [self.constant(n)]
+
+    def pay(self, g: Game, p: int, cid: int | None) -> None:
+        t.damage(g.state, p, 1)
+
+    def refusal(self, g: Game, p: int, paid: Card | None, spent: Spent) -> str | None:
+        return None if paid is None else f"$L is 1 damage and names no card, not {paid}"
+
+
+class Discard(PaymentUnit):
+    """D: discard a card left in the hand (not a key card); equal cards (two Jokers) count once."""
+
+    letter = "D"
+    uses_hand = True
+
+    def ways(self, g: Game, p: int, n: int, rest: tuple[int, ...]) -> Ways:
+        return g.rules.discard_ways.get_or_make((n, rest), lambda: _discards(n, rest))
+
+    def pay(self, g: Game, p: int, cid: int | None) -> None:
+        assert cid is not None
+        t.move_card(g.state, cid, "graveyard")
+
+    def refusal(self, g: Game, p: int, paid: Card | None, spent: Spent) -> str | None:
+        if paid is None:
+            return f"$D names the card {spent.who} discards"
+        if paid not in spent.hand:
+            if paid in spent.keys:
+                return f"{paid} is a key card and cannot be used as a D cost"
+            return f"{paid} is not in {spent.who}'s hand"
+        spent.hand.remove(paid)
+        return None
+
+
+def _discards(n: int, rest: tuple[int, ...]) -> tuple[tuple[Payment, ...], ...]:
+    seen: set[tuple[int, ...]] = set()
+    choices = []
+    for combo in combinations(sort_cards(rest), n):
+        values = tuple(order(c) for c in combo)
+        if values not in seen:
+            seen.add(values)
+            choices.append(tuple(("D", c) for c in combo))
+    return tuple(choices)
+
+
+class OwnCharacter(PaymentUnit):
+    """A unit paid with one of the player's characters, named by its first card."""
+
+    needs = ""  # the character it needs, in words
+
+    @abstractmethod
+    def fits(self, unit: Unit) -> bool:
+        """Whether this character can pay it."""
+
+    def ways(self, g: Game, p: int, n: int, rest: tuple[int, ...]) -> Ways:
+        pool = [u for u in g.state.players[p].field if self.fits(u)]
+        return [tuple((self.letter, u.cards[0]) for u in combo) for combo in combinations(pool, n)]
+
+    def refusal(self, g: Game, p: int, paid: Card | None, spent: Spent) -> str | None:
+        if paid is None:
+            return f"${self.letter} names {self.needs} of {spent.who} by its first card"
+        unit = next(
+            (
+                u
+                for u in g.state.players[p].field
+                if self.fits(u) and u not in spent.named and card(u.cards[0]) == paid
+            ),
+            None,
+        )
+        if unit is None:
+            return f"${self.letter} needs {self.needs} of {spent.who}: {paid} is not one"
+        spent.named.append(unit)
+        return None
+
+    def unit_of(self, g: Game, p: int, cid: int | None) -> Unit:
+        return next(u for u in g.state.players[p].field if cid in u.cards)
+
+
+class Bulwark(OwnCharacter):
+    """B: drive a charged bulwark."""
+
+    letter = "B"
+    needs = "a charged bulwark"
+
+    def fits(self, unit: Unit) -> bool:
+        return unit.charged and unit.kind.combat is Combat.BULWARK
+
+    def pay(self, g: Game, p: int, cid: int | None) -> None:
+        t.drive(self.unit_of(g, p, cid))
+
+
+class Sacrifice(OwnCharacter):
+    """S: put one of the player's characters into the graveyard."""
+
+    letter = "S"
+    needs = "a character"
+
+    def fits(self, unit: Unit) -> bool:
+        return True
+
+    def pay(self, g: Game, p: int, cid: int | None) -> None:
+        t.remove_unit(g, self.unit_of(g, p, cid), "graveyard")
+
+
+# The registry: letter → its one implementation (read-only).
+UNITS: Mapping[str, PaymentUnit] = MappingProxyType(
+    {u.letter: u for u in (Bulwark(), Discard(), Life(), Sacrifice())}
+)
+
+
+def unsupported_units(source: EditionSource) -> list[Diagnostic]:
+    """An edition's declared cost units that the engine cannot pay, at their declaration
+    (called by the compiler: an action can only use declared units)."""
+    known = ", ".join(UNITS)
+    return [
+        source.doc.at(
+            ("cost_units", i, "unit"),
+            f"cost_units: unit '{u.unit}' has no payment rule in the engine (it pays {known})",
+        )
+        for i, u in enumerate(source.edition.cost_units)
+        if u.unit not in UNITS
+    ]

@@ -1,0 +1,113 @@
+"""The rules context: a compiled rule set with what the engine derives from it once.
+
+`Rules(ruleset)` is built once and shared by every game played by those rules (a run of
+self-play builds one per process). It owns the derived tables and the bounded caches the
+option search fills; nothing in the engine keeps state outside a context or a game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import OrderedDict
+from collections.abc import Callable
+from functools import cached_property
+from typing import Generic, TypeVar
+
+from blackpoker.compiler.emit_json import ruleset_json
+from blackpoker.compiler.matcher import KeyMatcher, compile_matcher
+from blackpoker.compiler.model import Action, Character, Edition, Format, RuleSet
+from blackpoker.compiler.program import Target
+from blackpoker.runtime.engine.legal import KeyWays, Timed, requestables
+from blackpoker.runtime.engine.options import Payment
+from blackpoker.runtime.engine.zones import DECK
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+# Cache sizes, in entries. A hand stays the same over many decisions, and the key-card ways
+# of an action depend only on the few hand cards that can be its key cards, so hits are
+# frequent; the bounds keep long simulations within a few hundred MB.
+HAND_WAYS_SIZE = 50_000  # hand → action id → key-card ways
+RELEVANT_WAYS_SIZE = 200_000  # (action id, its relevant hand cards) → key-card ways
+DISCARD_WAYS_SIZE = 1 << 16  # (how many, cards left in the hand) → the ways to discard them
+
+
+class LRU(Generic[K, V]):
+    """A mapping of at most `size` entries that forgets the least recently used one."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        found = self._entries.get(key)
+        if found is not None:
+            self._entries.move_to_end(key)
+        return found
+
+    def put(self, key: K, value: V) -> V:
+        self._entries[key] = value
+        if len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+        return value
+
+    def get_or_make(self, key: K, make: Callable[[], V]) -> V:
+        found = self.get(key)
+        return self.put(key, make()) if found is None else found
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+class Rules:
+    """A rule set and its derived tables; `Game.rules` is one, shared by many games."""
+
+    def __init__(self, ruleset: RuleSet) -> None:
+        self.ruleset = ruleset
+        # the rule set's parts the engine reads, as plain attributes (read on every request)
+        self.edition: Edition = ruleset.edition
+        self.format: Format = ruleset.format
+        self.actions: tuple[Action, ...] = ruleset.actions
+        self.characters: tuple[Character, ...] = ruleset.characters
+        # action id → its `target` step (a program's first step when it has one)
+        self.target_specs: dict[str, Target] = {
+            a.id: s for a in ruleset.actions for s in a.steps[:1] if isinstance(s, Target)
+        }
+        # keyed action id → which deck cards can be its key cards
+        self.relevant: dict[str, tuple[bool, ...]] = {
+            a.id: tuple(not a.key.rare and any(p.matches(c) for p in a.key.patterns) for c in DECK)
+            for a in ruleset.actions
+            if a.key is not None
+        }
+        # the direct actions each timing situation allows
+        direct = tuple(a for a in ruleset.actions if a.direct)
+        self.requestables: Timed = requestables(direct, self.target_specs)
+        # some character waives costs (魔力増加): only then is the field searched for one
+        self.waivers = any(c.waives_cost_of for c in ruleset.characters)
+        # which cards make which character (兵士として, 防壁にする)
+        self.character_matchers: dict[str, KeyMatcher] = {
+            c.id: compile_matcher(c.key) for c in ruleset.characters
+        }
+        self.hand_ways: LRU[tuple[int, ...], dict[str, KeyWays]] = LRU(HAND_WAYS_SIZE)
+        self.relevant_ways: LRU[tuple[str, tuple[int, ...]], KeyWays] = LRU(RELEVANT_WAYS_SIZE)
+        self.discard_ways: LRU[tuple[int, tuple[int, ...]], tuple[tuple[Payment, ...], ...]] = LRU(
+            DISCARD_WAYS_SIZE
+        )
+
+    @cached_property
+    def ruleset_hash(self) -> str:
+        """Of the compiled rule set as JSON: command logs name the rules they were played by."""
+        text = json.dumps(ruleset_json(self.ruleset), sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def action(self, action_id: str) -> Action:
+        return self.ruleset.action(action_id)
+
+    def character(self, character_id: str) -> Character:
+        return self.ruleset.character(character_id)
+
+
+def rules_of(rules: RuleSet | Rules) -> Rules:
+    """A context as it is, or a new one for a bare rule set."""
+    return rules if isinstance(rules, Rules) else Rules(rules)

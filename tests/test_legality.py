@@ -1,0 +1,199 @@
+"""The legality checks and the option search agree; the payment registry covers the grammar."""
+
+from __future__ import annotations
+
+import random
+import string
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from blackpoker.compiler import CompileError, compile
+from blackpoker.compiler.cards import Card
+from blackpoker.compiler.notation import NotationError, parse_cost
+from blackpoker.compiler.pipeline import builtin_path, check_paths
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.legality import CHECKS, first_refusal
+from blackpoker.runtime.engine.options import RequestOption
+from blackpoker.runtime.engine.payments import UNITS
+from blackpoker.runtime.engine.rules import LRU, Rules
+from blackpoker.runtime.engine.zones import DECK, card
+from blackpoker.runtime.play.selfplay import decide, random_agents
+from blackpoker.runtime.scenario.notation import Command, parse_command
+
+FORMATS = ("lite", "std", "pro", "mast")
+
+
+def positions(rules: Rules, games: int, every: int) -> list[Game]:
+    """Copies of self-play positions, every `every`-th decision of `games` random games."""
+    found = []
+    for seed in range(games):
+        game = Game.new(rules, seed, check=False)
+        agents = random_agents(seed)
+        while not game.over and game.decisions < 400:
+            if game.decisions % every == 0:
+                found.append(game.copy())
+            game.apply(decide(game, agents))
+        if game.over:
+            found.append(game)
+    return found
+
+
+def command(option: RequestOption) -> Command:
+    return parse_command(f"p{option.player + 1}: {option}")
+
+
+def mutations(game: Game, written: Command, rng: random.Random) -> list[Command]:
+    """Commands near a legal one: a card, a payment part, the target, the player or the action changed."""
+    p = written.player
+    cards = [card(c) for c in game.state.players[p].hand] + [rng.choice(DECK) for _ in range(2)]
+    cards += [card(u.cards[0]) for pl in game.state.players for u in pl.field]
+    names = [a.name for a in game.rules.actions]
+    some = rng.choice(cards)
+    keys, payment = list(written.keys), list(written.payment)
+    found = [
+        replace(written, player=1 - p),
+        replace(written, name=rng.choice(names)),
+        replace(written, name=written.name + "?"),
+        replace(written, keys=(*keys, some)),
+        replace(written, keys=tuple(keys[1:])),
+        replace(written, keys=tuple(rng.choice(cards) if i == 0 else k for i, k in enumerate(keys))),
+        replace(written, payment=(*payment, (rng.choice(tuple(UNITS)), rng.choice((some, None))))),
+        replace(written, payment=tuple(payment[1:])),
+        replace(written, payment=tuple((u, some if c is not None else c) for u, c in payment)),
+        replace(written, payment=tuple((u, rng.choice(cards)) for u, c in payment)),
+        replace(written, target=None),
+        replace(written, target=("character", rng.randrange(2), some)),
+        replace(written, target=("request", rng.randrange(1, 4), None)),
+        replace(written, target=("player", rng.randrange(2), None)),
+    ]
+    return found
+
+
+@pytest.mark.parametrize("format_id", FORMATS)
+def test_legal_options_pass_every_check_and_the_first_refusal_agrees(format_id: str) -> None:
+    rules = Rules(compile("v7", format_id))
+    rng = random.Random(format_id)
+    games = positions(rules, 6, 7)
+    assert len(games) >= 100
+    accepted = refused = 0
+    rules_seen: set[str] = set()
+    recent: list[Command] = []  # requests legal earlier, written again where none is open
+    for game in games:
+        requests = [o for o in game.legal_options() if isinstance(o, RequestOption)]
+        for option in requests:
+            written = command(option)
+            assert first_refusal(game, written) is None, f"{option} is a legal option"
+            accepted += 1
+        samples = [command(o) for o in rng.sample(requests, min(3, len(requests)))]
+        if not requests and recent:
+            samples = [replace(rng.choice(recent), player=game.to_move or 0)]
+        recent = samples or recent
+        for written in samples:
+            for mutated in mutations(game, written, rng):
+                legal = game.find(mutated.player, mutated.body()) is not None
+                refusal = first_refusal(game, mutated)
+                assert (refusal is None) == legal, f"{mutated}: {refusal} but legal is {legal}"
+                if refusal is not None:
+                    refused += 1
+                    rules_seen.add(refusal.rule)
+    assert accepted > 100 and refused > 100
+    assert {rule for rule, _ in CHECKS} - rules_seen <= {"once per turn", "only without turn"}
+
+
+def test_the_checks_are_named_once() -> None:
+    names = [rule for rule, _ in CHECKS]
+    assert len(names) == len(set(names))
+
+
+def grammar_letters() -> list[str]:
+    """Every single letter the cost notation accepts."""
+    accepted = []
+    for letter in string.ascii_uppercase:
+        try:
+            parse_cost(letter)
+        except NotationError:
+            continue
+        accepted.append(letter)
+    return accepted
+
+
+def test_the_grammar_spells_the_implemented_units_and_more() -> None:
+    letters = grammar_letters()
+    assert set(UNITS) <= set(letters)
+    assert {u.unit for u in compile("v7", "lite").edition.cost_units} <= set(UNITS)
+
+
+@pytest.mark.parametrize("letter", [x for x in grammar_letters() if x not in UNITS])
+def test_a_unit_without_payment_rule_is_refused_where_an_edition_declares_it(
+    tmp_path: Path, letter: str
+) -> None:
+    text = builtin_path("v7").read_text(encoding="utf-8")
+    anchor = "cost_units:\n"
+    assert anchor in text
+    edition = tmp_path / "edition.yaml"
+    edition.write_text(
+        text.replace(anchor, anchor + f"  - {{unit: {letter}, name: X, text: x}}\n"), encoding="utf-8"
+    )
+    line = text[: text.index(anchor)].count("\n") + 2
+    _, problems = check_paths([edition])
+    assert [(p.location.line, p.message) for p in problems] == [
+        (line, f"cost_units: unit '{letter}' has no payment rule in the engine (it pays B, D, L, S)")
+    ]
+
+
+@pytest.mark.parametrize("letter", [x for x in grammar_letters() if x not in UNITS])
+def test_a_unit_without_payment_rule_is_refused_where_an_overlay_uses_it(tmp_path: Path, letter: str) -> None:
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(
+        "kind: overlay\nname: my-std\nedition: v7\nbase: std\n"
+        f"actions:\n  change:\n    up:\n      cost: {letter}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(CompileError) as error:
+        compile("v7", "my-std", rules)
+    (problem,) = error.value.diagnostics
+    assert problem.location.line == 8 and f"unit '{letter}'" in problem.message
+
+
+def test_games_share_a_context_and_a_bare_rule_set_gets_one() -> None:
+    ruleset = compile("v7", "lite")
+    rules = Rules(ruleset)
+    game = Game.new(rules, 1)
+    assert game.rules is rules and game.copy().rules is rules
+    alone = Game.new(ruleset, 1)
+    assert alone.rules is not rules and alone.rules.ruleset is ruleset
+    assert alone.legal_options() == game.legal_options()
+    assert alone.rules.ruleset_hash == rules.ruleset_hash
+
+
+def test_an_lru_forgets_the_least_recently_used_entry() -> None:
+    cache: LRU[str, int] = LRU(2)
+    cache.put("a", 1)
+    cache.put("b", 2)
+    assert cache.get("a") == 1  # "b" is now the least recently used
+    assert cache.get_or_make("c", lambda: 3) == 3
+    assert len(cache) == 2 and cache.get("b") is None and cache.get("a") == 1
+
+
+def test_a_written_payment_names_each_character_once() -> None:
+    """Two $B parts cannot drive the same bulwark."""
+    for game in positions(Rules(compile("v7", "std")), 6, 3):
+        option = next(
+            (
+                o
+                for o in game.legal_options()
+                if isinstance(o, RequestOption) and [u for u, _ in o.payment].count("B") == 2
+            ),
+            None,
+        )
+        if option is None:
+            continue
+        written = command(option)
+        first = next(c for u, c in written.payment if u == "B")
+        twice = tuple((u, first if u == "B" else c) for u, c in written.payment)
+        refusal = first_refusal(game, replace(written, payment=twice))
+        assert refusal is not None and refusal.rule == "payment"
+        assert isinstance(first, Card) and f"{first} is not one" in refusal.message
+        return
+    pytest.fail("no position offers a $BB request")

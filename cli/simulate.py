@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 from blackpoker.cli.outputs import output_file, output_folder
@@ -17,6 +18,7 @@ from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.parse import OverlaySource
 from blackpoker.compiler.pipeline import display, edition_source, read_source
+from blackpoker.runtime.play import cluster
 from blackpoker.runtime.play.agents import AGENTS
 from blackpoker.runtime.play.selfplay import DECISION_CAP
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run
@@ -26,6 +28,9 @@ from blackpoker.site.simulation import render_report
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 DEFAULT_FORMAT = "lite"
 PIPED_WIDTH = 200  # the report's width in a file or pipe: the compared action table needs it
@@ -78,12 +83,26 @@ def _compiled(source: RulesSource) -> None:
         report(error.diagnostics)
 
 
-def _play(plan: Plan, jobs: int, progress: Progress) -> Summary:
+@contextmanager
+def _connected(address: str | None) -> Iterator[Client | None]:
+    """The --cluster client (None without the option), closed when the run ends."""
+    if address is None:
+        yield None
+        return
+    try:
+        client = cluster.connect(address)
+    except cluster.ClusterError as error:
+        _option_error("--cluster", str(error))
+    with client:
+        yield client
+
+
+def _play(plan: Plan, jobs: int, client: Client | None, progress: Progress) -> Summary:
     rules = plan.source.compile()
     task = progress.add_task(f"{rules.format.id}", total=plan.games)
     start = time.perf_counter()
     records = []
-    for part in run(plan, jobs):
+    for part in run(plan, jobs) if client is None else cluster.run(client, plan):
         records += part
         progress.advance(task, len(part))
     records.sort(key=lambda r: r.index)
@@ -104,6 +123,12 @@ def _play(plan: Plan, jobs: int, progress: Progress) -> Summary:
     help=f"p1's and p2's agents: two of {', '.join(AGENTS)}.",
 )
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1), help="Worker processes.")
+@click.option(
+    "--cluster",
+    "cluster_address",
+    metavar="ADDRESS",
+    help="Play on a Dask cluster: its scheduler's address, tcp://host:port (the 'cluster' extra).",
+)
 @click.option(
     "--cap", default=DECISION_CAP, show_default=True, help="Decisions per game; reaching it is a failure."
 )
@@ -133,6 +158,7 @@ def simulate(
     seed: int,
     agent_names: str,
     jobs: int,
+    cluster_address: str | None,
     cap: int,
     as_json: bool,
     html_out: Path | None,
@@ -141,6 +167,10 @@ def simulate(
 ) -> None:
     """Play N games between two agents and report the results; exit 1 if any game fails."""
     agents = _agents(agent_names)
+    if cluster_address is not None and jobs > 1:
+        _option_error("--jobs", "not with --cluster: the cluster's workers play the games")
+    if cluster_address is not None and logs is not None:
+        _option_error("--logs", "not with --cluster: the workers would write them on their own machines")
     if compare:
         if format_id is not None or rules is not None:
             _option_error("--compare", "it names both rule sets: leave out --format and --rules")
@@ -177,8 +207,12 @@ def simulate(
         TextColumn("games"),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=errors, transient=True, disable=not errors.is_terminal) as progress:
-        summaries = [_play(Plan(s, agents, seed, games, True, cap, logs), jobs, progress) for s in sources]
+    with (
+        _connected(cluster_address) as client,
+        Progress(*columns, console=errors, transient=True, disable=not errors.is_terminal) as progress,
+    ):
+        plans = [Plan(s, agents, seed, games, True, cap, logs) for s in sources]
+        summaries = [_play(plan, jobs, client, progress) for plan in plans]
     if as_json:
         data = compare_json(*summaries) if len(summaries) == 2 else summaries[0].json()
         click.echo(json.dumps(data, ensure_ascii=False))

@@ -37,6 +37,10 @@ class KeyMatcher:
             attrgetter("suit") if spec.same_suit else attrgetter("rank") if spec.same_number else None
         )
 
+    def __reduce__(self) -> tuple[type[KeyMatcher], tuple[KeySpec]]:
+        # Only the spec travels; the tables derived from it are built again on arrival.
+        return KeyMatcher, (self.spec,)
+
     def ways(self, cards: Sequence[Card]) -> list[tuple[Card, ...]]:
         """Every distinct way, as cards in input order, ordered by input positions.
 

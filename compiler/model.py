@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -88,6 +88,17 @@ class Action:
     @property
     def direct(self) -> bool:
         return self.trigger is Trigger.DIRECT
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A Step's arguments are MappingProxyType, which does not pickle: an action travels
+        # without its steps and parses them again from `program` (drop this once Step pickles).
+        return _unpickle_action, ({f.name: getattr(self, f.name) for f in fields(self) if f.name != "steps"},)
+
+
+def _unpickle_action(values: dict[str, Any]) -> Action:
+    from blackpoker.compiler.parse import parse_steps  # the parser builds on this module
+
+    return Action(**values, steps=parse_steps(values["program"]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +192,10 @@ class RuleSet:
         # Frozen: the lookup tables are set once here and are read-only views.
         object.__setattr__(self, "_actions_by_id", MappingProxyType({a.id: a for a in self.actions}))
         object.__setattr__(self, "_characters_by_id", MappingProxyType({c.id: c for c in self.characters}))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The lookup tables are read-only views, which do not pickle: they are rebuilt on arrival.
+        return RuleSet, (self.edition, self.format, self.actions, self.characters)
 
     def action(self, action_id: str) -> Action:
         return self._actions_by_id[action_id]

@@ -4,6 +4,11 @@ overlays and --compare, and bad input."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import signal
+import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +17,7 @@ from blackpoker.cli.main import main
 from blackpoker.compiler import compile
 from blackpoker.compiler.pipeline import builtin_path
 from blackpoker.runtime.play.selfplay import game_seed
+from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 from blackpoker.runtime.play.stats import Difference, Rate, Spread, wilson
 from click.testing import CliRunner
 from site_support import HOSTILE
@@ -68,6 +74,49 @@ def test_one_and_two_jobs_give_identical_results() -> None:
     assert _without_time(one) == _without_time(two)
     assert one["games"] == one["completed"] == 48
     assert _json(*args[:-2], "--agents", "random,random") != one  # the agents matter
+
+
+def test_the_workers_play_the_rule_set_compiled_here(tmp_path: Path) -> None:
+    rules = _local(tmp_path)
+    source = RulesSource("v7", "my-lite", rules)
+    source.compile()
+    rules.unlink()  # a worker that compiled the rules itself would not find them
+    plan = Plan(source, ("random", "greedy"), 3, 12)
+    records = run_all(plan, jobs=2)
+    assert [r.index for r in records] == list(range(12))
+    assert all(r.failure is None for r in records)
+    assert records == run_all(plan, jobs=1)
+
+
+def _workers(pid: int) -> list[str]:
+    """The worker processes `pid` has started (their command lines name multiprocessing's spawn)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    lines = [Path(f"/proc/{child}/cmdline").read_bytes() for child in children]
+    return [child for child, line in zip(children, lines, strict=True) if b"spawn_main" in line]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads child processes from /proc")
+@pytest.mark.parametrize("playing", [0.0, 2.0], ids=["while-the-workers-start", "while-they-play"])
+def test_ctrl_c_stops_a_run_with_jobs_at_once_and_no_worker_prints_a_traceback(playing: float) -> None:
+    exe = shutil.which("blackpoker") or pytest.fail("the blackpoker console script is not installed")
+    process = subprocess.Popen(
+        [exe, "simulate", "-n", "100000", "--jobs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, which Ctrl-C signals as a whole
+    )
+    try:
+        while process.poll() is None and len(_workers(process.pid)) < 2:
+            time.sleep(0.01)
+        time.sleep(playing)  # 0: the workers are still importing the package
+        os.killpg(process.pid, signal.SIGINT)
+        # The workers share stderr: it closes only when the parent and every worker have ended.
+        _, errors = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 1
+    assert errors.strip() == "Aborted!"
 
 
 def test_a_game_seed_depends_on_the_run_seed_and_the_index_only() -> None:

@@ -8,10 +8,12 @@ jobs gives the same records, which are returned in game order.
 from __future__ import annotations
 
 import multiprocessing
+import signal
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from functools import cache
+from multiprocessing import resource_tracker
 from pathlib import Path
 
 from blackpoker.compiler import compile_ruleset
@@ -24,25 +26,24 @@ CHUNKS_PER_JOB = 16  # small enough chunks to balance the processes and move the
 
 @dataclass(frozen=True, slots=True)
 class RulesSource:
-    """Where a rule set comes from: workers compile it themselves (a RuleSet does not pickle)."""
+    """Where a rule set comes from: compiled once in the process that starts the run."""
 
     edition: str
     format: str
     rules: Path | None = None  # a local-rule file
 
     def compile(self) -> RuleSet:
-        return _compiled(self).ruleset
+        return _compiled(self)
 
 
 @cache
-def _compiled(source: RulesSource) -> Rules:
-    """The rules context, once per process: all its games share the caches."""
-    return Rules(compile_ruleset(source.edition, source.format, source.rules))
+def _compiled(source: RulesSource) -> RuleSet:
+    return compile_ruleset(source.edition, source.format, source.rules)
 
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """Everything a worker needs to play its share of a run."""
+    """Everything a worker needs to play its share of a run, besides the rule set."""
 
     source: RulesSource
     agents: tuple[str, str]  # p1's and p2's agent names (runtime.play.agents.AGENTS)
@@ -53,13 +54,14 @@ class Plan:
     logs: Path | None = None
 
 
-def play_range(plan: Plan, start: int, stop: int) -> list[GameRecord]:
-    """Games start … stop-1 of the run (runs in a worker process, or in this one)."""
-    rules = _compiled(plan.source)
+def play_games(rules: RuleSet | Rules, plan: Plan, start: int, stop: int) -> list[GameRecord]:
+    """Games start … stop-1 of the run, played with `rules` (in a worker, or in this process);
+    the games share one rules context, and so its caches."""
     width = log_width(plan.games)
+    context = rules if isinstance(rules, Rules) else Rules(rules)
     return [
         play_game(
-            rules, plan.agents, plan.seed, i, check=plan.check, cap=plan.cap, logs=plan.logs, width=width
+            context, plan.agents, plan.seed, i, check=plan.check, cap=plan.cap, logs=plan.logs, width=width
         )
         for i in range(start, stop)
     ]
@@ -73,23 +75,54 @@ def chunks(games: int, jobs: int) -> list[tuple[int, int]]:
 def run(plan: Plan, jobs: int = 1) -> Iterator[list[GameRecord]]:
     """The run's records in chunks, as they finish (sort by `index` for game order).
 
-    Workers are started with `spawn`: they import the package and compile the rules from
-    `plan.source`, and nothing of the parent (a progress bar's thread) is forked.
+    The rule set is compiled here once. With several jobs, `spawn`ed worker processes get it
+    pickled once, when they start, and keep it for every chunk they play; nothing of the parent
+    (a progress bar's thread) is forked. Leaving the iteration early (Ctrl-C) ends them at once.
     """
+    rules = plan.source.compile()
     parts = chunks(plan.games, jobs)
     if jobs <= 1:
+        shared = Rules(rules)
         for start, stop in parts:
-            yield play_range(plan, start, stop)
+            yield play_games(shared, plan, start, stop)
         return
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
-    try:
-        futures = [pool.submit(play_range, plan, start, stop) for start, stop in parts]
-        for future in as_completed(futures):
-            yield future.result()
-    finally:  # an interrupted run does not wait for the games nobody will read
-        pool.shutdown(cancel_futures=True)
+    context = multiprocessing.get_context("spawn")
+    with ExitStack() as stack:  # leaving it terminates the workers, finished or not
+        with _interrupts_held():
+            pool = stack.enter_context(context.Pool(jobs, _start_worker, (rules,)))
+        yield from pool.imap_unordered(_play_chunk, [(plan, start, stop) for start, stop in parts])
 
 
 def run_all(plan: Plan, jobs: int = 1) -> list[GameRecord]:
     """Every record of the run, in game order."""
     return sorted((r for part in run(plan, jobs) for r in part), key=lambda r: r.index)
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl-C waits while the workers start: they are born ignoring it (an ignored signal stays
+    ignored through exec, and Python then leaves it so), and the parent gets it right after and
+    stops the run; no worker prints a traceback, even halfway through its imports."""
+    # Started first: starting it unblocks Ctrl-C, which the ignoring below would then lose.
+    resource_tracker.ensure_running()
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # pending, not lost (Linux)
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+# A worker process's rules context: set once by the pool's initializer (the only way a pool
+# hands data to its tasks), read by every chunk it plays; its caches live as long as the worker.
+_worker_rules: list[Rules] = []
+
+
+def _start_worker(rules: RuleSet) -> None:
+    _worker_rules.append(Rules(rules))
+
+
+def _play_chunk(task: tuple[Plan, int, int]) -> list[GameRecord]:
+    (rules,) = _worker_rules
+    return play_games(rules, *task)

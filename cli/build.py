@@ -68,7 +68,7 @@ def build(
     except (CompileError, BuildRefused) as error:
         report(error.diagnostics, "nothing written")
     except FontMissing as error:
-        _stop(str(error))
+        _stop(error.message)
     console.print(f"{len(result.pages)} page(s), {len(result.files)} files written to {out}/")
     console.print(f"open {out / 'index.html'}")
 

@@ -92,7 +92,7 @@ def _connected(address: str | None) -> Iterator[Client | None]:
     try:
         client = cluster.connect(address)
     except cluster.ClusterError as error:
-        _option_error("--cluster", str(error))
+        report(error.diagnostics)
     with client:
         yield client
 

@@ -39,9 +39,14 @@ def _display_width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
-class CompileError(Exception):
-    """Raised with every problem found, never just the first."""
+class BlackPokerError(Exception):
+    """The root of every error the project raises: each carries located diagnostics, so the
+    command line reports any of them the same way (`path:line:col: message`)."""
 
     def __init__(self, diagnostics: Iterable[Diagnostic]) -> None:
         self.diagnostics = tuple(sorted(diagnostics, key=lambda d: d.location))
         super().__init__("\n".join(d.render() for d in self.diagnostics))
+
+
+class CompileError(BlackPokerError):
+    """Raised with every problem found, never just the first."""

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from blackpoker.compiler.cards import Suit, rank_from_label
 from blackpoker.compiler.cost import Cost
+from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
 from blackpoker.compiler.keyspec import (
     ANY_CARD,
     DECK_SIZE,
@@ -43,13 +44,19 @@ class Problem:
     message: str
 
 
-class NotationError(ValueError):
-    """A notation string that does not parse; `problems` holds every problem found, in text order."""
+class NotationError(BlackPokerError, ValueError):
+    """A notation string that does not parse; `problems` holds every problem found, in text order.
+
+    Its diagnostics locate each problem in the text itself (`notation:1:COL`); the compiler
+    relocates them to the line of the file that holds the text."""
 
     def __init__(self, text: str, problems: Iterable[Problem]) -> None:
         self.text = text
         self.problems = tuple(sorted(problems, key=lambda p: (p.start, p.end)))
-        super().__init__("\n".join(f"{text!r} at {p.start}: {p.message}" for p in self.problems))
+        super().__init__(
+            Diagnostic(Location("notation", 1, p.start + 1), p.message, text, max(1, p.end - p.start))
+            for p in self.problems
+        )
 
 
 def parse_cost(text: str) -> Cost:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from blackpoker.compiler.diagnostics import Diagnostic, Location
+from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
 from blackpoker.compiler.pipeline import display
 from blackpoker.site.fonts import require_japanese_font
 from blackpoker.site.pages import Page, plan
@@ -47,12 +47,8 @@ STAGING_PREFIX = ".blackpoker-staging-"
 STAGING_MARK = ".blackpoker-staging"  # inside a staging folder: a leftover is ours to remove
 
 
-class BuildRefused(Exception):
+class BuildRefused(BlackPokerError):
     """The output folder cannot take the site; nothing was written."""
-
-    def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
-        super().__init__("\n".join(d.render() for d in diagnostics))
-        self.diagnostics = tuple(diagnostics)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,11 +8,17 @@ from __future__ import annotations
 import shutil
 import subprocess
 
+from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
+
 FONT_PACKAGE = "fonts-ipaexfont-gothic"  # Debian's IPAexGothic; fonts-noto-cjk works too
 
 
-class FontMissing(Exception):
+class FontMissing(BlackPokerError):
     """No Japanese font is installed: the message tells which package to install."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__([Diagnostic(Location("fonts", 0, 0), message)])
+        self.message = message
 
 
 def japanese_fonts() -> list[str]:

@@ -395,9 +395,10 @@ def test_pattern_and_key_problems_are_reported_together() -> None:
     ]
 
 
-def test_notation_error_is_a_value_error() -> None:
-    with pytest.raises(ValueError, match=r"'10〜2' at 0: descending range"):
+def test_notation_error_is_a_value_error_located_in_the_text() -> None:
+    with pytest.raises(ValueError, match=r"^notation:1:1: descending range 10〜2") as caught:
         parse_key("10〜2")
+    assert str(caught.value).splitlines()[1:] == ["    10〜2", "    ^^^^^"]  # 〜 takes two columns
 
 
 @pytest.mark.parametrize("table", [notation._KEY_WORDS, notation._COST_WORDS])

@@ -14,16 +14,13 @@ from typing import Any
 
 from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine import flow
+from blackpoker.runtime.engine.errors import IllegalOption
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.legal import request_options
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption
 from blackpoker.runtime.engine.rules import Rules, rules_of
 from blackpoker.runtime.engine.state import GameState, PlayerState, player_name
 from blackpoker.runtime.engine.zones import deck_ids
-
-
-class IllegalOption(ValueError):
-    pass
 
 
 class Game:

@@ -7,15 +7,12 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from blackpoker.compiler.model import Combat
+from blackpoker.runtime.engine.errors import InvariantError
 from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.zones import DECK_SIZE, owner
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.game import Game
-
-
-class InvariantError(AssertionError):
-    pass
 
 
 def check_invariants(g: Game) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
 from blackpoker.runtime.play.selfplay import GameRecord
 from blackpoker.runtime.play.simulation import Plan, chunks, play_games
 
@@ -20,8 +21,12 @@ CONNECT_SECONDS = 3  # how long an unreachable scheduler is tried before giving 
 EXTRA = "pip install 'blackpoker[cluster]'"
 
 
-class ClusterError(Exception):
-    """Why the cluster cannot be used, in one line."""
+class ClusterError(BlackPokerError):
+    """Why the cluster cannot be used, in one line, located at the option."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__([Diagnostic(Location("--cluster", 0, 0), message)])
+        self.message = message
 
 
 def connect(address: str, timeout: float = CONNECT_SECONDS) -> Client:

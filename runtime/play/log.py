@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from blackpoker.compiler import CompileError, compile_ruleset
-from blackpoker.compiler.diagnostics import Diagnostic, Location
+from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
 from blackpoker.compiler.load import read_regular_file
 from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.game import Game
@@ -68,11 +68,11 @@ class Replayed:
     state: str
 
 
-class ReplayError(Exception):
+class ReplayError(BlackPokerError):
     """A log that is malformed or that the replay does not reproduce, located in the file."""
 
     def __init__(self, diagnostic: Diagnostic) -> None:
-        super().__init__(diagnostic.render())
+        super().__init__([diagnostic])
         self.diagnostic = diagnostic
 
 

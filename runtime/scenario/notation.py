@@ -11,6 +11,7 @@ from functools import cache
 from importlib import resources
 
 from blackpoker.compiler.cards import Card
+from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
 from lark import Lark, Token, Transformer, UnexpectedInput
 
 
@@ -54,9 +55,11 @@ class Command:
         return f"p{self.player + 1}: {self.body()}"
 
 
-class NotationError(ValueError):
-    def __init__(self, message: str, column: int, width: int = 1) -> None:
-        super().__init__(message)
+class NotationError(BlackPokerError, ValueError):
+    """A command that does not parse; the scenario loader relocates it to its file's line."""
+
+    def __init__(self, message: str, column: int, width: int = 1, text: str | None = None) -> None:
+        super().__init__([Diagnostic(Location("command", 1, column + 1), message, text, width)])
         self.message = message
         self.column = column  # 0-based, in characters
         self.width = width

@@ -15,8 +15,9 @@ from blackpoker.compiler.matcher import compile_matcher
 from blackpoker.compiler.model import Face, RuleSet
 from blackpoker.compiler.pipeline import display, find_files
 from blackpoker.compiler.validate import schema_problems
+from blackpoker.runtime.engine.errors import InvariantError
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.invariants import InvariantError, check_invariants
+from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.state import GameState, PlayerState, Unit, player_name
 from blackpoker.runtime.engine.transitions import size
 from blackpoker.runtime.engine.zones import card, deck_ids, label

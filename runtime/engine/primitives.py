@@ -37,6 +37,11 @@ S = TypeVar("S", bound=Step)
 Primitive = Callable[["Game", Resolution, S], Signal | None]
 _ORDER = "_order"  # the cards an ordered move has named so far; no program name starts with _
 PRIMITIVES: dict[type[Step], Primitive[Any]] = {}  # node class → its one implementation
+MAX_NESTED = 64  # resolutions in progress at once; far above any real chain (docs/engine.md)
+
+
+class NestingLimit(RuntimeError):
+    """An immediate request made inside more than MAX_NESTED resolutions: a request loop."""
 
 
 def primitive(node: type[S]) -> Callable[[Primitive[S]], Primitive[S]]:
@@ -261,6 +266,9 @@ def _request(g: Game, res: Resolution, step: program.Request) -> Signal | None:
     if action.speed is Speed.NORMAL:
         state.stage.append(request)
         return None
+    if len(state.resolving) >= MAX_NESTED:
+        chain = " -> ".join(r.request.action.id for r in state.resolving[-3:])
+        raise NestingLimit(f"more than {MAX_NESTED} nested resolutions (… {chain} -> {action.id})")
     state.resolving.append(Resolution(request, Origin.EFFECT, [Frame(action.steps)]))
     return Signal.NESTED
 

@@ -246,6 +246,42 @@ def test_a_new_action_may_take_over_passing_the_turn(tmp_path: Path) -> None:
     assert problems(tmp_path, body) == []
 
 
+def test_an_edition_program_naming_a_character_of_other_formats_only_is_located() -> None:
+    source = edition_source("v7")
+    ref = next(
+        r
+        for r in references(source.actions, ())
+        if not r.of_action and len(next(a for a in source.actions if a.id == r.referrer).formats) > 1
+    )
+    index = next(i for i, a in enumerate(source.actions) if a.id == ref.referrer)
+    dropped = source.actions[index].formats[0]
+    characters = tuple(
+        replace(c, formats=tuple(f for f in c.formats if f != dropped)) if c.id == ref.wanted else c
+        for c in source.characters
+    )
+    found = check_edition(replace(source, characters=characters))
+    assert [(p.location, p.message) for p in found] == [
+        (
+            source.doc.locate(("actions", index, *ref.at)),
+            f"{ref.field}: '{ref.wanted}' is not a character of format {dropped}",
+        )
+    ]
+
+
+def test_an_edition_with_two_actions_of_one_name_in_a_format_is_refused() -> None:
+    source = edition_source("v7")
+    first = source.actions[0]
+    second = next(i for i, a in enumerate(source.actions) if i and set(a.formats) & set(first.formats))
+    actions = tuple(replace(a, name=first.name) if i == second else a for i, a in enumerate(source.actions))
+    found = check_edition(replace(source, actions=actions))
+    assert [(p.location, p.message) for p in found] == [
+        (
+            source.doc.locate(("actions", second, "name")),
+            f"name: '{first.name}' is already the name of action '{first.id}' in this format",
+        )
+    ]
+
+
 # --- 3. misused keys --------------------------------------------------------------------------
 
 
@@ -262,21 +298,23 @@ def test_formats_cannot_be_changed(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("step", "field"),
+    ("step", "field", "value"),
     [
-        ("damage: {player: opponent, amount: -7}", "damage.amount"),
-        ("top: {player: you, count: -3, as: cards}", "top.count"),
-        ("draw: {player: you, count: -1}", "draw.count"),
-        ("choose: {player: you, from: hand, count: -2, as: cards}", "choose.count"),
-        ("discard_down_to: {player: you, count: -4}", "discard_down_to.count"),
+        ("damage: {player: opponent, amount: -7}", "damage.amount", -7),
+        ("top: {player: you, count: -3, as: cards}", "top.count", -3),
+        ("draw: {player: you, count: -1}", "draw.count", -1),
+        ("choose: {player: you, from: hand, count: -2, as: cards}", "choose.count", -2),
+        ("discard_down_to: {player: you, count: -4}", "discard_down_to.count", -4),
     ],
 )
-def test_negative_counts_are_refused(tmp_path: Path, step: str, field: str) -> None:
+def test_negative_counts_are_refused(tmp_path: Path, step: str, field: str, value: int) -> None:
     body = "actions:\n  add:\n" + action("bad", "バッド", "normal", [step])
-    [(line, message)] = problems(tmp_path, body)
-    value = step.split(":")[-1 if "as" not in step else -2].split(",")[0].strip(" }")
-    assert line == line_of(body, step)
-    assert message == f"actions.add[0] (bad).program[0].{field}: {value} is less than the minimum of 0"
+    assert problems(tmp_path, body) == [
+        (
+            line_of(body, step),
+            f"actions.add[0] (bad).program[0].{field}: {value} is less than the minimum of 0",
+        )
+    ]
 
 
 def test_negative_sizes_and_negations_stay_allowed(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.matcher import compile_matcher
 from blackpoker.compiler.model import Action, Format, RuleSet
-from blackpoker.compiler.needs import Reference, dangling, request_cycles, turn_passers
+from blackpoker.compiler.needs import Reference, dangling, references, request_cycles, turn_passers
 from blackpoker.compiler.parse import EditionSource, Edits, OverlaySource
 from blackpoker.compiler.program import (
     BUILT_IN_NAMES,
@@ -346,15 +346,24 @@ def _edition_needs(source: EditionSource) -> list[Diagnostic]:
     doc, edition = source.doc, source.edition
     where = {("actions", a.id): ("actions", i) for i, a in enumerate(source.actions)}
     where |= {("characters", c.id): ("characters", i) for i, c in enumerate(source.characters)}
+    refs = list(references(source.actions, source.characters))
+    # Requests stay inside their action's formats (checked above), so passing the turn
+    # through them is the same in the edition as in each format.
+    passers = turn_passers(source.actions)
     missing: dict[tuple[PathKey, str], list[str]] = {}
     problems = []
     for k, fmt in enumerate(edition.formats):
         ruleset = _official(source, fmt)
-        for ref in dangling(ruleset.actions, ruleset.characters):
+        members = {("actions", a.id) for a in ruleset.actions} | {
+            ("characters", c.id) for c in ruleset.characters
+        }
+        for ref in dangling(
+            (r for r in refs if _referrer(r) in members), ruleset.actions, ruleset.characters
+        ):
             path = (*where[_referrer(ref)], *ref.at)
             missing.setdefault((path, _not_in(ref, "")), []).append(fmt.id)
         problems += _duplicate_names(doc, ruleset.actions, lambda a: where[("actions", a.id)])
-        if not turn_passers(ruleset.actions):
+        if not passers & {a.id for a in ruleset.actions}:
             problems.append(doc.at(("formats", k, "id"), f"formats: {_NO_PASSER.format(fmt.id)}"))
     problems += [doc.at(path, f"{message}{', '.join(ids)}") for (path, message), ids in missing.items()]
     for cycle in request_cycles(source.actions):
@@ -408,7 +417,7 @@ def _overlay_needs(overlay: OverlaySource, base: RuleSet, ruleset: RuleSet) -> l
     doc, fmt = overlay.doc, ruleset.format.id
     problems = []
     needed_by: dict[tuple[str, str], dict[str, list[str]]] = {}
-    for ref in dangling(ruleset.actions, ruleset.characters):
+    for ref in dangling(references(ruleset.actions, ruleset.characters), ruleset.actions, ruleset.characters):
         kind, _ = _referrer(ref)
         written = _written(overlay, kind, ref.referrer, ref.at[0])
         if written is not None:

@@ -8,7 +8,7 @@ Entries are taken as they are in the format; nothing here knows an action id.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from blackpoker.compiler.load import PathKey
@@ -42,15 +42,13 @@ def references(actions: Sequence[Action], characters: Sequence[Character]) -> It
             yield Reference(character.id, "triggers", trigger.request, True, ("triggers", j, "request"))
 
 
-def dangling(actions: Sequence[Action], characters: Sequence[Character]) -> list[Reference]:
-    """The references to an id the format does not have."""
+def dangling(
+    refs: Iterable[Reference], actions: Sequence[Action], characters: Sequence[Character]
+) -> list[Reference]:
+    """The references (of `references`) to an id the format does not have."""
     action_ids = {a.id for a in actions}
     character_ids = {c.id for c in characters}
-    return [
-        ref
-        for ref in references(actions, characters)
-        if ref.wanted not in (action_ids if ref.of_action else character_ids)
-    ]
+    return [ref for ref in refs if ref.wanted not in (action_ids if ref.of_action else character_ids)]
 
 
 def request_cycles(actions: Sequence[Action]) -> list[tuple[Reference, ...]]:
@@ -90,11 +88,17 @@ def request_cycles(actions: Sequence[Action]) -> list[tuple[Reference, ...]]:
 
 def turn_passers(actions: Sequence[Action]) -> set[str]:
     """The actions whose program passes the turn, by a pass_turn step or by requesting one."""
-    passers = {a.id for a in actions if any(isinstance(n, PassTurn) for _, n in walk_steps(a.steps))}
-    requests = [ref for ref in references(actions, ()) if ref.field == "request"]
+    passers: set[str] = set()
+    requests: list[tuple[str, str]] = []  # (requester, requested)
+    for action in actions:
+        for _, node in walk_steps(action.steps):
+            if isinstance(node, PassTurn):
+                passers.add(action.id)
+            elif isinstance(node, Request):
+                requests.append((action.id, node.action))
     grown = True
     while grown:
-        more = {ref.referrer for ref in requests if ref.wanted in passers} - passers
+        more = {requester for requester, requested in requests if requested in passers} - passers
         passers |= more
         grown = bool(more)
     return passers

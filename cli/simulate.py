@@ -166,6 +166,8 @@ def simulate(
     logs: Path | None,
 ) -> None:
     """Play N games between two agents and report the results; exit 1 if any game fails."""
+    if cap < 1:
+        _option_error("--cap", "must be at least 1")
     agents = _agents(agent_names)
     if cluster_address is not None and jobs > 1:
         _option_error("--jobs", "not with --cluster: the cluster's workers play the games")

@@ -1,20 +1,23 @@
 """Stage 4 — link: resolve formats, overlays and cross-references into rule sets.
 
 Every dangling reference is reported at the line that makes it: an unknown format or
-type in an entry, an unknown id in an overlay's change or remove list, a trigger that
-requests an action its format does not have.
+type in an entry, an unknown id in an overlay's change or remove list, a program or
+trigger naming an action or character its format does not have. What the entries of a
+format need from each other (compiler/needs.py) is checked on the final format: no
+immediate request cycle, no removal of what others name, some action passes the turn.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.matcher import compile_matcher
-from blackpoker.compiler.model import Format, RuleSet
+from blackpoker.compiler.model import Action, Format, RuleSet
+from blackpoker.compiler.needs import Reference, dangling, references, request_cycles, turn_passers
 from blackpoker.compiler.parse import EditionSource, Edits, OverlaySource
 from blackpoker.compiler.program import (
     BUILT_IN_NAMES,
@@ -49,7 +52,8 @@ def check_edition(source: EditionSource) -> list[Diagnostic]:
         problems += _check_action(source, doc, ("actions", i), action, formats)
     for i, character in enumerate(source.characters):
         problems += _check_character(source, doc, ("characters", i), character, formats)
-    return problems + _edition_triggers(source)
+    problems += _edition_triggers(source)
+    return problems or _edition_needs(source)
 
 
 def link(source: EditionSource, format_id: str) -> RuleSet:
@@ -126,7 +130,7 @@ def _apply(source: EditionSource, overlay: OverlaySource) -> tuple[RuleSet, list
         problems += _check_character(source, doc, ("characters", "change", entry_id), fields, formats)
     ruleset = RuleSet(edition, fmt, actions, characters)
     if not problems:
-        problems += _overlay_triggers(doc, overlay, ruleset)
+        problems += _overlay_needs(overlay, base, ruleset)
     return ruleset, problems
 
 
@@ -141,12 +145,22 @@ def _edit(
             problems.append(
                 doc.at((name, "remove", i), f"{name}.remove: no {singular} '{entry_id}' in the base format")
             )
-    for entry_id in edits.change:
+    for entry_id, fields in edits.change.items():
         if entry_id not in known:
             problems.append(
                 doc.at(
                     (name, "change", entry_id),
                     f"{name}.change: no {singular} '{entry_id}' in the base format",
+                    key=True,
+                )
+            )
+        if "formats" in fields:
+            problems.append(
+                doc.at(
+                    (name, "change", entry_id, "formats"),
+                    f"{name}.change.{entry_id}.formats: an overlay cannot change formats (every kept"
+                    f" {singular} belongs to the new format; to drop it from the format, list it in"
+                    f" {name}.remove)",
                     key=True,
                 )
             )
@@ -156,7 +170,7 @@ def _edit(
                 doc.at((name, "add", i, "id"), f"{name}.add: '{entry.id}' already exists; change it instead")
             )
     kept = tuple(
-        replace(entry, formats=(*entry.formats, format_id), **edits.change.get(entry.id, {}))
+        replace(entry, **{**edits.change.get(entry.id, {}), "formats": (*entry.formats, format_id)})
         for entry in entries
         if entry.id not in edits.remove
     )
@@ -327,34 +341,158 @@ def _edition_triggers(source: EditionSource) -> list[Diagnostic]:
     return problems
 
 
-def _overlay_triggers(doc: Document, overlay: OverlaySource, ruleset: RuleSet) -> list[Diagnostic]:
-    ids = {a.id for a in ruleset.actions}
-    removed: dict[str, list[str]] = {}
+def _edition_needs(source: EditionSource) -> list[Diagnostic]:
+    """Per official format: references its entries make, request cycles, turn passing."""
+    doc, edition = source.doc, source.edition
+    where = {("actions", a.id): ("actions", i) for i, a in enumerate(source.actions)}
+    where |= {("characters", c.id): ("characters", i) for i, c in enumerate(source.characters)}
+    refs = list(references(source.actions, source.characters))
+    # Requests stay inside their action's formats (checked above), so passing the turn
+    # through them is the same in the edition as in each format.
+    passers = turn_passers(source.actions)
+    missing: dict[tuple[PathKey, str], list[str]] = {}
     problems = []
-    for character in ruleset.characters:
-        for j, trigger in enumerate(character.triggers):
-            if trigger.request in ids:
-                continue
-            if trigger.request in overlay.actions.remove:
-                removed.setdefault(trigger.request, []).append(character.id)
-                continue
-            path = (*_entry_path(overlay.characters, "characters", character.id), "triggers", j, "request")
-            problems.append(
-                doc.at(path, f"triggers: '{trigger.request}' is not an action of format {ruleset.format.id}")
-            )
-    for request, characters in removed.items():
-        where: PathKey = ("actions", "remove", overlay.actions.remove.index(request))
-        who = ", ".join(characters)
-        problems.append(
-            doc.at(where, f"actions.remove: cannot remove '{request}': characters trigger it ({who})")
-        )
+    for k, fmt in enumerate(edition.formats):
+        ruleset = _official(source, fmt)
+        members = {("actions", a.id) for a in ruleset.actions} | {
+            ("characters", c.id) for c in ruleset.characters
+        }
+        for ref in dangling(
+            (r for r in refs if _referrer(r) in members), ruleset.actions, ruleset.characters
+        ):
+            path = (*where[_referrer(ref)], *ref.at)
+            missing.setdefault((path, _not_in(ref, "")), []).append(fmt.id)
+        problems += _duplicate_names(doc, ruleset.actions, lambda a: where[("actions", a.id)])
+        if not passers & {a.id for a in ruleset.actions}:
+            problems.append(doc.at(("formats", k, "id"), f"formats: {_NO_PASSER.format(fmt.id)}"))
+    problems += [doc.at(path, f"{message}{', '.join(ids)}") for (path, message), ids in missing.items()]
+    for cycle in request_cycles(source.actions):
+        problems.append(doc.at((*where[("actions", cycle[-1].referrer)], *cycle[-1].at), _cycle(cycle)))
+    return sorted(set(problems), key=lambda d: (d.location, d.message))
+
+
+_NO_PASSER = (
+    "no action of format {} passes the turn (a pass_turn step, in its program or in one it"
+    " requests), so every game would stop at the decision cap"
+)
+
+
+def _referrer(ref: Reference) -> tuple[str, str]:
+    """The list the referring entry is in, and its id (only characters name by triggers)."""
+    return ("characters" if ref.field == "triggers" else "actions", ref.referrer)
+
+
+def _not_in(ref: Reference, format_id: str) -> str:
+    what = "an action" if ref.of_action else "a character"
+    return f"{ref.field}: '{ref.wanted}' is not {what} of format {format_id}"
+
+
+def _cycle(cycle: Sequence[Reference]) -> str:
+    names = " -> ".join(f"'{name}'" for name in (*(ref.referrer for ref in cycle), cycle[-1].wanted))
+    return f"request: {names} is an immediate request cycle (each resolves inside the last, forever)"
+
+
+def _duplicate_names(
+    doc: Document, actions: Sequence[Action], path_of: Callable[[Action], PathKey | None]
+) -> list[Diagnostic]:
+    """Two actions of one format with one name: reported at the second, or at the one this
+    document writes (`path_of` gives None for an entry it does not)."""
+    first: dict[str, Action] = {}
+    problems = []
+    for action in actions:
+        other = first.setdefault(action.name, action)
+        if other is action:
+            continue
+        mine, theirs = (action, other) if path_of(action) is not None else (other, action)
+        at = path_of(mine)
+        if at is not None:
+            message = f"name: '{action.name}' is already the name of action '{theirs.id}' in this format"
+            problems.append(doc.at((*at, "name"), message))
     return problems
 
 
-def _entry_path(edits: Edits, name: str, entry_id: str) -> PathKey:
-    if entry_id in edits.change:
-        return (name, "change", entry_id)
-    return (name, "add", next(i for i, e in enumerate(edits.add) if e.id == entry_id))
+def _overlay_needs(overlay: OverlaySource, base: RuleSet, ruleset: RuleSet) -> list[Diagnostic]:
+    """The final format's needs, each at the overlay line that breaks it: the referring
+    line when the overlay writes the referrer, else the removal that leaves it dangling."""
+    doc, fmt = overlay.doc, ruleset.format.id
+    problems = []
+    needed_by: dict[tuple[str, str], dict[str, list[str]]] = {}
+    for ref in dangling(references(ruleset.actions, ruleset.characters), ruleset.actions, ruleset.characters):
+        kind, _ = _referrer(ref)
+        written = _written(overlay, kind, ref.referrer, str(ref.at[0]))  # a field name
+        if written is not None:
+            removed = ref.wanted in (overlay.actions if ref.of_action else overlay.characters).remove
+            message = _not_in(ref, fmt) + (" (this file removes it)" if removed else "")
+            problems.append(doc.at((*written, *ref.at[1:]), message))
+        else:  # the base wrote it: the removal that leaves it dangling is reported
+            needed = ("actions" if ref.of_action else "characters", ref.wanted)
+            needers = needed_by.setdefault(needed, {}).setdefault(_how(ref.field), [])
+            if ref.referrer not in needers:
+                needers.append(ref.referrer)
+    for (kind, wanted), needs in needed_by.items():
+        removals: tuple[str, ...] = getattr(overlay, kind).remove
+        if wanted not in removals:
+            continue  # a base entry naming what its own format lacks: the edition's problem
+        removal = (kind, "remove", removals.index(wanted))
+        who = ", ".join(
+            how.format(s="s" if len(ids) > 1 else "", ids=", ".join(ids)) for how, ids in needs.items()
+        )
+        problems.append(doc.at(removal, f"{kind}.remove: cannot remove '{wanted}': {who}"))
+    problems += _duplicate_names(doc, ruleset.actions, lambda a: _written(overlay, "actions", a.id))
+    for cycle in request_cycles(ruleset.actions):
+        problems += _located_cycle(overlay, cycle)
+    return problems + _overlay_turn(overlay, base, ruleset)
+
+
+def _how(field: str) -> str:
+    """How a base entry needs a removed one, as the removal's message lists it."""
+    if field == "request":
+        return "requested by {ids} (program)"
+    if field == "triggers":
+        return "triggered by character{s} {ids}"
+    return f"named by {{ids}} ({field})"
+
+
+def _located_cycle(overlay: OverlaySource, cycle: tuple[Reference, ...]) -> list[Diagnostic]:
+    """At the request step that closes the cycle, or at another step of it the overlay writes,
+    or else at the speed the overlay changed to immediate."""
+    for k in (len(cycle) - 1, *range(len(cycle) - 1)):
+        written = _written(overlay, "actions", cycle[k].referrer, "program")
+        if written is not None:
+            turned = (*cycle[k + 1 :], *cycle[: k + 1])
+            return [overlay.doc.at((*written, *cycle[k].at[1:]), _cycle(turned))]
+    for ref in cycle:
+        if "speed" in overlay.actions.change.get(ref.referrer, {}):
+            return [overlay.doc.at(("actions", "change", ref.referrer, "speed"), _cycle(cycle))]
+    return []
+
+
+def _overlay_turn(overlay: OverlaySource, base: RuleSet, ruleset: RuleSet) -> list[Diagnostic]:
+    """Some action must still pass the turn: at the first removal or program change that
+    took the last one away."""
+    before = turn_passers(base.actions)
+    if not before or turn_passers(ruleset.actions):
+        return []
+    no_passer = _NO_PASSER.format(ruleset.format.id)
+    for i, action_id in enumerate(overlay.actions.remove):
+        if action_id in before:
+            return [
+                overlay.doc.at(
+                    ("actions", "remove", i), f"actions.remove: cannot remove '{action_id}': {no_passer}"
+                )
+            ]
+    changed = [a for a in overlay.actions.change if a in before and "program" in overlay.actions.change[a]]
+    where: PathKey = ("actions", "change", changed[0], "program") if changed else ("actions",)
+    return [overlay.doc.at(where, f"program: {no_passer}", key=True)]
+
+
+def _written(overlay: OverlaySource, kind: str, entry_id: str, field: str = "") -> PathKey | None:
+    """Where the overlay writes the entry (with `field`: where it writes that field of it)."""
+    edits: Edits = getattr(overlay, kind)
+    if field in edits.change.get(entry_id, {}) or (not field and entry_id in edits.change):
+        return (kind, "change", entry_id, *((field,) if field else ()))
+    index = next((i for i, e in enumerate(edits.add) if e.id == entry_id), None)
+    return None if index is None else (kind, "add", index, *((field,) if field else ()))
 
 
 def _duplicates(doc: Document, path: PathKey | str, ids: Sequence[str]) -> list[Diagnostic]:

@@ -19,3 +19,7 @@ class IllegalOption(EngineError, ValueError):
 
 class InvariantError(EngineError, AssertionError):
     """The state broke an invariant (cards conserved, characters well formed)."""
+
+
+class NestingLimit(EngineError):
+    """An immediate request made inside more than MAX_NESTED resolutions: a request loop."""

@@ -17,6 +17,7 @@ from blackpoker.compiler.model import Face, Speed
 from blackpoker.compiler.program import PlayerRef, State, Step, Steps
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.combat import block_pairs, can_attack, judge
+from blackpoker.runtime.engine.errors import NestingLimit
 from blackpoker.runtime.engine.expressions import cards_of, condition, number, player, target_object, things
 from blackpoker.runtime.engine.options import Choice, Prompt, sort_cards
 from blackpoker.runtime.engine.state import Frame, Origin, Request, Resolution, Unit
@@ -37,6 +38,7 @@ S = TypeVar("S", bound=Step)
 Primitive = Callable[["Game", Resolution, S], Signal | None]
 _ORDER = "_order"  # the cards an ordered move has named so far; no program name starts with _
 PRIMITIVES: dict[type[Step], Primitive[Any]] = {}  # node class → its one implementation
+MAX_NESTED = 64  # resolutions in progress at once; far above any real chain (docs/engine.md)
 
 
 def primitive(node: type[S]) -> Callable[[Primitive[S]], Primitive[S]]:
@@ -261,6 +263,9 @@ def _request(g: Game, res: Resolution, step: program.Request) -> Signal | None:
     if action.speed is Speed.NORMAL:
         state.stage.append(request)
         return None
+    if len(state.resolving) >= MAX_NESTED:
+        chain = " -> ".join(r.request.action.id for r in state.resolving[-3:])
+        raise NestingLimit(f"more than {MAX_NESTED} nested resolutions (… {chain} -> {action.id})")
     state.resolving.append(Resolution(request, Origin.EFFECT, [Frame(action.steps)]))
     return Signal.NESTED
 

@@ -1,0 +1,104 @@
+"""What the entries of one format need from each other, read from the program trees.
+
+The linker locates what these functions find: a reference to an action or character the
+format does not have, an immediate request cycle (the engine would nest resolutions
+forever), a format where no action passes the turn (every game would reach the cap).
+Entries are taken as they are in the format; nothing here knows an action id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from blackpoker.compiler.load import PathKey
+from blackpoker.compiler.model import Action, Character, Speed
+from blackpoker.compiler.program import Become, Mount, PassTurn, PutCharacter, Request, Target, walk_steps
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """An entry naming another: `at` is where, relative to the referring entry."""
+
+    referrer: str  # the id of the action or character that names it
+    field: str  # how: request, target.action, put_character.as, …, triggers
+    wanted: str  # the id named
+    of_action: bool  # whether `wanted` is an action id (else a character id)
+    at: PathKey
+
+
+def references(actions: Sequence[Action], characters: Sequence[Character]) -> Iterator[Reference]:
+    """Every id that the programs and the character triggers name."""
+    for action in actions:
+        for where, node in walk_steps(action.steps, ("program",)):
+            if isinstance(node, Request):
+                yield Reference(action.id, "request", node.action, True, (*where, *node.at("action")))
+            elif isinstance(node, Target) and node.action is not None:
+                yield Reference(action.id, "target.action", node.action, True, (*where, *node.at("action")))
+            elif isinstance(node, PutCharacter | Mount | Become) and isinstance(node.as_, str):
+                yield Reference(action.id, f"{node.op}.as", node.as_, False, (*where, *node.at("as_")))
+    for character in characters:
+        for j, trigger in enumerate(character.triggers):
+            yield Reference(character.id, "triggers", trigger.request, True, ("triggers", j, "request"))
+
+
+def dangling(
+    refs: Iterable[Reference], actions: Sequence[Action], characters: Sequence[Character]
+) -> list[Reference]:
+    """The references (of `references`) to an id the format does not have."""
+    action_ids = {a.id for a in actions}
+    character_ids = {c.id for c in characters}
+    return [ref for ref in refs if ref.wanted not in (action_ids if ref.of_action else character_ids)]
+
+
+def request_cycles(actions: Sequence[Action]) -> list[tuple[Reference, ...]]:
+    """Cycles of `request` steps through immediate actions only, each as its steps in order.
+
+    An immediate request resolves at once, nested inside the one that made it, so such a
+    cycle never ends; a normal request goes on the stage and waits for passes. One cycle is
+    given per back edge of a depth-first search in format order, its closing step last.
+    """
+    immediate = {a.id for a in actions if a.speed is Speed.IMMEDIATE}
+    edges: dict[str, list[Reference]] = {a: [] for a in immediate}
+    for ref in references([a for a in actions if a.id in immediate], ()):
+        if ref.field == "request" and ref.wanted in immediate:
+            edges[ref.referrer].append(ref)
+    cycles: list[tuple[Reference, ...]] = []
+    done: set[str] = set()
+    path: list[Reference] = []  # the steps from the search's root to the current action
+    on_path: list[str] = []
+
+    def visit(action_id: str) -> None:
+        on_path.append(action_id)
+        for ref in edges[action_id]:
+            if ref.wanted in on_path:
+                cycles.append((*path[on_path.index(ref.wanted) :], ref))
+            elif ref.wanted not in done:
+                path.append(ref)
+                visit(ref.wanted)
+                path.pop()
+        on_path.pop()
+        done.add(action_id)
+
+    for action in actions:
+        if action.id in immediate and action.id not in done:
+            visit(action.id)
+    return cycles
+
+
+def turn_passers(actions: Sequence[Action]) -> set[str]:
+    """The actions whose program passes the turn, by a pass_turn step or by requesting one."""
+    passers: set[str] = set()
+    requests: list[tuple[str, str]] = []  # (requester, requested)
+    for action in actions:
+        for _, node in walk_steps(action.steps):
+            if isinstance(node, PassTurn):
+                passers.add(action.id)
+            elif isinstance(node, Request):
+                requests.append((action.id, node.action))
+    grown = True
+    while grown:
+        more = {requester for requester, requested in requests if requested in passers} - passers
+        passers |= more
+        grown = bool(more)
+    return passers

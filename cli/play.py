@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import click
 from blackpoker.cli.outputs import output_file
@@ -18,6 +17,18 @@ from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError, compile_ruleset
 from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.pipeline import display
+from blackpoker.runtime.engine.events import (
+    Decided,
+    Discarded,
+    GameOver,
+    Negated,
+    Requested,
+    Resolved,
+    Revealed,
+    SetUp,
+    Triggered,
+    TurnPassed,
+)
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option
 from blackpoker.runtime.engine.state import player_name
@@ -119,17 +130,27 @@ def _narrate(console: Console, game: Game, seat: int, mover: int, shown: Option)
 
 def _events(console: Console, game: Game, told: int) -> int:
     """Print the public events after the first `told`; return how many there are now."""
-    events: list[dict[str, Any]] = game.events or []
+    events = game.events or []
     for event in events[told:]:
-        kind = event["event"]
-        if kind == "setup":
-            console.print(f"{event['first']} goes first")
-        elif kind == "turn":
-            console.print(f"— turn {event['turn']}: {event['player']} —", style="bold")
-        elif kind not in ("decision", "result") and (kind != "request" or event.get("indirect")):
-            name = game.rules.action(event["action"]).name if "action" in event else ""
-            detail = " ".join(event.get("cards", ())) or event.get("player", "")
-            console.print(f"  · {kind} {name} {detail}".rstrip())
+        match event:
+            case SetUp(first):
+                console.print(f"{player_name(first)} goes first")
+            case TurnPassed(player, turn):
+                console.print(f"— turn {turn}: {player_name(player)} —", style="bold")
+            case Decided() | GameOver() | Requested(indirect=False):
+                pass  # the decisions are printed as they are made; the result at the end
+            case Revealed(cards):
+                console.print(f"  · reveal {' '.join(label(c) for c in cards)}")
+            case Requested(player, action):
+                console.print(f"  · request {game.rules.action(action).name} {player_name(player)}")
+            case Triggered(player, action):
+                console.print(f"  · triggered {game.rules.action(action).name} {player_name(player)}")
+            case Resolved(player, action):
+                console.print(f"  · resolved {game.rules.action(action).name} {player_name(player)}")
+            case Discarded(action):
+                console.print(f"  · discarded {game.rules.action(action).name}")
+            case Negated(action):
+                console.print(f"  · negated {game.rules.action(action).name}")
     return len(events)
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from blackpoker.compiler.model import Limit, Speed, Timing
 from blackpoker.runtime.engine import transitions as t
+from blackpoker.runtime.engine.events import Discarded, GameOver, Requested, Resolved, SetUp, Triggered
 from blackpoker.runtime.engine.interpreter import run
 from blackpoker.runtime.engine.options import Choice, RequestOption
 from blackpoker.runtime.engine.payments import UNITS
@@ -39,7 +40,7 @@ def setup(g: Game) -> None:
             break
     t.draw(state, first, 1)
     state.turn_player = state.chance = first
-    g.note("setup", first=player_name(first))
+    g.record(SetUp(first))
 
 
 def request(g: Game, option: RequestOption) -> None:
@@ -57,7 +58,7 @@ def request(g: Game, option: RequestOption) -> None:
         UNITS[letter].pay(g, p, paid)
     target = None if option.target is None else resolve_name(g, option.target)
     req = Request(state.new_uid(), action, p, option.keys, list(option.keys), target)
-    g.note("request", player=p, action=action.id)
+    g.record(Requested(p, action.id))
     if state.buffer and Limit.RESOLVES_BEFORE_COST_TRIGGERS not in action.limits:
         state.pending = req  # [6] the triggers the cost caused come first, then [7]
     else:
@@ -134,7 +135,7 @@ def _finish(g: Game, res: Resolution) -> None:
     """After the effect: key cards it did not put elsewhere go to the graveyard, [9] win check."""
     state = g.state
     t.release_keys(state, res.request)
-    g.note("resolved", action=res.request.action.id, player=res.request.controller)
+    g.record(Resolved(res.request.controller, res.request.action.id))
     _win_check(g)
     if res.origin is Origin.STAGE:
         state.followup = Followup.CHANCE_TO_TURN_PLAYER
@@ -147,7 +148,7 @@ def _win_check(g: Game) -> None:
     elif any(empty):
         g.state.result = player_name(empty.index(False))
     if g.state.result is not None:
-        g.note("result", result=g.state.result)
+        g.record(GameOver(g.state.result))
 
 
 def _trigger_step(g: Game) -> None:
@@ -165,10 +166,10 @@ def _trigger_step(g: Game) -> None:
         ),
     )
     req = state.buffer.pop(index)
-    g.note("triggered", action=req.action.id, player=req.controller)
+    g.record(Triggered(req.controller, req.action.id))
     if req.action.speed is Speed.IMMEDIATE:
         state.resolving.append(Resolution(req, Origin.TRIGGER, [Frame(req.action.steps)]))
     elif req.action.timing is Timing.MAIN and state.stage:
-        g.note("discarded", action=req.action.id)
+        g.record(Discarded(req.action.id))
     else:
         state.stage.append(req)

@@ -15,11 +15,12 @@ from typing import Any
 from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine import flow
 from blackpoker.runtime.engine.errors import IllegalOption
+from blackpoker.runtime.engine.events import Decided, Event
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.legal import request_options
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption
 from blackpoker.runtime.engine.rules import Rules, rules_of
-from blackpoker.runtime.engine.state import GameState, PlayerState, player_name
+from blackpoker.runtime.engine.state import GameState, PlayerState
 from blackpoker.runtime.engine.zones import deck_ids
 
 
@@ -30,7 +31,7 @@ class Game:
         state: GameState,
         *,
         check: bool = False,
-        events: list[dict[str, Any]] | None = None,
+        events: list[Event] | None = None,
     ) -> None:
         self.rules = rules_of(rules)  # the rule set with its derived tables and caches
         self.state = state
@@ -92,7 +93,7 @@ class Game:
         """
         if self.events is not None:
             index = self.legal_options().index(option)
-            self.note("decision", option.player, index=index, option=str(option))
+            self.events.append(Decided(option.player, index, option))
         self._options = None
         self.decisions += 1
         if isinstance(option, Pass):
@@ -113,11 +114,10 @@ class Game:
         """The legal option of `player` printed as `text`, if any."""
         return next((o for o in self.legal_options() if o.player == player and str(o) == text), None)
 
-    def note(self, kind: str, player: int | None = None, **data: Any) -> None:
-        """Record an event when a log is kept; `player` is an index, logged as p1 / p2."""
+    def record(self, event: Event) -> None:
+        """Keep an event when the game keeps a log."""
         if self.events is not None:
-            named = {} if player is None else {"player": player_name(player)}
-            self.events.append({"event": kind, **named, **data})
+            self.events.append(event)
 
     def copy(self) -> Game:
         twin = Game(self.rules, self.state.copy(), check=self.check)

@@ -18,6 +18,7 @@ from blackpoker.compiler.program import PlayerRef, State, Step, Steps
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.combat import block_pairs, can_attack, judge
 from blackpoker.runtime.engine.errors import NestingLimit
+from blackpoker.runtime.engine.events import Negated, Requested, Revealed, TurnPassed
 from blackpoker.runtime.engine.expressions import cards_of, condition, number, player, target_object, things
 from blackpoker.runtime.engine.options import Choice, Prompt, sort_cards
 from blackpoker.runtime.engine.state import Frame, Origin, Request, Resolution, Unit
@@ -241,7 +242,7 @@ def _for_each(g: Game, res: Resolution, step: program.ForEach) -> Signal | None:
 
 @primitive(program.Reveal)
 def _reveal(g: Game, res: Resolution, step: program.Reveal) -> Signal | None:
-    g.note("reveal", cards=[str(card(c)) for c in cards_of(things(g, res, step.cards))])
+    g.record(Revealed(tuple(cards_of(things(g, res, step.cards)))))
     return None
 
 
@@ -259,7 +260,7 @@ def _request(g: Game, res: Resolution, step: program.Request) -> Signal | None:
     state = g.state
     action = g.rules.action(step.action)
     request = Request(state.new_uid(), action, res.request.controller, (), [])
-    g.note("request", player=request.controller, action=action.id, indirect=True)
+    g.record(Requested(request.controller, action.id, indirect=True))
     if action.speed is Speed.NORMAL:
         state.stage.append(request)
         return None
@@ -276,7 +277,7 @@ def _negate(g: Game, res: Resolution, step: program.Negate) -> Signal | None:
     if isinstance(found, Request):
         g.state.stage.remove(found)
         t.release_keys(g.state, found)
-        g.note("negated", action=found.action.id)
+        g.record(Negated(found.action.id))
     return None
 
 
@@ -318,7 +319,7 @@ def _pass_turn(g: Game, res: Resolution, step: program.PassTurn) -> Signal | Non
         p.used.clear()  # once-per-turn limits last until the turn player changes
         for unit in p.field:
             unit.size_mod = 0  # "until the end of the turn"
-    g.note("turn", player=state.turn_player, turn=state.turn)
+    g.record(TurnPassed(state.turn_player, state.turn))
     return None
 
 

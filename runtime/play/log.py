@@ -13,14 +13,29 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never
 
 from blackpoker.compiler import CompileError, compile_ruleset
 from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
 from blackpoker.compiler.load import read_regular_file
 from blackpoker.compiler.model import RuleSet
+from blackpoker.runtime.engine.events import (
+    Decided,
+    Discarded,
+    Event,
+    GameOver,
+    Negated,
+    Requested,
+    Resolved,
+    Revealed,
+    SetUp,
+    Triggered,
+    TurnPassed,
+)
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.rules import Rules
+from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.zones import label
 
 LOG_KIND = "blackpoker-command-log"
 LOG_VERSION = 1
@@ -53,7 +68,34 @@ def log_lines(game: Game, agents: Sequence[str]) -> list[dict[str, Any]]:
         "agents": list(agents),
     }
     end = {"event": "end", "decisions": game.decisions, "result": game.result, "state": game.state_hash()}
-    return [header, *game.events, end]
+    return [header, *map(event_json, game.events), end]
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    """A log line of an event: players as p1 / p2, cards and options in the notation."""
+    match event:
+        case SetUp(first):
+            return {"event": "setup", "first": player_name(first)}
+        case Decided(player, index, option):
+            return {"event": "decision", "player": player_name(player), "index": index, "option": str(option)}
+        case Requested(player, action, indirect):
+            line = {"event": "request", "player": player_name(player), "action": action}
+            return {**line, "indirect": True} if indirect else line
+        case Triggered(player, action):
+            return {"event": "triggered", "player": player_name(player), "action": action}
+        case Resolved(player, action):
+            return {"event": "resolved", "player": player_name(player), "action": action}
+        case Discarded(action):
+            return {"event": "discarded", "action": action}
+        case Negated(action):
+            return {"event": "negated", "action": action}
+        case Revealed(cards):
+            return {"event": "reveal", "cards": [label(c) for c in cards]}
+        case TurnPassed(player, turn):
+            return {"event": "turn", "player": player_name(player), "turn": turn}
+        case GameOver(result):
+            return {"event": "result", "result": result}
+    assert_never(event)
 
 
 def write_log(path: Path, game: Game, agents: Sequence[str]) -> None:
@@ -96,7 +138,7 @@ def replay(path: Path, shown: str | None = None) -> Replayed:
     lines = _read(path, shown or str(path))
     header, body, end = lines[0], lines[1:-1], lines[-1]
     rules = _rules(header)
-    produced: list[dict[str, Any]] = []
+    produced: list[Event] = []
     game = Game.new(rules, header.data["seed"], check=True, events=produced)
     checked = _match(produced, body, end, 0)
     for position, line in enumerate(body):
@@ -194,10 +236,10 @@ def _rules(header: _Line) -> RuleSet:
     return rules
 
 
-def _match(produced: list[dict[str, Any]], body: list[_Line], end: _Line, start: int) -> int:
+def _match(produced: list[Event], body: list[_Line], end: _Line, start: int) -> int:
     """Compare the events the replay produced from `start` on with the logged ones."""
     for position in range(start, len(produced)):
-        event = produced[position]
+        event = event_json(produced[position])
         if position >= len(body):
             raise end.error(
                 f"the replay goes on with {json.dumps(event, ensure_ascii=False)} but the log ends"

@@ -1,0 +1,71 @@
+"""What happens in a game, as typed events. The engine records them when a game keeps a log;
+command logs (runtime/play/log.py) and the terminal (cli/play.py) turn them into text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from blackpoker.runtime.engine.options import Option
+
+
+@dataclass(frozen=True, slots=True)
+class SetUp:
+    first: int  # the player who starts
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    player: int
+    index: int  # the option's place in legal_options(): texts may print alike (two Jokers)
+    option: Option
+
+
+@dataclass(frozen=True, slots=True)
+class Requested:
+    player: int
+    action: str
+    indirect: bool = False  # requested by another action's effect
+
+
+@dataclass(frozen=True, slots=True)
+class Triggered:
+    player: int
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded:
+    action: str  # a main-timing trigger while the stage was not empty
+
+
+@dataclass(frozen=True, slots=True)
+class Negated:
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class Revealed:
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    player: int
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPassed:
+    player: int  # the new turn player
+    turn: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    result: str  # p1, p2 or draw
+
+
+Event = (
+    SetUp | Decided | Requested | Triggered | Discarded | Negated | Revealed | Resolved | TurnPassed
+    | GameOver
+)

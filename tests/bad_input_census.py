@@ -1,10 +1,11 @@
 """A census of bad input: every command × every kind of bad input, tried and counted.
 
-Run `python tests/bad_input_census.py [--quick]`: it prints one row per unclean case and the
-totals, and exits 1 if any case is not clean. `tests/test_bad_input_census.py` runs the quick
-subset. A case is clean when the command exits 1 with a located message (or 0 when the input
-is in fact fine: "accepted"), prints no traceback, writes nothing when it refuses, writes only
-inside its output place when it accepts, and changes or removes no file that was there before.
+Run `python tests/bad_input_census.py [--quick] [--all]`: it prints the counts per command,
+one row per unclean case (every case with --all) and the totals, and exits 1 if any case is
+not clean. `tests/test_bad_input_census.py` runs the quick subset. A case is clean when the
+command exits 1 with a located message (or 0 when the input is in fact fine: "accepted"),
+prints no traceback, writes nothing when it refuses, writes only inside its output place when
+it accepts, and changes or removes no file that was there before.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import argparse
 import json
 import os
 import re
+import stat
 import subprocess
 import sys
 import tempfile
@@ -108,9 +110,9 @@ def scenario_positions() -> dict[str, str]:
         for match in FIELD_ENTRY.finditer(text):
             char, card = match.group(1), match.group(2)
             face = chars.get(char, {}).get("face")
-            if face == "down" and "one-card character given two cards" not in made:
+            if face == "down" and "two-card face-down character" not in made:
                 second = "Joker" if card != "Joker" else "♣2"
-                made["one-card character given two cards"] = text.replace(
+                made["two-card face-down character"] = text.replace(
                     match.group(0), f"{{as: {char}, cards: [{card}, {second}]}}", 1
                 )
             if face == "up" and "face-up character put face down" not in made:
@@ -430,13 +432,21 @@ def both(*steps: Callable[[], None]) -> Callable[[], None]:
 # ---------------------------------------------------------------- running and judging
 
 
-def snapshot(folder: Path) -> dict[str, tuple[int, int, int]]:
+def snapshot(top: Path, case: Path) -> dict[str, tuple[int, int, int]]:
+    """Every entry under `top` (the census folder, so writes next to the case show too), named
+    relative to the case folder."""
     found: dict[str, tuple[int, int, int]] = {}
-    for top, dirs, files in os.walk(folder):
+    for folder, dirs, files in os.walk(top):
         for name in dirs + files:
-            path = Path(top, name)
+            path = Path(folder, name)
             info = path.lstat()
-            found[str(path.relative_to(folder))] = (info.st_mode, info.st_size, info.st_mtime_ns)
+            # A folder changes size and time whenever an entry is added: its entries tell that.
+            kept = (
+                (info.st_mode, 0, 0)
+                if stat.S_ISDIR(info.st_mode)
+                else (info.st_mode, info.st_size, info.st_mtime_ns)
+            )
+            found[os.path.relpath(path, case)] = kept
     return found
 
 
@@ -474,9 +484,9 @@ def run_case(case: Case, folder: Path) -> Outcome:
     folder.mkdir()
     with inside(folder):
         case.prepare()
-        before = snapshot(folder)
+        before = snapshot(folder.parent, folder)
         run = execute(case)
-        after = snapshot(folder)
+        after = snapshot(folder.parent, folder)
     run.new = sorted(set(after) - set(before))
     run.changed = sorted(p for p in before if after.get(p) != before[p])
     return Outcome(case, judge(case, run))
@@ -539,15 +549,27 @@ def table(outcomes: list[Outcome]) -> str:
     return "\n".join(f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]}" for r in rows)
 
 
+def by_command(outcomes: list[Outcome]) -> str:
+    """One row per command: cases tried, refused cleanly, accepted as fine, not clean."""
+    rows: list[tuple[str, ...]] = [("command", "tried", "refused", "accepted", "not clean")]
+    for command in dict.fromkeys(o.case.command for o in outcomes):
+        mine = [o for o in outcomes if o.case.command == command]
+        counts = [sum(o.verdict == v for o in mine) for v in (CLEAN, ACCEPTED)]
+        rows.append((command, str(len(mine)), *map(str, counts), str(sum(not o.clean for o in mine))))
+    width = max(len(r[0]) for r in rows)
+    return "\n".join(f"{r[0]:<{width}}" + "".join(f"{c:>11}" for c in r[1:]) for r in rows)
+
+
 def main_census(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="the subset CI runs (under a minute)")
     parser.add_argument("--all", action="store_true", help="list clean cases too, not only the unclean")
     options = parser.parse_args(argv)
     outcomes = census(options.quick)
+    print(by_command(outcomes), end="\n\n")
     shown = outcomes if options.all else [o for o in outcomes if not o.clean]
     if shown:
-        print(table(shown))
+        print(table(shown), end="\n\n")
     print(totals(outcomes))
     return 0 if all(o.clean for o in outcomes) else 1
 

@@ -17,10 +17,15 @@ def test_every_quick_census_case_is_clean() -> None:
 
 
 def test_a_run_that_writes_outside_its_output_is_not_clean(tmp_path: Path) -> None:
-    case = Case("simulate", "writes logs it was not asked for", ("simulate", "-n", "1", "--logs", "logs"))
-    assert run_case(case, tmp_path / "a").verdict.startswith("not clean: wrote logs")
-    allowed = Case("simulate", "writes its logs", case.args, outputs=("logs",))
-    assert run_case(allowed, tmp_path / "b").verdict == ACCEPTED
+    args = ("simulate", "-n", "1", "--logs", "logs")
+    assert (
+        run_case(Case("simulate", "good input", args), tmp_path / "a").verdict
+        == "not clean: exit 0 on bad input"
+    )
+    case = Case("simulate", "writes logs it was not asked for", args, bad=False)
+    assert run_case(case, tmp_path / "b").verdict.startswith("not clean: wrote logs")
+    allowed = Case("simulate", "writes its logs", args, outputs=("logs",), bad=False)
+    assert run_case(allowed, tmp_path / "c").verdict == ACCEPTED
 
 
 def test_the_judge_refuses_what_the_contract_forbids() -> None:

@@ -78,7 +78,9 @@ def pick(text: str, me: int, options: Sequence[Option]) -> Option | str:
     """The option a number or a command names, or why there is none."""
     if not (text.isascii() and text.isdigit()):  # "²" is a digit to str.isdigit, not to int()
         return by_command(text, me, options)
-    number = int(text)
+    digits = text.lstrip("0")
+    # A number longer than the option count is out of range; int() refuses thousands of digits.
+    number = int(digits or "0") if len(digits) <= len(str(len(options))) else 0
     return options[number - 1] if 1 <= number <= len(options) else f"type a number from 1 to {len(options)}"
 
 

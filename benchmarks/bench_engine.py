@@ -3,7 +3,7 @@
 * engine only: `legal_options()` + `apply()` with the random agents' seeded choices, no views;
 * self-play: `selfplay.play_game`, where each agent is handed its player's view (invariants off);
 * simulate path: `simulation.run_all(Plan(...), 1)` as `blackpoker simulate --jobs 1` runs it,
-  with simulate's default checks (the invariants after every decision).
+  with simulate's default checks (the invariants at each game's end).
 
 All three play the same games (same seeds, same choices), so their decision counts agree.
 Rates are decisions per CPU second of this process, so other load on a shared machine does
@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.play.selfplay import DECISION_CAP, game_seed, play_game, random_agents
+from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, game_seed, play_game, random_agents
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 
 SOURCE = RulesSource("v7", "lite")
@@ -57,7 +57,7 @@ def engine_only(games: int, seed: int) -> int:
 
 def self_play(games: int, seed: int) -> int:
     rules = SOURCE.compile()
-    return sum(play_game(rules, AGENTS, seed, i, check=False).decisions for i in range(games))
+    return sum(play_game(rules, AGENTS, seed, i, check=Checks.NONE).decisions for i in range(games))
 
 
 def simulate_path(games: int, seed: int) -> int:
@@ -68,7 +68,7 @@ def simulate_path(games: int, seed: int) -> int:
 LOOPS = (
     Loop("engine only (options + apply)", engine_only),
     Loop("self-play (agents get views)", self_play),
-    Loop("simulate --jobs 1 path (checks on)", simulate_path),
+    Loop("simulate --jobs 1 path (end checks)", simulate_path),
 )
 
 

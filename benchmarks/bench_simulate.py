@@ -15,6 +15,7 @@ import statistics
 import time
 from collections.abc import Sequence
 
+from blackpoker.runtime.play.selfplay import Checks
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 
 FORMATS = ("lite", "std", "pro", "mast")
@@ -35,7 +36,7 @@ def per_format(games: int, runs: int) -> None:
         source.compile()  # compiled once per process: not part of the timing
         rates, game_rates, failed = [], [], 0
         for run in range(runs):
-            seconds, decisions, failures = timed(Plan(source, AGENTS, run + 1, games, check=False), 1)
+            seconds, decisions, failures = timed(Plan(source, AGENTS, run + 1, games, check=Checks.NONE), 1)
             rates.append(decisions / seconds)
             game_rates.append(games / seconds)
             failed += failures
@@ -52,7 +53,7 @@ def scaling(games: int, runs: int, format_id: str = "lite") -> None:
     speeds: dict[int, list[float]] = {1: [], 2: []}
     for run in range(runs):
         for jobs in (1, 2):
-            seconds, _, _ = timed(Plan(source, AGENTS, run + 1, games, check=False), jobs)
+            seconds, _, _ = timed(Plan(source, AGENTS, run + 1, games, check=Checks.NONE), jobs)
             speeds[jobs].append(games / seconds)
     one, two = (statistics.median(speeds[j]) for j in (1, 2))
     print(

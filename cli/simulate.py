@@ -1,5 +1,5 @@
-"""`blackpoker simulate`: self-play between named agents, with the invariants checked at every
-decision, and a report for rule designers (docs/simulate.md)."""
+"""`blackpoker simulate`: self-play between named agents, with the invariants checked at each
+game's end (after every decision with --check), and a report for rule designers (docs/simulate.md)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from blackpoker.compiler.parse import OverlaySource
 from blackpoker.compiler.pipeline import display, edition_source, read_source
 from blackpoker.runtime.play import cluster
 from blackpoker.runtime.play.agents import AGENTS
-from blackpoker.runtime.play.selfplay import DECISION_CAP
+from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run
 from blackpoker.runtime.play.stats import Summary, compare_json, summarize
 from blackpoker.site.report_tables import sections
@@ -132,6 +132,12 @@ def _play(plan: Plan, jobs: int, client: Client | None, progress: Progress) -> S
 @click.option(
     "--cap", default=DECISION_CAP, show_default=True, help="Decisions per game; reaching it is a failure."
 )
+@click.option(
+    "--check",
+    "check_every",
+    is_flag=True,
+    help="Check the invariants after every decision (by default once, at each game's end).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option(
     "--html",
@@ -160,6 +166,7 @@ def simulate(
     jobs: int,
     cluster_address: str | None,
     cap: int,
+    check_every: bool,
     as_json: bool,
     html_out: Path | None,
     compare: tuple[str, str] | None,
@@ -211,7 +218,8 @@ def simulate(
         _connected(cluster_address) as client,
         Progress(*columns, console=errors, transient=True, disable=not errors.is_terminal) as progress,
     ):
-        plans = [Plan(s, agents, seed, games, True, cap, logs) for s in sources]
+        checks = Checks.EVERY if check_every else Checks.END
+        plans = [Plan(s, agents, seed, games, checks, cap, logs) for s in sources]
         summaries = [_play(plan, jobs, client, progress) for plan in plans]
     if as_json:
         data = compare_json(*summaries) if len(summaries) == 2 else summaries[0].json()

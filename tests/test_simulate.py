@@ -242,3 +242,8 @@ def test_newcombe_difference_and_quartiles() -> None:
     spread = Spread.of([1, 2, 3, 4, 5])
     assert (spread.q1, spread.median, spread.q3, spread.low, spread.high) == (2, 3, 4, 1, 5)
     assert Spread.of([7]).median == 7
+
+
+def test_check_after_every_decision_plays_the_same_games() -> None:
+    args = ["-n", "6", "--seed", "2"]
+    assert _without_time(_json(*args, "--check")) == _without_time(_json(*args))

@@ -19,7 +19,7 @@ from pathlib import Path
 from blackpoker.compiler import compile_ruleset
 from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.rules import Rules
-from blackpoker.runtime.play.selfplay import DECISION_CAP, GameRecord, log_width, play_game
+from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord, log_width, play_game
 
 CHUNKS_PER_JOB = 16  # small enough chunks to balance the processes and move the progress bar
 
@@ -49,7 +49,7 @@ class Plan:
     agents: tuple[str, str]  # p1's and p2's agent names (runtime.play.agents.AGENTS)
     seed: int
     games: int
-    check: bool = True  # invariants after every decision
+    check: Checks = Checks.END  # when the invariants are checked
     cap: int = DECISION_CAP
     logs: Path | None = None
 

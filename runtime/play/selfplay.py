@@ -63,13 +63,17 @@ def decide(game: Game, agents: Sequence[Agent]) -> Option:
     """Ask the deciding player's agent for a move; it sees that player's view, never the game.
 
     The view's options name hidden characters by reference, so the answer is mapped back to
-    the engine's option at the same index.
+    the engine's option at the same index. An agent that does not read the view gets the
+    engine's options, which a view lists in the same order, so it chooses alike.
     """
     player = game.to_move
     assert player is not None
-    seen = view(game, player)
-    answer = agents[player].choose(seen, seen.options)
+    agent = agents[player]
     options = game.legal_options()
+    if not agent.reads_view:
+        return agent.choose(None, options)
+    seen = view(game, player)
+    answer = agent.choose(seen, seen.options)
     if seen.options is options:
         return answer
     index = next((i for i, o in enumerate(seen.options) if o is answer), None)

@@ -18,7 +18,7 @@ from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.compiler.matcher import KeyMatcher, compile_matcher
 from blackpoker.compiler.model import Action, Character, Edition, Format, RuleSet
 from blackpoker.compiler.program import Target
-from blackpoker.runtime.engine.legal import KeyWays, Timed, requestables
+from blackpoker.runtime.engine.legal import KeyWays, Planned, Timed, requestables
 from blackpoker.runtime.engine.options import Payment
 from blackpoker.runtime.engine.zones import DECK
 
@@ -28,8 +28,10 @@ V = TypeVar("V")
 # Cache sizes, in entries. A hand stays the same over many decisions, and the key-card ways
 # of an action depend only on the few hand cards that can be its key cards, so hits are
 # frequent; the bounds keep long simulations within a few hundred MB.
-HAND_WAYS_SIZE = 50_000  # hand → action id → key-card ways
+HAND_ACTIONS_SIZE = 50_000  # (player, hand) → action id → what the hand decides of its options
+HAND_PLANS_SIZE = 100_000  # (player, hand, timing situation) → the actions it allows
 RELEVANT_WAYS_SIZE = 200_000  # (action id, its relevant hand cards) → key-card ways
+VALUE_WAYS_SIZE = 100_000  # (action id, those cards' values) → key-card ways, as positions
 DISCARD_WAYS_SIZE = 1 << 16  # (how many, cards left in the hand) → the ways to discard them
 
 
@@ -89,8 +91,14 @@ class Rules:
         self.character_matchers: dict[str, KeyMatcher] = {
             c.id: compile_matcher(c.key) for c in ruleset.characters
         }
-        self.hand_ways: LRU[tuple[int, ...], dict[str, KeyWays]] = LRU(HAND_WAYS_SIZE)
+        self.hand_plans: LRU[tuple[int, tuple[int, ...], bool, bool], tuple[Planned, ...]] = LRU(
+            HAND_PLANS_SIZE
+        )
+        self.hand_actions: LRU[tuple[int, tuple[int, ...]], dict[str, Planned | None]] = LRU(
+            HAND_ACTIONS_SIZE
+        )
         self.relevant_ways: LRU[tuple[str, tuple[int, ...]], KeyWays] = LRU(RELEVANT_WAYS_SIZE)
+        self.value_ways: LRU[tuple[str, tuple[int, ...]], KeyWays] = LRU(VALUE_WAYS_SIZE)
         self.discard_ways: LRU[tuple[int, tuple[int, ...]], tuple[tuple[Payment, ...], ...]] = LRU(
             DISCARD_WAYS_SIZE
         )

@@ -1,11 +1,13 @@
 """Random play on lite, three ways over the same games: decisions/s (medians over runs, one core).
 
 * engine only: `legal_options()` + `apply()` with the random agents' seeded choices, no views;
-* self-play: `selfplay.play_game`, where each agent is handed its player's view (invariants off);
+* self-play: `selfplay.play_game` (invariants off), where an agent that reads the view gets it
+  (the random agents do not);
 * simulate path: `simulation.run_all(Plan(...), 1)` as `blackpoker simulate --jobs 1` runs it,
   with simulate's default checks (the invariants at each game's end).
 
-All three play the same games (same seeds, same choices), so their decision counts agree.
+All three play the same games (same seeds, same choices), so their decision counts agree;
+each run's games share one rules context (its caches), as `simulate`'s do.
 Rates are decisions per CPU second of this process, so other load on a shared machine does
 not count against the engine. Goals: engine >= 100,000 decisions/s; simulate >= 0.8 x engine.
 
@@ -23,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, game_seed, play_game, random_agents
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 
@@ -41,8 +44,9 @@ class Loop:
 
 
 def engine_only(games: int, seed: int) -> int:
-    """The games `play_game` plays (same seeds, same choices), without building views."""
-    rules = SOURCE.compile()
+    """The games `play_game` plays (same seeds, same choices), without agents or views; the
+    run's games share one rules context, as a simulation's do."""
+    rules = Rules(SOURCE.compile())
     decisions = 0
     for index in range(games):
         number = game_seed(seed, index)
@@ -56,7 +60,7 @@ def engine_only(games: int, seed: int) -> int:
 
 
 def self_play(games: int, seed: int) -> int:
-    rules = SOURCE.compile()
+    rules = Rules(SOURCE.compile())
     return sum(play_game(rules, AGENTS, seed, i, check=Checks.NONE).decisions for i in range(games))
 
 
@@ -67,7 +71,7 @@ def simulate_path(games: int, seed: int) -> int:
 
 LOOPS = (
     Loop("engine only (options + apply)", engine_only),
-    Loop("self-play (agents get views)", self_play),
+    Loop("self-play (views when read)", self_play),
     Loop("simulate --jobs 1 path (end checks)", simulate_path),
 )
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from itertools import product
 from typing import TYPE_CHECKING
 
-from blackpoker.compiler.cards import Card
 from blackpoker.compiler.model import Action
 from blackpoker.compiler.program import Target
 from blackpoker.runtime.engine.legality import once_allows, timing_allows, turn_allows, waived_types
@@ -269,19 +268,7 @@ def key_ways(g: Game, action: Action, hand: tuple[int, ...]) -> KeyWays:
 
 
 def _positions(action: Action, ordered: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """The matcher's ways as positions into `ordered`: a way's card values name the first
-    positions of those values not yet chosen (two Jokers: the lower id first)."""
+    """The matcher's ways as positions into `ordered`: a way's cards of one value are the first
+    of that value (two Jokers: the lower id first)."""
     assert action.matcher is not None
-    at: dict[Card, list[int]] = {}
-    for i, c in enumerate(ordered):
-        at.setdefault(card(c), []).append(i)
-    ways = []
-    for way in action.matcher.ways([card(c) for c in ordered]):
-        taken: dict[Card, int] = {}
-        chosen = []
-        for value in way:
-            n = taken.get(value, 0)
-            taken[value] = n + 1
-            chosen.append(at[value][n])
-        ways.append(tuple(chosen))
-    return ways
+    return action.matcher.selections([card(c) for c in ordered])

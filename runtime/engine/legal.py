@@ -54,7 +54,7 @@ class Planned:
     """A direct action as one player's hand allows it: what of its options the hand alone
     decides, worked out once per hand and only when first needed (`paid`, `options`)."""
 
-    __slots__ = ("_options", "_paid", "entry", "hand", "player", "ways")
+    __slots__ = ("_aimed", "_options", "_paid", "entry", "hand", "player", "ways")
 
     def __init__(self, entry: Requestable, player: int, hand: tuple[int, ...], ways: KeyWays) -> None:
         self.entry = entry
@@ -63,6 +63,7 @@ class Planned:
         self.ways = ways  # its key-card ways, never empty
         self._paid: Paid | None = None
         self._options: tuple[RequestOption, ...] | None = None
+        self._aimed: tuple[Sequence[tuple[str, int]], tuple[RequestOption, ...]] = ((), ())
 
     def paid(self, g: Game) -> Paid:
         """Each key way that can pay the cost, with its payments; only for a `hand_only` cost."""
@@ -80,6 +81,21 @@ class Planned:
                 for payment in pays
             )
         return self._options
+
+    def aimed(self, g: Game, targets: Sequence[tuple[str, int]]) -> tuple[RequestOption, ...]:
+        """All its options at these targets; only when its cost does not read the field and its
+        target test does not read the key cards. The last targets' options are kept: the
+        field often stays the same from one of the player's decisions to the next."""
+        last, options = self._aimed
+        if last != targets:
+            action = self.entry.action
+            options = tuple(
+                RequestOption(self.player, action.id, action.name, keys, payment, target)
+                for keys, pays in self.paid(g)
+                for payment, target in product(pays, targets)
+            )
+            self._aimed = (targets, options)
+        return options
 
 
 def requestables(actions: tuple[Action, ...], specs: Mapping[str, Target]) -> Timed:
@@ -179,47 +195,47 @@ def request_options(g: Game, p: int) -> list[RequestOption]:
         if entry.once and not once_allows(action, used):
             continue
         free = action.type in waived
-        targets: Sequence[tuple[str, int] | None] | None = NO_TARGET
-        if entry.target is not None:
-            # listed first: no target means no option, whatever the payments
-            targets = None if entry.keyed_target else candidates(g, p, entry.target, ())
-            if targets is not None and not targets:
+        aims: list[tuple[str, int]] | None = None  # the targets, when the key cards do not matter
+        if entry.target is not None and not entry.keyed_target:
+            aims = candidates(g, p, entry.target, ())
+            if not aims:  # listed first: no target means no option, whatever the payments
                 continue
-        elif entry.hand_only and not free:
-            found.extend(planned.options(g))
-            continue
         if entry.hand_only and not free:
+            if entry.target is None:
+                found.extend(planned.options(g))
+                continue
+            if aims is not None:
+                found.extend(planned.aimed(g, aims))
+                continue
             paid = planned.paid(g)
         else:
             payer = payer or Payer(g, p)
             paid = _paid(payer, entry, hand, planned.ways, free)
         for keys, pays in paid:
-            if targets is None:
-                assert entry.target is not None
-                found.extend(
-                    RequestOption(p, action.id, action.name, keys, payment, target)
-                    for payment, target in product(pays, candidates(g, p, entry.target, keys))
-                )
-            else:
-                found.extend(
-                    RequestOption(p, action.id, action.name, keys, payment, target)
-                    for payment, target in product(pays, targets)
-                )
+            targets: Sequence[tuple[str, int] | None] = NO_TARGET
+            if aims is not None:
+                targets = aims
+            elif entry.target is not None:
+                targets = candidates(g, p, entry.target, keys)
+            found.extend(
+                RequestOption(p, action.id, action.name, keys, payment, target)
+                for payment, target in product(pays, targets)
+            )
     return found
 
 
 def _paid(payer: Payer, entry: Requestable, hand: tuple[int, ...], ways: KeyWays, free: bool) -> Paid:
     """Each key way that can pay the action's cost now, with its payments (none when `free`).
     A way is dropped as soon as the cost's B / L / S part or its D part cannot be paid."""
-    cost, pays = ((), NO_COST) if free else (entry.cost, entry.pays)
-    uses_hand = bool(cost) and entry.uses_hand
-    if pays is None and not uses_hand:
-        pays = payer.ways(cost, ())
+    pays = NO_COST if free else entry.pays
+    if pays is None:
+        if entry.fixed and not all(payer.part(letter, n, ()) for letter, n in entry.fixed):
+            return ()
+        if not entry.uses_hand:
+            pays = payer.ways(entry.cost, ())
     if pays is not None:
         return tuple((keys, pays) for keys in ways) if pays else ()
-    if entry.fixed and not all(payer.part(letter, n, ()) for letter, n in entry.fixed):
-        return ()
-    paid = ((keys, payer.ways(cost, tuple(c for c in hand if c not in keys))) for keys in ways)
+    paid = ((keys, payer.ways(entry.cost, tuple(c for c in hand if c not in keys))) for keys in ways)
     return tuple((keys, pays) for keys, pays in paid if pays)
 
 

@@ -18,7 +18,7 @@ from blackpoker.runtime.engine.legality import once_allows, timing_allows, turn_
 from blackpoker.runtime.engine.options import Payment, RequestOption, sort_cards
 from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.targets import candidates
-from blackpoker.runtime.engine.zones import DECK_SIZE, card, order
+from blackpoker.runtime.engine.zones import card, order
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.game import Game
@@ -244,36 +244,38 @@ def hand_plan(g: Game, p: int, hand: tuple[int, ...], main: bool, turn: bool) ->
     with what the hand alone decides of their options; the rest is left to each call. The
     timing situations of one hand share each action's plan."""
     known = g.rules.hand_actions.get_or_make((p, hand), dict)
+    held = sum(1 << c for c in hand)
     plan = []
     for entry in g.rules.requestables[main, turn]:
         action_id = entry.action.id
         if action_id in known:
             planned = known[action_id]
         else:
-            planned = known[action_id] = _planned(g, p, hand, entry)
+            planned = known[action_id] = _planned(g, p, hand, held, entry)
         if planned is not None:
             plan.append(planned)
     return tuple(plan)
 
 
-def _planned(g: Game, p: int, hand: tuple[int, ...], entry: Requestable) -> Planned | None:
+def _planned(g: Game, p: int, hand: tuple[int, ...], held: int, entry: Requestable) -> Planned | None:
     action = entry.action
-    ways = NO_KEYS if action.matcher is None else key_ways(g, action, hand)
+    ways = NO_KEYS if action.matcher is None else key_ways(g, action, hand, held)
     return Planned(entry, p, hand, ways) if ways else None
 
 
-def key_ways(g: Game, action: Action, hand: tuple[int, ...]) -> KeyWays:
-    """Each distinct choice of key cards from a hand (sorted ids), in canonical card order.
+def key_ways(g: Game, action: Action, hand: tuple[int, ...], held: int) -> KeyWays:
+    """Each distinct choice of key cards from a hand (sorted ids; `held`: the same as bits by
+    id), in canonical card order.
 
     The ways depend only on the cards that can be key cards of the action, so a hand that
     differs only in other cards finds them under its relevant cards; and those depend only
     on the cards' values, so the other deck's cards of the same values find them as positions.
     """
     relevant = g.rules.relevant[action.id]
-    mine = tuple(c for c in hand if relevant[c % DECK_SIZE])
+    mine = held & relevant
     ways = g.rules.relevant_ways.get((action.id, mine))
     if ways is None:
-        ordered = sort_cards(mine)
+        ordered = sort_cards([c for c in hand if mine >> c & 1])
         values = (action.id, tuple(order(c) for c in ordered))
         positions = g.rules.value_ways.get(values)
         if positions is None:

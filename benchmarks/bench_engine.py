@@ -1,11 +1,13 @@
 """Random play on lite, three ways over the same games: decisions/s (medians over runs, one core).
 
 * engine only: `legal_options()` + `apply()` with the random agents' seeded choices, no views;
-* self-play: `selfplay.play_game`, where each agent is handed its player's view (invariants off);
+* self-play: `selfplay.play_game` (invariants off), where an agent that reads the view gets it
+  (the random agents do not);
 * simulate path: `simulation.run_all(Plan(...), 1)` as `blackpoker simulate --jobs 1` runs it,
-  with simulate's default checks (the invariants after every decision).
+  with simulate's default checks (the invariants at each game's end).
 
-All three play the same games (same seeds, same choices), so their decision counts agree.
+All three play the same games (same seeds, same choices), so their decision counts agree;
+each run's games share one rules context (its caches), as `simulate`'s do.
 Rates are decisions per CPU second of this process, so other load on a shared machine does
 not count against the engine. Goals: engine >= 100,000 decisions/s; simulate >= 0.8 x engine.
 
@@ -23,10 +25,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.play.selfplay import DECISION_CAP, game_seed, play_game, random_agents
+from blackpoker.runtime.engine.rules import Rules
+from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, game_seed, play_game, random_agents
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 
 SOURCE = RulesSource("v7", "lite")
+RULESET = SOURCE.compile()  # compiled once, as simulate does: not part of any timing
 AGENTS = ("random", "random")
 ENGINE_GOAL = 100_000  # decisions per second, engine only
 SIMULATE_GOAL = 0.8  # simulate path / engine only
@@ -41,8 +45,9 @@ class Loop:
 
 
 def engine_only(games: int, seed: int) -> int:
-    """The games `play_game` plays (same seeds, same choices), without building views."""
-    rules = SOURCE.compile()
+    """The games `play_game` plays (same seeds, same choices), without agents or views; the
+    run's games share one rules context, as a simulation's do."""
+    rules = Rules(RULESET)
     decisions = 0
     for index in range(games):
         number = game_seed(seed, index)
@@ -56,19 +61,19 @@ def engine_only(games: int, seed: int) -> int:
 
 
 def self_play(games: int, seed: int) -> int:
-    rules = SOURCE.compile()
-    return sum(play_game(rules, AGENTS, seed, i, check=False).decisions for i in range(games))
+    rules = Rules(RULESET)
+    return sum(play_game(rules, AGENTS, seed, i, check=Checks.NONE).decisions for i in range(games))
 
 
 def simulate_path(games: int, seed: int) -> int:
     """`blackpoker simulate --jobs 1`'s runner with the plan simulate makes by default."""
-    return sum(r.decisions for r in run_all(Plan(SOURCE, AGENTS, seed, games), 1))
+    return sum(r.decisions for r in run_all(Plan(SOURCE, AGENTS, seed, games), 1, RULESET))
 
 
 LOOPS = (
     Loop("engine only (options + apply)", engine_only),
-    Loop("self-play (agents get views)", self_play),
-    Loop("simulate --jobs 1 path (checks on)", simulate_path),
+    Loop("self-play (views when read)", self_play),
+    Loop("simulate --jobs 1 path (end checks)", simulate_path),
 )
 
 
@@ -103,7 +108,6 @@ def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = arguments(argv)
-    SOURCE.compile()  # compiled once per process, as simulate does: not part of the timing
     for loop in LOOPS:
         loop.play(2, 0)  # warm the per-rule-set tables
     samples: dict[str, list[tuple[int, float]]] = {loop.label: [] for loop in LOOPS}

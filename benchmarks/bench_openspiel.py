@@ -105,7 +105,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     problem = None if available() else "not set up (--no-setup)" if args.no_setup else setup()
     spiel_games = [] if problem else [*dict.fromkeys([REFERENCE, *args.openspiel.split(",")])]
-    SOURCE.compile()
     for loop in LOOPS:
         loop.play(2, 0)  # warm the per-rule-set tables
     ours: dict[str, list[float]] = {loop.label: [] for loop in LOOPS}

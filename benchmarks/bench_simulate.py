@@ -15,16 +15,18 @@ import statistics
 import time
 from collections.abc import Sequence
 
+from blackpoker.compiler.model import RuleSet
+from blackpoker.runtime.play.selfplay import Checks
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 
 FORMATS = ("lite", "std", "pro", "mast")
 AGENTS = ("random", "random")
 
 
-def timed(plan: Plan, jobs: int) -> tuple[float, int, int]:
-    """Seconds, decisions and failed games of one run."""
+def timed(plan: Plan, jobs: int, rules: RuleSet) -> tuple[float, int, int]:
+    """Seconds, decisions and failed games of one run (the rules compiled beforehand)."""
     start = time.perf_counter()
-    records = run_all(plan, jobs)
+    records = run_all(plan, jobs, rules)
     seconds = time.perf_counter() - start
     return seconds, sum(r.decisions for r in records), sum(r.failure is not None for r in records)
 
@@ -32,10 +34,11 @@ def timed(plan: Plan, jobs: int) -> tuple[float, int, int]:
 def per_format(games: int, runs: int) -> None:
     for format_id in FORMATS:
         source = RulesSource("v7", format_id)
-        source.compile()  # compiled once per process: not part of the timing
+        rules = source.compile()  # compiled once: not part of the timing
         rates, game_rates, failed = [], [], 0
         for run in range(runs):
-            seconds, decisions, failures = timed(Plan(source, AGENTS, run + 1, games, check=False), 1)
+            plan = Plan(source, AGENTS, run + 1, games, check=Checks.NONE)
+            seconds, decisions, failures = timed(plan, 1, rules)
             rates.append(decisions / seconds)
             game_rates.append(games / seconds)
             failed += failures
@@ -49,10 +52,11 @@ def per_format(games: int, runs: int) -> None:
 
 def scaling(games: int, runs: int, format_id: str = "lite") -> None:
     source = RulesSource("v7", format_id)
+    rules = source.compile()
     speeds: dict[int, list[float]] = {1: [], 2: []}
     for run in range(runs):
         for jobs in (1, 2):
-            seconds, _, _ = timed(Plan(source, AGENTS, run + 1, games, check=False), jobs)
+            seconds, _, _ = timed(Plan(source, AGENTS, run + 1, games, check=Checks.NONE), jobs, rules)
             speeds[jobs].append(games / seconds)
     one, two = (statistics.median(speeds[j]) for j in (1, 2))
     print(

@@ -50,11 +50,13 @@ class HumanAgent:
     """Renders the view and numbered options, and reads the person's answer."""
 
     name = "human"
+    reads_view = True
 
     def __init__(self, console: Console) -> None:
         self.console = console
 
-    def choose(self, seen: View, options: Sequence[Option]) -> Option:
+    def choose(self, seen: View | None, options: Sequence[Option]) -> Option:
+        assert seen is not None
         render(self.console, seen)
         self.console.print("your options:", style="bold")
         for number, option in enumerate(options, 1):

@@ -1,5 +1,5 @@
-"""`blackpoker simulate`: self-play between named agents, with the invariants checked at every
-decision, and a report for rule designers (docs/simulate.md)."""
+"""`blackpoker simulate`: self-play between named agents, with the invariants checked at each
+game's end (after every decision with --check), and a report for rule designers (docs/simulate.md)."""
 
 from __future__ import annotations
 
@@ -16,11 +16,12 @@ from blackpoker.cli.outputs import output_file, output_folder
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
+from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.parse import OverlaySource
 from blackpoker.compiler.pipeline import display, edition_source, read_source
 from blackpoker.runtime.play import cluster
 from blackpoker.runtime.play.agents import AGENTS
-from blackpoker.runtime.play.selfplay import DECISION_CAP
+from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run
 from blackpoker.runtime.play.stats import Summary, compare_json, summarize
 from blackpoker.site.report_tables import sections
@@ -75,10 +76,11 @@ def _side(edition: str, text: str) -> RulesSource:
     return RulesSource(edition, text)
 
 
-def _compiled(source: RulesSource) -> None:
-    """Compile here first, so a bad rule set is reported once and not by every worker."""
+def _compiled(source: RulesSource) -> RuleSet:
+    """Compile here, once: a bad rule set is reported before anything else, and the run plays
+    this compilation (workers get it pickled)."""
     try:
-        source.compile()
+        return source.compile()
     except CompileError as error:
         report(error.diagnostics)
 
@@ -97,12 +99,11 @@ def _connected(address: str | None) -> Iterator[Client | None]:
         yield client
 
 
-def _play(plan: Plan, jobs: int, client: Client | None, progress: Progress) -> Summary:
-    rules = plan.source.compile()
+def _play(plan: Plan, rules: RuleSet, jobs: int, client: Client | None, progress: Progress) -> Summary:
     task = progress.add_task(f"{rules.format.id}", total=plan.games)
     start = time.perf_counter()
     records = []
-    for part in run(plan, jobs) if client is None else cluster.run(client, plan):
+    for part in run(plan, jobs, rules) if client is None else cluster.run(client, plan, rules):
         records += part
         progress.advance(task, len(part))
     records.sort(key=lambda r: r.index)
@@ -132,6 +133,12 @@ def _play(plan: Plan, jobs: int, client: Client | None, progress: Progress) -> S
 @click.option(
     "--cap", default=DECISION_CAP, show_default=True, help="Decisions per game; reaching it is a failure."
 )
+@click.option(
+    "--check",
+    "check_every",
+    is_flag=True,
+    help="Check the invariants after every decision (by default once, at each game's end).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option(
     "--html",
@@ -160,6 +167,7 @@ def simulate(
     jobs: int,
     cluster_address: str | None,
     cap: int,
+    check_every: bool,
     as_json: bool,
     html_out: Path | None,
     compare: tuple[str, str] | None,
@@ -183,8 +191,7 @@ def simulate(
         sources = [RulesSource(edition, format_id or _declared_format(rules, "--rules"), rules)]
     else:
         sources = [RulesSource(edition, format_id or DEFAULT_FORMAT)]
-    for source in sources:
-        _compiled(source)
+    compiled = [_compiled(source) for source in sources]
     # Every output is checked before the games: a bad path found after them loses the run.
     places = output_file(html_out, "--html", force=True) if html_out is not None else []
     places += output_folder(logs, "--logs", empty=True) if logs is not None else []
@@ -213,8 +220,11 @@ def simulate(
         _connected(cluster_address) as client,
         Progress(*columns, console=errors, transient=True, disable=not errors.is_terminal) as progress,
     ):
-        plans = [Plan(s, agents, seed, games, True, cap, logs) for s in sources]
-        summaries = [_play(plan, jobs, client, progress) for plan in plans]
+        checks = Checks.EVERY if check_every else Checks.END
+        plans = [Plan(s, agents, seed, games, checks, cap, logs) for s in sources]
+        summaries = [
+            _play(plan, rules, jobs, client, progress) for plan, rules in zip(plans, compiled, strict=True)
+        ]
     if as_json:
         data = compare_json(*summaries) if len(summaries) == 2 else summaries[0].json()
         click.echo(json.dumps(data, ensure_ascii=False))

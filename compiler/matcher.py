@@ -46,15 +46,22 @@ class KeyMatcher:
 
         Ways made of the same card values (two Jokers, say) count once: the earliest positions win.
         """
+        return [tuple(cards[i] for i in selection) for selection in self.selections(cards)]
+
+    def selections(self, cards: Sequence[Card]) -> list[Selection]:
+        """The positions of each way of `ways`, ascending: a way's cards of one value take the
+        earliest positions of that value that it can."""
         found = sorted(self._selections(cards, self._groups(cards), None))
-        seen: set[tuple[Card, ...]] = set()
-        result: list[tuple[Card, ...]] = []
+        # equal values share a number, so a way's values compare as a sorted tuple of ints
+        number: dict[Card, int] = {}
+        values = [number.setdefault(c, len(number)) for c in cards]
+        seen: set[tuple[int, ...]] = set()
+        result: list[Selection] = []
         for selection in found:
-            chosen = tuple(cards[i] for i in selection)
-            values = tuple(sorted(chosen))
-            if values not in seen:
-                seen.add(values)
-                result.append(chosen)
+            chosen = tuple(sorted(values[i] for i in selection))
+            if chosen not in seen:
+                seen.add(chosen)
+                result.append(selection)
         return result
 
     def matches(self, cards: Sequence[Card]) -> bool:

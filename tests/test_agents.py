@@ -80,6 +80,8 @@ class _Watched:
     def __init__(self, agent: GreedyAgent, offered: set[str]) -> None:
         self.agent, self.offered, self.name = agent, offered, agent.name
 
+    reads_view = True
+
     def choose(self, view: View, options: Sequence[Option]) -> Option:
         self.offered.update(o.action for o in options if isinstance(o, RequestOption))
         return self.agent.choose(view, options)

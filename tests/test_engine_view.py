@@ -75,6 +75,7 @@ def test_a_view_answer_maps_back_to_the_engine_option(tmp_path: Path) -> None:
 
     class Destroyer:
         name = "destroyer"
+        reads_view = True
 
         def __init__(self) -> None:
             self.seen: list[tuple[View, Any]] = []

@@ -197,3 +197,17 @@ def test_a_written_payment_names_each_character_once() -> None:
         assert isinstance(first, Card) and f"{first} is not one" in refusal.message
         return
     pytest.fail("no position offers a $BB request")
+
+
+@pytest.mark.parametrize("format_id", FORMATS)
+def test_options_from_warm_caches_equal_a_fresh_search(format_id: str) -> None:
+    """The plans cached by hand (shared by every game of a context) give the options a new
+    context finds from scratch, in the same order, including when only passing is legal."""
+    ruleset = compile("v7", format_id)
+    shared = Rules(ruleset)
+    only_pass = 0
+    for game in positions(shared, 6, 3):
+        fresh = Game(Rules(ruleset), game.state.copy(), check=False)
+        assert fresh.legal_options() == game.legal_options()
+        only_pass += len(game.legal_options()) == 1 and not game.state.resolving
+    assert only_pass > 0

@@ -150,7 +150,7 @@ def test_the_engine_bounds_nested_resolutions() -> None:
     record = play_game(looping, ("random", "random"), 1, 0)
     assert record.result is None
     assert record.crash is not None and record.crash.startswith(
-        f"NestingLimit: game: more than {MAX_NESTED} nested"
+        f"NestingLimit: more than {MAX_NESTED} nested"
     )
 
 

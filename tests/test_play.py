@@ -91,6 +91,8 @@ def test_an_unknown_format_is_a_located_problem(tmp_path: Path) -> None:
 class _Recording:
     """A random agent that also writes down, per player, the commands it chose as it saw them."""
 
+    reads_view = True
+
     def __init__(self, seed: int, script: list[str]) -> None:
         self.inner = RandomAgent(seed)
         self.name = self.inner.name

@@ -79,13 +79,13 @@ def test_one_and_two_jobs_give_identical_results() -> None:
 def test_the_workers_play_the_rule_set_compiled_here(tmp_path: Path) -> None:
     rules = _local(tmp_path)
     source = RulesSource("v7", "my-lite", rules)
-    source.compile()
+    compiled = source.compile()
     rules.unlink()  # a worker that compiled the rules itself would not find them
     plan = Plan(source, ("random", "greedy"), 3, 12)
-    records = run_all(plan, jobs=2)
+    records = run_all(plan, jobs=2, rules=compiled)
     assert [r.index for r in records] == list(range(12))
     assert all(r.failure is None for r in records)
-    assert records == run_all(plan, jobs=1)
+    assert records == run_all(plan, jobs=1, rules=compiled)
 
 
 def _workers(pid: int) -> list[str]:
@@ -242,3 +242,20 @@ def test_newcombe_difference_and_quartiles() -> None:
     spread = Spread.of([1, 2, 3, 4, 5])
     assert (spread.q1, spread.median, spread.q3, spread.low, spread.high) == (2, 3, 4, 1, 5)
     assert Spread.of([7]).median == 7
+
+
+def test_check_after_every_decision_plays_the_same_games() -> None:
+    args = ["-n", "6", "--seed", "2"]
+    assert _without_time(_json(*args, "--check")) == _without_time(_json(*args))
+
+
+def test_a_rules_file_changed_between_two_runs_in_one_process_is_read_again(tmp_path: Path) -> None:
+    rules = tmp_path / "rules.yaml"
+    example = (Path(__file__).parents[1] / "examples" / "my-std.yaml").read_text(encoding="utf-8")
+    rules.write_text(example, encoding="utf-8")
+    first = CliRunner().invoke(main, ["simulate", "--rules", str(rules), "-n", "2", "--json"])
+    assert first.exit_code == 0, first.output
+    rules.write_text(example + "\nunknown_key: 1\n", encoding="utf-8")
+    second = CliRunner().invoke(main, ["simulate", "--rules", str(rules), "-n", "2", "--json"])
+    assert second.exit_code == 1
+    assert "unknown_key" in second.stderr

@@ -1,5 +1,6 @@
 """Checks that hold after every decision: cards are conserved, none is in two places,
-characters are well formed."""
+characters are well formed. Cheap enough to run after every decision (`Game(check=True)`),
+they are also run once on a finished game (`selfplay.play_game`)."""
 
 from __future__ import annotations
 
@@ -8,30 +9,40 @@ from typing import TYPE_CHECKING
 
 from blackpoker.compiler.model import Combat
 from blackpoker.runtime.engine.errors import InvariantError
-from blackpoker.runtime.engine.state import Unit
+from blackpoker.runtime.engine.state import PLAYERS, Unit
 from blackpoker.runtime.engine.zones import DECK_SIZE, owner
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.game import Game
 
 
+GAME_CARDS = frozenset(range(len(PLAYERS) * DECK_SIZE))  # both decks' card ids
+
+
 def check_invariants(g: Game) -> None:
+    """Raise InvariantError naming the first invariant the state breaks.
+
+    Conservation is two set tests: the zones hold as many cards as the decks, and together
+    they are exactly the decks' ids; only when one fails are the culprits looked for.
+    """
     state = g.state
-    seen: Counter[int] = Counter()
+    zones: list[list[int]] = []
     for index, p in enumerate(state.players):
-        seen.update(p.life + p.hand + p.graveyard + p.outside)
+        zones += (p.life, p.hand, p.graveyard, p.outside)
         for unit in p.field:
-            seen.update(unit.cards)
+            zones.append(unit.cards)
             _check_unit(unit, index)
-    for request in state.holding():
-        seen.update(request.held)
-    doubled = [c for c, n in seen.items() if n > 1]
-    if doubled:
-        raise InvariantError(f"cards in two places at once: {doubled}")
-    for index in range(len(state.players)):
-        mine = sum(1 for c in seen if owner(c) == index)
-        if mine != DECK_SIZE:
-            raise InvariantError(f"player {index + 1} has {mine} cards instead of {DECK_SIZE}")
+    zones += [request.held for request in state.holding()]
+    placed: set[int] = set().union(*zones)
+    if len(placed) != sum(map(len, zones)):
+        seen: Counter[int] = Counter(c for zone in zones for c in zone)
+        raise InvariantError(f"cards in two places at once: {[c for c, n in seen.items() if n > 1]}")
+    if placed != GAME_CARDS:
+        for index in range(len(state.players)):
+            mine = sum(1 for c in placed if owner(c) == index)
+            if mine != DECK_SIZE:
+                raise InvariantError(f"player {index + 1} has {mine} cards instead of {DECK_SIZE}")
+        raise InvariantError(f"cards that are not in the game: {sorted(placed - GAME_CARDS)}")
     uids = [u.uid for p in state.players for u in p.field]
     if len(uids) != len(set(uids)):
         raise InvariantError("two characters share an id")

@@ -18,7 +18,7 @@ from blackpoker.runtime.engine.legality import once_allows, timing_allows, turn_
 from blackpoker.runtime.engine.options import Payment, RequestOption, sort_cards
 from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.targets import candidates
-from blackpoker.runtime.engine.zones import DECK_SIZE, card
+from blackpoker.runtime.engine.zones import card, order
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.game import Game
@@ -40,12 +40,62 @@ class Requestable:
     cost: Cost
     fixed: Cost  # the part of the cost whose ways do not depend on the key cards
     uses_hand: bool  # some unit's ways depend on the cards the key cards leave (D)
-    pays: list[tuple[Payment, ...]] | None  # every payment when they never change (nothing, or only L)
+    hand_only: bool  # no unit's ways depend on the field (no B, no S): the hand decides them
+    pays: Sequence[tuple[Payment, ...]] | None  # every payment when they never change (nothing, or only L)
     target: Target | None  # its `target` step
     keyed_target: bool  # the target test reads the key cards, so candidates differ per key way
 
 
 Timed = dict[tuple[bool, bool], tuple[Requestable, ...]]
+Paid = tuple[tuple[tuple[int, ...], Sequence[tuple[Payment, ...]]], ...]  # (key cards, their payments)
+
+
+class Planned:
+    """A direct action as one player's hand allows it: what of its options the hand alone
+    decides, worked out once per hand and only when first needed (`paid`, `options`)."""
+
+    __slots__ = ("_aimed", "_options", "_paid", "entry", "hand", "player", "ways")
+
+    def __init__(self, entry: Requestable, player: int, hand: tuple[int, ...], ways: KeyWays) -> None:
+        self.entry = entry
+        self.player = player
+        self.hand = hand
+        self.ways = ways  # its key-card ways, never empty
+        self._paid: Paid | None = None
+        self._options: tuple[RequestOption, ...] | None = None
+        self._aimed: tuple[Sequence[tuple[str, int]], tuple[RequestOption, ...]] = ((), ())
+
+    def paid(self, g: Game) -> Paid:
+        """Each key way that can pay the cost, with its payments; only for a `hand_only` cost."""
+        if self._paid is None:
+            self._paid = _paid(Payer(g, self.player), self.entry, self.hand, self.ways, False)
+        return self._paid
+
+    def options(self, g: Game) -> tuple[RequestOption, ...]:
+        """All its options; only when neither its cost nor its target reads the field."""
+        if self._options is None:
+            action = self.entry.action
+            self._options = tuple(
+                RequestOption(self.player, action.id, action.name, keys, payment, None)
+                for keys, pays in self.paid(g)
+                for payment in pays
+            )
+        return self._options
+
+    def aimed(self, g: Game, targets: Sequence[tuple[str, int]]) -> tuple[RequestOption, ...]:
+        """All its options at these targets; only when its cost does not read the field and its
+        target test does not read the key cards. The last targets' options are kept: the
+        field often stays the same from one of the player's decisions to the next."""
+        last, options = self._aimed
+        if last != targets:
+            action = self.entry.action
+            options = tuple(
+                RequestOption(self.player, action.id, action.name, keys, payment, target)
+                for keys, pays in self.paid(g)
+                for payment, target in product(pays, targets)
+            )
+            self._aimed = (targets, options)
+        return options
 
 
 def requestables(actions: tuple[Action, ...], specs: Mapping[str, Target]) -> Timed:
@@ -62,6 +112,7 @@ def requestables(actions: tuple[Action, ...], specs: Mapping[str, Target]) -> Ti
             cost,
             tuple(unit for unit in cost if not UNITS[unit[0]].uses_hand),
             any(UNITS[letter].uses_hand for letter, _ in cost),
+            all(UNITS[letter].constant(n) is not None or UNITS[letter].uses_hand for letter, n in cost),
             None if None in constant else [tuple(pay for way in constant if way for pay in way)],
             spec,
             spec is not None and spec.suit_of is not None,
@@ -79,70 +130,92 @@ def requestables(actions: tuple[Action, ...], specs: Mapping[str, Target]) -> Ti
     }
 
 
-def request_options(g: Game, p: int) -> list[RequestOption]:
-    """Every legal request, in a fixed order: by action, key-card way, payment, target.
+class Payer:
+    """The ways to pay costs in one position, each part and each whole payment built once:
+    B / L / S do not depend on the key cards, D depends on the cards they leave."""
 
-    Called for every chance decision, so the work is arranged to be done once: actions are
-    pre-sorted by timing; per call the hand is sorted once, the waived action types are
-    found once, each payment part and each whole payment is built once (B / L / S do not
-    depend on the key cards, D depends on the cards left), and the targets of an action
-    whose target test does not read the key cards are listed once. An action is skipped as
-    soon as it has no way to choose key cards, or its B / L / S part cannot be paid.
-    """
-    state = g.state
-    me = state.players[p]
-    turn = p == state.turn_player
-    used = me.used
-    waived = waived_types(g, p) if me.field and g.rules.waivers else ()
-    hand = tuple(sorted(me.hand))
-    known = g.rules.hand_ways.get_or_make(hand, dict)
-    parts: dict[tuple[str, int, tuple[int, ...]], Sequence[tuple[Payment, ...]]] = {}
-    payments: dict[tuple[Cost, tuple[int, ...]], list[tuple[Payment, ...]]] = {}
+    __slots__ = ("game", "parts", "payments", "player")
 
-    def part(letter: str, n: int, rest: tuple[int, ...]) -> Sequence[tuple[Payment, ...]]:
-        key = (letter, n, rest if UNITS[letter].uses_hand else ())
-        found = parts.get(key)
+    def __init__(self, game: Game, player: int) -> None:
+        self.game = game
+        self.player = player
+        self.parts: dict[tuple[str, int, tuple[int, ...]], Sequence[tuple[Payment, ...]]] = {}
+        self.payments: dict[tuple[Cost, tuple[int, ...]], Sequence[tuple[Payment, ...]]] = {}
+
+    def part(self, letter: str, n: int, rest: tuple[int, ...]) -> Sequence[tuple[Payment, ...]]:
+        unit = UNITS[letter]
+        key = (letter, n, rest if unit.uses_hand else ())
+        found = self.parts.get(key)
         if found is None:
-            found = parts[key] = UNITS[letter].ways(g, p, n, rest)
+            found = self.parts[key] = unit.ways(self.game, self.player, n, rest)
         return found
 
-    def pay_ways(cost: Cost, rest: tuple[int, ...]) -> list[tuple[Payment, ...]]:
+    def ways(self, cost: Cost, rest: tuple[int, ...]) -> Sequence[tuple[Payment, ...]]:
         """Each whole payment, the parts in letter order; `rest` matters only with a D."""
-        found = payments.get((cost, rest))
-        if found is None:
-            combos = product(*(part(letter, n, rest) for letter, n in cost))
-            found = payments[(cost, rest)] = [
+        found = self.payments.get((cost, rest))
+        if found is None and len(cost) == 1:  # a cost of one letter: its ways are the payments
+            ((letter, n),) = cost
+            found = self.payments[(cost, rest)] = self.part(letter, n, rest)
+        elif found is None:
+            combos = product(*(self.part(letter, n, rest) for letter, n in cost))
+            found = self.payments[(cost, rest)] = [
                 tuple(pay for chosen in combo for pay in chosen) for combo in combos
             ]
         return found
 
+
+def request_options(g: Game, p: int) -> list[RequestOption]:
+    """Every legal request, in a fixed order: by action, key-card way, payment, target.
+
+    Called for every chance decision, so the work is arranged to be done once: what the hand
+    alone decides (which actions have key-card ways, the payments of a cost without B or S,
+    the whole options of such an action without a target) is planned once per hand and timing
+    situation (`hand_plan`), so a hand that allows nothing (most chance decisions off one's
+    main timing) costs a lookup. Per call, the waived action types are found once, payments
+    that read the field are built once per part (`Payer`), and the targets of an action whose
+    target test does not read the key cards are listed once.
+    """
+    state = g.state
+    me = state.players[p]
+    turn = p == state.turn_player
+    main = turn and not state.stage
+    hand = tuple(sorted(me.hand))
+    plan = g.rules.hand_plans.get((p, hand, main, turn))
+    if plan is None:
+        plan = g.rules.hand_plans.put((p, hand, main, turn), hand_plan(g, p, hand, main, turn))
+    if not plan:
+        return []
+    used = me.used
+    waived = waived_types(g, p) if me.field and g.rules.waivers else ()
+    payer: Payer | None = None
     found: list[RequestOption] = []
-    for entry in g.rules.requestables[turn and not state.stage, turn]:
+    for planned in plan:
+        entry = planned.entry
         action = entry.action
         if entry.once and not once_allows(action, used):
             continue
-        ways = NO_KEYS if action.matcher is None else known.get(action.id)
-        if ways is None:
-            ways = key_ways(g, action, hand, known)
-        if not ways:
-            continue
-        cost, pays = ((), NO_COST) if action.type in waived else (entry.cost, entry.pays)
-        uses_hand = bool(cost) and entry.uses_hand
-        if pays is None and not uses_hand:
-            pays = pay_ways(cost, ())
-        if pays is not None and not pays:
-            continue
-        if uses_hand and entry.fixed and not all(part(letter, n, ()) for letter, n in entry.fixed):
-            continue
-        targets: Sequence[tuple[str, int] | None] | None = None if entry.target is not None else NO_TARGET
-        for keys in ways:
-            if uses_hand:
-                pays = pay_ways(cost, tuple(c for c in hand if c not in keys))
-                if not pays:
-                    continue
-            assert pays is not None
-            if targets is None or entry.keyed_target:
-                assert entry.target is not None
+        free = action.type in waived
+        aims: list[tuple[str, int]] | None = None  # the targets, when the key cards do not matter
+        if entry.target is not None and not entry.keyed_target:
+            aims = candidates(g, p, entry.target, ())
+            if not aims:  # listed first: no target means no option, whatever the payments
+                continue
+        if entry.hand_only and not free:
+            if entry.target is None:
+                found.extend(planned.options(g))
+                continue
+            if aims is not None:
+                found.extend(planned.aimed(g, aims))
+                continue
+            paid = planned.paid(g)
+        else:
+            payer = payer or Payer(g, p)
+            paid = _paid(payer, entry, hand, planned.ways, free)
+        for keys, pays in paid:
+            targets: Sequence[tuple[str, int] | None] = NO_TARGET
+            if aims is not None:
+                targets = aims
+            elif entry.target is not None:
                 targets = candidates(g, p, entry.target, keys)
             found.extend(
                 RequestOption(p, action.id, action.name, keys, payment, target)
@@ -151,27 +224,69 @@ def request_options(g: Game, p: int) -> list[RequestOption]:
     return found
 
 
-def key_ways(g: Game, action: Action, hand: tuple[int, ...], known: dict[str, KeyWays]) -> KeyWays:
-    """Each distinct choice of key cards from a hand (sorted ids), in canonical card order.
+def _paid(payer: Payer, entry: Requestable, hand: tuple[int, ...], ways: KeyWays, free: bool) -> Paid:
+    """Each key way that can pay the action's cost now, with its payments (none when `free`).
+    A way is dropped as soon as the cost's B / L / S part or its D part cannot be paid."""
+    pays = NO_COST if free else entry.pays
+    if pays is None:
+        if entry.fixed and not all(payer.part(letter, n, ()) for letter, n in entry.fixed):
+            return ()
+        if not entry.uses_hand:
+            pays = payer.ways(entry.cost, ())
+    if pays is not None:
+        return tuple((keys, pays) for keys in ways) if pays else ()
+    paid = ((keys, payer.ways(entry.cost, tuple(c for c in hand if c not in keys))) for keys in ways)
+    return tuple((keys, pays) for keys, pays in paid if pays)
+
+
+def hand_plan(g: Game, p: int, hand: tuple[int, ...], main: bool, turn: bool) -> tuple[Planned, ...]:
+    """The actions player `p` may request by timing whose key cards `hand` (sorted ids) holds,
+    with what the hand alone decides of their options; the rest is left to each call. The
+    timing situations of one hand share each action's plan."""
+    known = g.rules.hand_actions.get_or_make((p, hand), dict)
+    held = sum(1 << c for c in hand)
+    plan = []
+    for entry in g.rules.requestables[main, turn]:
+        action_id = entry.action.id
+        if action_id in known:
+            planned = known[action_id]
+        else:
+            planned = known[action_id] = _planned(g, p, hand, held, entry)
+        if planned is not None:
+            plan.append(planned)
+    return tuple(plan)
+
+
+def _planned(g: Game, p: int, hand: tuple[int, ...], held: int, entry: Requestable) -> Planned | None:
+    action = entry.action
+    ways = NO_KEYS if action.matcher is None else key_ways(g, action, hand, held)
+    return Planned(entry, p, hand, ways) if ways else None
+
+
+def key_ways(g: Game, action: Action, hand: tuple[int, ...], held: int) -> KeyWays:
+    """Each distinct choice of key cards from a hand (sorted ids; `held`: the same as bits by
+    id), in canonical card order.
 
     The ways depend only on the cards that can be key cards of the action, so a hand that
-    differs only in other cards finds them under its relevant cards.
+    differs only in other cards finds them under its relevant cards; and those depend only
+    on the cards' values, so the other deck's cards of the same values find them as positions.
     """
     relevant = g.rules.relevant[action.id]
-    mine = tuple(c for c in hand if relevant[c % DECK_SIZE])
+    mine = held & relevant
     ways = g.rules.relevant_ways.get((action.id, mine))
     if ways is None:
-        assert action.matcher is not None
-        ordered = sort_cards(mine)
-        ways = []
-        for way in action.matcher.ways([card(c) for c in ordered]):
-            free = list(ordered)
-            chosen = []
-            for value in way:
-                cid = next(c for c in free if card(c) == value)
-                free.remove(cid)
-                chosen.append(cid)
-            ways.append(tuple(chosen))
+        ordered = sort_cards([c for c in hand if mine >> c & 1])
+        values = (action.id, tuple(order(c) for c in ordered))
+        positions = g.rules.value_ways.get(values)
+        if positions is None:
+            positions = g.rules.value_ways.put(values, _positions(action, ordered))
+        ways = [tuple(ordered[i] for i in way) for way in positions]
         g.rules.relevant_ways.put((action.id, mine), ways)
-    known[action.id] = ways
     return ways
+
+
+def _positions(action: Action, ordered: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The matcher's ways as positions into `ordered`: a way's cards of one value are the first
+    of that value (two Jokers: the lower id first)."""
+    assert action.matcher is not None
+    return action.matcher.selections([card(c) for c in ordered])

@@ -90,7 +90,9 @@ class Discard(PaymentUnit):
     uses_hand = True
 
     def ways(self, g: Game, p: int, n: int, rest: tuple[int, ...]) -> Ways:
-        return g.rules.discard_ways.get_or_make((n, rest), lambda: _discards(n, rest))
+        cache = g.rules.discard_ways
+        found = cache.get((n, rest))
+        return cache.put((n, rest), _discards(n, rest)) if found is None else found
 
     def pay(self, g: Game, p: int, cid: int | None) -> None:
         assert cid is not None

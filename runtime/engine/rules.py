@@ -18,9 +18,10 @@ from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.compiler.matcher import KeyMatcher, compile_matcher
 from blackpoker.compiler.model import Action, Character, Edition, Format, RuleSet
 from blackpoker.compiler.program import Target
-from blackpoker.runtime.engine.legal import KeyWays, Timed, requestables
+from blackpoker.runtime.engine.legal import KeyWays, Planned, Timed, requestables
 from blackpoker.runtime.engine.options import Payment
-from blackpoker.runtime.engine.zones import DECK
+from blackpoker.runtime.engine.state import PLAYERS
+from blackpoker.runtime.engine.zones import DECK, DECK_SIZE
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -28,8 +29,10 @@ V = TypeVar("V")
 # Cache sizes, in entries. A hand stays the same over many decisions, and the key-card ways
 # of an action depend only on the few hand cards that can be its key cards, so hits are
 # frequent; the bounds keep long simulations within a few hundred MB.
-HAND_WAYS_SIZE = 50_000  # hand → action id → key-card ways
-RELEVANT_WAYS_SIZE = 200_000  # (action id, its relevant hand cards) → key-card ways
+HAND_ACTIONS_SIZE = 50_000  # (player, hand) → action id → what the hand decides of its options
+HAND_PLANS_SIZE = 100_000  # (player, hand, timing situation) → the actions it allows
+RELEVANT_WAYS_SIZE = 200_000  # (action id, its relevant hand cards as bits) → key-card ways
+VALUE_WAYS_SIZE = 100_000  # (action id, those cards' values) → key-card ways, as positions
 DISCARD_WAYS_SIZE = 1 << 16  # (how many, cards left in the hand) → the ways to discard them
 
 
@@ -74,9 +77,14 @@ class Rules:
         self.target_specs: dict[str, Target] = {
             a.id: s for a in ruleset.actions for s in a.steps[:1] if isinstance(s, Target)
         }
-        # keyed action id → which deck cards can be its key cards
-        self.relevant: dict[str, tuple[bool, ...]] = {
-            a.id: tuple(not a.key.rare and any(p.matches(c) for p in a.key.patterns) for c in DECK)
+        # keyed action id → which game cards (both decks) can be its key cards, as bits by id
+        self.relevant: dict[str, int] = {
+            a.id: sum(
+                1 << (owner * DECK_SIZE + index)
+                for index, c in enumerate(DECK)
+                if not a.key.rare and any(p.matches(c) for p in a.key.patterns)
+                for owner in PLAYERS
+            )
             for a in ruleset.actions
             if a.key is not None
         }
@@ -89,8 +97,14 @@ class Rules:
         self.character_matchers: dict[str, KeyMatcher] = {
             c.id: compile_matcher(c.key) for c in ruleset.characters
         }
-        self.hand_ways: LRU[tuple[int, ...], dict[str, KeyWays]] = LRU(HAND_WAYS_SIZE)
-        self.relevant_ways: LRU[tuple[str, tuple[int, ...]], KeyWays] = LRU(RELEVANT_WAYS_SIZE)
+        self.hand_plans: LRU[tuple[int, tuple[int, ...], bool, bool], tuple[Planned, ...]] = LRU(
+            HAND_PLANS_SIZE
+        )
+        self.hand_actions: LRU[tuple[int, tuple[int, ...]], dict[str, Planned | None]] = LRU(
+            HAND_ACTIONS_SIZE
+        )
+        self.relevant_ways: LRU[tuple[str, int], KeyWays] = LRU(RELEVANT_WAYS_SIZE)
+        self.value_ways: LRU[tuple[str, tuple[int, ...]], KeyWays] = LRU(VALUE_WAYS_SIZE)
         self.discard_ways: LRU[tuple[int, tuple[int, ...]], tuple[tuple[Payment, ...], ...]] = LRU(
             DISCARD_WAYS_SIZE
         )

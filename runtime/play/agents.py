@@ -61,23 +61,29 @@ from blackpoker.runtime.scenario.notation import NotationError, parse_command
 
 class Agent(Protocol):
     name: str  # how a command log's header names the agent
+    # False: `choose` gets no view (None) and the engine's options, in the same order as a
+    # view's, so an agent that picks by index chooses alike; building views costs time
+    reads_view: bool
 
-    def choose(self, view: View, options: Sequence[Option]) -> Option: ...
+    def choose(self, view: View | None, options: Sequence[Option]) -> Option: ...
 
 
 class RandomAgent:
+    reads_view = False
+
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self.name = f"random:{seed}"
 
-    def choose(self, view: View, options: Sequence[Option]) -> Option:
+    def choose(self, view: View | None, options: Sequence[Option]) -> Option:
         return options[self.rng.randrange(len(options))]
 
 
 class FirstLegalAgent:
     name = "first-legal"
+    reads_view = False
 
-    def choose(self, view: View, options: Sequence[Option]) -> Option:
+    def choose(self, view: View | None, options: Sequence[Option]) -> Option:
         return options[0]
 
 
@@ -124,13 +130,16 @@ class GreedyAgent:
     Ties are broken with its own seeded generator.
     """
 
+    reads_view = True
+
     def __init__(self, rules: RuleSet, seed: int) -> None:
         self.rules = rules
         self.rng = random.Random(seed)
         self.name = f"greedy:{seed}"
         self._programs: dict[str, Program] = {}
 
-    def choose(self, view: View, options: Sequence[Option]) -> Option:
+    def choose(self, view: View | None, options: Sequence[Option]) -> Option:
+        assert view is not None
         scores = [self.score(view, o) for o in options]
         best = max(scores)
         top = [o for o, s in zip(options, scores, strict=True) if s == best]
@@ -551,11 +560,13 @@ class ScriptedAgent:
     """Plays the given commands in order, in the scenario notation (`pN: ` may be left out)."""
 
     name = "scripted"
+    reads_view = True
 
     def __init__(self, commands: Sequence[str]) -> None:
         self.commands = list(commands)
 
-    def choose(self, view: View, options: Sequence[Option]) -> Option:
+    def choose(self, view: View | None, options: Sequence[Option]) -> Option:
+        assert view is not None
         if not self.commands:
             raise LookupError("the script has no command left")
         text = self.commands.pop(0)

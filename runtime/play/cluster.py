@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
+from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.play.selfplay import GameRecord
 from blackpoker.runtime.play.simulation import Plan, chunks, play_games
 
@@ -53,13 +54,14 @@ def connect(address: str, timeout: float = CONNECT_SECONDS) -> Client:
     return client
 
 
-def run(client: Client, plan: Plan) -> Iterator[list[GameRecord]]:
+def run(client: Client, plan: Plan, rules: RuleSet | None = None) -> Iterator[list[GameRecord]]:
     """The run's records in chunks, as they finish (sort by `index` for game order)."""
     from distributed import as_completed
 
-    (rules,) = client.scatter([plan.source.compile()], broadcast=True)
+    compiled = plan.source.compile() if rules is None else rules
+    (shared,) = client.scatter([compiled], broadcast=True)
     parts = chunks(plan.games, sum(client.nthreads().values()))
-    futures = [client.submit(play_games, rules, plan, start, stop, pure=False) for start, stop in parts]
+    futures = [client.submit(play_games, shared, plan, start, stop, pure=False) for start, stop in parts]
     try:
         for future in as_completed(futures, loop=client.loop):
             yield future.result()

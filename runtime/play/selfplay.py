@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 
 from blackpoker.compiler.model import RuleSet
+from blackpoker.runtime.engine.errors import EngineError
 from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.options import Option, RequestOption
 from blackpoker.runtime.engine.rules import Rules, rules_of
 from blackpoker.runtime.engine.view import view
@@ -16,6 +19,14 @@ from blackpoker.runtime.play.agents import Agent, make_agent
 from blackpoker.runtime.play.log import write_log
 
 DECISION_CAP = 5_000
+
+
+class Checks(Enum):
+    """When a simulated game's invariants are checked (runtime/engine/invariants.py)."""
+
+    NONE = "none"
+    END = "end"  # once, on the final state: a card lost or doubled by then, a malformed character
+    EVERY = "every"  # after every decision: the first decision that broke one, even if later repaired
 
 
 @dataclass
@@ -53,13 +64,17 @@ def decide(game: Game, agents: Sequence[Agent]) -> Option:
     """Ask the deciding player's agent for a move; it sees that player's view, never the game.
 
     The view's options name hidden characters by reference, so the answer is mapped back to
-    the engine's option at the same index.
+    the engine's option at the same index. An agent that does not read the view gets the
+    engine's options, which a view lists in the same order, so it chooses alike.
     """
     player = game.to_move
     assert player is not None
-    seen = view(game, player)
-    answer = agents[player].choose(seen, seen.options)
+    agent = agents[player]
     options = game.legal_options()
+    if not agent.reads_view:
+        return agent.choose(None, options)
+    seen = view(game, player)
+    answer = agent.choose(seen, seen.options)
     if seen.options is options:
         return answer
     index = next((i for i, o in enumerate(seen.options) if o is answer), None)
@@ -107,23 +122,28 @@ def play_game(
     seed: int,
     index: int,
     *,
-    check: bool = True,
+    check: Checks = Checks.END,
     cap: int = DECISION_CAP,
     logs: Path | None = None,
     width: int = 4,
 ) -> GameRecord:
     """Play game `index` of a run seeded `seed`; with `logs`, write its command log there.
-    A run passes one `Rules` context to all its games, so they share its caches."""
+    A run passes one `Rules` context to all its games, so they share its caches. A broken
+    invariant (after any decision with `Checks.EVERY`, at the end with `Checks.END`) is a crash."""
     number = game_seed(seed, index)
     context = rules_of(rules)
     seated = seated_agents(agents, context.ruleset, number)
-    game = Game.new(context, number, check=check, events=None if logs is None else [])
+    game = Game.new(context, number, check=check is Checks.EVERY, events=None if logs is None else [])
     first = game.state.turn_player
     uses: Counter[tuple[str, int]] = Counter()
     crash = None
     try:
         play(game, seated, cap, uses)
-    except Exception as error:  # reported per game: a crash is a failure, not an abort
+        if check is Checks.END:
+            check_invariants(game)
+    except EngineError as error:  # a broken rule or invariant: the game's failure, in words
+        crash = f"{type(error).__name__}: {error.message}"
+    except Exception as error:  # any other crash is a failure too, not an abort
         crash = f"{type(error).__name__}: {error}"
     if logs is not None:
         write_log(logs / f"game-{index:0{width}d}.jsonl", game, [a.name for a in seated])

@@ -12,33 +12,28 @@ import signal
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
-from functools import cache
 from multiprocessing import resource_tracker
 from pathlib import Path
 
 from blackpoker.compiler import compile_ruleset
 from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.rules import Rules
-from blackpoker.runtime.play.selfplay import DECISION_CAP, GameRecord, log_width, play_game
+from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord, log_width, play_game
 
 CHUNKS_PER_JOB = 16  # small enough chunks to balance the processes and move the progress bar
 
 
 @dataclass(frozen=True, slots=True)
 class RulesSource:
-    """Where a rule set comes from: compiled once in the process that starts the run."""
+    """Where a rule set comes from: compiled once in the process that starts the run (each
+    call reads the file again, so a changed file is never played from an old compilation)."""
 
     edition: str
     format: str
     rules: Path | None = None  # a local-rule file
 
     def compile(self) -> RuleSet:
-        return _compiled(self)
-
-
-@cache
-def _compiled(source: RulesSource) -> RuleSet:
-    return compile_ruleset(source.edition, source.format, source.rules)
+        return compile_ruleset(self.edition, self.format, self.rules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +44,7 @@ class Plan:
     agents: tuple[str, str]  # p1's and p2's agent names (runtime.play.agents.AGENTS)
     seed: int
     games: int
-    check: bool = True  # invariants after every decision
+    check: Checks = Checks.END  # when the invariants are checked
     cap: int = DECISION_CAP
     logs: Path | None = None
 
@@ -72,14 +67,15 @@ def chunks(games: int, jobs: int) -> list[tuple[int, int]]:
     return [(start, min(start + size, games)) for start in range(0, games, size)]
 
 
-def run(plan: Plan, jobs: int = 1) -> Iterator[list[GameRecord]]:
+def run(plan: Plan, jobs: int = 1, rules: RuleSet | None = None) -> Iterator[list[GameRecord]]:
     """The run's records in chunks, as they finish (sort by `index` for game order).
 
-    The rule set is compiled here once. With several jobs, `spawn`ed worker processes get it
-    pickled once, when they start, and keep it for every chunk they play; nothing of the parent
-    (a progress bar's thread) is forked. Leaving the iteration early (Ctrl-C) ends them at once.
+    The rule set is compiled here once, unless the caller already has it. With several jobs,
+    `spawn`ed worker processes get it pickled once, when they start, and keep it for every
+    chunk they play; nothing of the parent (a progress bar's thread) is forked. Leaving the
+    iteration early (Ctrl-C) ends them at once.
     """
-    rules = plan.source.compile()
+    rules = plan.source.compile() if rules is None else rules
     parts = chunks(plan.games, jobs)
     if jobs <= 1:
         shared = Rules(rules)
@@ -93,9 +89,9 @@ def run(plan: Plan, jobs: int = 1) -> Iterator[list[GameRecord]]:
         yield from pool.imap_unordered(_play_chunk, [(plan, start, stop) for start, stop in parts])
 
 
-def run_all(plan: Plan, jobs: int = 1) -> list[GameRecord]:
+def run_all(plan: Plan, jobs: int = 1, rules: RuleSet | None = None) -> list[GameRecord]:
     """Every record of the run, in game order."""
-    return sorted((r for part in run(plan, jobs) for r in part), key=lambda r: r.index)
+    return sorted((r for part in run(plan, jobs, rules) for r in part), key=lambda r: r.index)
 
 
 @contextmanager

@@ -25,6 +25,7 @@ BROKEN = {
     "two-card-bulwark": (SOLDIER, "field: [{as: bulwark, cards: [♣4, ♣5]}]", "a bulwark cannot be"),
     "face-down-soldier": (SOLDIER, "field: [{as: soldier, cards: [♣4], face: down}]", "always face up"),
     "impossible-pair": (SOLDIER, "field: [{as: soldier, cards: [♣A, ♣K]}]", "a soldier cannot be ♣A+♣K"),
+    "impossible-card": (SOLDIER, "field: [{as: soldier, cards: [♣K]}]", "a soldier cannot be ♣K"),
     "refused-no-player": ('  - "p2: pass"   # ダウン', "  - {refused: x}   #", "give exactly one of p1, p2"),
     "two-players": (
         '  - "p2: pass"   # ダウン',

@@ -145,9 +145,8 @@ def _check_characters(doc: Document, rules: RuleSet) -> list[Diagnostic]:
                 cards = [Card.parse(text) for text in unit["cards"]]
             except ValueError:
                 continue  # reported by _check_cards
-            # As in the engine, a named kind takes a single card as it is (an action's key chose
-            # it, e.g. a bulwark turned into a soldier); several cards must make that character.
-            if len(cards) > 1 and not compile_matcher(kind.key).matches(cards):
+            # A position is one play could reach: the cards are ones the character's key takes.
+            if not compile_matcher(kind.key).matches(cards):
                 shown = "+".join(str(c) for c in cards)
                 problems.append(
                     doc.at((*path, "cards"), f"cards: a {kind.id} cannot be {shown} (key {kind.key})")

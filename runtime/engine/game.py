@@ -10,11 +10,12 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine import flow
-from blackpoker.runtime.engine.errors import IllegalOption
+from blackpoker.runtime.engine.errors import EngineError, IllegalOption
 from blackpoker.runtime.engine.events import Decided, Event
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.legal import request_options
@@ -41,6 +42,7 @@ class Game:
         self.seed: int | None = None  # set by `new`; a hand-built position has none
         self._options: tuple[Option, ...] | None = None  # the options of the current decision
         self.views: dict[tuple[object, ...], Any] = {}  # parts of views already built (engine/view.py)
+        self._undo: list[_Undo] = []  # what `pop` restores, newest last
 
     @classmethod
     def new(cls, rules: RuleSet | Rules, seed: int, **options: Any) -> Game:
@@ -119,6 +121,21 @@ class Game:
         if self.events is not None:
             self.events.append(event)
 
+    def push(self, option: Option) -> None:
+        """Apply `option` so that `pop` can take it back (search agents try moves this way)."""
+        kept = _Undo(self.state.copy(), self.decisions, self._options, len(self.events or ()))
+        self.apply(option)
+        self._undo.append(kept)
+
+    def pop(self) -> None:
+        """Take back the newest `push`: the state, the decision count and the events."""
+        if not self._undo:
+            raise EngineError("pop: no pushed decision to take back")
+        kept = self._undo.pop()
+        self.state, self.decisions, self._options = kept.state, kept.decisions, kept.options
+        if self.events is not None:
+            del self.events[kept.events :]
+
     def copy(self) -> Game:
         twin = Game(self.rules, self.state.copy(), check=self.check)
         twin.decisions = self.decisions
@@ -127,6 +144,14 @@ class Game:
 
     def state_hash(self) -> str:
         return hashlib.sha256(json.dumps(snapshot(self.state), sort_keys=True).encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class _Undo:
+    state: GameState  # a copy taken before the decision
+    decisions: int
+    options: tuple[Option, ...] | None
+    events: int  # how many events there were
 
 
 def snapshot(state: GameState) -> dict[str, Any]:

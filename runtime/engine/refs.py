@@ -10,8 +10,10 @@ Options print through `options.target_text`; commands parse in runtime/scenario/
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from blackpoker.compiler.cards import Card
+if TYPE_CHECKING:  # the compiler package imports the engine's state, which imports this module
+    from blackpoker.compiler.cards import Card
 
 
 @dataclass(frozen=True, slots=True)

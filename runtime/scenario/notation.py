@@ -22,8 +22,6 @@ from blackpoker.runtime.engine.refs import (
 )
 from lark import Lark, Token, Transformer, UnexpectedInput
 
-_TARGETS = (WrittenCharacter, PlayerRef, StagePosition, ResolvingDepth)  # what a command's target parses into
-
 
 @dataclass(frozen=True, slots=True)
 class Command:
@@ -100,7 +98,7 @@ class _Build(Transformer[Token, Command]):
                 keys = item[1]
             elif isinstance(item, tuple) and item and item[0] == "cost":
                 payment = item[1]
-            elif isinstance(item, _TARGETS):
+            elif isinstance(item, CommandTarget):
                 target = item
         return Command(0, "request", name, keys, payment, target)
 
@@ -131,7 +129,7 @@ class _Build(Transformer[Token, Command]):
 
     def choice(self, items: list[object]) -> Command:
         cards = tuple(c for c in items[1:] if isinstance(c, Card))
-        target = next((t for t in items[1:] if isinstance(t, _TARGETS)), None)
+        target = next((t for t in items[1:] if isinstance(t, CommandTarget)), None)
         return Command(0, "choice", str(items[0]), cards=cards, target=target)
 
 

@@ -9,6 +9,7 @@ import pytest
 from blackpoker.compiler import CompileError, compile
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, RequestOption
+from blackpoker.runtime.engine.refs import RequestRef
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.scenario.notation import parse_command
@@ -112,7 +113,7 @@ def test_retarget_offers_what_the_request_could_name_except_itself_and_its_targe
     assert [str(o) for o in game.legal_options()] == ["retarget → resolving:1"]
     play(game, "p1: retarget → resolving:1")
     counter = game.state.stage[1]
-    assert counter.target is not None and game.state.stage_request(counter.target[1]) is None
+    assert isinstance(counter.target, RequestRef) and game.state.stage_request(counter.target.uid) is None
 
 
 def test_a_retarget_choice_names_a_hidden_bulwark_by_reference_in_the_view(tmp_path: Path) -> None:

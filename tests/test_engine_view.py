@@ -12,6 +12,7 @@ from blackpoker.compiler import compile
 from blackpoker.compiler.program import Choose
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption
+from blackpoker.runtime.engine.refs import CharacterByCard
 from blackpoker.runtime.engine.state import GameState
 from blackpoker.runtime.engine.view import View, view
 from blackpoker.runtime.play.selfplay import decide, random_agents
@@ -114,8 +115,8 @@ def _option_cards(option: Option) -> set[int]:
         found = {*option.keys, *(c for _, c in option.payment if c is not None)}
     if isinstance(option, Choice):
         found = {c for c in (option.a, option.b) if c is not None}
-    if not isinstance(option, Pass) and option.target is not None and option.target[0] == "character":
-        found.add(option.target[1])
+    if not isinstance(option, Pass) and isinstance(option.target, CharacterByCard):
+        found.add(option.target.card)
     return found
 
 

@@ -16,6 +16,7 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.legality import CHECKS, first_refusal
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.payments import UNITS
+from blackpoker.runtime.engine.refs import PlayerRef, StagePosition, WrittenCharacter
 from blackpoker.runtime.engine.rules import LRU, Rules
 from blackpoker.runtime.engine.zones import DECK, card
 from blackpoker.runtime.play.selfplay import decide, random_agents
@@ -63,9 +64,9 @@ def mutations(game: Game, written: Command, rng: random.Random) -> list[Command]
         replace(written, payment=tuple((u, some if c is not None else c) for u, c in payment)),
         replace(written, payment=tuple((u, rng.choice(cards)) for u, c in payment)),
         replace(written, target=None),
-        replace(written, target=("character", rng.randrange(2), some)),
-        replace(written, target=("request", rng.randrange(1, 4), None)),
-        replace(written, target=("player", rng.randrange(2), None)),
+        replace(written, target=WrittenCharacter(rng.randrange(2), some)),
+        replace(written, target=StagePosition(rng.randrange(1, 4))),
+        replace(written, target=PlayerRef(rng.randrange(2))),
     ]
     return found
 

@@ -26,6 +26,7 @@ from blackpoker.compiler.program import (
     State,
     Sum,
 )
+from blackpoker.runtime.engine import refs
 from blackpoker.runtime.engine.state import Request, Resolution, Unit
 from blackpoker.runtime.engine.transitions import size
 from blackpoker.runtime.engine.zones import card, owner, rank
@@ -48,7 +49,7 @@ def player(g: Game, res: Resolution, ref: PlayerRef) -> int:
     if name is PlayerName.TURN_PLAYER:
         return g.state.turn_player
     target = res.request.target
-    return target[1] if target and target[0] == "player" else -1
+    return target.index if isinstance(target, refs.PlayerRef) else -1
 
 
 def things(g: Game, res: Resolution, ref: Cards) -> list[Any]:
@@ -86,14 +87,12 @@ def things(g: Game, res: Resolution, ref: Cards) -> list[Any]:
 
 def target_object(g: Game, request: Request) -> Unit | Request | int | None:
     """The request's target if it still exists (a character on the field, a request on the stage)."""
-    if request.target is None:
-        return None
-    kind, value = request.target
-    if kind == "character":
-        return g.state.unit(value)
-    if kind == "request":
-        return g.state.stage_request(value)
-    return value
+    target = request.target
+    if isinstance(target, refs.UnitRef):
+        return g.state.unit(target.uid)
+    if isinstance(target, refs.RequestRef):
+        return g.state.stage_request(target.uid)
+    return None if target is None else target.index
 
 
 def cards_of(items: list[Any]) -> list[int]:

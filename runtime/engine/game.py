@@ -20,6 +20,7 @@ from blackpoker.runtime.engine.events import Decided, Event
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.legal import request_options
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption
+from blackpoker.runtime.engine.refs import option_data, target_data
 from blackpoker.runtime.engine.rules import Rules, rules_of
 from blackpoker.runtime.engine.state import GameState, PlayerState
 from blackpoker.runtime.engine.zones import deck_ids
@@ -158,7 +159,8 @@ def snapshot(state: GameState) -> dict[str, Any]:
     """Everything that decides the game's future, as plain data (for hashing and tests)."""
 
     def request(r: Any) -> list[Any]:
-        return [r.uid, r.action.id, r.controller, list(r.key_cards), list(r.held), r.target]
+        target = None if r.target is None else target_data(r.target)
+        return [r.uid, r.action.id, r.controller, list(r.key_cards), list(r.held), target]
 
     return {
         "players": [
@@ -182,7 +184,7 @@ def snapshot(state: GameState) -> dict[str, Any]:
                 request(r.request),
                 r.origin.value,
                 [[f.pc, f.bind is not None] for f in r.frames],
-                str(r.waiting.options) if r.waiting else None,
+                _answers_data(r.waiting.options) if r.waiting else None,
             ]
             for r in state.resolving
         ],
@@ -192,6 +194,17 @@ def snapshot(state: GameState) -> dict[str, Any]:
         "result": state.result,
         "rng": hashlib.sha256(repr(state.rng.getstate()).encode()).hexdigest(),
     }
+
+
+def _answers_data(options: tuple[Choice, ...]) -> str:
+    """A waiting prompt's answers as the hash has always read them: the text of a tuple of
+    Choice records whose targets are plain tuples."""
+    shown = [
+        f"Choice(player={c.player!r}, word={c.word!r}, a={c.a!r}, b={c.b!r}, "
+        f"target={None if c.target is None else option_data(c.target)!r})"
+        for c in options
+    ]
+    return f"({', '.join(shown)}{',' if len(shown) == 1 else ''})"
 
 
 __all__ = ["Choice", "Game", "IllegalOption", "Option", "Pass", "RequestOption"]

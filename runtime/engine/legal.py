@@ -17,6 +17,7 @@ from blackpoker.compiler.program import Target
 from blackpoker.runtime.engine.legality import once_allows, timing_allows, turn_allows, waived_types
 from blackpoker.runtime.engine.options import Payment, RequestOption, sort_cards
 from blackpoker.runtime.engine.payments import UNITS
+from blackpoker.runtime.engine.refs import OptionTarget
 from blackpoker.runtime.engine.targets import candidates
 from blackpoker.runtime.engine.zones import card, order
 
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 Cost = tuple[tuple[str, int], ...]  # (unit letter, how many), in letter order
 KeyWays = list[tuple[int, ...]]
 NO_KEYS: list[tuple[int, ...]] = [()]
-NO_TARGET: list[tuple[str, int] | None] = [None]
+NO_TARGET: list[OptionTarget | None] = [None]
 NO_COST: list[tuple[Payment, ...]] = [()]
 
 
@@ -63,7 +64,7 @@ class Planned:
         self.ways = ways  # its key-card ways, never empty
         self._paid: Paid | None = None
         self._options: tuple[RequestOption, ...] | None = None
-        self._aimed: tuple[Sequence[tuple[str, int]], tuple[RequestOption, ...]] = ((), ())
+        self._aimed: tuple[Sequence[OptionTarget], tuple[RequestOption, ...]] = ((), ())
 
     def paid(self, g: Game) -> Paid:
         """Each key way that can pay the cost, with its payments; only for a `hand_only` cost."""
@@ -82,7 +83,7 @@ class Planned:
             )
         return self._options
 
-    def aimed(self, g: Game, targets: Sequence[tuple[str, int]]) -> tuple[RequestOption, ...]:
+    def aimed(self, g: Game, targets: Sequence[OptionTarget]) -> tuple[RequestOption, ...]:
         """All its options at these targets; only when its cost does not read the field and its
         target test does not read the key cards. The last targets' options are kept: the
         field often stays the same from one of the player's decisions to the next."""
@@ -195,7 +196,7 @@ def request_options(g: Game, p: int) -> list[RequestOption]:
         if entry.once and not once_allows(action, used):
             continue
         free = action.type in waived
-        aims: list[tuple[str, int]] | None = None  # the targets, when the key cards do not matter
+        aims: list[OptionTarget] | None = None  # the targets, when the key cards do not matter
         if entry.target is not None and not entry.keyed_target:
             aims = candidates(g, p, entry.target, ())
             if not aims:  # listed first: no target means no option, whatever the payments
@@ -212,7 +213,7 @@ def request_options(g: Game, p: int) -> list[RequestOption]:
             payer = payer or Payer(g, p)
             paid = _paid(payer, entry, hand, planned.ways, free)
         for keys, pays in paid:
-            targets: Sequence[tuple[str, int] | None] = NO_TARGET
+            targets: Sequence[OptionTarget | None] = NO_TARGET
             if aims is not None:
                 targets = aims
             elif entry.target is not None:

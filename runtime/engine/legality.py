@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING, Protocol
 
 from blackpoker.compiler.cards import Card
 from blackpoker.compiler.model import Action, Limit, Timing
+from blackpoker.runtime.engine.options import target_text
 from blackpoker.runtime.engine.payments import UNITS, Spent
+from blackpoker.runtime.engine.refs import (
+    CharacterByCard,
+    CommandTarget,
+    OptionTarget,
+    StagePosition,
+    WrittenCharacter,
+)
 from blackpoker.runtime.engine.state import player_name
 from blackpoker.runtime.engine.targets import candidates
 from blackpoker.runtime.engine.zones import card, owner
@@ -35,7 +43,7 @@ class Written(Protocol):
     @property
     def payment(self) -> tuple[tuple[str, Card | None], ...]: ...
     @property
-    def target(self) -> tuple[str, int, Card | None] | None: ...
+    def target(self) -> CommandTarget | None: ...
     def body(self) -> str: ...
 
 
@@ -202,18 +210,23 @@ def target_valid(s: Subject) -> str | None:
         cid = next(c for c in hand if card(c) == key)
         hand.remove(cid)
         keys.append(cid)
-    kind, value, written_card = written
-    for found_kind, found in candidates(g, p, spec, tuple(keys)):
-        if found_kind == kind and (
-            (owner(found), card(found)) == (value, written_card) if kind == "character" else found == value
-        ):
-            return None
-    shown = s.written.body().split(" → ")[1]
+    if any(_names(found, written) for found in candidates(g, p, spec, tuple(keys))):
+        return None
+    shown = target_text(written)
     stage = g.state.stage
-    targeted = stage[value - 1] if kind == "request" and 0 < value <= len(stage) else None
+    position = written.position if isinstance(written, StagePosition) else 0
+    targeted = stage[position - 1] if 0 < position <= len(stage) else None
     if spec.counterable and targeted and Limit.UNCOUNTERABLE in targeted.action.limits:
         return f"{shown} is {targeted.action.name}, which counter actions cannot target"
     return f"{shown} is not a valid target of {s.named.name}"
+
+
+def _names(found: OptionTarget, written: CommandTarget) -> bool:
+    """Whether a written target names a candidate: a character by its owner and any card face
+    equal to its first card's, everything else by equal reference."""
+    if isinstance(found, CharacterByCard) and isinstance(written, WrittenCharacter):
+        return (owner(found.card), card(found.card)) == (written.player, written.card)
+    return found == written
 
 
 Check = Callable[[Subject], str | None]

@@ -9,6 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from blackpoker.runtime.engine.refs import (
+    CharacterByCard,
+    HiddenCharacter,
+    OptionTarget,
+    ResolvingDepth,
+    StagePosition,
+    WrittenCharacter,
+)
 from blackpoker.runtime.engine.state import player_name
 from blackpoker.runtime.engine.zones import label, order, owner
 
@@ -30,10 +38,9 @@ class RequestOption:
     name: str
     keys: tuple[int, ...] = ()
     payment: tuple[Payment, ...] = ()
-    # ("character", card id) | ("request", stage position) | ("player", p); a Choice may also
-    # name ("resolving", depth from 1), the request being resolved; in a player's view,
-    # ("face_down", character uid) for a character whose cards that player may not see
-    target: tuple[str, int] | None = None
+    # a character by card, a stage request by position or a player; a Choice may also name the
+    # request being resolved by depth; in a player's view, a hidden character by its id
+    target: OptionTarget | None = None
 
     def __str__(self) -> str:
         text = self.name
@@ -57,7 +64,7 @@ class Choice:
     word: str
     a: int | None = None
     b: int | None = None
-    target: tuple[str, int] | None = None
+    target: OptionTarget | None = None
 
     def __str__(self) -> str:
         text = self.word
@@ -81,17 +88,19 @@ class Prompt:
     options: tuple[Choice, ...]
 
 
-def target_text(target: tuple[str, int]) -> str:
-    kind, value = target
-    if kind == "character":
-        return f"{player_name(owner(value))}:{label(value)}"
-    if kind == "request":
-        return f"stage:{value}"
-    if kind == "resolving":
-        return f"resolving:{value}"
-    if kind == "face_down":
-        return hidden_ref(value)
-    return player_name(value)
+def target_text(target: OptionTarget | WrittenCharacter) -> str:
+    """How options and commands print a target: the one printer of the notation's targets."""
+    if isinstance(target, CharacterByCard):
+        return f"{player_name(owner(target.card))}:{label(target.card)}"
+    if isinstance(target, StagePosition):
+        return f"stage:{target.position}"
+    if isinstance(target, ResolvingDepth):
+        return f"resolving:{target.depth}"
+    if isinstance(target, HiddenCharacter):
+        return hidden_ref(target.uid)
+    if isinstance(target, WrittenCharacter):
+        return f"{player_name(target.player)}:{target.card}"
+    return player_name(target.index)
 
 
 def hidden_ref(uid: int) -> str:

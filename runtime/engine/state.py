@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from blackpoker.compiler.model import Action, Character
 from blackpoker.compiler.program import Step
+from blackpoker.runtime.engine.refs import StateTarget
 
 if TYPE_CHECKING:  # options.py prints player names from here
     from blackpoker.runtime.engine.options import Choice, Prompt
 
 PLAYERS = (0, 1)
-Target = tuple[str, int]  # ("character", uid) | ("request", uid) | ("player", index)
 
 
 class Origin(Enum):
@@ -74,7 +74,7 @@ class Request:
     controller: int
     key_cards: tuple[int, ...]  # as requested; numbers are read from these
     held: list[int]  # key cards the request still holds (not yet put elsewhere)
-    target: Target | None = None
+    target: StateTarget | None = None
 
     def copy(self) -> Request:
         return Request(self.uid, self.action, self.controller, self.key_cards, list(self.held), self.target)

@@ -11,43 +11,52 @@ from typing import TYPE_CHECKING
 from blackpoker.compiler.model import Limit
 from blackpoker.compiler.program import PlayerName, TargetKind
 from blackpoker.compiler.program import Target as TargetSpec
-from blackpoker.runtime.engine.state import GameState, Request, Target, Unit
+from blackpoker.runtime.engine.refs import (
+    CharacterByCard,
+    HiddenCharacter,
+    OptionTarget,
+    PlayerRef,
+    RequestRef,
+    ResolvingDepth,
+    StagePosition,
+    StateTarget,
+    UnitRef,
+)
+from blackpoker.runtime.engine.state import GameState, Request, Unit
 from blackpoker.runtime.engine.zones import card
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.game import Game
 
 
-def candidates(
-    g: Game, controller: int, spec: TargetSpec, key_cards: tuple[int, ...]
-) -> list[tuple[str, int]]:
+def candidates(g: Game, controller: int, spec: TargetSpec, key_cards: tuple[int, ...]) -> list[OptionTarget]:
     """The targets a request may name, as options name them: a character by its first card,
     a request by its stage position (from 1), a player by index."""
     kind = spec.kind
     if kind is TargetKind.CHARACTER:
         return [
-            ("character", u.cards[0])
+            CharacterByCard(u.cards[0])
             for p in g.state.players
             for u in p.field
             if unit_ok(controller, spec, key_cards, u)
         ]
     if kind is TargetKind.REQUEST:
-        return [("request", i) for i, r in enumerate(g.state.stage, 1) if request_ok(spec, r)]
-    return [("player", p) for p in _players(controller, spec)]
+        return [StagePosition(i) for i, r in enumerate(g.state.stage, 1) if request_ok(spec, r)]
+    return [PlayerRef(p) for p in _players(controller, spec)]
 
 
 def still_valid(g: Game, request: Request, spec: TargetSpec) -> bool:
     target = request.target
-    if target is None or target[0] != spec.kind.value:
-        return False
-    kind, value = target
-    if kind == "character":
-        unit = g.state.unit(value)
+    kind = spec.kind
+    if isinstance(target, UnitRef) and kind is TargetKind.CHARACTER:
+        unit = g.state.unit(target.uid)
         return unit is not None and unit_ok(request.controller, spec, request.key_cards, unit)
-    if kind == "request":
-        found = g.state.stage_request(value)
+    if isinstance(target, RequestRef) and kind is TargetKind.REQUEST:
+        found = g.state.stage_request(target.uid)
         return found is not None and request_ok(spec, found)
-    return value in _players(request.controller, spec)
+    if isinstance(target, PlayerRef) and kind is TargetKind.PLAYER:
+        return target.index in _players(request.controller, spec)
+    return False
 
 
 def unit_ok(controller: int, spec: TargetSpec, key_cards: tuple[int, ...], unit: Unit) -> bool:
@@ -75,48 +84,48 @@ def request_ok(spec: TargetSpec, request: Request) -> bool:
     return not (spec.counterable and Limit.UNCOUNTERABLE in request.action.limits)
 
 
-def retarget_candidates(g: Game, request: Request, changer: Request) -> list[tuple[str, int]]:
+def retarget_candidates(g: Game, request: Request, changer: Request) -> list[OptionTarget]:
     """The targets `request` could name instead of its own, as options name them: by its
     target spec, from its controller's side, with its key cards. A request never targets
     itself; `changer` (the resolving request that changes it) is named `resolving:N`."""
     spec = g.rules.target_specs[request.action.id]
     found = candidates(g, request.controller, spec, request.key_cards)
     if spec.kind is TargetKind.REQUEST:
-        found = [c for c in found if g.state.stage[c[1] - 1] is not request]
+        own = next((StagePosition(i) for i, r in enumerate(g.state.stage, 1) if r is request), None)
+        found = [c for c in found if c != own]
         depth = next(i for i, r in enumerate(g.state.resolving, 1) if r.request is changer)
         if request_ok(spec, changer):
-            found.append(("resolving", depth))
+            found.append(ResolvingDepth(depth))
     current = named(g.state, request.target)
     return [c for c in found if c != current]
 
 
-def named(state: GameState, target: Target | None) -> tuple[str, int] | None:
+def named(state: GameState, target: StateTarget | None) -> OptionTarget | None:
     """How options name a target the state keeps by id (None when it is gone)."""
-    if target is None:
-        return None
-    kind, value = target
-    if kind == "character":
-        unit = state.unit(value)
-        return None if unit is None else ("character", unit.cards[0])
-    if kind == "request":
-        position = next((i for i, r in enumerate(state.stage, 1) if r.uid == value), None)
+    if isinstance(target, UnitRef):
+        unit = state.unit(target.uid)
+        return None if unit is None else CharacterByCard(unit.cards[0])
+    if isinstance(target, RequestRef):
+        uid = target.uid
+        position = next((i for i, r in enumerate(state.stage, 1) if r.uid == uid), None)
         if position is not None:
-            return ("request", position)
-        depth = next((i for i, r in enumerate(state.resolving, 1) if r.request.uid == value), None)
-        return None if depth is None else ("resolving", depth)
+            return StagePosition(position)
+        depth = next((i for i, r in enumerate(state.resolving, 1) if r.request.uid == uid), None)
+        return None if depth is None else ResolvingDepth(depth)
     return target
 
 
-def resolve_name(g: Game, target: tuple[str, int]) -> Target:
+def resolve_name(g: Game, target: OptionTarget) -> StateTarget:
     """An option's target → the state's (a character by id, a request by id): the inverse of `named`."""
-    kind, value = target
-    if kind == "character":
-        unit = next(u for p in g.state.players for u in p.field if value in u.cards)
-        return ("character", unit.uid)
-    if kind == "request":
-        return ("request", g.state.stage[value - 1].uid)
-    if kind == "resolving":
-        return ("request", g.state.resolving[value - 1].request.uid)
+    if isinstance(target, CharacterByCard):
+        card_id = target.card
+        return UnitRef(next(u.uid for p in g.state.players for u in p.field if card_id in u.cards))
+    if isinstance(target, StagePosition):
+        return RequestRef(g.state.stage[target.position - 1].uid)
+    if isinstance(target, ResolvingDepth):
+        return RequestRef(g.state.resolving[target.depth - 1].request.uid)
+    if isinstance(target, HiddenCharacter):
+        return UnitRef(target.uid)
     return target
 
 

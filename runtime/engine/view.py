@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from blackpoker.runtime.engine.options import Option, Pass, hidden_ref, target_text
+from blackpoker.runtime.engine.refs import CharacterByCard, HiddenCharacter, UnitRef
 from blackpoker.runtime.engine.state import GameState, Request, Unit, player_name
 from blackpoker.runtime.engine.targets import named
 from blackpoker.runtime.engine.transitions import size
@@ -154,16 +155,12 @@ def _resolving(state: GameState) -> list[Request]:
 
 def _request(state: GameState, r: Request, hidden: set[int]) -> RequestView:
     target = None
-    if r.target is not None:
-        kind, value = r.target
-        if kind == "character":
-            unit = state.unit(value)
-            target = _ref(unit, hidden) if unit is not None else "gone"
-        elif kind == "request":
-            shown = named(state, r.target)
-            target = target_text(shown) if shown is not None else "gone"
-        else:
-            target = player_name(value)
+    if isinstance(r.target, UnitRef):
+        unit = state.unit(r.target.uid)
+        target = _ref(unit, hidden) if unit is not None else "gone"
+    elif r.target is not None:
+        shown = named(state, r.target)
+        target = target_text(shown) if shown is not None else "gone"
     return RequestView(r.action.id, r.action.name, player_name(r.controller), r.key_cards, target)
 
 
@@ -214,12 +211,12 @@ def _masked_options(state: GameState, options: tuple[Option, ...], hidden: set[i
     shown: list[Option] | None = None
     behind: dict[int, int] = {}
     for index, option in enumerate(options):
-        if isinstance(option, Pass) or option.target is None or option.target[0] != "character":
+        if isinstance(option, Pass) or not isinstance(option.target, CharacterByCard):
             continue
         if not behind:
             behind = {c: u.uid for p in state.players for u in p.field if u.uid in hidden for c in u.cards}
-        uid = behind.get(option.target[1])
+        uid = behind.get(option.target.card)
         if uid is not None:
             shown = list(options) if shown is None else shown
-            shown[index] = dataclasses.replace(option, target=("face_down", uid))
+            shown[index] = dataclasses.replace(option, target=HiddenCharacter(uid))
     return options if shown is None else tuple(shown)

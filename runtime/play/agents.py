@@ -52,6 +52,7 @@ from blackpoker.compiler.program import (
     Top,
     walk_steps,
 )
+from blackpoker.runtime.engine import refs
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
 from blackpoker.runtime.engine.state import player_name
 from blackpoker.runtime.engine.view import CharacterView, View
@@ -242,8 +243,8 @@ class GreedyAgent:
         """The key cards, or those of the targeted request: what the view shows of a name."""
         if name == "key":
             return option.keys
-        if name == "target_key" and option.target is not None and option.target[0] == "request":
-            return view.stage[option.target[1] - 1].key_cards
+        if name == "target_key" and isinstance(option.target, refs.StagePosition):
+            return view.stage[option.target.position - 1].key_cards
         return None
 
     def _step(self, view: View, option: RequestOption, step: Step, loops: Loops) -> float:
@@ -394,9 +395,9 @@ class GreedyAgent:
 
     def _negation(self, view: View, option: RequestOption) -> float:
         """Negating a request is worth what it would have done for the opponent."""
-        if option.target is None or option.target[0] != "request":
+        if not isinstance(option.target, refs.StagePosition):
             return 0.0
-        request = view.stage[option.target[1] - 1]
+        request = view.stage[option.target.position - 1]
         if request.player == player_name(option.player):
             return -5.0
         other = RequestOption(1 - option.player, request.action, request.name, request.key_cards)
@@ -404,9 +405,9 @@ class GreedyAgent:
 
     def _retarget(self, view: View, option: RequestOption) -> float:
         """Sending an opposing request away from one's own character or oneself."""
-        if option.target is None or option.target[0] != "request":
+        if not isinstance(option.target, refs.StagePosition):
             return 0.0
-        request = view.stage[option.target[1] - 1]
+        request = view.stage[option.target.position - 1]
         mine = player_name(option.player)
         if request.player == mine:
             return -RETARGET
@@ -461,8 +462,8 @@ class GreedyAgent:
             return 1 - option.player
         if ref.name is PlayerName.TURN_PLAYER:
             return view.turn_player
-        if option.target is not None and option.target[0] == "player":
-            return option.target[1]
+        if isinstance(option.target, refs.PlayerRef):
+            return option.target.index
         return None
 
     def _is_soldier(self, unit: CharacterView) -> bool:
@@ -527,7 +528,7 @@ def _holding(view: View, cid: int) -> CharacterView | None:
 
 
 def _target_unit(view: View, option: RequestOption) -> CharacterView | None:
-    if option.target is None or option.target[0] not in ("character", "face_down"):
+    if not isinstance(option.target, refs.CharacterByCard | refs.HiddenCharacter):
         return None
     ref = target_text(option.target)
     return next((u for p in view.players for u in p.field if u.ref == ref), None)

@@ -12,6 +12,14 @@ from importlib import resources
 
 from blackpoker.compiler.cards import Card
 from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
+from blackpoker.runtime.engine.options import target_text
+from blackpoker.runtime.engine.refs import (
+    CommandTarget,
+    PlayerRef,
+    ResolvingDepth,
+    StagePosition,
+    WrittenCharacter,
+)
 from lark import Lark, Token, Transformer, UnexpectedInput
 
 
@@ -22,7 +30,7 @@ class Command:
     name: str = ""  # action name (request) or word (choice)
     keys: tuple[Card, ...] = ()
     payment: tuple[tuple[str, Card | None], ...] = ()
-    target: tuple[str, int, Card | None] | None = None  # (kind, player, stage position or depth, card)
+    target: CommandTarget | None = None
     cards: tuple[Card, ...] = ()  # a choice's cards
 
     def body(self) -> str:
@@ -41,14 +49,7 @@ class Command:
             ordered = sorted(self.payment, key=lambda p: (p[0], p[1] or Card(0, None)))
             text += " $" + "".join(unit + (f"({c})" if c is not None else "") for unit, c in ordered)
         if self.target is not None:
-            kind, value, card = self.target
-            shown = {
-                "character": f"p{value + 1}:{card}",
-                "request": f"stage:{value}",
-                "resolving": f"resolving:{value}",
-                "player": f"p{value + 1}",
-            }
-            text += " → " + shown[kind]
+            text += " → " + target_text(self.target)
         return text
 
     def __str__(self) -> str:
@@ -91,15 +92,15 @@ class _Build(Transformer[Token, Command]):
         name, rest = str(items[0]), items[1:]
         keys: tuple[Card, ...] = ()
         payment: tuple[tuple[str, Card | None], ...] = ()
-        target = None
+        target: CommandTarget | None = None
         for item in rest:
             if isinstance(item, tuple) and item and item[0] == "key":
                 keys = item[1]
             elif isinstance(item, tuple) and item and item[0] == "cost":
                 payment = item[1]
-            elif item is not None:
+            elif isinstance(item, CommandTarget):
                 target = item
-        return Command(0, "request", name, keys, payment, target)  # type: ignore[arg-type]
+        return Command(0, "request", name, keys, payment, target)
 
     def key(self, items: list[Card]) -> tuple[str, tuple[Card, ...]]:
         return ("key", tuple(items))
@@ -112,23 +113,23 @@ class _Build(Transformer[Token, Command]):
         assert card is None or isinstance(card, Card)
         return (str(items[0]), card)
 
-    def character(self, items: list[object]) -> tuple[str, int, Card | None]:
+    def character(self, items: list[object]) -> WrittenCharacter:
         card = items[1]
         assert isinstance(card, Card)
-        return ("character", int(str(items[0])[1]) - 1, card)
+        return WrittenCharacter(int(str(items[0])[1]) - 1, card)
 
-    def player(self, items: list[object]) -> tuple[str, int, None]:
-        return ("player", int(str(items[0])[1]) - 1, None)
+    def player(self, items: list[object]) -> PlayerRef:
+        return PlayerRef(int(str(items[0])[1]) - 1)
 
-    def stage(self, items: list[object]) -> tuple[str, int, None]:
-        return ("request", int(str(items[0])), None)
+    def stage(self, items: list[object]) -> StagePosition:
+        return StagePosition(int(str(items[0])))
 
-    def resolving(self, items: list[object]) -> tuple[str, int, None]:
-        return ("resolving", int(str(items[0])), None)
+    def resolving(self, items: list[object]) -> ResolvingDepth:
+        return ResolvingDepth(int(str(items[0])))
 
     def choice(self, items: list[object]) -> Command:
         cards = tuple(c for c in items[1:] if isinstance(c, Card))
-        target = next((t for t in items[1:] if isinstance(t, tuple)), None)
+        target = next((t for t in items[1:] if isinstance(t, CommandTarget)), None)
         return Command(0, "choice", str(items[0]), cards=cards, target=target)
 
 

@@ -1,0 +1,100 @@
+"""Typed references to what a target names.
+
+The state keeps a target by identity (`StateTarget`: a unit id, a request id, a player
+index); an option names it as its text does, without the game (`OptionTarget`: a character
+by its first card, a request by its stage position or resolving depth, a hidden character
+by its id); a written command names a character by owner and card face (`CommandTarget`).
+Options print through `options.target_text`; commands parse in runtime/scenario/notation.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the compiler package imports the engine's state, which imports this module
+    from blackpoker.compiler.cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class UnitRef:
+    """A character on the field, by its unit id."""
+
+    uid: int
+
+
+@dataclass(frozen=True, slots=True)
+class RequestRef:
+    """A request (on the stage or resolving), by its id."""
+
+    uid: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRef:
+    """A player, by index (0 or 1); the state and options name players alike."""
+
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterByCard:
+    """A character as an option names it: by its first card (`p2:♣9`)."""
+
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class StagePosition:
+    """A stage request by its position from the bottom, from 1 (`stage:1`)."""
+
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvingDepth:
+    """The request being resolved at this depth, from 1 (`resolving:1`)."""
+
+    depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenCharacter:
+    """In a player's view, a character whose cards it may not see: by unit id (`face-down#7`)."""
+
+    uid: int
+
+
+@dataclass(frozen=True, slots=True)
+class WrittenCharacter:
+    """A character as a command names it: its owner and a card face (`p2:♣9`)."""
+
+    player: int
+    card: Card
+
+
+StateTarget = UnitRef | RequestRef | PlayerRef
+OptionTarget = CharacterByCard | StagePosition | ResolvingDepth | HiddenCharacter | PlayerRef
+CommandTarget = WrittenCharacter | StagePosition | ResolvingDepth | PlayerRef
+
+
+def target_data(target: StateTarget) -> list[str | int]:
+    """A state target as plain data, the form the state hash has always read: `["character", uid]`."""
+    if isinstance(target, UnitRef):
+        return ["character", target.uid]
+    if isinstance(target, RequestRef):
+        return ["request", target.uid]
+    return ["player", target.index]
+
+
+def option_data(target: OptionTarget) -> tuple[str, int]:
+    """An option target as plain data, the form the state hash reads in a waiting prompt."""
+    if isinstance(target, CharacterByCard):
+        return ("character", target.card)
+    if isinstance(target, StagePosition):
+        return ("request", target.position)
+    if isinstance(target, ResolvingDepth):
+        return ("resolving", target.depth)
+    if isinstance(target, HiddenCharacter):
+        return ("face_down", target.uid)
+    return ("player", target.index)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from blackpoker.compiler import compile_ruleset
 from blackpoker.compiler.model import RuleSet
-from blackpoker.runtime.engine.rules import Rules
+from blackpoker.runtime.engine.rules import Rules, rules_of
 from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord, log_width, play_game
 
 CHUNKS_PER_JOB = 16  # small enough chunks to balance the processes and move the progress bar
@@ -53,7 +53,7 @@ def play_games(rules: RuleSet | Rules, plan: Plan, start: int, stop: int) -> lis
     """Games start … stop-1 of the run, played with `rules` (in a worker, or in this process);
     the games share one rules context, and so its caches."""
     width = log_width(plan.games)
-    context = rules if isinstance(rules, Rules) else Rules(rules)
+    context = rules_of(rules)
     return [
         play_game(
             context, plan.agents, plan.seed, i, check=plan.check, cap=plan.cap, logs=plan.logs, width=width

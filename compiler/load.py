@@ -128,9 +128,10 @@ def load_bytes(raw: bytes, path: str) -> tuple[Document | None, list[Diagnostic]
     text = text.removeprefix("\ufeff")
     if not text.strip() or all(_is_comment(line) for line in text.splitlines()):
         return None, [Diagnostic(Location(path, 1, 1), "file is empty: expected a YAML mapping")]
-    problems = _tabs(text, path) + _bad_characters(text, path)
-    if any(p.message.startswith("character U+") for p in problems):
-        return None, problems
+    problems = _tabs(text, path)
+    refused = _bad_characters(text, path)
+    if refused:  # the reader would stop at the first, with no line number
+        return None, problems + refused
     try:
         shape = _shape_problems(text, path)
         if shape:

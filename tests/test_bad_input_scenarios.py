@@ -7,12 +7,33 @@ from pathlib import Path
 
 import pytest
 from bad_input_support import invoke
+from blackpoker.compiler import compile
+from blackpoker.compiler.cards import full_deck
+from blackpoker.compiler.matcher import compile_matcher
+from blackpoker.compiler.model import Face
 
 BASE = (Path(__file__).resolve().parents[1] / "scenarios" / "lite" / "counter-chain.yaml").read_text(
     encoding="utf-8"
 )
 SOLDIER = "field: [{as: soldier, cards: [♣4]}]"
 EXPECT = BASE[BASE.index("expect:") :]
+
+
+def _refused_card() -> tuple[str, str]:
+    """A face-up character of the scenario's format and one card its key does not take."""
+    edition, fmt = (re.search(rf"^{key}: (\S+)$", BASE, re.MULTILINE) for key in ("edition", "format"))
+    assert edition is not None and fmt is not None
+    rules = compile(edition.group(1), fmt.group(1))
+    return next(
+        (c.id, str(card))
+        for c in rules.characters
+        if c.face is Face.UP
+        for card in full_deck()
+        if not compile_matcher(c.key).matches([card])
+    )
+
+
+KIND, CARD = _refused_card()
 
 # name -> (replace, with, expected message part). Each is wrong in one way only.
 BROKEN = {
@@ -25,7 +46,7 @@ BROKEN = {
     "two-card-bulwark": (SOLDIER, "field: [{as: bulwark, cards: [♣4, ♣5]}]", "a bulwark cannot be"),
     "face-down-soldier": (SOLDIER, "field: [{as: soldier, cards: [♣4], face: down}]", "always face up"),
     "impossible-pair": (SOLDIER, "field: [{as: soldier, cards: [♣A, ♣K]}]", "a soldier cannot be ♣A+♣K"),
-    "impossible-card": (SOLDIER, "field: [{as: soldier, cards: [♣K]}]", "a soldier cannot be ♣K"),
+    "impossible-card": (SOLDIER, f"field: [{{as: {KIND}, cards: [{CARD}]}}]", f"a {KIND} cannot be {CARD}"),
     "refused-no-player": ('  - "p2: pass"   # ダウン', "  - {refused: x}   #", "give exactly one of p1, p2"),
     "two-players": (
         '  - "p2: pass"   # ダウン',

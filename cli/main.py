@@ -52,6 +52,9 @@ def compile_command(edition: str, format_id: str, rules: Path | None) -> None:
 from blackpoker.cli.build import build  # noqa: E402
 
 main.add_command(build)
+from blackpoker.cli.diff import diff  # noqa: E402
+
+main.add_command(diff)
 from blackpoker.cli.scenario import scenario  # noqa: E402
 
 main.add_command(scenario)

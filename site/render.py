@@ -8,6 +8,7 @@ from functools import cache
 from itertools import groupby
 from typing import TypeVar
 
+from blackpoker.compiler.diff import RuleSetDiff, side_name
 from blackpoker.compiler.model import Format, RuleSet
 from blackpoker.site.markup import Paragraph, blocks, suits
 from blackpoker.site.pages import Page
@@ -77,6 +78,22 @@ def render_index(pages: Sequence[Page], with_pdf: bool) -> str:
         environment()
         .get_template("index.html")
         .render(root="", editions=editions, downloads=pdf_names if with_pdf else None)
+    )
+
+
+def render_diff(diff: RuleSetDiff, index: str | None) -> str:
+    """The changes page; `index`: the link back to the site's index, None for a page on its own."""
+    return (
+        environment()
+        .get_template("diff.html")
+        .render(
+            diff=diff,
+            old_name=side_name(diff.old),
+            new_name=side_name(diff.new),
+            old_title=diff.old.edition.title,
+            new_title=diff.new.edition.title,
+            index=index,
+        )
     )
 
 

@@ -1,0 +1,225 @@
+"""What changed between two rule sets: entries added, removed and changed, field by field.
+
+The comparison is generic over the compiled model: every list of the rule set whose
+entries carry an `id` (formats, actions, characters, fogs) is matched by id, and every
+field the model compares (`dataclasses.fields(..., compare=True)`) is compared, so a field
+added to the model shows up here without a change to this module. Values are shown as
+text: notation as written (`BBL`, `♡A〜10`), enums by their data value, lists joined,
+programs as compact JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, fields, is_dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
+from blackpoker.compiler.link import check_edition, link
+from blackpoker.compiler.model import Format, RuleSet
+from blackpoker.compiler.parse import EditionSource, OverlaySource, Source
+from blackpoker.compiler.pipeline import builtin_editions, compile_ruleset, edition_source, read_source
+
+EVERY_FORMAT = Format(id="all", name="all", mark="")  # a side compared over every entry of its edition
+
+
+@dataclass(frozen=True, slots=True)
+class FieldChange:
+    field: str  # the model attribute (= YAML key), e.g. "effect"
+    old: str  # the value as text; "" when unset
+    new: str
+
+
+@dataclass(frozen=True, slots=True)
+class EntryRef:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class EntryChange:
+    entry: EntryRef  # as the new rule set names it
+    changes: tuple[FieldChange, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ListDiff:
+    """One list of the rule set (e.g. "actions"), in the new list's order; removed in the old's."""
+
+    list: str
+    added: tuple[EntryRef, ...]
+    removed: tuple[EntryRef, ...]
+    changed: tuple[EntryChange, ...]
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.removed or self.changed)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSetDiff:
+    old: RuleSet
+    new: RuleSet
+    edition: tuple[FieldChange, ...]  # the edition's own fields (title, sections, core, …)
+    lists: tuple[ListDiff, ...]
+
+    @property
+    def empty(self) -> bool:
+        return not self.edition and all(part.empty for part in self.lists)
+
+
+def load_sides(old: str, new: str, format: str | None) -> tuple[RuleSet, RuleSet]:
+    """Both sides of a diff, each a built-in edition id, an edition file or a local-rule file.
+
+    An edition is compared in `format`; without one, over all its entries, or in the base
+    format of the local rule on the other side. A local rule is compared in its own format.
+    Every problem of both sides is raised at once; OLD / NEW locate a problem with the name.
+    """
+    sources: list[Source] = []
+    problems: list[Diagnostic] = []
+    for spec, option in ((old, "OLD"), (new, "NEW")):
+        source, found = _read(spec, option)
+        problems += found
+        if source is not None:
+            sources.append(source)
+    if problems:
+        raise CompileError(problems)
+    base = next((s.format.base for s in sources if isinstance(s, OverlaySource)), None)
+    compiled = []
+    for spec, source in zip((old, new), sources, strict=True):
+        try:
+            compiled.append(_ruleset(spec, source, format or base))
+        except CompileError as error:
+            problems += error.diagnostics
+    if problems:
+        raise CompileError(problems)
+    return compiled[0], compiled[1]
+
+
+def _read(spec: str, option: str) -> tuple[Source | None, list[Diagnostic]]:
+    if _is_path(spec):
+        return read_source(Path(spec))
+    if spec not in builtin_editions():
+        known = ", ".join(builtin_editions())
+        message = f"unknown edition '{spec}' (built in: {known}; a file path ends in .yaml)"
+        return None, [Diagnostic(Location(option, 0, 0), message)]
+    return edition_source(spec), []
+
+
+def _ruleset(spec: str, source: Source, format: str | None) -> RuleSet:
+    if isinstance(source, OverlaySource):
+        # Its own format; the base format it shares with the other side stands for it.
+        own = source.format.id if format in (None, source.format.base) else format
+        return compile_ruleset(source.edition_id, own, spec)
+    return link(source, format) if format else whole_edition(source)
+
+
+def whole_edition(source: EditionSource) -> RuleSet:
+    """Every entry of an edition, each with its formats: the side of a diff without --format."""
+    problems = check_edition(source)
+    if problems:
+        raise CompileError(problems)
+    return RuleSet(source.edition, EVERY_FORMAT, source.actions, source.characters)
+
+
+def _is_path(spec: str) -> bool:
+    return "/" in spec or spec.endswith((".yaml", ".yml"))
+
+
+def entry_lists(ruleset: RuleSet) -> tuple[tuple[str, Sequence[Any]], ...]:
+    """The id-keyed lists of a rule set that a diff compares, in the order it reports them."""
+    return (
+        ("formats", ruleset.edition.formats),
+        ("actions", ruleset.actions),
+        ("characters", ruleset.characters),
+    )
+
+
+def diff_rulesets(old: RuleSet, new: RuleSet) -> RuleSetDiff:
+    """NEW against OLD. Format membership (`formats`) is compared only between whole editions:
+    within one format, the entries present are the membership."""
+    whole = old.format == EVERY_FORMAT and new.format == EVERY_FORMAT
+    skip = frozenset() if whole else frozenset({"formats"})
+    before = dict(entry_lists(old))
+    parts = tuple(
+        diff_entries(name, before.get(name, ()), entries, skip) for name, entries in entry_lists(new)
+    )
+    listed = frozenset(name for name, _ in entry_lists(new))  # edition fields reported as lists
+    return RuleSetDiff(old, new, field_changes(old.edition, new.edition, listed), parts)
+
+
+def diff_entries(
+    name: str, old: Sequence[Any], new: Sequence[Any], skip: frozenset[str] = frozenset()
+) -> ListDiff:
+    before = {entry.id: entry for entry in old}
+    after = {entry.id: entry for entry in new}
+    changed = []
+    for entry in new:
+        previous = before.get(entry.id)
+        if previous is not None and (changes := field_changes(previous, entry, skip)):
+            changed.append(EntryChange(_ref(entry), changes))
+    return ListDiff(
+        name,
+        added=tuple(_ref(e) for e in new if e.id not in before),
+        removed=tuple(_ref(e) for e in old if e.id not in after),
+        changed=tuple(changed),
+    )
+
+
+def field_changes(old: Any, new: Any, skip: frozenset[str] = frozenset()) -> tuple[FieldChange, ...]:
+    """The compared fields whose values differ, in the model's field order, but those in `skip`."""
+    names = [f.name for f in fields(new) if f.compare and f.name not in skip]
+    return tuple(
+        FieldChange(name, as_text(before), as_text(after))
+        for name in names
+        if (before := getattr(old, name)) != (after := getattr(new, name))
+    )
+
+
+def as_text(value: Any) -> str:
+    """A field value as one line of text, the way the data spells it."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Enum):
+        return str(value.value)
+    if isinstance(value, str | int | float):
+        return str(value)
+    if isinstance(value, frozenset):
+        return ", ".join(sorted(as_text(v) for v in value))
+    if isinstance(value, tuple) and all(_simple(v) for v in value):
+        return ", ".join(as_text(v) for v in value)
+    if is_dataclass(value) and not isinstance(value, type) and type(value).__str__ is not object.__str__:
+        return str(value)  # notation (cost, key): printed as written
+    return json.dumps(_plain(value), ensure_ascii=False, separators=(", ", ": "))
+
+
+def _simple(value: Any) -> bool:
+    return isinstance(value, str | int | float | Enum)
+
+
+def _plain(value: Any) -> Any:
+    """JSON-able data: dataclasses as dicts, tuples as lists, mappings as dicts."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return _plain(asdict(value))
+    if isinstance(value, dict) or hasattr(value, "items"):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple | list | frozenset):
+        return [_plain(v) for v in value]
+    if isinstance(value, Enum):
+        return value.value
+    return value
+
+
+def _ref(entry: Any) -> EntryRef:
+    return EntryRef(entry.id, entry.name)
+
+
+def side_name(ruleset: RuleSet) -> str:
+    """How a side is named in a report: the edition id, and the format when one was chosen."""
+    edition = ruleset.edition.id
+    return edition if ruleset.format == EVERY_FORMAT else f"{edition} {ruleset.format.id}"

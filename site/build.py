@@ -24,8 +24,8 @@ from pathlib import Path
 from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
 from blackpoker.compiler.pipeline import display
 from blackpoker.site.fonts import require_japanese_font
-from blackpoker.site.pages import Page, plan
-from blackpoker.site.render import pdf_names, render_index, render_sheet
+from blackpoker.site.pages import ChangesPage, Page, changes, plan
+from blackpoker.site.render import pdf_names, render_diff, render_index, render_sheet
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -53,20 +53,25 @@ class BuildRefused(BlackPokerError):
 
 @dataclass(frozen=True, slots=True)
 class BuildResult:
-    pages: tuple[Page, ...]
+    pages: tuple[Page, ...]  # the sheets
+    changes: tuple[ChangesPage, ...]  # the editions' 変更履歴 pages
     files: tuple[Path, ...]  # relative to the output folder
 
 
 def build_site(options: BuildOptions, console: Console | None = None) -> BuildResult:
-    """Build the site; CompileError and FontMissing are raised before anything is written."""
+    """Build the site; CompileError and FontMissing are raised before anything is written.
+
+    A build of every format also writes each edition's 変更履歴 page.
+    """
     pages = plan(options.editions, options.formats, options.rules)
+    history = [] if options.formats else changes(options.editions)
     if not options.html_only:
         require_japanese_font()
     owned = _owned(options.out, options.force)
     console = console or Console(stderr=True)
     with _staging(options.out) as staging, _progress(console) as progress:
         task = progress.add_task("HTML", total=len(pages) * (1 if options.html_only else 2) + 1)
-        files = _write_html(staging, pages, options)
+        files = _write_html(staging, pages, history, options)
         progress.update(task, advance=len(pages) + 1, refresh=True)
         if not options.html_only:
             progress.update(task, description="PDF", refresh=True)
@@ -74,7 +79,7 @@ def build_site(options: BuildOptions, console: Console | None = None) -> BuildRe
                 staging, pages, options.workers, lambda: progress.update(task, advance=1, refresh=True)
             )
         _move_into_place(staging, options.out, files, owned)
-    return BuildResult(tuple(pages), tuple(sorted(files)))
+    return BuildResult(tuple(pages), tuple(history), tuple(sorted(files)))
 
 
 def _refused(out: Path, message: str) -> BuildRefused:
@@ -118,7 +123,9 @@ def _move_into_place(staging: Path, out: Path, files: Sequence[Path], owned: set
     os.replace(staging / MANIFEST, out / MANIFEST)
 
 
-def _write_html(root: Path, pages: Sequence[Page], options: BuildOptions) -> list[Path]:
+def _write_html(
+    root: Path, pages: Sequence[Page], history: Sequence[ChangesPage], options: BuildOptions
+) -> list[Path]:
     static = root / "static"
     static.mkdir()
     files = []
@@ -131,7 +138,12 @@ def _write_html(root: Path, pages: Sequence[Page], options: BuildOptions) -> lis
         target.parent.mkdir(exist_ok=True)
         target.write_text(render_sheet(page, options.base_url, with_pdf), encoding="utf-8")
         files.append(Path(page.path))
-    (root / "index.html").write_text(render_index(pages, with_pdf), encoding="utf-8")
+    for change in history:
+        target = root / change.path
+        target.parent.mkdir(exist_ok=True)
+        target.write_text(render_diff(change.diff, index="../index.html"), encoding="utf-8")
+        files.append(Path(change.path))
+    (root / "index.html").write_text(render_index(pages, history, with_pdf), encoding="utf-8")
     return [*files, Path("index.html")]
 
 

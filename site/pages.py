@@ -1,4 +1,5 @@
-"""Which sheets a build makes: one page per (edition, format), an `all` page, and local rules.
+"""Which pages a build makes: one sheet per (edition, format), an `all` sheet, local rules,
+and per edition a 変更履歴 page (its changes against its predecessor).
 
 Everything is compiled here, before a single file is written, so that bad input leaves
 no partial site behind.
@@ -11,12 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from blackpoker.compiler import CompileError, Diagnostic, RuleSet, compile
-from blackpoker.compiler.model import Format
+from blackpoker.compiler.diff import EVERY_FORMAT, RuleSetDiff, diff_rulesets, whole_edition
 from blackpoker.compiler.parse import OverlaySource
 from blackpoker.compiler.pipeline import builtin_editions, compile_edition, edition_source, read_source
 
-ALL = "all"  # the page listing every action of an edition, whatever its formats
-ALL_FORMAT = Format(id=ALL, name=ALL, mark="")  # the templates print its name in Japanese
+ALL = EVERY_FORMAT.id  # the page listing every action of an edition, whatever its formats
+CHANGES = "changes"  # the page name of an edition's 変更履歴
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,10 +38,24 @@ class Page:
         return f"{self.edition}/{self.slug}.html"
 
 
+@dataclass(frozen=True, slots=True)
+class ChangesPage:
+    """An edition's 変更履歴: what it adds, removes and changes against its predecessor."""
+
+    diff: RuleSetDiff
+
+    @property
+    def edition(self) -> str:
+        return self.diff.new.edition.id
+
+    @property
+    def path(self) -> str:
+        return f"{self.edition}/{CHANGES}.html"
+
+
 def all_ruleset(edition: str) -> RuleSet:
     """Every action and character of the edition; each still carries its formats and marks."""
-    source = edition_source(edition)
-    return RuleSet(source.edition, ALL_FORMAT, source.actions, source.characters)
+    return whole_edition(edition_source(edition))
 
 
 def plan(editions: Sequence[str], formats: Sequence[str], rules: Path | None) -> list[Page]:
@@ -63,12 +78,25 @@ def plan(editions: Sequence[str], formats: Sequence[str], rules: Path | None) ->
     official = [f for f in formats if f != overlay_name]
     if formats and not official:
         return _checked(pages, problems)
-    for edition in editions or builtin_editions():
+    order = list(editions or builtin_editions())
+    for edition in order:
         try:
             pages += _edition_pages(edition, official)
         except CompileError as error:
             problems += error.diagnostics
-    return _checked(sorted(pages, key=_order), problems)
+    return _checked(sorted(pages, key=lambda page: _order(page, order)), problems)
+
+
+def changes(editions: Sequence[str]) -> list[ChangesPage]:
+    """The 変更履歴 page of each edition that has a predecessor: the next older built-in edition."""
+    registry = builtin_editions()  # newest first
+    pages = []
+    for edition in editions or registry:
+        older = registry[registry.index(edition) + 1 :] if edition in registry else ()
+        if older:
+            new = whole_edition(edition_source(edition))
+            pages.append(ChangesPage(diff_rulesets(whole_edition(edition_source(older[0])), new)))
+    return pages
 
 
 def _checked(pages: list[Page], problems: list[Diagnostic]) -> list[Page]:
@@ -93,9 +121,11 @@ def _overlay_ruleset(rules: Path) -> RuleSet:
     return compile(source.edition_id, source.format.id, rules)
 
 
-def _order(page: Page) -> tuple[str, int]:
-    """Pages of an edition in its format order, then local rules, then `all`."""
+def _order(page: Page, editions: Sequence[str]) -> tuple[int, int]:
+    """Editions in the order asked for (the registry's: newest first), each in its format
+    order, then local rules, then `all`; a local rule's edition not asked for comes last."""
+    rank = editions.index(page.edition) if page.edition in editions else len(editions)
     ids = [f.id for f in page.ruleset.edition.formats]
     if page.slug in ids:
-        return page.edition, ids.index(page.slug)
-    return page.edition, len(ids) + (page.slug == ALL)
+        return rank, ids.index(page.slug)
+    return rank, len(ids) + (page.slug == ALL)

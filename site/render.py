@@ -11,7 +11,7 @@ from typing import TypeVar
 from blackpoker.compiler.diff import RuleSetDiff, side_name
 from blackpoker.compiler.model import Format, RuleSet
 from blackpoker.site.markup import Paragraph, blocks, suits
-from blackpoker.site.pages import Page
+from blackpoker.site.pages import ChangesPage, Page
 from blackpoker.site.qr import qr_svg
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
@@ -72,12 +72,19 @@ def render_sheet(page: Page, base_url: str, with_pdf: bool) -> str:
     )
 
 
-def render_index(pages: Sequence[Page], with_pdf: bool) -> str:
+def render_index(pages: Sequence[Page], history: Sequence[ChangesPage], with_pdf: bool) -> str:
+    """Links to every page, grouped by edition in the pages' order (newest edition first)."""
     editions = [(edition, list(group)) for edition, group in groupby(pages, key=lambda p: p.ruleset.edition)]
     return (
         environment()
         .get_template("index.html")
-        .render(root="", editions=editions, downloads=pdf_names if with_pdf else None)
+        .render(
+            root="",
+            editions=editions,
+            changes={page.edition: page for page in history},
+            side_name=side_name,
+            downloads=pdf_names if with_pdf else None,
+        )
     )
 
 

@@ -23,7 +23,8 @@ from blackpoker.compiler.model import Format, RuleSet
 from blackpoker.compiler.parse import EditionSource, OverlaySource, Source
 from blackpoker.compiler.pipeline import builtin_editions, compile_ruleset, edition_source, read_source
 
-EVERY_FORMAT = Format(id="all", name="all", mark="")  # a side compared over every entry of its edition
+# Every entry of an edition: a diff side without --format, and the sheets' `all` page.
+EVERY_FORMAT = Format(id="all", name="all", mark="")
 
 
 @dataclass(frozen=True, slots=True)

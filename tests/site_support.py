@@ -10,10 +10,13 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from blackpoker.compiler.model import Action, Character, RuleSet, Timing
+from blackpoker.compiler.model import Action, Character, RuleSet, Speed, Timing, Trigger
 from blackpoker.site.build import BuildOptions, build_site
 
 HOSTILE = "<script>alert(1)</script>"
+# The words of the usage line, 直接・通常・メイン, as the sheets print them.
+TRIGGERS = {Trigger.DIRECT: "直接", Trigger.EFFECT: "効果", Trigger.TRIGGERED: "誘発"}
+SPEEDS = {Speed.IMMEDIATE: "即時", Speed.NORMAL: "通常"}
 TIMINGS = {Timing.MAIN: "メイン", Timing.QUICK: "クイック"}
 
 # A local rule with markup in its title, a new action's name and effect, and a changed note.
@@ -55,13 +58,13 @@ def built_std(factory: pytest.TempPathFactory) -> Path:
 
 
 def built_html(factory: pytest.TempPathFactory) -> Path:
-    """Every page of edition 7 (HTML only), built once per test session."""
-    return _built(factory.getbasetemp() / "html-site", formats=(), html_only=True)
+    """Every page of every built-in edition (HTML only), built once per test session."""
+    return _built(factory.getbasetemp() / "html-site", editions=(), formats=(), html_only=True)
 
 
 @cache  # keyed by the session's temporary folder: one build per session and kind
-def _built(out: Path, formats: tuple[str, ...], html_only: bool) -> Path:
-    build_site(BuildOptions(out, editions=("v7",), formats=formats, html_only=html_only))
+def _built(out: Path, formats: tuple[str, ...], html_only: bool, editions: tuple[str, ...] = ("v7",)) -> Path:
+    build_site(BuildOptions(out, editions=editions, formats=formats, html_only=html_only))
     return out
 
 
@@ -71,6 +74,10 @@ def run_cli(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subproc
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=300, check=False)
 
 
+# Not part of the line a reader sees: scripts, styles, the page title, and ruby (read above the line).
+_UNSEEN = ("script", "style", "title", "rt", "rp")
+
+
 class _Text(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
@@ -78,10 +85,10 @@ class _Text(HTMLParser):
         self._skip = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self._skip += tag in ("script", "style", "title")
+        self._skip += tag in _UNSEEN
 
     def handle_endtag(self, tag: str) -> None:
-        self._skip -= tag in ("script", "style", "title")
+        self._skip -= tag in _UNSEEN
 
     def handle_data(self, data: str) -> None:
         if not self._skip:
@@ -122,7 +129,7 @@ def expected_strings(ruleset: RuleSet) -> list[str]:
             expected.append(f"★{entry.key}")
         if isinstance(entry, Action):
             expected += sentences(entry.target) + sentences(entry.effect)
-            usage = f"@{TIMINGS[entry.timing]}"
+            usage = f"@{TRIGGERS[entry.trigger]}・{SPEEDS[entry.speed]}・{TIMINGS[entry.timing]}"
             expected.append(f"{usage}|${entry.cost}" if entry.cost.units else usage)
         if isinstance(entry, Character):
             expected += sentences(entry.ability)

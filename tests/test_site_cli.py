@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from blackpoker.cli.main import main
-from blackpoker.compiler.pipeline import compile_edition
+from blackpoker.compiler.pipeline import builtin_editions, compile_edition
 from blackpoker.site.build import MANIFEST, STAGING_MARK, STAGING_PREFIX
 from click.testing import CliRunner
 from site_support import HOSTILE, OVERLAY, built_html, run_cli, squash, text_content, write_overlay
@@ -26,8 +26,10 @@ def html_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_index_links_every_format_of_every_edition(html_site: Path) -> None:
     index = (html_site / "index.html").read_text(encoding="utf-8")
     links = set(re.findall(r'href="([^"]+\.html)"', index))
-    expected = {f"v7/{f}.html" for f in compile_edition("v7")} | {"v7/all.html"}
-    assert links == expected
+    editions = builtin_editions()
+    pages = {f"{e}/{f}.html" for e in editions for f in (*compile_edition(e), "all")}
+    changes = {f"{e}/changes.html" for e in editions[:-1]}  # the oldest edition has none
+    assert links == pages | changes
     assert all((html_site / link).is_file() for link in links)
     assert {"static/sheet.css", "static/sheet.js"} <= {str(p) for p in files_under(html_site)}
 

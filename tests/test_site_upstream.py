@@ -1,0 +1,140 @@
+"""Every entry of each official upstream list is printed on its edition's `all` sheet, HTML and PDF.
+
+The upstream files are the official data the editions are made from; each is matched to
+the built-in edition whose title is the file's `ver`. For every action, character and fog
+of the file the sheet must show its name, type, usage (trigger・speed・timing | $cost), key
+and every sentence of its texts, whitespace removed. The only tolerance is the recorded
+terminology decision (docs/decisions.md, "ライフ vs デッキ").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from blackpoker.compiler.pipeline import builtin_editions, edition_source
+from blackpoker.site.build import BuildOptions, build_site
+from site_support import pdf_text, sentences, squash, text_content
+
+UPSTREAM = Path(__file__).resolve().parents[2] / "shared" / "reference" / "upstream"
+# The official edition lists (not the extra, frame or trump lists).
+LISTS = ("v6-act.yaml", "v7-act.yaml", "act.yaml")
+# (list, field, text): the texts of each kind of upstream entry, printed under their headings.
+TEXTS = {
+    "act": ("actNote", "actActCond", "actTriggerCond", "actTarget", "actEffect"),
+    "char": ("charNote", "charSize", "charAbility"),
+    "fog": ("fogTarget", "fogAbility"),
+}
+# docs/decisions.md "ライフ vs デッキ": the data says ライフ where older upstream text says デッキ.
+TERMS = {"デッキ": "ライフ"}
+
+
+def _read(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((UPSTREAM / name).read_text(encoding="utf-8"))
+    return data
+
+
+@cache
+def _editions_by_title() -> dict[str, str]:
+    return {edition_source(e).edition.title: e for e in builtin_editions()}
+
+
+def _lists() -> list[str]:
+    return [name for name in LISTS if (UPSTREAM / name).is_file()]
+
+
+def entries(data: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(kind, entry) for every action, character and fog of an upstream list."""
+    for kind, groups, items in (
+        ("act", "actList", "acts"),
+        ("char", "charList", "chars"),
+        ("fog", "fogList", "fogs"),
+    ):
+        for group in data.get(groups) or ():
+            for entry in group.get(items) or ():
+                yield kind, entry
+
+
+def normal(text: str) -> str:
+    squashed = squash(text)
+    for old, new in TERMS.items():
+        squashed = squashed.replace(old, new)
+    return squashed
+
+
+def expected(kind: str, entry: dict[str, Any]) -> list[str]:
+    """What the sheet must print for one upstream entry, whitespace removed."""
+    name, type_ = entry[f"{kind}Name"], entry[f"{kind}Type"]
+    wanted = [f"{name}({type_})"]
+    if entry.get(f"{kind}Key"):
+        wanted.append(f"★{entry[f'{kind}Key']}")
+    if kind == "act":
+        mode = "・".join(entry[f] for f in ("actTrigger", "actSpeed", "actTime") if entry.get(f))
+        cost = f"|${entry['actCost']}" if entry.get("actCost") else ""
+        wanted.append(f"{mode}{cost}")
+    if kind == "char" and entry.get("charLabel"):
+        wanted += [f"<{label.strip()}>" for label in entry["charLabel"].split(",")]
+    for field in TEXTS[kind]:
+        wanted += sentences(str(entry.get(field) or ""))
+    return [normal(w) for w in wanted]
+
+
+@pytest.fixture(scope="module", params=_lists())
+def upstream(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, ...]:
+    """(upstream data, edition id, all-page HTML, all-page PDF text) of one official list."""
+    data = _read(request.param)
+    edition = _editions_by_title().get(data["data"]["ver"])
+    assert edition is not None, f"{request.param}: no built-in edition is titled {data['data']['ver']}"
+    out = tmp_path_factory.mktemp(f"upstream-{edition}")
+    build_site(BuildOptions(out, editions=(edition,), formats=("all",)))
+    html = (out / edition / "all.html").read_text(encoding="utf-8")
+    return data, edition, html, pdf_text(out / edition / "all.pdf")
+
+
+def test_the_official_lists_are_beside_the_checkout() -> None:
+    if not UPSTREAM.is_dir():
+        pytest.skip("the shared upstream data (../shared/reference/upstream) is not beside this checkout")
+    assert _lists() == list(LISTS)
+
+
+def _articles(html: str) -> list[str]:
+    return [normal(text_content(a)) for a in re.findall(r"<article .*?</article>", html, re.S)]
+
+
+def test_html_prints_every_upstream_entry_in_one_article(upstream: tuple[Any, ...]) -> None:
+    data, edition, html, _ = upstream
+    articles = _articles(html)
+    missing = []
+    for kind, entry in entries(data):
+        wanted = expected(kind, entry)
+        # The entry's own article: the one headed by its name and type.
+        article = next((a for a in articles if wanted[0] in a), "")
+        missing += [(entry[f"{kind}Name"], w) for w in wanted if w not in article]
+    assert missing == [], f"{edition}: {missing[:10]}"
+
+
+def test_pdf_prints_every_upstream_entry(upstream: tuple[Any, ...]) -> None:
+    data, edition, _, pdf = upstream
+    page = normal(pdf)
+    missing = [
+        (entry[f"{kind}Name"], w)
+        for kind, entry in entries(data)
+        for w in expected(kind, entry)
+        if w not in page
+    ]
+    assert missing == [], f"{edition}: {missing[:10]}"
+
+
+def test_every_upstream_entry_is_counted(upstream: tuple[Any, ...]) -> None:
+    data, edition, html, _ = upstream
+    counts = {kind: sum(1 for k, _ in entries(data) if k == kind) for kind in TEXTS}
+    on_sheet = {
+        kind: len(re.findall(rf'<article class="entry {name}"', html))
+        for kind, name in (("act", "action"), ("char", "character"), ("fog", "fog"))
+    }
+    assert on_sheet == counts, edition

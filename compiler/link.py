@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
+from blackpoker.compiler.cost import PAYABLE_UNITS
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.matcher import compile_matcher
@@ -48,6 +49,7 @@ def check_edition(source: EditionSource) -> list[Diagnostic]:
     problems += _duplicates(doc, "actions", [a.id for a in source.actions])
     problems += _duplicates(doc, "characters", [c.id for c in source.characters])
     problems += _duplicates(doc, "fogs", [f.id for f in source.fogs])
+    problems += _unpayable_units(source)
     problems += _duplicates(doc, "labels", [label.id for label in edition.labels])
     formats = [f.id for f in edition.formats]
     for i, action in enumerate(source.actions):
@@ -62,6 +64,20 @@ def check_edition(source: EditionSource) -> list[Diagnostic]:
         problems += _check_name(doc, path, fog, "action", actions, "action")
     problems += _edition_triggers(source)
     return problems or _edition_needs(source)
+
+
+def _unpayable_units(source: EditionSource) -> list[Diagnostic]:
+    """Declared cost units the engine cannot pay, at their declaration (an action can only
+    use declared units)."""
+    known = ", ".join(PAYABLE_UNITS)
+    return [
+        source.doc.at(
+            ("cost_units", i, "unit"),
+            f"cost_units: unit '{u.unit}' has no payment rule in the engine (it pays {known})",
+        )
+        for i, u in enumerate(source.edition.cost_units)
+        if u.unit not in PAYABLE_UNITS
+    ]
 
 
 def link(source: EditionSource, format_id: str) -> RuleSet:

@@ -14,7 +14,6 @@ from blackpoker.compiler.load import load_file
 from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.parse import EditionSource, OverlaySource, Source, notation_problems, parse
 from blackpoker.compiler.validate import validate
-from blackpoker.runtime.engine.payments import unsupported_units
 
 
 def builtin_editions() -> tuple[str, ...]:
@@ -42,10 +41,7 @@ def read_source(path: Path) -> tuple[Source | None, list[Diagnostic]]:
     problems = loaded + validate(doc)
     if problems:
         return None, problems + notation_problems(doc)
-    source, problems = parse(doc)
-    if isinstance(source, EditionSource):
-        problems += unsupported_units(source)  # a declared unit the engine cannot pay
-    return source, problems
+    return parse(doc)
 
 
 @cache

@@ -152,9 +152,35 @@ def test_a_copied_edition_with_a_changed_action_and_a_new_format_runs_everywhere
     assert ran.exit_code == 0, ran.output
     assert ran.output.splitlines()[-1] == "1 passed, 0 failed"
 
-    simulated = cli("simulate", "--edition", str(path), "--format", NEW_FORMAT["id"], "-n", "3", "--json")
+    simulated = cli(
+        "simulate",
+        "--edition",
+        str(path),
+        "--format",
+        NEW_FORMAT["id"],
+        "-n",
+        "3",
+        "--json",
+        "--logs",
+        "logs",
+    )
     assert simulated.exit_code == 0, simulated.output
     assert json.loads(simulated.stdout)["games"] == 3
+
+    replayed = cli("replay", "--edition", str(path), "logs")
+    assert replayed.exit_code == 0, replayed.output
+    assert replayed.output.splitlines()[-1] == "3 replayed, 0 failed"
+    unnamed = cli("replay", "logs")  # the logs name an edition that is not built in
+    assert unnamed.exit_code == 1
+    first = unnamed.stderr.splitlines()[0]
+    assert first.startswith("logs/game-") and ".jsonl:1:" in first  # at the log's header
+    assert f"edition {data['id']}, format {NEW_FORMAT['id']}: unknown edition '{data['id']}'" in first
+
+    played = CliRunner().invoke(
+        main, ["play", "--edition", str(path), "--format", NEW_FORMAT["id"], "--seed", "1"], input="q\n"
+    )
+    assert played.exit_code == 0, played.output
+    assert f"BlackPoker {path} {NEW_FORMAT['id']}" in played.output
 
 
 def ids_up_to(data: dict[str, Any], last: str) -> list[str]:

@@ -10,7 +10,7 @@ from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.diff import FieldChange, ListDiff, RuleSetDiff, diff_rulesets, load_sides, side_name
-from blackpoker.compiler.pipeline import display
+from blackpoker.compiler.environment import Environment, display
 
 NONE = "(none)"  # how an unset value is shown
 
@@ -38,7 +38,7 @@ def diff(old: str, new: str, format_id: str | None, html_out: Path | None) -> No
     if places:
         report(places, "nothing compared")
     try:
-        result = diff_rulesets(*load_sides(old, new, format_id))
+        result = diff_rulesets(*load_sides(Environment(), old, new, format_id))
     except CompileError as error:
         report(error.diagnostics)
     click.echo("\n".join(text_lines(result)))

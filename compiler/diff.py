@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
+from blackpoker.compiler.environment import Environment, is_path
 from blackpoker.compiler.link import check_edition, link
 from blackpoker.compiler.model import Format, RuleSet
 from blackpoker.compiler.parse import EditionSource, OverlaySource, Source
-from blackpoker.compiler.pipeline import builtin_editions, compile_ruleset, edition_source, read_source
 
 # Every entry of an edition: a diff side without --format, and the sheets' `all` page.
 EVERY_FORMAT = Format(id="all", name="all", mark="")
@@ -72,7 +72,7 @@ class RuleSetDiff:
         return not self.edition and all(part.empty for part in self.lists)
 
 
-def load_sides(old: str, new: str, format: str | None) -> tuple[RuleSet, RuleSet]:
+def load_sides(env: Environment, old: str, new: str, format: str | None) -> tuple[RuleSet, RuleSet]:
     """Both sides of a diff, each a built-in edition id, an edition file or a local-rule file.
 
     An edition is compared in `format`; without one, over all its entries, or in the base
@@ -82,7 +82,7 @@ def load_sides(old: str, new: str, format: str | None) -> tuple[RuleSet, RuleSet
     sources: list[Source] = []
     problems: list[Diagnostic] = []
     for spec, option in ((old, "OLD"), (new, "NEW")):
-        source, found = _read(spec, option)
+        source, found = _read(env, spec, option)
         problems += found
         if source is not None:
             sources.append(source)
@@ -92,7 +92,7 @@ def load_sides(old: str, new: str, format: str | None) -> tuple[RuleSet, RuleSet
     compiled = []
     for spec, source in zip((old, new), sources, strict=True):
         try:
-            compiled.append(_ruleset(spec, source, format or base))
+            compiled.append(_ruleset(env, spec, source, format or base))
         except CompileError as error:
             problems += error.diagnostics
     if problems:
@@ -100,21 +100,21 @@ def load_sides(old: str, new: str, format: str | None) -> tuple[RuleSet, RuleSet
     return compiled[0], compiled[1]
 
 
-def _read(spec: str, option: str) -> tuple[Source | None, list[Diagnostic]]:
-    if _is_path(spec):
-        return read_source(Path(spec))
-    if spec not in builtin_editions():
-        known = ", ".join(builtin_editions())
-        message = f"unknown edition '{spec}' (built in: {known}; a file path ends in .yaml)"
+def _read(env: Environment, spec: str, option: str) -> tuple[Source | None, list[Diagnostic]]:
+    if is_path(spec):
+        return env.read(Path(spec))
+    if spec not in env.builtin_editions():
+        known = ", ".join(env.builtin_editions())
+        message = f"unknown edition '{spec}' (built in: {known}; or give the path of a file)"
         return None, [Diagnostic(Location(option, 0, 0), message)]
-    return edition_source(spec), []
+    return env.read(env.builtin_path(spec))
 
 
-def _ruleset(spec: str, source: Source, format: str | None) -> RuleSet:
+def _ruleset(env: Environment, spec: str, source: Source, format: str | None) -> RuleSet:
     if isinstance(source, OverlaySource):
         # Its own format; the base format it shares with the other side stands for it.
         own = source.format.id if format in (None, source.format.base) else format
-        return compile_ruleset(source.edition_id, own, spec)
+        return env.compile(source.edition_id, own, spec)
     return link(source, format) if format else whole_edition(source)
 
 
@@ -123,11 +123,7 @@ def whole_edition(source: EditionSource) -> RuleSet:
     problems = check_edition(source)
     if problems:
         raise CompileError(problems)
-    return RuleSet(source.edition, EVERY_FORMAT, source.actions, source.characters)
-
-
-def _is_path(spec: str) -> bool:
-    return "/" in spec or spec.endswith((".yaml", ".yml"))
+    return RuleSet(source.edition, EVERY_FORMAT, source.actions, source.characters, source.fogs)
 
 
 def entry_lists(ruleset: RuleSet) -> tuple[tuple[str, Sequence[Any]], ...]:
@@ -136,14 +132,16 @@ def entry_lists(ruleset: RuleSet) -> tuple[tuple[str, Sequence[Any]], ...]:
         ("formats", ruleset.edition.formats),
         ("actions", ruleset.actions),
         ("characters", ruleset.characters),
+        ("fogs", ruleset.fogs),
     )
 
 
 def diff_rulesets(old: RuleSet, new: RuleSet) -> RuleSetDiff:
-    """NEW against OLD. Format membership (`formats`) is compared only between whole editions:
-    within one format, the entries present are the membership."""
+    """NEW against OLD. An entry's first format (`format`) is compared only between whole
+    editions: within one format, the entries present are the membership. The membership
+    computed from it (`formats`) is never listed: the formats list shows its changes."""
     whole = old.format == EVERY_FORMAT and new.format == EVERY_FORMAT
-    skip = frozenset() if whole else frozenset({"formats"})
+    skip = frozenset({"formats"} if whole else {"formats", "format"})
     before = dict(entry_lists(old))
     parts = tuple(
         diff_entries(name, before.get(name, ()), entries, skip) for name, entries in entry_lists(new)

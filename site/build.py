@@ -22,7 +22,7 @@ from importlib import resources
 from pathlib import Path
 
 from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
-from blackpoker.compiler.pipeline import display
+from blackpoker.compiler.environment import Environment, display
 from blackpoker.site.fonts import require_japanese_font
 from blackpoker.site.pages import ChangesPage, Page, changes, plan
 from blackpoker.site.render import pdf_names, render_diff, render_index, render_sheet
@@ -63,8 +63,9 @@ def build_site(options: BuildOptions, console: Console | None = None) -> BuildRe
 
     A build of every format also writes each edition's 変更履歴 page.
     """
-    pages = plan(options.editions, options.formats, options.rules)
-    history = [] if options.formats else changes(options.editions)
+    env = Environment()
+    pages = plan(env, options.editions, options.formats, options.rules)
+    history = [] if options.formats else changes(env, options.editions)
     if not options.html_only:
         require_japanese_font()
     owned = _owned(options.out, options.force)

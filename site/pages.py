@@ -11,10 +11,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from blackpoker.compiler import CompileError, Diagnostic, RuleSet, compile
+from blackpoker.compiler import CompileError, Diagnostic, RuleSet
 from blackpoker.compiler.diff import EVERY_FORMAT, RuleSetDiff, diff_rulesets, whole_edition
+from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.load import load_file
 from blackpoker.compiler.parse import OverlaySource
-from blackpoker.compiler.pipeline import builtin_editions, compile_edition, edition_source, read_source
 
 ALL = EVERY_FORMAT.id  # the page listing every action of an edition, whatever its formats
 CHANGES = "changes"  # the page name of an edition's 変更履歴
@@ -53,79 +54,88 @@ class ChangesPage:
         return f"{self.edition}/{CHANGES}.html"
 
 
-def all_ruleset(edition: str) -> RuleSet:
-    """Every action and character of the edition; each still carries its formats and marks."""
-    return whole_edition(edition_source(edition))
+def all_ruleset(env: Environment, edition: str) -> RuleSet:
+    """Every entry of the edition; each still carries its formats and marks."""
+    return whole_edition(env.edition(edition))
 
 
-def plan(editions: Sequence[str], formats: Sequence[str], rules: Path | None) -> list[Page]:
+def plan(env: Environment, editions: Sequence[str], formats: Sequence[str], rules: Path | None) -> list[Page]:
     """Compile every requested page; raise one CompileError holding every problem found.
 
-    No formats means all of them plus the `all` page; `all` can also be asked for by name.
+    Editions are built-in ids or edition files; none means every built-in edition. No
+    formats means all of them plus the `all` page; `all` can also be asked for by name.
     A format named like the local-rule file's format selects that file's page.
     """
     pages: list[Page] = []
     problems: list[Diagnostic] = []
-    overlay_name = ""
+    overlay: list[Page] = []
     if rules is not None:
         try:
-            overlay = _overlay_ruleset(rules)
+            overlay.append(Page(_overlay_ruleset(env, rules)))
         except CompileError as error:
             problems += error.diagnostics
-        else:
-            overlay_name = overlay.format.id
-            pages.append(Page(overlay))
-    official = [f for f in formats if f != overlay_name]
-    if formats and not official:
-        return _checked(pages, problems)
-    order = list(editions or builtin_editions())
-    for edition in order:
-        try:
-            pages += _edition_pages(edition, official)
-        except CompileError as error:
-            problems += error.diagnostics
-    return _checked(sorted(pages, key=lambda page: _order(page, order)), problems)
-
-
-def changes(editions: Sequence[str]) -> list[ChangesPage]:
-    """The 変更履歴 page of each edition that has a predecessor: the next older built-in edition."""
-    registry = builtin_editions()  # newest first
-    pages = []
-    for edition in editions or registry:
-        older = registry[registry.index(edition) + 1 :] if edition in registry else ()
-        if older:
-            new = whole_edition(edition_source(edition))
-            pages.append(ChangesPage(diff_rulesets(whole_edition(edition_source(older[0])), new)))
-    return pages
-
-
-def _checked(pages: list[Page], problems: list[Diagnostic]) -> list[Page]:
+    official = [f for f in formats if f not in {page.slug for page in overlay}]
+    if not formats or official:
+        for edition in editions or env.builtin_editions():
+            try:
+                pages += _edition_pages(env, edition, official)
+            except CompileError as error:
+                problems += error.diagnostics
     if problems:
         raise CompileError(problems)
+    ranks = {id: rank for rank, id in enumerate(dict.fromkeys(page.edition for page in pages))}
+    return sorted(pages + overlay, key=lambda page: _order(page, ranks))
+
+
+def changes(env: Environment, editions: Sequence[str]) -> list[ChangesPage]:
+    """The 変更履歴 page of each edition that has an older one to compare with (see `older`)."""
+    pages = []
+    for edition in editions or env.builtin_editions():
+        previous = older(env, edition)
+        if previous is not None:
+            new = whole_edition(env.edition(edition))
+            pages.append(ChangesPage(diff_rulesets(whole_edition(env.edition(previous)), new)))
     return pages
 
 
-def _edition_pages(edition: str, formats: Sequence[str]) -> list[Page]:
+def older(env: Environment, edition: str) -> str | None:
+    """What an edition's 変更履歴 compares it with: its `base:` (a sibling file, else a built-in
+    id), or else the next older built-in edition in the registry; None for the oldest."""
+    path = env.edition_path(edition)
+    doc, _ = load_file(path)  # read before by env.edition: a valid edition file
+    base = doc.data.get("base") if doc is not None else None
+    if isinstance(base, str):
+        sibling = path.parent / f"{base}.yaml"
+        return str(sibling) if sibling.is_file() else base
+    registry = env.builtin_editions()  # newest first
+    later = registry[registry.index(edition) + 1 :] if edition in registry else ()
+    return later[0] if later else None
+
+
+def _edition_pages(env: Environment, edition: str, formats: Sequence[str]) -> list[Page]:
     if not formats:
-        return [Page(r) for r in compile_edition(edition).values()] + [Page(all_ruleset(edition))]
-    return [Page(all_ruleset(edition) if f == ALL else compile(edition, f)) for f in dict.fromkeys(formats)]
+        return [Page(r) for r in env.compile_edition(edition).values()] + [Page(all_ruleset(env, edition))]
+    return [
+        Page(all_ruleset(env, edition) if f == ALL else env.compile(edition, f))
+        for f in dict.fromkeys(formats)
+    ]
 
 
-def _overlay_ruleset(rules: Path) -> RuleSet:
-    source, problems = read_source(rules)
+def _overlay_ruleset(env: Environment, rules: Path) -> RuleSet:
+    source, problems = env.read(rules)
     if problems:
         raise CompileError(problems)
     if not isinstance(source, OverlaySource):
         # compile() reports a file that is not a local rule with its own located message.
-        return compile(format="", rules=rules)
-    return compile(source.edition_id, source.format.id, rules)
+        return env.compile(format="", rules=rules)
+    return env.compile(source.edition_id, source.format.id, rules)
 
 
-def _order(page: Page, editions: Sequence[str]) -> tuple[int, int]:
+def _order(page: Page, ranks: dict[str, int]) -> tuple[int, int]:
     """Editions in the order asked for (the registry's: newest first), each in its format
     order, then local rules, then `all`; a local rule's edition not asked for comes last."""
-    rank = editions.index(page.edition) if page.edition in editions else len(editions)
     ids = [f.id for f in page.ruleset.edition.formats]
+    rank = ranks.get(page.edition, len(ranks))
     if page.slug in ids:
         return rank, ids.index(page.slug)
     return rank, len(ids) + (page.slug == ALL)

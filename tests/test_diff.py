@@ -15,6 +15,7 @@ import yaml
 from blackpoker.cli.main import main
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diff import EVERY_FORMAT, as_text, diff_rulesets, load_sides
+from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.pipeline import builtin_path
 from click.testing import CliRunner
 from site_support import text_content
@@ -62,7 +63,7 @@ def edited(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
 
 
 def test_an_edition_against_itself_has_no_changes() -> None:
-    old, new = load_sides(EDITION, EDITION, None)
+    old, new = load_sides(Environment(), EDITION, EDITION, None)
     result = diff_rulesets(old, new)
     assert result.empty and not result.edition
     assert old.format == EVERY_FORMAT and len(old.actions) == len(edition_data()["actions"])
@@ -70,7 +71,7 @@ def test_an_edition_against_itself_has_no_changes() -> None:
 
 def test_added_removed_and_changed_entries_field_by_field(edited: tuple[Path, dict[str, Any]]) -> None:
     path, facts = edited
-    result = diff_rulesets(*load_sides(EDITION, str(path), None))
+    result = diff_rulesets(*load_sides(Environment(), EDITION, str(path), None))
     parts = {part.list: part for part in result.lists}
     actions, characters = parts["actions"], parts["characters"]
     assert [e.id for e in actions.added] == ["copiedAction"]
@@ -88,46 +89,37 @@ def test_added_removed_and_changed_entries_field_by_field(edited: tuple[Path, di
 
 def test_edition_fields_and_format_membership(tmp_path: Path) -> None:
     data = edition_data()
-    first, last = data["formats"][0]["id"], data["formats"][-1]["id"]
+    first = data["formats"][0]["id"]
     data["title"] = "改訂版"
     moved = next(a for a in data["actions"] if first not in _formats(a, data))
-    _join(moved, first, data)
-    result = diff_rulesets(*load_sides(EDITION, str(write_edition(tmp_path, data)), None))
+    moved["format"] = first
+    result = diff_rulesets(*load_sides(Environment(), EDITION, str(write_edition(tmp_path, data)), None))
     assert [(c.field, c.new) for c in result.edition] == [("title", "改訂版")]
     (entry,) = next(p for p in result.lists if p.list == "actions").changed
-    assert entry.entry.id == moved["id"] and [c.field for c in entry.changes] == ["formats"]
-    assert entry.changes[0].new.startswith(first) and entry.changes[0].new.endswith(last)
+    assert entry.entry.id == moved["id"] and [(c.field, c.new) for c in entry.changes] == [("format", first)]
 
 
 def _formats(action: dict[str, Any], data: dict[str, Any]) -> list[str]:
-    """The formats an action of the data belongs to, in either spelling of the model."""
+    """The formats an action of the data belongs to: its first format and those after it."""
     ids = [f["id"] for f in data["formats"]]
-    return action["formats"] if "formats" in action else ids[ids.index(action["format"]) :]
-
-
-def _join(action: dict[str, Any], format_id: str, data: dict[str, Any]) -> None:
-    """Make the action start in format_id (the first format)."""
-    if "formats" in action:
-        action["formats"] = [f["id"] for f in data["formats"]]
-    else:
-        action["format"] = format_id
+    return ids[ids.index(action["format"]) :]
 
 
 def test_within_one_format_membership_is_not_a_change(tmp_path: Path) -> None:
     data = edition_data()
     first, last = data["formats"][0]["id"], data["formats"][-1]["id"]
     moved = next(a for a in data["actions"] if first not in _formats(a, data))
-    _join(moved, first, data)
-    old, new = load_sides(EDITION, str(write_edition(tmp_path, data)), last)
+    moved["format"] = first
+    old, new = load_sides(Environment(), EDITION, str(write_edition(tmp_path, data)), last)
     assert (old.format.id, new.format.id) == (last, last)
     assert diff_rulesets(old, new).empty
-    first_old, first_new = load_sides(EDITION, str(tmp_path / f"{data['id']}.yaml"), first)
+    first_old, first_new = load_sides(Environment(), EDITION, str(tmp_path / f"{data['id']}.yaml"), first)
     added = next(p for p in diff_rulesets(first_old, first_new).lists if p.list == "actions").added
     assert [e.id for e in added] == [moved["id"]]
 
 
 def test_a_local_rule_is_compared_with_its_base_format() -> None:
-    old, new = load_sides(EDITION, str(EXAMPLE), None)
+    old, new = load_sides(Environment(), EDITION, str(EXAMPLE), None)
     assert (old.format.id, new.format.id) == (OVERLAY["base"], OVERLAY["name"])
     actions = next(p for p in diff_rulesets(old, new).lists if p.list == "actions")
     assert [e.id for e in actions.added] == [a["id"] for a in OVERLAY["actions"]["add"]]
@@ -138,7 +130,7 @@ def test_a_local_rule_is_compared_with_its_base_format() -> None:
 
 
 def test_values_print_as_the_data_spells_them() -> None:
-    old, _ = load_sides(EDITION, EDITION, None)
+    old, _ = load_sides(Environment(), EDITION, EDITION, None)
     costly = next(a for a in old.actions if a.cost.units and a.key is not None)
     raw = next(a for a in edition_data()["actions"] if a["id"] == costly.id)
     assert as_text(costly.cost) == str(raw["cost"]).replace("$", "")
@@ -172,7 +164,7 @@ def test_cli_no_changes() -> None:
     result = invoke(EDITION, EDITION, "--format", OVERLAY["base"])
     assert result.exit_code == 0
     assert result.output.splitlines()[1:] == [
-        f"{name}: no changes" for name in ("formats", "actions", "characters")
+        f"{name}: no changes" for name in ("formats", "actions", "characters", "fogs")
     ]
 
 
@@ -216,5 +208,5 @@ def test_html_into_a_missing_folder_is_refused_before_comparing(tmp_path: Path) 
 
 def test_both_sides_report_their_problems_at_once() -> None:
     with pytest.raises(CompileError) as error:
-        load_sides("nosuch", "other", None)
+        load_sides(Environment(), "nosuch", "other", None)
     assert [str(d.location) for d in error.value.diagnostics] == ["NEW", "OLD"]

@@ -10,11 +10,17 @@ from typing import Any
 
 import pytest
 from blackpoker.compiler.diff import diff_rulesets, whole_edition
-from blackpoker.compiler.pipeline import builtin_editions, edition_source
+from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.pipeline import builtin_editions
 from blackpoker.site.pages import all_ruleset
 from site_support import built_html, sentences, squash, text_content
 
 EDITIONS = builtin_editions()
+
+
+@pytest.fixture(scope="module")
+def env() -> Environment:
+    return Environment()
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +51,10 @@ def test_each_edition_with_an_older_one_has_a_linked_changes_page(site: Path) ->
 
 
 @pytest.mark.parametrize(("older", "newer"), list(zip(EDITIONS[1:], EDITIONS[:-1], strict=True)))
-def test_changes_page_shows_the_diff_against_the_older_edition(site: Path, older: str, newer: str) -> None:
-    diff = diff_rulesets(whole_edition(edition_source(older)), whole_edition(edition_source(newer)))
+def test_changes_page_shows_the_diff_against_the_older_edition(
+    site: Path, env: Environment, older: str, newer: str
+) -> None:
+    diff = diff_rulesets(whole_edition(env.edition(older)), whole_edition(env.edition(newer)))
     text = squash(text_content(page(site, f"{newer}/changes.html")))
     assert squash(f"[{older}]") in text and squash(f"[{newer}]") in text
     for part in diff.lists:
@@ -62,8 +70,8 @@ def test_changes_page_shows_the_diff_against_the_older_edition(site: Path, older
                 assert squash(field.field + field.old + field.new) in text
 
 
-def _all_entries(edition: str) -> list[tuple[str, Any]]:
-    ruleset = all_ruleset(edition)
+def _all_entries(env: Environment, edition: str) -> list[tuple[str, Any]]:
+    ruleset = all_ruleset(env, edition)
     return [
         *((f"action-{a.id}", a) for a in ruleset.actions),
         *((f"character-{c.id}", c) for c in ruleset.characters),
@@ -72,10 +80,12 @@ def _all_entries(edition: str) -> list[tuple[str, Any]]:
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
-def test_every_field_an_entry_has_is_printed_and_none_it_lacks(site: Path, edition: str) -> None:
+def test_every_field_an_entry_has_is_printed_and_none_it_lacks(
+    site: Path, env: Environment, edition: str
+) -> None:
     found = articles(page(site, f"{edition}/all.html"))
-    labels = {label.id: label.name for label in all_ruleset(edition).edition.labels}
-    for element, entry in _all_entries(edition):
+    labels = {label.id: label.name for label in all_ruleset(env, edition).edition.labels}
+    for element, entry in _all_entries(env, edition):
         html = found[element]
         text = squash(text_content(html))
         headings = {
@@ -97,9 +107,9 @@ def test_every_field_an_entry_has_is_printed_and_none_it_lacks(site: Path, editi
             assert squash(f"更新 {', '.join(entry.updates)}") in text, element
 
 
-def test_the_newer_fields_occur_in_some_edition() -> None:
+def test_the_newer_fields_occur_in_some_edition(env: Environment) -> None:
     """The test above is not vacuous: the built-in data has each field somewhere."""
-    entries = [entry for edition in EDITIONS for _, entry in _all_entries(edition)]
+    entries = [entry for edition in EDITIONS for _, entry in _all_entries(env, edition)]
     for field in (
         "ruby",
         "activation_condition",
@@ -113,8 +123,8 @@ def test_the_newer_fields_occur_in_some_edition() -> None:
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
-def test_fogs_have_their_own_list_linking_their_action(site: Path, edition: str) -> None:
-    ruleset = all_ruleset(edition)
+def test_fogs_have_their_own_list_linking_their_action(site: Path, env: Environment, edition: str) -> None:
+    ruleset = all_ruleset(env, edition)
     html = page(site, f"{edition}/all.html")
     assert ('id="fog-list"' in html) == bool(ruleset.fogs)
     if not ruleset.fogs:

@@ -4,20 +4,21 @@ The upstream files are the official data the editions are made from; each is mat
 the built-in edition whose title is the file's `ver`. For every action, character and fog
 of the file the sheet must show its name, type, usage (trigger・speed・timing | $cost), key
 and every sentence of its texts, whitespace removed. The only tolerance is the recorded
-terminology decision (docs/decisions.md, "ライフ vs デッキ").
+terminology decision (docs/decisions.md, "ライフ vs デッキ"); key notation is compared in its
+normal form (NFKC: half-width digits), as the notation parser prints it.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from blackpoker.compiler.pipeline import builtin_editions, edition_source
+from blackpoker.compiler.environment import Environment
 from blackpoker.site.build import BuildOptions, build_site
 from site_support import pdf_text, sentences, squash, text_content
 
@@ -37,11 +38,6 @@ TERMS = {"デッキ": "ライフ"}
 def _read(name: str) -> dict[str, Any]:
     data: dict[str, Any] = yaml.safe_load((UPSTREAM / name).read_text(encoding="utf-8"))
     return data
-
-
-@cache
-def _editions_by_title() -> dict[str, str]:
-    return {edition_source(e).edition.title: e for e in builtin_editions()}
 
 
 def _lists() -> list[str]:
@@ -72,7 +68,8 @@ def expected(kind: str, entry: dict[str, Any]) -> list[str]:
     name, type_ = entry[f"{kind}Name"], entry[f"{kind}Type"]
     wanted = [f"{name}({type_})"]
     if entry.get(f"{kind}Key"):
-        wanted.append(f"★{entry[f'{kind}Key']}")
+        # Key notation prints in its normal form: half-width digits and letters (２枚 → 2枚).
+        wanted.append(f"★{unicodedata.normalize('NFKC', entry[f'{kind}Key'])}")
     if kind == "act":
         mode = "・".join(entry[f] for f in ("actTrigger", "actSpeed", "actTime") if entry.get(f))
         cost = f"|${entry['actCost']}" if entry.get("actCost") else ""
@@ -88,7 +85,9 @@ def expected(kind: str, entry: dict[str, Any]) -> list[str]:
 def upstream(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, ...]:
     """(upstream data, edition id, all-page HTML, all-page PDF text) of one official list."""
     data = _read(request.param)
-    edition = _editions_by_title().get(data["data"]["ver"])
+    env = Environment()
+    titles = {env.edition(e).edition.title: e for e in env.builtin_editions()}
+    edition = titles.get(data["data"]["ver"])
     assert edition is not None, f"{request.param}: no built-in edition is titled {data['data']['ver']}"
     out = tmp_path_factory.mktemp(f"upstream-{edition}")
     build_site(BuildOptions(out, editions=(edition,), formats=("all",)))

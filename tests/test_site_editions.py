@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from blackpoker.cli.main import main
 from blackpoker.compiler.diff import diff_rulesets, whole_edition
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.pipeline import builtin_editions
 from blackpoker.site.pages import all_ruleset
+from click.testing import CliRunner
 from site_support import built_html, sentences, squash, text_content
 
 EDITIONS = builtin_editions()
@@ -134,3 +136,29 @@ def test_fogs_have_their_own_list_linking_their_action(site: Path, env: Environm
         article = articles(fog_list)[f"fog-{fog.id}"]
         assert all(squash(s) in squash(text_content(article)) for s in sentences(fog.ability))
         assert f'href="#action-{fog.action}"' in article
+
+
+def test_an_edition_file_gets_its_pages_and_changes_against_its_base(
+    tmp_path: Path, env: Environment
+) -> None:
+    """A based edition given by path: a folder of its own, and a 変更履歴 page against its base."""
+    base = EDITIONS[0]
+    action = env.edition(base).actions[0]
+    (tmp_path / "next.yaml").write_text(
+        f"kind: edition\nid: next\nbase: {base}\ntitle: 次の版\n"
+        f"actions:\n  change:\n    {action.id}: {{effect: 新しい効果。}}\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "site"
+    result = CliRunner().invoke(
+        main, ["build", "--out", str(out), "--html-only", "--edition", str(tmp_path / "next.yaml")]
+    )
+    assert result.exit_code == 0, result.output
+    formats = [f.id for f in env.edition(base).edition.formats]
+    assert sorted(p.name for p in (out / "next").iterdir()) == sorted(
+        [f"{f}.html" for f in (*formats, "all", "changes")]
+    )
+    changes = squash(text_content(page(out, "next/changes.html")))
+    assert squash(f"[{base}]→次の版[next]") in changes
+    assert squash(f"{action.name}{action.id}") in changes and "新しい効果。" in changes
+    assert "次の版" in page(out, "index.html") and 'href="next/changes.html"' in page(out, "index.html")

@@ -13,6 +13,7 @@ from blackpoker.cli.main import main
 from blackpoker.compiler.diff import diff_rulesets, whole_edition
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.pipeline import builtin_editions
+from blackpoker.site.build import BuildOptions, build_site
 from blackpoker.site.pages import all_ruleset
 from click.testing import CliRunner
 from site_support import built_html, sentences, squash, text_content
@@ -109,19 +110,88 @@ def test_every_field_an_entry_has_is_printed_and_none_it_lacks(
             assert squash(f"更新 {', '.join(entry.updates)}") in text, element
 
 
-def test_the_newer_fields_occur_in_some_edition(env: Environment) -> None:
-    """The test above is not vacuous: the built-in data has each field somewhere."""
-    entries = [entry for edition in EDITIONS for _, entry in _all_entries(env, edition)]
-    for field in (
-        "ruby",
-        "activation_condition",
-        "trigger_condition",
-        "labels",
-        "size_text",
-        "changed",
-        "updates",
-    ):
-        assert any(getattr(entry, field, None) for entry in entries), field
+NEWER = """\
+kind: edition
+id: newer
+base: {base}
+title: 新しい版
+labels: [{{id: first_label, name: 一番ラベル}}, {{id: second_label, name: 二番ラベル}}]
+fog_types: [滞留魔法]
+actions:
+  change:
+    {action}:
+      ruby: るびのよみ
+      activation_condition: "1ターンに1回まで起こすことができる。"
+      trigger_condition: "何かが解決した時に誘発する。"
+      changed: true
+      since: v1.0
+      updates: [v8.0, v8.1]
+      dev_note: 開発のメモ。
+characters:
+  change:
+    {character}:
+      labels: [first_label, second_label]
+      size_text: ユニットカードの数字
+fogs:
+  add:
+    - {{id: someFog, name: フォグの名前, type: 滞留魔法, format: {format}, key: ♡A〜10,
+       target: 対象の兵士, ability: このターンが終わるまで加算される。, action: {action}, since: v8.0}}
+"""
+
+
+@pytest.fixture(scope="module")
+def newer(tmp_path_factory: pytest.TempPathFactory, env: Environment) -> tuple[str, Any]:
+    """The `all` page of an edition based on the newest one, with every newer field set, and
+    the edition's source."""
+    folder = tmp_path_factory.mktemp("newer")
+    base = env.edition(EDITIONS[0])
+    text = NEWER.format(
+        base=EDITIONS[0],
+        action=base.actions[0].id,
+        character=base.characters[0].id,
+        format=base.edition.formats[0].id,
+    )
+    (folder / "newer.yaml").write_text(text, encoding="utf-8")
+    out = folder / "site"
+    build_site(BuildOptions(out, editions=(str(folder / "newer.yaml"),), formats=("all",), html_only=True))
+    return page(out, "newer/all.html"), env.edition(str(folder / "newer.yaml"))
+
+
+def test_every_newer_field_is_printed(newer: tuple[str, Any]) -> None:
+    html, source = newer
+    action, character, fog = source.actions[0], source.characters[0], source.fogs[0]
+    found = articles(html)
+    action_html = found[f"action-{action.id}"]
+    assert f"<ruby>{action.name}<rp>(</rp><rt>るびのよみ</rt><rp>)</rp></ruby>" in action_html
+    assert re.search(
+        r"<dt>\(起動条件\)</dt>\s*<dd><p>1ターンに1回まで起こすことができる。</p>\s*</dd>", action_html
+    )
+    assert re.search(r"<dt>\(誘発条件\)</dt>\s*<dd><p>何かが解決した時に誘発する。</p>\s*</dd>", action_html)
+    assert '<span class="changed" title="この版で変更">●</span>' in action_html
+    assert '<p class="versions">導入 v1.0 / 更新 v8.0, v8.1</p>' in action_html
+    assert "開発のメモ。" in action_html.split('<details class="lore">')[1]  # behind the toggle
+    character_html = found[f"character-{character.id}"]
+    assert (
+        '<span class="label">&lt;一番ラベル&gt;</span> <span class="label">&lt;二番ラベル&gt;</span>'
+        in character_html
+    )
+    assert re.search(r"<dt>\(サイズ\)</dt>\s*<dd><p>ユニットカードの数字</p>\s*</dd>", character_html)
+    fog_list = html[html.index('<h2 id="fog-list">') :]
+    assert re.search(r'<h3 id="fog-type-1">滞留魔法</h3>', fog_list)
+    fog_text = squash(text_content(articles(fog_list)[f"fog-{fog.id}"]))
+    assert squash(f"フォグの名前(滞留魔法)[{fog.formats[0]}]★♡A〜10") in fog_text
+    assert (
+        squash(f"(対象)対象の兵士(能力)このターンが終わるまで加算される。(アクション){action.name}")
+        in fog_text
+    )
+    assert "導入v8.0" in fog_text
+
+
+def test_an_entry_without_a_field_prints_nothing_for_it(newer: tuple[str, Any]) -> None:
+    html, source = newer
+    plain = articles(html)[f"action-{source.actions[1].id}"]
+    assert "起動条件" not in plain and "誘発条件" not in plain and "<ruby>" not in plain
+    assert 'class="changed"' not in plain and "更新" not in plain
 
 
 @pytest.mark.parametrize("edition", EDITIONS)

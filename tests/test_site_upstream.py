@@ -63,10 +63,14 @@ def normal(text: str) -> str:
     return squashed
 
 
-def expected(kind: str, entry: dict[str, Any]) -> list[str]:
-    """What the sheet must print for one upstream entry, whitespace removed."""
+def expected(kind: str, entry: dict[str, Any], ruby_inline: bool = False) -> list[str]:
+    """What the sheet must print for one upstream entry, whitespace removed.
+
+    `ruby_inline`: the PDF prints a ルビ in small type right after the name (no ruby layout
+    in print); on screen it sits above the name, out of the line."""
     name, type_ = entry[f"{kind}Name"], entry[f"{kind}Type"]
-    wanted = [f"{name}({type_})"]
+    ruby = entry.get("ruby", "") if ruby_inline else ""
+    wanted = [f"{name}{ruby}({type_})"]
     if entry.get(f"{kind}Key"):
         # Key notation prints in its normal form: half-width digits and letters (２枚 → 2枚).
         wanted.append(f"★{unicodedata.normalize('NFKC', entry[f'{kind}Key'])}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from difflib import SequenceMatcher
 from pathlib import Path
 
 import click
@@ -77,12 +78,17 @@ def _counts(part: ListDiff) -> str:
 
 
 def _change_lines(change: FieldChange, indent: str) -> list[str]:
-    """`field: old → new`, or a block of - / + lines when either value spans several lines."""
+    """`field: old → new`; when either value spans several lines, its lines with the removed
+    ones marked `-` and the added ones `+`."""
     old, new = change.old, change.new
     if "\n" not in old and "\n" not in new:
         return [f"{indent}{change.field}: {old or NONE} → {new or NONE}"]
-    return [
-        f"{indent}{change.field}:",
-        *(f"{indent}  - {line}" for line in (old.splitlines() or [NONE])),
-        *(f"{indent}  + {line}" for line in (new.splitlines() or [NONE])),
-    ]
+    lines = [f"{indent}{change.field}:"]
+    before, after = old.splitlines() or [NONE], new.splitlines() or [NONE]
+    for tag, i1, i2, j1, j2 in SequenceMatcher(a=before, b=after, autojunk=False).get_opcodes():
+        if tag == "equal":
+            lines += [f"{indent}    {line}" for line in before[i1:i2]]
+            continue
+        lines += [f"{indent}  - {line}" for line in before[i1:i2]]
+        lines += [f"{indent}  + {line}" for line in after[j1:j2]]
+    return lines

@@ -146,7 +146,8 @@ def diff_rulesets(old: RuleSet, new: RuleSet) -> RuleSetDiff:
     parts = tuple(
         diff_entries(name, before.get(name, ()), entries, skip) for name, entries in entry_lists(new)
     )
-    listed = frozenset(name for name, _ in entry_lists(new))  # edition fields reported as lists
+    # The id names the sides already; the formats are reported as a list.
+    listed = frozenset({"id", *(name for name, _ in entry_lists(new))})
     return RuleSetDiff(old, new, field_changes(old.edition, new.edition, listed), parts)
 
 

@@ -54,7 +54,7 @@ def edited(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
         "character": characters[0]["id"],
         "old_ability": characters[0].get("ability", ""),
     }
-    changed["effect"] = "一行目。\n二行目。"
+    changed["effect"] = f"{changed['effect']}\n追加の行。"
     renamed["name"] = "<b>新しい名前</b>"
     characters[0]["ability"] = "能力が変わった。"
     actions.remove(removed)
@@ -78,7 +78,7 @@ def test_added_removed_and_changed_entries_field_by_field(edited: tuple[Path, di
     assert [e.id for e in actions.removed] == [facts["removed"]]
     changes = {c.entry.id: {f.field: (f.old, f.new) for f in c.changes} for c in actions.changed}
     assert changes == {
-        facts["changed"]: {"effect": (facts["old_effect"], "一行目。\n二行目。")},
+        facts["changed"]: {"effect": (facts["old_effect"], f"{facts['old_effect']}\n追加の行。")},
         facts["renamed"]: {"name": (facts["old_name"], "<b>新しい名前</b>")},
     }
     assert [(c.entry.id, [(f.field, f.new) for f in c.changes]) for c in characters.changed] == [
@@ -153,7 +153,9 @@ def test_cli_prints_changes_and_writes_an_escaped_page(
     out = result.output
     assert "  + copiedAction コピー" in out and f"  - {facts['removed']} " in out
     assert f"      name: {facts['old_name']} → <b>新しい名前</b>" in out
-    assert re.search(r"      effect:\n(        - .*\n)+        \+ 一行目。\n        \+ 二行目。\n", out), out
+    # A text of several lines: unchanged lines as they are, the added one marked +.
+    unchanged = "".join(f"          {line}\n" for line in facts["old_effect"].splitlines())
+    assert f"      effect:\n{unchanged}        + 追加の行。\n" in out, out
     html = page.read_text(encoding="utf-8")
     assert "<b>新しい名前</b>" not in html and "&lt;b&gt;新しい名前&lt;/b&gt;" in html
     text = text_content(html)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from blackpoker.compiler import CompileError, Diagnostic, RuleSet
 from blackpoker.compiler.diff import EVERY_FORMAT, RuleSetDiff, diff_rulesets, whole_edition
-from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.environment import Environment, is_path
 from blackpoker.compiler.load import load_file
 from blackpoker.compiler.parse import OverlaySource
 
@@ -99,17 +99,20 @@ def changes(env: Environment, editions: Sequence[str]) -> list[ChangesPage]:
 
 
 def older(env: Environment, edition: str) -> str | None:
-    """What an edition's 変更履歴 compares it with: its `base:` (a sibling file, else a built-in
-    id), or else the next older built-in edition in the registry; None for the oldest."""
-    path = env.edition_path(edition)
+    """What an edition's 変更履歴 compares it with: for a built-in edition, the next older one
+    in the registry; for an edition file, its `base:` (a sibling file, else a built-in id).
+    None for the oldest built-in edition and for a file without a base."""
+    if not is_path(edition):
+        registry = env.builtin_editions()  # newest first
+        later = registry[registry.index(edition) + 1 :]
+        return later[0] if later else None
+    path = Path(edition)
     doc, _ = load_file(path)  # read before by env.edition: a valid edition file
     base = doc.data.get("base") if doc is not None else None
-    if isinstance(base, str):
-        sibling = path.parent / f"{base}.yaml"
-        return str(sibling) if sibling.is_file() else base
-    registry = env.builtin_editions()  # newest first
-    later = registry[registry.index(edition) + 1 :] if edition in registry else ()
-    return later[0] if later else None
+    if not isinstance(base, str):
+        return None
+    sibling = path.parent / f"{base}.yaml"
+    return str(sibling) if sibling.is_file() else base
 
 
 def _edition_pages(env: Environment, edition: str, formats: Sequence[str]) -> list[Page]:

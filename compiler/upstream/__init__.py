@@ -1,0 +1,48 @@
+"""Import the official upstream action lists (BlackPoker tools/actionlist/original/*.yaml)
+into the project's edition model: read with positions → convert → complete → write."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from blackpoker.compiler.diagnostics import CompileError, Diagnostic
+from blackpoker.compiler.upstream.complete import Completion, complete
+from blackpoker.compiler.upstream.convert import Conversion, Data, convert
+from blackpoker.compiler.upstream.read import read_upstream
+from blackpoker.compiler.upstream.vocabulary import vocabulary
+from blackpoker.compiler.upstream.write import edition_yaml
+
+Edition = tuple[str, Mapping[str, Any]]  # an edition's id and its file's data
+
+
+@dataclass(frozen=True, slots=True)
+class Imported:
+    conversion: Conversion
+    completion: Completion | None  # None without a source of programs
+    notes: tuple[Diagnostic, ...]  # upstream defects tolerated or repaired
+
+    @property
+    def data(self) -> Data:
+        return self.completion.data if self.completion else self.conversion.data
+
+
+def import_list(
+    path: Path, shown: str, like: Edition, programs_from: Edition | None = None, edition_id: str | None = None
+) -> Imported:
+    """The edition in upstream file `path`; raises CompileError with every problem found."""
+    doc, problems, tolerated = read_upstream(path, shown)
+    if doc is None or problems:
+        raise CompileError(problems)
+    words = vocabulary()
+    references: Sequence[Edition] = [programs_from] if programs_from else []
+    conversion = convert(doc, words, like, references, edition_id)
+    if conversion.problems:
+        raise CompileError(conversion.problems)
+    completion = complete(conversion.data, programs_from[1], words) if programs_from else None
+    return Imported(conversion, completion, (*tolerated, *conversion.notes))
+
+
+__all__ = ["Imported", "edition_yaml", "import_list"]

@@ -5,6 +5,7 @@ copied by id. What is left for a person comes back as lists."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -80,4 +81,5 @@ def _not_after(version: str, limit: tuple[int, ...]) -> bool:
 
 
 def _words(text: str) -> str:
-    return _SPACE.sub("", text)
+    """The text as compared: full-width digits and punctuation folded (１． is 1.), no spaces."""
+    return _SPACE.sub("", unicodedata.normalize("NFKC", text))

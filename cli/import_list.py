@@ -10,7 +10,6 @@ import click
 from blackpoker.cli.outputs import output_file, output_folder
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
-from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.parse import EditionSource
 from blackpoker.compiler.pipeline import builtin_editions, display, edition_source, read_source
 from blackpoker.compiler.upstream import Edition, Imported, edition_yaml, import_list
@@ -44,9 +43,8 @@ def import_command(
     if places:
         report(places, "nothing written")
     try:
-        reference = _edition(like or builtin_editions()[0], "--like")
-        source = _edition(programs_from, "--programs-from") if programs_from else None
-        imported = import_list(upstream, display(upstream), reference, source, edition_id)
+        like = like or builtin_editions()[0]
+        imported = import_list(upstream, display(upstream), _edition, like, programs_from, edition_id)
     except CompileError as error:
         report(error.diagnostics, "nothing written")
     target = out / f"{imported.data['id']}.yaml"
@@ -59,14 +57,15 @@ def import_command(
     _summary(imported, target)
 
 
-def _edition(value: str, option: str) -> Edition:
+def _edition(value: str) -> Edition:
     """A built-in edition id, or the path of an edition file: its id and its data."""
     if "/" in value or value.endswith((".yaml", ".yml")):
         source, problems = read_source(Path(value))
         if problems:
             raise CompileError(problems)
         if not isinstance(source, EditionSource):
-            raise CompileError([Diagnostic(Location(option, 0, 0), f"{value}: not an edition file")])
+            assert source is not None
+            raise CompileError([source.doc.at(("kind",), "kind: expected an edition file (kind: edition)")])
     else:
         source = edition_source(value)
     return source.edition.id, source.doc.data

@@ -3,7 +3,7 @@ into the project's edition model: read with positions → convert → complete �
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,18 +30,26 @@ class Imported:
 
 
 def import_list(
-    path: Path, shown: str, like: Edition, programs_from: Edition | None = None, edition_id: str | None = None
+    path: Path,
+    shown: str,
+    editions: Callable[[str], Edition],
+    like: str,
+    programs_from: str | None = None,
+    edition_id: str | None = None,
 ) -> Imported:
-    """The edition in upstream file `path`; raises CompileError with every problem found."""
+    """The edition in upstream file `path`, with `editions` giving the reference editions
+    `like` and `programs_from` by name; raises CompileError with every problem found."""
     doc, problems, tolerated = read_upstream(path, shown)
     if doc is None or problems:
         raise CompileError(problems)
     words = vocabulary()
-    references: Sequence[Edition] = [programs_from] if programs_from else []
-    conversion = convert(doc, words, like, references, edition_id)
+    like_edition = editions(like)
+    source = editions(programs_from) if programs_from else None
+    references: Sequence[Edition] = [source] if source else []
+    conversion = convert(doc, words, like_edition, references, edition_id)
     if conversion.problems:
         raise CompileError(conversion.problems)
-    completion = complete(conversion.data, programs_from[1], words) if programs_from else None
+    completion = complete(conversion.data, source[1], words) if source else None
     return Imported(conversion, completion, (*tolerated, *conversion.notes))
 
 

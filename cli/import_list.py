@@ -10,9 +10,11 @@ import click
 from blackpoker.cli.outputs import output_file, output_folder
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
+from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.parse import EditionSource
 from blackpoker.compiler.pipeline import builtin_editions, display, edition_source, read_source
 from blackpoker.compiler.upstream import Edition, Imported, edition_yaml, import_list
+from blackpoker.compiler.upstream.convert import EDITION_ID
 
 
 @click.command(name="import")
@@ -40,6 +42,9 @@ def import_command(
     """Convert an official upstream action list (v6-act.yaml, v7-act.yaml, act.yaml) into an
     edition file, and list what a person still has to write (docs/import.md)."""
     places = output_folder(out, "--out")
+    if edition_id is not None and not EDITION_ID.fullmatch(edition_id):
+        message = f"'{edition_id}' is not an edition id (letters, digits, '.', '_', '-'; such as v8.2)"
+        places.append(Diagnostic(Location("--id", 0, 0), message))
     if places:
         report(places, "nothing written")
     try:

@@ -314,3 +314,11 @@ def test_an_output_under_a_file_is_refused_before_reading(tmp_path: Path) -> Non
     result = invoke("import", upstream_file("v7-act.yaml"), "--out", blocker / "out", "--like", "v7")
     assert result.exit_code == 1
     assert "--out: " in result.stderr and "nothing written" in result.stderr
+
+
+def test_an_id_that_is_no_file_name_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = invoke("import", upstream_file("v7-act.yaml"), "--out", out, "--like", "v7", "--id", "../escape")
+    assert result.exit_code == 1
+    assert "--id: '../escape' is not an edition id" in result.stderr
+    assert not (tmp_path / "escape.yaml").exists() and not (out.exists() and any(out.iterdir()))

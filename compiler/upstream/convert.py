@@ -59,6 +59,7 @@ _FOG_TEXT = {
 _VERSION = re.compile(r"v[0-9]+(\.[0-9]+)*")
 _BARE_VERSION = re.compile(r"[0-9]+(\.[0-9]+)*")
 _EDITION_NUMBER = re.compile(r"第(.+?)版")
+EDITION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # also a safe file name
 
 # Header fields no upstream list holds: the reference edition gives them.
 TAKEN = ("copyright", "cost_units", "core", "legend")
@@ -121,6 +122,7 @@ class _Converter:
     problems: list[Diagnostic] = field(default_factory=list)
     notes: list[Diagnostic] = field(default_factory=list)
     taken: tuple[str, ...] = ()
+    label_names: list[str] = field(default_factory=list)  # as printed, in order of appearance
 
     # --- the edition ----------------------------------------------------------------------
 
@@ -165,9 +167,8 @@ class _Converter:
             data["fog_types"] = _unique(
                 [*self._group_types(_FOGS), *(entry.get("type") for _, entry in fogs)]
             )
-        labels = _unique(name for _, entry in characters for name in entry.pop("_label_names", []))
-        if labels:
-            data["labels"] = [{"id": self.words.labels[name], "name": name} for name in labels]
+        if self.label_names:
+            data["labels"] = [{"id": self.words.labels[n], "name": n} for n in _unique(self.label_names)]
         for key in ("cost_units", "core", "legend"):
             if key in like:
                 data[key] = like[key]
@@ -379,7 +380,7 @@ class _Converter:
             )
             return
         entry["labels"] = [self.words.labels[name] for name in names]
-        entry["_label_names"] = names  # for the edition's label table; taken out there
+        self.label_names += names
 
     def _speed_and_trigger(self, path: PathKey, raw: Mapping[str, Any], entry: Data) -> None:
         mark = self._text((*path, "actS"), raw.get("actS"))

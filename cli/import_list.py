@@ -13,7 +13,7 @@ from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.parse import EditionSource
 from blackpoker.compiler.pipeline import builtin_editions, display, edition_source, read_source
-from blackpoker.compiler.upstream import Edition, Imported, edition_yaml, import_list
+from blackpoker.compiler.upstream import Imported, Reference, edition_yaml, import_list
 from blackpoker.compiler.upstream.convert import EDITION_ID
 
 
@@ -62,7 +62,7 @@ def import_command(
     _summary(imported, target)
 
 
-def _edition(value: str) -> Edition:
+def _edition(value: str) -> Reference:
     """A built-in edition id, or the path of an edition file: its id and its data."""
     if "/" in value or value.endswith((".yaml", ".yml")):
         source, problems = read_source(Path(value))

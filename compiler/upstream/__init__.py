@@ -3,19 +3,16 @@ into the project's edition model: read with positions → convert → complete �
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic
 from blackpoker.compiler.upstream.complete import Completion, complete
-from blackpoker.compiler.upstream.convert import Conversion, Data, convert
+from blackpoker.compiler.upstream.convert import Conversion, Data, Reference, convert
 from blackpoker.compiler.upstream.read import read_upstream
 from blackpoker.compiler.upstream.vocabulary import vocabulary
 from blackpoker.compiler.upstream.write import edition_yaml
-
-Edition = tuple[str, Mapping[str, Any]]  # an edition's id and its file's data
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +29,7 @@ class Imported:
 def import_list(
     path: Path,
     shown: str,
-    editions: Callable[[str], Edition],
+    editions: Callable[[str], Reference],
     like: str,
     programs_from: str | None = None,
     edition_id: str | None = None,
@@ -45,7 +42,7 @@ def import_list(
     words = vocabulary()
     like_edition = editions(like)
     source = editions(programs_from) if programs_from else None
-    references: Sequence[Edition] = [source] if source else []
+    references: Sequence[Reference] = [source] if source else []
     conversion = convert(doc, words, like_edition, references, edition_id)
     if conversion.problems:
         raise CompileError(conversion.problems)
@@ -53,4 +50,4 @@ def import_list(
     return Imported(conversion, completion, (*tolerated, *conversion.notes))
 
 
-__all__ = ["Imported", "edition_yaml", "import_list"]
+__all__ = ["Imported", "Reference", "edition_yaml", "import_list"]

@@ -94,11 +94,14 @@ _FOGS = _Kind("fogList", "fogs", "fog", _FOG_TEXT, ("fogName", "fogId", "fogType
 _KINDS = (_ACTIONS, _CHARACTERS, _FOGS)
 
 
+Reference = tuple[str, Mapping[str, Any]]  # an edition's id and its file's data
+
+
 def convert(
     doc: Document,
     words: Vocabulary,
-    like: tuple[str, Mapping[str, Any]],
-    references: Sequence[tuple[str, Mapping[str, Any]]] = (),
+    like: Reference,
+    references: Sequence[Reference] = (),
     edition_id: str | None = None,
 ) -> Conversion:
     """The edition in `doc`; `like` (id, data) gives what upstream lacks; the ids of
@@ -117,8 +120,8 @@ def version_key(version: str) -> tuple[int, ...]:
 class _Converter:
     doc: Document
     words: Vocabulary
-    like: tuple[str, Mapping[str, Any]]
-    references: Sequence[tuple[str, Mapping[str, Any]]]
+    like: Reference
+    references: Sequence[Reference]
     problems: list[Diagnostic] = field(default_factory=list)
     notes: list[Diagnostic] = field(default_factory=list)
     taken: tuple[str, ...] = ()

@@ -7,13 +7,14 @@ edition is read from the upstream file or from the built-in edition, never writt
 from __future__ import annotations
 
 from collections.abc import Iterator
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from bad_input_support import invoke, located
-from blackpoker.compiler.pipeline import builtin_path
+from blackpoker.compiler.pipeline import compile_edition, edition_source
 from click.testing import Result
 from conftest import SHARED
 
@@ -49,8 +50,13 @@ def run_import(tmp_path: Path, name: str, *options: str) -> tuple[Result, dict[s
     return result, yaml.safe_load(written.read_text(encoding="utf-8"))
 
 
+def shipped_file(edition: str) -> Path:
+    """The packaged file of an edition, registered as built-in or not yet."""
+    return Path(str(files("blackpoker.actionlists") / f"{edition}.yaml"))
+
+
 def builtin(edition: str) -> dict[str, Any]:
-    data: dict[str, Any] = yaml.safe_load(builtin_path(edition).read_text(encoding="utf-8"))
+    data: dict[str, Any] = yaml.safe_load(shipped_file(edition).read_text(encoding="utf-8"))
     return data
 
 
@@ -111,21 +117,39 @@ def upstream_names(name: str, groups: str, items: str, prefix: str) -> dict[str,
     return per_format
 
 
-@pytest.mark.parametrize(("edition", "name"), SHIPPED)
-def test_counts_per_format_match_the_upstream_file(edition: str, name: str) -> None:
-    from blackpoker.compiler import compile_edition
+def per_format(entries: Any, format_ids: Any) -> dict[str, list[str]]:
+    return {f: sorted(e.name for e in entries if f in e.formats) for f in format_ids}
 
-    rulesets = compile_edition(edition)
-    lists = {
+
+@pytest.mark.parametrize(("edition", "name"), SHIPPED)
+def test_entries_per_format_match_the_upstream_file(edition: str, name: str) -> None:
+    source = edition_source(str(shipped_file(edition)))
+    formats = [f.id for f in source.edition.formats]
+    upstream = {
         "actions": upstream_names(name, "actList", "acts", "act"),
         "characters": upstream_names(name, "charList", "chars", "char"),
         "fogs": upstream_names(name, "fogList", "fogs", "fog"),
     }
-    assert set(rulesets) == set(lists["actions"])
-    for format_id, ruleset in rulesets.items():
-        for list_name, per_format in lists.items():
-            names = sorted(entry.name for entry in getattr(ruleset, list_name))
-            assert names == sorted(per_format.get(format_id, [])), (format_id, list_name)
+    assert set(formats) == set(upstream["actions"])
+    for list_name, names in upstream.items():
+        expected = {f: sorted(names.get(f, [])) for f in formats}
+        assert per_format(getattr(source, list_name), formats) == expected, list_name
+
+
+# The shipped imports whose every action has its program (v8.2 joins when the 8.2 engine's
+# programs are written): they compile in every format.
+COMPLETE = ["v6"]
+
+
+@pytest.mark.parametrize("edition", COMPLETE)
+def test_a_complete_import_compiles_every_format_with_the_same_entries(edition: str) -> None:
+    source = edition_source(edition)
+    assert all(action.program for action in source.actions)
+    for format_id, ruleset in compile_edition(edition).items():
+        for list_name in ("actions", "characters", "fogs"):
+            assert [e.name for e in getattr(ruleset, list_name)] == [
+                e.name for e in getattr(source, list_name) if format_id in e.formats
+            ], (format_id, list_name)
 
 
 @pytest.mark.parametrize(("edition", "name"), SHIPPED)

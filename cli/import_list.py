@@ -11,8 +11,7 @@ from blackpoker.cli.outputs import output_file, output_folder
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
-from blackpoker.compiler.parse import EditionSource
-from blackpoker.compiler.pipeline import builtin_editions, display, edition_source, read_source
+from blackpoker.compiler.pipeline import builtin_editions, display, edition_source
 from blackpoker.compiler.upstream import Imported, Reference, edition_yaml, import_list
 from blackpoker.compiler.upstream.convert import EDITION_ID
 
@@ -63,16 +62,8 @@ def import_command(
 
 
 def _edition(value: str) -> Reference:
-    """A built-in edition id, or the path of an edition file: its id and its data."""
-    if "/" in value or value.endswith((".yaml", ".yml")):
-        source, problems = read_source(Path(value))
-        if problems:
-            raise CompileError(problems)
-        if not isinstance(source, EditionSource):
-            assert source is not None
-            raise CompileError([source.doc.at(("kind",), "kind: expected an edition file (kind: edition)")])
-    else:
-        source = edition_source(value)
+    """A built-in edition id, or the path of an edition file: its id and its (full) data."""
+    source = edition_source(value)
     return source.edition.id, source.doc.data
 
 

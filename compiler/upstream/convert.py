@@ -296,15 +296,9 @@ class _Converter:
         text = self._text(path, value)
         named = [part.strip() for part in text.split(",") if part.strip()]
         unknown = [name for name in named if name not in order]
-        like_id = self.like[0]
         if unknown or not named:
-            self.problems.append(
-                self.doc.at(
-                    path,
-                    f"format '{text}': {', '.join(unknown) or 'no format'} is not a format of {like_id} "
-                    f"({', '.join(order)})",
-                )
-            )
+            what = f"{', '.join(unknown)} is not a format of {self.like[0]}" if unknown else "names no format"
+            self.problems.append(self.doc.at(path, f"format '{text}': {what} ({', '.join(order)})"))
             return
         first = min(order.index(name) for name in named)
         if sorted(named, key=order.index) != list(order[first:]):

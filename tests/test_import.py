@@ -233,9 +233,12 @@ def test_repairs_are_reported_at_their_place_and_ids_end_unique(tmp_path: Path, 
 # --- bad input: every problem located in the upstream file, nothing written -----------------
 
 
-def spoil(tmp_path: Path, replacements: list[tuple[str, str]]) -> tuple[Path, list[tuple[int, int]]]:
-    """v7-act.yaml with each `old` (its first occurrence) replaced by `new`; where each now stands."""
-    text = upstream_file("v7-act.yaml").read_text(encoding="utf-8")
+def spoil(
+    tmp_path: Path, replacements: list[tuple[str, str]], name: str = "v7-act.yaml"
+) -> tuple[Path, list[tuple[int, int]]]:
+    """Upstream file `name` with each `old` (its first occurrence) replaced by `new`; where each
+    now stands."""
+    text = upstream_file(name).read_text(encoding="utf-8")
     places = []
     for old, new in replacements:
         start = text.index(old)
@@ -346,3 +349,26 @@ def test_an_id_that_is_no_file_name_is_refused(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "--id: '../escape' is not an edition id" in result.stderr
     assert not (tmp_path / "escape.yaml").exists() and not (out.exists() and any(out.iterdir()))
+
+
+def test_in_a_list_with_actspeed_the_mark_says_changed(tmp_path: Path) -> None:
+    data = yaml.safe_load(upstream_file("act.yaml").read_text(encoding="utf-8"))
+    first = data["actList"][0]["acts"][0]
+    old = f"actSpeed: {first['actSpeed']}"
+    path, _ = spoil(tmp_path, [(old, f"{old}\n      actS: ●")], "act.yaml")
+    result = invoke("import", path, "--out", tmp_path / "out", "--like", "v7")
+    assert result.exit_code == 0, result.output
+    (written,) = (tmp_path / "out").glob("*.yaml")
+    action = yaml.safe_load(written.read_text(encoding="utf-8"))["actions"][0]
+    assert action["id"] == first["actId"] and action["changed"] is True
+    assert [
+        a for a in yaml.safe_load(written.read_text(encoding="utf-8"))["actions"] if a.get("changed")
+    ] == [action]
+
+
+def test_a_fog_without_an_action_of_its_name_is_an_error(tmp_path: Path) -> None:
+    data = yaml.safe_load(upstream_file("act.yaml").read_text(encoding="utf-8"))
+    fog = data["fogList"][0]["fogs"][0]
+    path, ((line, col),) = spoil(tmp_path, [(f"fogName: {fog['fogName']}", "fogName: 霧")], "act.yaml")
+    result = invoke("import", path, "--out", tmp_path / "out", "--like", "v7")
+    located(result, str(path), line, col + len("fogName: "), "fogName '霧': no action has this name")

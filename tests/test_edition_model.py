@@ -322,3 +322,83 @@ def test_a_character_label_must_be_declared(tmp_path: Path) -> None:
     assert result.stderr.splitlines()[0] == (
         f"{path}:{line_of(path, '- flyer')}:5: labels: unknown label 'flyer' (declared: attacker)"
     )
+
+
+# --- the descriptive fields and the fog list -------------------------------------------------
+
+
+def described(data: dict[str, Any]) -> dict[str, Any]:
+    """The edition with every descriptive field written once: labels, a fog, texts."""
+    data = copy.deepcopy(data)
+    second = data["formats"][min(1, len(data["formats"]) - 1)]["id"]
+    data["labels"] = [{"id": "attacker", "name": "アタッカー"}]
+    data["fog_types"] = ["滞留魔法"]
+    data["fogs"] = [
+        {
+            "id": "lingering",
+            "name": "滞留",
+            "ruby": "たいりゅう",
+            "type": "滞留魔法",
+            "format": second,
+            "key": "♡A〜5",
+            "ability": "能力の文。",
+            "action": data["actions"][0]["id"],
+            "since": "v8.2",
+        }
+    ]
+    data["actions"][0].update(
+        ruby="るび",
+        activation_condition="起動の文。",
+        trigger_condition="誘発の文。",
+        changed=True,
+        dev_note="メモ",
+    )
+    data["characters"][0].update(labels=["attacker"], size_text="サイズの文。", ruby="るび", changed=True)
+    return data
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_descriptive_fields_and_fogs_reach_the_compiled_rule_set(edition: str, tmp_path: Path) -> None:
+    data = described(builtin(edition))
+    path = write(tmp_path / f"{edition}.yaml", data)
+    rulesets = Environment().compile_edition(str(path))
+    fog = data["fogs"][0]
+    for format_id, rules in rulesets.items():  # a fog belongs to its format and the later ones
+        assert [f.id for f in rules.fogs] == (
+            [fog["id"]] if format_id in ids_from(data, fog["format"]) else []
+        )
+    last = rulesets[data["formats"][-1]["id"]]
+    action, character = last.action(data["actions"][0]["id"]), last.character(data["characters"][0]["id"])
+    assert (
+        action.ruby,
+        action.activation_condition,
+        action.trigger_condition,
+        action.changed,
+        action.dev_note,
+    ) == ("るび", "起動の文。", "誘発の文。", True, "メモ")
+    assert (character.labels, character.size_text, character.changed) == (("attacker",), "サイズの文。", True)
+    assert [label.name for label in last.edition.labels] == ["アタッカー"]
+    compiled = cli("compile", "--edition", str(path), "--format", data["formats"][-1]["id"])
+    emitted = json.loads(compiled.stdout)
+    assert emitted["fogs"][0]["key"] == "♡A〜5" and emitted["fogs"][0]["debut"] == fog["format"]
+    assert emitted["characters"][0]["labels"] == ["attacker"]
+
+
+def ids_from(data: dict[str, Any], first: str) -> list[str]:
+    ids = [f["id"] for f in data["formats"]]
+    return ids[ids.index(first) :]
+
+
+def test_a_fog_names_a_declared_type_and_an_action(tmp_path: Path) -> None:
+    data = described(builtin(EDITIONS[0]))
+    data["fogs"][0].update(type="未知", action="nonesuch")
+    path, result = bad(tmp_path, f"{data['id']}.yaml", data)
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert (
+        lines[0]
+        == f"{path}:{line_of(path, 'type: 未知')}:9: type: unknown fog type '未知' (declared: 滞留魔法)"
+    )
+    assert lines[1].startswith(
+        f"{path}:{line_of(path, 'action: nonesuch')}:11: action: unknown action 'nonesuch'"
+    )

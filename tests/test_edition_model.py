@@ -242,6 +242,19 @@ def test_a_base_beside_the_file_comes_before_a_built_in_one(tmp_path: Path) -> N
     assert Environment().edition(str(child)).edition.title == "手元の版"
 
 
+def test_an_environment_reads_a_based_edition_again_when_its_base_changes(tmp_path: Path) -> None:
+    edition = EDITIONS[0]
+    base = builtin(edition)
+    write(tmp_path / f"{edition}.yaml", base)
+    child = write(tmp_path / "child.yaml", {"kind": "edition", "id": "child", "base": edition})
+    env = Environment()
+    assert env.edition(str(child)).edition.title == base["title"]
+    assert env.edition(str(child)) is env.edition(str(child))  # kept while nothing changes
+    base["title"] += "（改）"
+    write(tmp_path / f"{edition}.yaml", base)
+    assert env.edition(str(child)).edition.title == base["title"]
+
+
 def test_a_change_in_a_based_edition_is_located_in_its_own_file(tmp_path: Path) -> None:
     edition = EDITIONS[0]
     action = builtin(edition)["actions"][0]["id"]

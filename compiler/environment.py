@@ -2,8 +2,8 @@
 
 One `Environment` serves one command (or one program using the compiler): it knows the
 built-in editions from the data index `actionlists/editions.yaml`, reads edition files
-named by id or by path (resolving `base:` chains), and keeps each file it parsed, keyed by
-the file's identity on disk, so a changed file is read again.
+named by id or by path (resolving `base:` chains), and keeps each file it parsed while the
+file and its bases are unchanged on disk.
 """
 
 from __future__ import annotations

@@ -110,6 +110,13 @@ class Environment:
         source, found = parse(doc)
         return source, problems + found
 
+    def find(self, edition_id: str, folder: Path) -> Path | None:
+        """The file of an edition a file names by id: `<id>.yaml` in its folder, else built in."""
+        sibling = folder / f"{edition_id}.yaml"
+        if sibling.is_file():
+            return sibling
+        return self.builtin_path(edition_id) if edition_id in self._index() else None
+
     def _with_base(
         self,
         doc: Document,
@@ -120,12 +127,8 @@ class Environment:
     ) -> tuple[Document | None, list[Diagnostic]]:
         """The based edition written out in full, or why not."""
         base_id = doc.data["base"]
-        sibling = path.parent / f"{base_id}.yaml"
-        if sibling.is_file():
-            base_path = sibling
-        elif base_id in self._index():
-            base_path = self.builtin_path(base_id)
-        else:
+        base_path = self.find(base_id, path.parent)
+        if base_path is None:
             known = ", ".join(self.builtin_editions())
             message = (
                 f"base: unknown edition '{base_id}' (no {base_id}.yaml beside this file; built in: {known})"
@@ -169,7 +172,8 @@ class Environment:
             raise CompileError(
                 [Diagnostic(where, f"--format {format}: this file declares format '{overlay.format.id}'")]
             )
-        base = self.edition(overlay.edition_id if overlay.edition_id in self._index() else edition)
+        named = self.find(overlay.edition_id, Path(rules).parent)
+        base = self.edition(edition if named is None else str(named))
         if format == overlay.format.base:
             return link(base, format)
         return link_overlay(base, overlay)
@@ -211,14 +215,21 @@ class Environment:
     def _check_overlay(self, overlay: OverlaySource, editions: dict[str, EditionSource]) -> list[Diagnostic]:
         base = editions.get(overlay.edition_id)
         if base is None:
-            if overlay.edition_id not in self._index():
+            named = self.find(overlay.edition_id, Path(overlay.doc.path).parent)
+            if named is None:
                 known = ", ".join(sorted({*editions, *self.builtin_editions()}))
                 return [
                     overlay.doc.at(
                         ("edition",), f"edition: unknown edition '{overlay.edition_id}' (known: {known})"
                     )
                 ]
-            base = self.edition(overlay.edition_id)
+            try:
+                base = self.edition(str(named))
+            except CompileError as error:  # the edition's own problems
+                return list(error.diagnostics)
+            problems = check_edition(base)
+            if problems:
+                return problems
         return check_overlay(base, overlay)
 
 

@@ -18,6 +18,7 @@ from click.testing import CliRunner, Result
 ENV = Environment()
 EDITIONS = ENV.builtin_editions()
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "my-std.yaml"
 NEW_FORMAT = {"id": "plus", "name": "プラス", "mark": "◇"}
 
 
@@ -253,6 +254,25 @@ def test_an_environment_reads_a_based_edition_again_when_its_base_changes(tmp_pa
     base["title"] += "（改）"
     write(tmp_path / f"{edition}.yaml", base)
     assert env.edition(str(child)).edition.title == base["title"]
+
+
+def test_a_local_rule_finds_the_edition_file_beside_it(tmp_path: Path) -> None:
+    """An overlay's `edition:` names an edition file beside it by id, as `base:` does."""
+    example = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))
+    data = builtin(example["edition"])
+    data["id"] = example["edition"] = f"{data['id']}.1"
+    data["title"] = "手元の版"
+    write(tmp_path / f"{data['id']}.yaml", data)
+    rules = write(tmp_path / "rules.yaml", example)
+    assert cli("validate", str(rules)).exit_code == 0
+    compiled = cli("compile", "--rules", str(rules), "--format", example["name"])
+    assert compiled.exit_code == 0, compiled.output
+    assert json.loads(compiled.stdout)["edition_title"] == "手元の版"
+    data["actions"][0]["type"] = "未知"
+    edition = write(tmp_path / f"{data['id']}.yaml", data)
+    broken = cli("validate", str(rules))
+    assert broken.exit_code == 1
+    assert broken.stderr.startswith(f"{edition}:{line_of(edition, 'type: 未知')}:")
 
 
 def test_a_change_in_a_based_edition_is_located_in_its_own_file(tmp_path: Path) -> None:

@@ -29,6 +29,9 @@ from blackpoker.compiler.program import (
     Is,
     KindOfType,
     Mount,
+    Move,
+    Name,
+    Pile,
     PutCharacter,
     Request,
     Step,
@@ -37,8 +40,12 @@ from blackpoker.compiler.program import (
     binding,
     branches,
     reads,
+    walk,
     walk_steps,
 )
+
+PILES = ("hand", "graveyard")  # the built-in zones a program may read as {zone: …}
+ZONES = (*PILES, "life_top", "life_bottom")  # where a move may put cards
 
 
 def check_edition(source: EditionSource) -> list[Diagnostic]:
@@ -220,6 +227,27 @@ def _check_program(
         doc.at(where, message) for where, message in _unknown_names(source, action, program, steps, added)
     ]
     _bound(doc, program, steps, (), problems)
+    return problems + _check_triggered_by(source, doc, path, _get(action, "triggered_by"), added)
+
+
+def _check_triggered_by(
+    source: EditionSource, doc: Document, path: PathKey, rule: Any, added: frozenset[str] | set[str]
+) -> list[Diagnostic]:
+    """The resolved action must exist (in the action's formats: checked per format with the
+    other references); its condition reads only the names every program may read."""
+    if rule is None:
+        return []
+    problems = []
+    if rule.resolved not in {a.id for a in source.actions} | set(added):
+        problems.append(
+            doc.at((*path, *rule.at("resolved")), f"triggered_by.resolved: unknown action '{rule.resolved}'")
+        )
+    for where, node in walk(rule, path):
+        if isinstance(node, Name) and node.name not in BUILT_IN_NAMES:
+            message = (
+                f"triggered_by.if: '{node.name}' is not a name it can read ({', '.join(BUILT_IN_NAMES)})"
+            )
+            problems.append(doc.at(where, message))
     return problems
 
 
@@ -231,6 +259,8 @@ def _unknown_names(
     official = {f.id for f in source.edition.formats}
     own_formats = [f for f in (_get(action, "formats") or ()) if f in official]
     types = source.edition.character_types
+    declared = tuple(z.id for z in source.edition.core.zones)
+    zones, piles = (*ZONES, *declared), (*PILES, *declared)
     step_at: set[PathKey] = set()
     for where, node in walk_steps(steps, path):
         if isinstance(node, Step):
@@ -245,6 +275,10 @@ def _unknown_names(
                 yield (*where, *node.at("action")), message
         elif isinstance(node, Target) and node.action is not None and node.action not in (*actions, *added):
             yield (*where, *node.at("action")), f"target.action: unknown action '{node.action}'"
+        elif isinstance(node, Move) and node.to not in zones:
+            yield (*where, *node.at("to")), f"move.to: {_unknown('zone', node.to, zones)}"
+        elif isinstance(node, Pile) and node.zone not in piles:
+            yield (*where, *node.at("zone")), f"zone: {_unknown('zone', node.zone, piles)}"
         if isinstance(node, PutCharacter | Mount | Become):
             kind = node.as_  # a character id, or a type whose key decides (checked below)
             if isinstance(kind, str) and kind not in characters:
@@ -296,6 +330,10 @@ def _check_character(
             problems.append(
                 doc.at((*path, "waives_cost_of", i), _unknown("action type", type_name, edition.action_types))
             )
+    units = [u.unit for u in edition.cost_units]
+    for i, unit in enumerate(_get(character, "waives_units") or ()):
+        if unit not in units:
+            problems.append(doc.at((*path, "waives_units", i), _unknown("cost unit", unit, units)))
     return problems
 
 

@@ -12,7 +12,7 @@ from blackpoker.compiler.keyspec import KeySpec
 from blackpoker.compiler.matcher import KeyMatcher
 
 if TYPE_CHECKING:
-    from blackpoker.compiler.program import Step
+    from blackpoker.compiler.program import Step, TriggeredBy
 
 
 class Timing(StrEnum):
@@ -83,6 +83,7 @@ class Action:
     flavor: str = ""
     speaker: str = ""
     updates: tuple[str, ...] = ()
+    triggered_by: TriggeredBy | None = None  # 誘発条件: another action's resolution triggers it
     matcher: KeyMatcher | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -123,6 +124,8 @@ class Character:
     since: str = ""
     triggers: tuple[CharacterTrigger, ...] = ()
     waives_cost_of: tuple[str, ...] = ()
+    waives_units: tuple[str, ...] = ()  # the cost units waived (none named: the whole cost)
+    labels: tuple[str, ...] = ()  # アタッカー / ブロッカー / 速攻 as the edition's label ids
     note: str = ""
     story: str = ""
     flavor: str = ""
@@ -151,11 +154,29 @@ class LegendBox:
     lines: tuple[str, ...]
 
 
+class Visibility(StrEnum):
+    PUBLIC = "public"  # 完全公開: every player sees the cards
+    OWNER = "owner"  # 個人公開: the owner sees the cards, the opponent the count
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneRule:
+    """A zone the edition adds to each player's side (the fog of edition 8)."""
+
+    id: str
+    name: str
+    visibility: Visibility = Visibility.PUBLIC
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "visibility", Visibility(self.visibility))
+
+
 @dataclass(frozen=True, slots=True)
 class CoreRules:
     auto_pass_after_normal_request: bool
     hand_size: int
     hand_limit: int
+    zones: tuple[ZoneRule, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

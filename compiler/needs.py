@@ -28,7 +28,7 @@ class Reference:
 
 
 def references(actions: Sequence[Action], characters: Sequence[Character]) -> Iterator[Reference]:
-    """Every id that the programs and the character triggers name."""
+    """Every id that the programs, the trigger conditions and the character triggers name."""
     for action in actions:
         for where, node in walk_steps(action.steps, ("program",)):
             if isinstance(node, Request):
@@ -37,6 +37,9 @@ def references(actions: Sequence[Action], characters: Sequence[Character]) -> It
                 yield Reference(action.id, "target.action", node.action, True, (*where, *node.at("action")))
             elif isinstance(node, PutCharacter | Mount | Become) and isinstance(node.as_, str):
                 yield Reference(action.id, f"{node.op}.as", node.as_, False, (*where, *node.at("as_")))
+        rule = action.triggered_by
+        if rule is not None:
+            yield Reference(action.id, "triggered_by", rule.resolved, True, rule.at("resolved"))
     for character in characters:
         for j, trigger in enumerate(character.triggers):
             yield Reference(character.id, "triggers", trigger.request, True, ("triggers", j, "request"))

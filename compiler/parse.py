@@ -31,6 +31,7 @@ from blackpoker.compiler.model import (
     Speed,
     Timing,
     Trigger,
+    ZoneRule,
 )
 from blackpoker.compiler.notation import NotationError, parse_cost, parse_key
 from blackpoker.compiler.program import (
@@ -44,6 +45,7 @@ from blackpoker.compiler.program import (
     Core,
     Count,
     Field,
+    Haste,
     If,
     Is,
     Kind,
@@ -56,6 +58,7 @@ from blackpoker.compiler.program import (
     Number,
     Option,
     OwnerOf,
+    Pile,
     Player,
     PlayerName,
     PlayerRef,
@@ -65,6 +68,7 @@ from blackpoker.compiler.program import (
     Steps,
     Sum,
     TargetKind,
+    TriggeredBy,
 )
 
 Fields = dict[str, Any]
@@ -78,6 +82,7 @@ _ACTION: dict[str, Callable[[Any], Any]] = {
     "trigger": Trigger,
     "limits": lambda values: frozenset(map(Limit, values)),
     "program": tuple,
+    "triggered_by": lambda value: _build(TriggeredBy, {"triggered_by": value}),
 }
 _CHARACTER: dict[str, Callable[[Any], Any]] = {
     **_COMMON,
@@ -86,6 +91,8 @@ _CHARACTER: dict[str, Callable[[Any], Any]] = {
     "size": SizeRule,
     "combat": Combat,
     "waives_cost_of": tuple,
+    "waives_units": tuple,
+    "labels": tuple,
     "triggers": lambda items: tuple(
         CharacterTrigger(t["when"], t["request"], tuple(t["for_each_card"])) for t in items
     ),
@@ -183,7 +190,9 @@ def _edition(data: Mapping[str, Any]) -> Edition:
         action_types=tuple(data["action_types"]),
         character_types=tuple(data["character_types"]),
         cost_units=tuple(CostUnit(u["unit"], u["name"], u["text"]) for u in data["cost_units"]),
-        core=CoreRules(**data["core"]),
+        core=CoreRules(
+            **{**data["core"], "zones": tuple(ZoneRule(**z) for z in data["core"].get("zones", ()))}
+        ),
         legend=tuple(LegendBox(box["title"], tuple(box["lines"])) for box in data.get("legend", ())),
     )
 
@@ -266,6 +275,8 @@ def _player(value: str | dict[str, Any]) -> PlayerRef:
 def _cards(value: str | dict[str, Any]) -> Cards:
     if isinstance(value, str):
         return Name(name=value)
+    if "zone" in value:
+        return _build(Pile, value)
     side = value["field"]
     return Field(side=None if side == "all" else _player(side), type=value.get("type"))
 
@@ -313,6 +324,7 @@ _READERS: Mapping[str, Callable[[Any], Any]] = MappingProxyType(
         "Kind": _kind,
         "Steps": parse_steps,
         "tuple[Option, ...]": lambda items: tuple(_build(Option, item) for item in items),
+        "tuple[Haste, ...]": lambda items: tuple(_build(Haste, item) for item in items),
     }
 )
 

@@ -138,7 +138,16 @@ class Field(Node):
     type: str | None = field(default=None, metadata=at("type"))
 
 
-Cards = Name | Field
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pile(Node):
+    """{zone: Z, player: P}: the cards lying in a player's zone (hand, graveyard, or a zone the
+    edition declares in `core.zones`, such as the fog)."""
+
+    zone: str = field(metadata=at("zone"))
+    side: PlayerRef = field(metadata=at("player"))
+
+
+Cards = Name | Field | Pile
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -447,17 +456,34 @@ class PassTurn(Step):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Haste(Node):
+    """{label: L, ranks: [A]}: a character with label L ignores 準備 (with `ranks`: only when
+    one of its cards has one of those ranks)."""
+
+    label: str = field(metadata=at("label"))
+    ranks: tuple[str, ...] = field(default=(), metadata=at("ranks"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DeclareAttackers(Step):
+    """Without `label` a character's `attack` rule decides who may attack; with it, the
+    character's labels do: it needs `label`, and 準備 applies unless a `haste` entry lifts it."""
+
     op = "declare_attackers"
     prefix = ("declare_attackers",)
     player: PlayerRef = field(metadata=at("player"))
+    label: str | None = field(default=None, metadata=at("label"))
+    haste: tuple[Haste, ...] = field(default=(), metadata=at("haste"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeclareBlockers(Step):
+    """With `label`, only characters with that label may block."""
+
     op = "declare_blockers"
     prefix = ("declare_blockers",)
     player: PlayerRef = field(metadata=at("player"))
+    label: str | None = field(default=None, metadata=at("label"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -503,6 +529,19 @@ STEP_TYPES: tuple[type[Step], ...] = (
     JudgeCombat,
     DigUntil,
 )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TriggeredBy(Node):
+    """誘発条件 as data: the action triggers when a request of the action `resolved` has
+    resolved, for `player` (turn_player, or you / opponent: the resolved request's
+    controller or their opponent), if `cond` holds then (read like the resolved program's
+    own conditions)."""
+
+    prefix: ClassVar[PathKey] = ("triggered_by",)
+    resolved: str = field(metadata=at("resolved"))
+    player: PlayerName = field(default=PlayerName.TURN_PLAYER, metadata=at("player"))
+    cond: Condition | None = field(default=None, metadata=at("if"))
 
 
 def binding(step: Step) -> str | None:

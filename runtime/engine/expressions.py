@@ -20,6 +20,7 @@ from blackpoker.compiler.program import (
     Not,
     Number,
     OwnerOf,
+    Pile,
     PlayerName,
     PlayerRef,
     Size,
@@ -55,6 +56,9 @@ def player(g: Game, res: Resolution, ref: PlayerRef) -> int:
 def things(g: Game, res: Resolution, ref: Cards) -> list[Any]:
     """What a reference names now: card ids, characters (Unit) or requests (Request)."""
     state = g.state
+    if isinstance(ref, Pile):
+        who = player(g, res, ref.side)
+        return list(state.players[who].pile(ref.zone)) if who >= 0 else []
     if isinstance(ref, Field):
         indexes = range(len(state.players)) if ref.side is None else (player(g, res, ref.side),)
         kind = ref.type

@@ -337,7 +337,7 @@ def _declare_attackers(g: Game, res: Resolution, step: program.DeclareAttackers)
         unit = next(u for u in state.players[who].field if answer.a in u.cards)
         unit.charged = False
         state.attackers.append(unit.uid)
-    eligible = [u for u in state.players[who].field if can_attack(g, u)]
+    eligible = [u for u in state.players[who].field if can_attack(g, u, step)]
     if not eligible:
         return None
     return _ask(res, who, [*(Choice(who, "attacker", u.cards[0]) for u in eligible), Choice(who, "done")])
@@ -354,7 +354,7 @@ def _declare_blockers(g: Game, res: Resolution, step: program.DeclareBlockers) -
         attacker = next(uid for uid in state.attackers if (u := state.unit(uid)) and answer.a in u.cards)
         blocker = next(u for u in state.players[who].field if answer.b in u.cards)
         state.blocks.setdefault(attacker, []).append(blocker.uid)
-    pairs = block_pairs(g, who)
+    pairs = block_pairs(g, who, step.label)
     if not pairs:
         return None
     return _ask(

@@ -117,6 +117,7 @@ class PlayerState:
     field: list[Unit] = dataclasses.field(default_factory=list)
     outside: list[int] = dataclasses.field(default_factory=list)  # not in this game (hand-written scenarios)
     used: set[str] = dataclasses.field(default_factory=set)  # once-per-turn actions requested this turn
+    zones: dict[str, list[int]] = dataclasses.field(default_factory=dict)  # the edition's core.zones (fog)
 
     def copy(self) -> PlayerState:
         return PlayerState(
@@ -126,7 +127,12 @@ class PlayerState:
             [u.copy() for u in self.field],
             list(self.outside),
             set(self.used),
+            {zone: list(cards) for zone, cards in self.zones.items()} if self.zones else {},
         )
+
+    def pile(self, zone: str) -> list[int]:
+        """The loose cards of a zone a program reads: hand, graveyard or a declared zone."""
+        return self.hand if zone == "hand" else self.graveyard if zone == "graveyard" else self.zones[zone]
 
 
 @dataclass(slots=True)

@@ -17,13 +17,11 @@ from blackpoker.runtime.engine.zones import card, owner, rank, rank_label_of
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.game import Game
 
-ZONES = ("graveyard", "hand", "life_top", "life_bottom")
-
 
 def take_card(state: GameState, cid: int) -> None:
     """Remove a loose card from wherever it lies (not from a character: see remove_unit)."""
     player = state.players[owner(cid)]
-    for pile in (player.hand, player.life, player.graveyard, player.outside):
+    for pile in (player.hand, player.life, player.graveyard, player.outside, *player.zones.values()):
         if cid in pile:
             pile.remove(cid)
             return
@@ -40,15 +38,14 @@ def is_loose(state: GameState, cid: int) -> bool:
 
 
 def put_card(state: GameState, cid: int, zone: str) -> None:
+    """Onto the owner's zone: graveyard, hand, life_top, life_bottom or a declared zone (fog)."""
     player = state.players[owner(cid)]
-    if zone == "graveyard":
-        player.graveyard.append(cid)
-    elif zone == "hand":
-        player.hand.append(cid)
-    elif zone == "life_top":
+    if zone == "life_top":
         player.life.insert(0, cid)
-    else:
+    elif zone == "life_bottom":
         player.life.append(cid)
+    else:
+        player.pile(zone).append(cid)
 
 
 def move_card(state: GameState, cid: int, zone: str) -> None:

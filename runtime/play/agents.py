@@ -40,6 +40,7 @@ from blackpoker.compiler.program import (
     OwnerOf,
     PassTurn,
     PathKey,
+    Pile,
     PlayerName,
     PlayerRef,
     PutCharacter,
@@ -314,7 +315,9 @@ class GreedyAgent:
 
     def _units(self, view: View, option: RequestOption, ref: Cards, loops: Loops) -> list[CharacterView]:
         """The characters a reference names as far as the view tells: the target, a field, or
-        the characters a for_each runs over."""
+        the characters a for_each runs over (a zone's cards are no characters)."""
+        if isinstance(ref, Pile):
+            return []
         if isinstance(ref, Field):
             side = None if ref.side is None else self._player(view, option, ref.side)
             return [

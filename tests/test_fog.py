@@ -1,0 +1,259 @@
+"""The engine features edition 8 needs, on an edition made from v7 plus those changes as data:
+a declared zone (the fog), actions triggered by another action's resolution, no automatic
+pass, attack and block by labels, a waiver of some cost units. Nothing here names an
+edition of the project; the edition under test is written by `fog_edition`."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from blackpoker.compiler.diagnostics import CompileError
+from blackpoker.compiler.link import link
+from blackpoker.compiler.model import RuleSet
+from blackpoker.compiler.parse import EditionSource
+from blackpoker.compiler.pipeline import builtin_editions, builtin_path, read_source
+from blackpoker.runtime.engine.events import GameOver, Resolved, Triggered
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.options import RequestOption
+from blackpoker.runtime.engine.view import view
+from blackpoker.runtime.play.agents import RandomAgent
+from blackpoker.runtime.play.selfplay import decide
+
+FOG = {"id": "fog", "name": "フォグ"}
+# a character's labels from its v7-style attack rule (a bulwark never attacks, an ace has haste)
+LABELS = {
+    "never": ["blocker"],
+    "not_ready": ["attacker", "blocker"],
+    "haste": ["attacker", "blocker", "haste"],
+    "haste_with_ace": ["attacker", "blocker", "haste_with_ace"],
+}
+
+
+def _edit(entries: list[dict[str, Any]], entry_id: str, **fields: Any) -> dict[str, Any]:
+    entry = next(e for e in entries if e["id"] == entry_id)
+    entry.update(fields)
+    return entry
+
+
+def fog_data(base: dict[str, Any]) -> dict[str, Any]:
+    """An edition with the core flow of edition 8, from one with indirect requests: the turn
+    actions trigger each other on resolution, lingering magic leaves its key cards in the
+    fog, エンド clears its controller's fog, attack and block read labels."""
+    data = copy.deepcopy(base)
+    data["core"] |= {"auto_pass_after_normal_request": False, "zones": [FOG]}
+    actions = data["actions"]
+    chain: dict[str, str] = {}  # requested → requester, through the indirect requests
+    for action in actions:
+        for step in action.get("program", ()):
+            for item in [step, *step.get("then", ())]:
+                if "request" in item:
+                    chain[item["request"]] = action["id"]
+    end = next(a for a in actions if any("pass_turn" in s for s in a.get("program", ())))
+    end["program"] = [
+        *(s for s in end["program"] if "request" not in s and "pass_turn" not in s),
+        {"move": {"cards": {"zone": "fog", "player": "you"}, "to": "graveyard"}},
+        {"pass_turn": {}},
+    ]
+    for action in actions:
+        steps = action.get("program", ())
+        action["program"] = [
+            {**s, "then": [t for t in s["then"] if "request" not in t]} if "then" in s else s
+            for s in steps
+            if "request" not in s
+        ]
+        action["program"] = [s for s in action["program"] if s.get("then", True)]
+        if action["id"] in chain:
+            action["trigger"] = "triggered"
+            action["triggered_by"] = {"resolved": chain[action["id"]], "player": "turn_player"}
+    for action in actions:
+        for step in action["program"]:
+            if "declare_attackers" in step:
+                haste = [{"label": "haste"}, {"label": "haste_with_ace", "ranks": ["A"]}]
+                step["declare_attackers"] |= {"label": "attacker", "haste": haste}
+                requested = next(k for k, v in chain.items() if v == action["id"])
+                _edit(actions, requested)["triggered_by"]["if"] = {"ge": [{"count": "attackers"}, 1]}
+            if "declare_blockers" in step:
+                step["declare_blockers"] |= {"label": "blocker"}
+            if "modify_size" in step and step["modify_size"]["of"] == "target":
+                lingering = {"move": {"cards": "key", "to": "fog"}}
+                action["program"].append(lingering)
+                break
+    for character in data["characters"]:
+        character["labels"] = LABELS[character["attack"]]
+        if character.get("waives_cost_of"):
+            character["waives_units"] = ["D"]
+    return data
+
+
+def write_edition(folder: Path, data: dict[str, Any]) -> EditionSource:
+    path = folder / f"{data['id']}.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    source, problems = read_source(path)
+    assert not problems and isinstance(source, EditionSource), problems
+    return source
+
+
+def base_data() -> dict[str, Any]:
+    edition = builtin_editions()[-1]
+    loaded = yaml.safe_load(builtin_path(edition).read_text(encoding="utf-8"))
+    assert isinstance(loaded, dict)
+    return loaded
+
+
+@pytest.fixture
+def fog(tmp_path: Path) -> EditionSource:
+    return write_edition(tmp_path, fog_data(base_data()))
+
+
+def test_the_edition_compiles_and_declares_its_zone(fog: EditionSource) -> None:
+    ruleset = link(fog, fog.edition.formats[-1].id)
+    assert [z.id for z in ruleset.edition.core.zones] == ["fog"]
+    triggered = [a for a in ruleset.actions if a.triggered_by is not None]
+    assert len(triggered) == 4  # each turn action the resolution of another triggers
+    assert all(not a.direct for a in triggered)
+
+
+def _write(folder: Path, data: dict[str, Any]) -> Path:
+    path = folder / f"{data['id']}.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def _link_problems(path: Path, format_id: str) -> list[str]:
+    source, problems = read_source(path)
+    assert not problems and isinstance(source, EditionSource), problems
+    with pytest.raises(CompileError) as error:
+        link(source, format_id)
+    return [d.render() for d in error.value.diagnostics]
+
+
+def _first(data: dict[str, Any]) -> dict[str, Any]:
+    return data["actions"][0]  # type: ignore[no-any-return]
+
+
+BAD = [
+    (lambda d: _first(d)["program"].append({"move": {"cards": "key", "to": "mist"}}), "unknown zone 'mist'"),
+    (
+        lambda d: _first(d)["program"].append(
+            {"move": {"cards": {"zone": "mist", "player": "you"}, "to": "hand"}}
+        ),
+        "unknown zone 'mist'",
+    ),
+    (lambda d: _first(d).update(triggered_by={"resolved": "nothing"}), "unknown action 'nothing'"),
+    (
+        lambda d: _first(d).update(
+            triggered_by={"resolved": d["actions"][1]["id"], "if": {"ge": [{"count": "found"}, 1]}}
+        ),
+        "'found' is not a name it can read",
+    ),
+    (
+        lambda d: d["characters"][0].update(waives_cost_of=[d["action_types"][0]], waives_units=["C"]),
+        "unknown cost unit 'C'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), BAD)
+def test_bad_engine_data_is_located(tmp_path: Path, change: Any, message: str) -> None:
+    data = fog_data(base_data())
+    change(data)
+    path = _write(tmp_path, data)
+    found = _link_problems(path, data["formats"][0]["id"])
+    assert any(message in d and d.startswith(f"{path}:") for d in found), found
+
+
+def test_a_trigger_naming_an_action_outside_its_format_is_refused(tmp_path: Path) -> None:
+    data = fog_data(base_data())
+    first = data["formats"][0]["id"]
+    late = next(a for a in data["actions"] if first not in a["formats"])
+    triggered = next(a for a in data["actions"] if a.get("triggered_by"))
+    triggered["triggered_by"] = {"resolved": late["id"]}
+    found = _link_problems(_write(tmp_path, data), first)
+    assert any(f"'{late['id']}' is not an action of format {first}" in d for d in found), found
+
+
+def _games(ruleset: RuleSet, count: int) -> list[Game]:
+    """Random games with invariants checked after every decision, their events kept."""
+    games = []
+    for seed in range(count):
+        game = Game.new(ruleset, seed, check=True, events=[])
+        agents = (RandomAgent(seed), RandomAgent(seed + 1000))
+        while not game.over and game.decisions < 3000:
+            game.apply(decide(game, agents))
+        games.append(game)
+    return games
+
+
+@pytest.fixture
+def played(fog: EditionSource) -> list[Game]:
+    return _games(link(fog, fog.edition.formats[-1].id), 6)
+
+
+def test_each_resolution_triggers_what_names_it(played: list[Game]) -> None:
+    """A resolution that meets an action's 誘発条件 puts that action through the buffer next:
+    the turn player's request, taken out before anything else happens."""
+    seen = 0
+    for game in played:
+        rules = game.rules
+        events = game.events or []
+        for i, event in enumerate(events):
+            if not isinstance(event, Resolved):
+                continue
+            triggered = rules.triggered.get(event.action, ())
+            wanted = [a.id for a in triggered if a.triggered_by and not a.triggered_by.cond]
+            after = events[i + 1 : i + 2]
+            if not wanted or not after or isinstance(after[0], GameOver):
+                continue
+            follow = []
+            for later in events[i + 1 :]:
+                if not isinstance(later, Triggered | Resolved):
+                    break
+                follow.append(later.action)
+            assert isinstance(after[0], Triggered) and wanted[0] in follow, (event, events[i + 1 : i + 4])
+            seen += 1
+    assert seen > 10
+
+
+def test_a_normal_request_keeps_chance_with_its_requester(played: list[Game]) -> None:
+    checked = 0
+    for seed in range(3):
+        game = Game.new(played[0].rules, seed, check=True)
+        agents = (RandomAgent(seed), RandomAgent(seed + 7))
+        while not game.over and game.decisions < 1500:
+            option = decide(game, agents)
+            player = game.to_move
+            stage = len(game.state.stage)
+            game.apply(option)
+            if (
+                isinstance(option, RequestOption)
+                and len(game.state.stage) == stage + 1
+                and not game.state.resolving
+            ):
+                assert game.state.chance == player
+                checked += 1
+    assert checked > 10
+
+
+def test_lingering_key_cards_wait_in_the_fog_until_their_owner_ends_a_turn(fog: EditionSource) -> None:
+    """Key cards that a program moves to the fog stay there, in their owner's fog, until that
+    player's エンド resolves; the view shows every fog card to both players."""
+    ruleset = link(fog, fog.edition.formats[-1].id)
+    fogged = 0
+    for seed in range(6):
+        game = Game.new(ruleset, seed, check=True, events=[])
+        agents = (RandomAgent(seed), RandomAgent(seed + 3))
+        while not game.over and game.decisions < 3000:
+            before = game.state.turn_player
+            game.apply(decide(game, agents))
+            fogs = [p.zones["fog"] for p in game.state.players]
+            fogged += sum(map(len, fogs))
+            if game.state.turn_player != before:
+                assert fogs[before] == []  # the one who ended the turn cleared their fog
+            for me in (0, 1):
+                shown = view(game, me).players
+                assert [z.cards for p in shown for z in p.zones] == [tuple(f) for f in fogs]
+    assert fogged > 0

@@ -66,14 +66,6 @@ class GameOver:
 
 
 Event = (
-    SetUp
-    | Decided
-    | Requested
-    | Triggered
-    | Discarded
-    | Negated
-    | Revealed
-    | Resolved
-    | TurnPassed
+    SetUp | Decided | Requested | Triggered | Discarded | Negated | Revealed | Resolved | TurnPassed
     | GameOver
 )

@@ -44,8 +44,8 @@ from blackpoker.compiler.program import (
     walk_steps,
 )
 
-PILES = ("hand", "graveyard")  # the built-in zones a program may read as {zone: …}
-ZONES = (*PILES, "life_top", "life_bottom")  # where a move may put cards
+PILES = ("hand", "graveyard", "life")  # the built-in zones a program may read as {zone: …}
+ZONES = ("hand", "graveyard", "life_top", "life_bottom")  # where a move may put cards
 
 
 def check_edition(source: EditionSource) -> list[Diagnostic]:

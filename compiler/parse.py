@@ -62,6 +62,9 @@ from blackpoker.compiler.program import (
     Player,
     PlayerName,
     PlayerRef,
+    Plus,
+    Points,
+    RankCount,
     Size,
     State,
     Step,
@@ -244,7 +247,16 @@ def parse_steps(raw: Sequence[Any]) -> Steps:
 
 _STEPS: Mapping[str, type[Step]] = MappingProxyType({cls.op: cls for cls in STEP_TYPES})
 _NUMBERS: Mapping[str, type[Node]] = MappingProxyType(
-    {"sum": Sum, "count": Count, "size": Size, "core": Core, "mod": Mod, "neg": Neg}
+    {
+        "sum": Sum,
+        "count": Count,
+        "size": Size,
+        "core": Core,
+        "mod": Mod,
+        "neg": Neg,
+        "plus": Plus,
+        "points": Points,
+    }
 )
 _CONDITIONS: Mapping[str, type[Node]] = MappingProxyType({"all": All, "any": AnyOf, "not": Not, "is": Is})
 
@@ -284,8 +296,8 @@ def _cards(value: str | dict[str, Any]) -> Cards:
 def _number(value: int | dict[str, Any]) -> Number:
     if isinstance(value, int):
         return value
-    built = _build(_NUMBERS[next(iter(value))], value)
-    assert isinstance(built, Sum | Count | Size | Core | Mod | Neg)
+    built = _build(_NUMBERS[next(k for k in value if k in _NUMBERS)], value)
+    assert isinstance(built, Sum | Count | Size | Core | Mod | Neg | Plus | Points)
     return built
 
 
@@ -308,6 +320,7 @@ _READERS: Mapping[str, Callable[[Any], Any]] = MappingProxyType(
     {
         "str": str,
         "bool": bool,
+        "int": int,
         "Binding": str,
         "tuple[int, ...]": tuple,
         "tuple[str, ...]": tuple,
@@ -325,6 +338,8 @@ _READERS: Mapping[str, Callable[[Any], Any]] = MappingProxyType(
         "Steps": parse_steps,
         "tuple[Option, ...]": lambda items: tuple(_build(Option, item) for item in items),
         "tuple[Haste, ...]": lambda items: tuple(_build(Haste, item) for item in items),
+        "tuple[Number, ...]": lambda items: tuple(map(_number, items)),
+        "tuple[RankCount, ...]": lambda items: tuple(_build(RankCount, item) for item in items),
     }
 )
 

@@ -158,7 +158,7 @@ class Sum(Node):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Count(Node):
-    of: Name = field(metadata=at("count"))
+    of: Cards = field(metadata=at("count"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -182,7 +182,32 @@ class Neg(Node):
     of: Number = field(metadata=at("neg"))
 
 
-Number = int | Sum | Count | Size | Core | Mod | Neg
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Plus(Node):
+    items: tuple[Number, ...] = field(metadata=at("plus"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RankCount(Node):
+    """{ranks: [A], as: 11, else: 1}: a card of these ranks counts `as`, or `else` when `as`
+    would take the running total past the limit."""
+
+    ranks: tuple[str, ...] = field(metadata=at("ranks"))
+    value: int = field(metadata=at("as"))
+    fallback: int | None = field(default=None, metadata=at("else"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Points(Node):
+    """{points: NAME, counts: [...], limit: 21}: the cards' points added up in order, each its
+    number (Joker 0) unless a `counts` entry says otherwise (B・J's 合計点)."""
+
+    of: Name = field(metadata=at("points"))
+    counts: tuple[RankCount, ...] = field(default=(), metadata=at("counts"))
+    limit: int | None = field(default=None, metadata=at("limit"))
+
+
+Number = int | Sum | Count | Size | Core | Mod | Neg | Plus | Points
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -389,6 +414,18 @@ class May(Step):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Repeat(Step):
+    """While `while` holds, the player decides whether to run the steps once more (yes / no):
+    B・J's ヒット / スタンド."""
+
+    op = "repeat"
+    prefix = ("repeat",)
+    player: PlayerRef = field(metadata=at("player"))
+    cond: Condition = field(metadata=at("while"))
+    steps: Steps = field(metadata=at("steps"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Option(Node):
     label: str = field(metadata=at("label"))
     steps: Steps = field(metadata=at("steps"))
@@ -516,6 +553,7 @@ STEP_TYPES: tuple[type[Step], ...] = (
     Retarget,
     If,
     May,
+    Repeat,
     ChooseOne,
     ForEach,
     Reveal,
@@ -566,7 +604,7 @@ def branches(step: Step) -> tuple[tuple[PathKey, Steps], ...]:
     them runs (a for_each runs its steps any number of times, maybe none)."""
     if isinstance(step, If):
         return (step.at("then"), step.then), (step.at("otherwise"), step.otherwise)
-    if isinstance(step, May | ForEach):
+    if isinstance(step, May | ForEach | Repeat):
         return ((step.at("steps"), step.steps),)
     if isinstance(step, ChooseOne):
         return tuple(((*step.at("options"), i, "steps"), o.steps) for i, o in enumerate(step.options))

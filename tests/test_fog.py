@@ -11,15 +11,19 @@ from typing import Any
 
 import pytest
 import yaml
+from blackpoker.compiler.cards import Card
 from blackpoker.compiler.diagnostics import CompileError
 from blackpoker.compiler.link import link
 from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.parse import EditionSource
 from blackpoker.compiler.pipeline import builtin_editions, builtin_path, read_source
+from blackpoker.runtime.engine import flow
 from blackpoker.runtime.engine.events import GameOver, Resolved, Triggered
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.options import RequestOption
+from blackpoker.runtime.engine.options import Choice, RequestOption
+from blackpoker.runtime.engine.state import Frame, Origin, Request, Resolution
 from blackpoker.runtime.engine.view import view
+from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.agents import RandomAgent
 from blackpoker.runtime.play.selfplay import decide
 
@@ -257,3 +261,83 @@ def test_lingering_key_cards_wait_in_the_fog_until_their_owner_ends_a_turn(fog: 
                 shown = view(game, me).players
                 assert [z.cards for p in shown for z in p.zones] == [tuple(f) for f in fogs]
     assert fogged > 0
+
+
+BLACKJACK = [{"ranks": ["A"], "as": 11, "else": 1}, {"ranks": ["J", "Q", "K"], "as": 10}]
+
+
+def _points(name: str) -> dict[str, Any]:
+    return {"points": name, "counts": BLACKJACK, "limit": 21}
+
+
+# B・J of edition 8.2: turn cards over one by one while the points stay at 21 or less
+HIT_OR_STAND = [
+    {"top": {"player": "you", "count": 1, "as": "shown"}},
+    {"reveal": "shown"},
+    {
+        "repeat": {
+            "player": "you",
+            "while": {
+                "all": [
+                    {"le": [_points("shown"), 21]},
+                    {"lt": [{"count": "shown"}, {"count": {"zone": "life", "player": "you"}}]},
+                ]
+            },
+            "steps": [
+                {"top": {"player": "you", "count": {"plus": [{"count": "shown"}, 1]}, "as": "shown"}},
+                {"reveal": "shown"},
+            ],
+        }
+    },
+    {
+        "if": {"ge": [_points("shown"), 22]},
+        "then": [{"move": {"cards": "shown", "to": "graveyard"}}],
+        "else": [{"move": {"cards": "shown", "to": "hand"}}],
+    },
+]
+
+
+@pytest.mark.parametrize(
+    ("life", "answers", "hand", "graveyard"),
+    [
+        (["♠9", "♡A", "♣5"], ["yes", "no"], ["♠9", "♡A"], []),  # 9 + 11 = 20: stand
+        (["♠9", "♡A", "♣5", "♣K"], ["yes", "yes"], [], ["♠9", "♡A", "♣5"]),  # 20, then 25: the A stays 11
+        (["♣K", "♡Q", "♠A"], ["yes", "yes", "no"], ["♣K", "♡Q", "♠A"], []),  # 10+10, then A counts 1: 21
+        (["♣K", "♡Q", "♠2"], ["yes", "yes"], [], ["♣K", "♡Q", "♠2"]),  # 22: bust
+    ],
+)
+def test_hit_or_stand_with_points(
+    tmp_path: Path, life: list[str], answers: list[str], hand: list[str], graveyard: list[str]
+) -> None:
+    """`repeat` asks whether to go on while its condition holds; `points` adds up in order,
+    an A counting 1 when 11 would pass the limit."""
+
+    data = fog_data(base_data())
+    first = _first(data)
+    first["program"] = HIT_OR_STAND
+    for key in ("cost", "key", "limits"):
+        first.pop(key, None)
+    ruleset = link(write_edition(tmp_path, data), data["formats"][-1]["id"])
+    action = ruleset.action(first["id"])
+    game = Game.new(ruleset, 1, check=True)
+    me = game.state.players[0]
+    cards = {label(c): c for c in me.life + me.hand + me.graveyard}
+    wanted = [cards[str(Card.parse(text))] for text in life]
+    me.life = wanted + [c for c in me.life if c not in wanted]
+    me.hand = [c for c in me.hand if c not in wanted]
+    me.graveyard = [c for c in me.graveyard if c not in wanted]
+    before_hand, before_grave = list(me.hand), list(me.graveyard)
+    request = Request(game.state.new_uid(), action, 0, (), [])
+    game.state.resolving.append(Resolution(request, Origin.EFFECT, [Frame(action.steps)]))
+    flow.advance(game)
+    for word in answers:
+        if not game.state.resolving:
+            break
+        flow.answer(game, Choice(0, word))
+    assert not game.state.resolving
+    assert sorted(label(c) for c in me.hand if c not in before_hand) == sorted(
+        str(Card.parse(t)) for t in hand
+    )
+    assert sorted(label(c) for c in me.graveyard if c not in before_grave) == sorted(
+        str(Card.parse(t)) for t in graveyard
+    )

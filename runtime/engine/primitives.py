@@ -216,6 +216,22 @@ def _may(g: Game, res: Resolution, step: program.May) -> Signal | None:
     return _branch(g, res, step.player, {"yes": step.steps, "no": ()})
 
 
+@primitive(program.Repeat)
+def _repeat(g: Game, res: Resolution, step: program.Repeat) -> Signal | None:
+    """Asked again after each pass: the steps run on top of a frame that repeats this step."""
+    if not condition(g, res, step.cond):
+        _answer(res)
+        return None
+    who = player(g, res, step.player)
+    answer = _answer(res)
+    if answer is None:
+        return _ask(res, who, [Choice(who, "yes"), Choice(who, "no")])
+    if answer.word == "yes":
+        res.frames.append(Frame((step,)))
+        res.frames.append(Frame(step.steps))
+    return None
+
+
 @primitive(program.ChooseOne)
 def _choose_one(g: Game, res: Resolution, step: program.ChooseOne) -> Signal | None:
     return _branch(g, res, step.player, {o.label: o.steps for o in step.options})

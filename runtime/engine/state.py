@@ -131,8 +131,12 @@ class PlayerState:
         )
 
     def pile(self, zone: str) -> list[int]:
-        """The loose cards of a zone a program reads: hand, graveyard or a declared zone."""
-        return self.hand if zone == "hand" else self.graveyard if zone == "graveyard" else self.zones[zone]
+        """The cards of a zone a program reads: hand, graveyard, life or a declared zone."""
+        if zone == "graveyard":
+            return self.graveyard
+        if zone == "hand":
+            return self.hand
+        return self.life if zone == "life" else self.zones[zone]
 
 
 @dataclass(slots=True)

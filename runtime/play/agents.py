@@ -43,6 +43,8 @@ from blackpoker.compiler.program import (
     Pile,
     PlayerName,
     PlayerRef,
+    Plus,
+    Points,
     PutCharacter,
     Retarget,
     SetState,
@@ -54,6 +56,7 @@ from blackpoker.compiler.program import (
     walk_steps,
 )
 from blackpoker.runtime.engine import refs
+from blackpoker.runtime.engine.expressions import points
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
 from blackpoker.runtime.engine.state import player_name
 from blackpoker.runtime.engine.view import CharacterView, View
@@ -233,11 +236,18 @@ class GreedyAgent:
         if isinstance(expr, Size):
             unit = _target_unit(view, option) if expr.of.name == "target" else None
             return None if unit is None else unit.size
+        if isinstance(expr, Plus):
+            values = [self._number(view, option, item) for item in expr.items]
+            return None if None in values else sum(v for v in values if v is not None)
+        if not isinstance(expr.of, Name):  # a count of a field or a zone: not read ahead
+            return None
         cards = self._cards(view, option, expr.of.name)
         if cards is None:
             return None
         if isinstance(expr, Count):
             return len(cards)
+        if isinstance(expr, Points):
+            return points(list(cards), expr)
         return sum(rank(c) for c in cards if expr.suit is None or str(card(c)).startswith(expr.suit))
 
     def _cards(self, view: View, option: RequestOption, name: str) -> tuple[int, ...] | None:
@@ -495,7 +505,7 @@ def _amount(value: Number, keys: Sequence[int]) -> int:
     if isinstance(value, Sum) and value.of.name == "key":
         suit = value.suit
         return sum(rank(c) for c in keys if suit is None or str(card(c)).startswith(suit))
-    if isinstance(value, Count) and value.of.name == "key":
+    if isinstance(value, Count) and isinstance(value.of, Name) and value.of.name == "key":
         return len(keys)
     return 1
 

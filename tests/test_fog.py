@@ -18,7 +18,7 @@ from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.parse import EditionSource
 from blackpoker.compiler.pipeline import builtin_editions, builtin_path, read_source
 from blackpoker.runtime.engine import flow
-from blackpoker.runtime.engine.events import GameOver, Resolved, Triggered
+from blackpoker.runtime.engine.events import Discarded, GameOver, Resolved, Triggered
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, RequestOption
 from blackpoker.runtime.engine.state import Frame, Origin, Request, Resolution
@@ -341,3 +341,86 @@ def test_hit_or_stand_with_points(
     assert sorted(label(c) for c in me.graveyard if c not in before_grave) == sorted(
         str(Card.parse(t)) for t in graveyard
     )
+
+
+def _probe_edition(folder: Path) -> RuleSet:
+    """The fog edition plus a direct action `probe` with no key, whose resolution triggers
+    one action of each speed × timing, for the turn player, its controller or their opponent."""
+    data = fog_data(base_data())
+    section, kind = data["sections"][0], data["action_types"][0]
+    formats = [f["id"] for f in data["formats"]]
+
+    def action(action_id: str, timing: str, speed: str, **more: Any) -> dict[str, Any]:
+        return {
+            "id": action_id,
+            "name": action_id,
+            "type": kind,
+            "section": section,
+            "formats": formats,
+            "timing": timing,
+            "speed": speed,
+            "effect": "-",
+            "program": [],
+            "since": "v8.0",
+            **more,
+        }
+
+    def triggered(action_id: str, timing: str, speed: str, player: str) -> dict[str, Any]:
+        rule = {"resolved": "probe", "player": player}
+        return action(action_id, timing, speed, trigger="triggered", triggered_by=rule)
+
+    data["actions"] += [
+        action("probe", "quick", "normal"),
+        triggered("immediateMainTurn", "main", "immediate", "turn_player"),
+        triggered("immediateQuickOpponent", "quick", "immediate", "opponent"),
+        triggered("normalQuickYou", "quick", "normal", "you"),
+        triggered("normalMainTurn", "main", "normal", "turn_player"),
+        triggered("immediateQuickTurn", "quick", "immediate", "turn_player"),
+    ]
+    return link(write_edition(folder, data), formats[0])
+
+
+def _trigger_events(game: Game) -> list[tuple[str, str, int]]:
+    return [
+        (type(e).__name__, e.action, getattr(e, "player", -1))
+        for e in game.events or []
+        if isinstance(e, Triggered | Resolved | Discarded) and e.action != "probe"
+    ]
+
+
+def test_the_buffer_takes_immediate_first_turn_player_first_main_before_quick(tmp_path: Path) -> None:
+    """002 [6-1]–[6-12]: immediate requests before normal ones, the turn player's before the
+    opponent's, main timing before quick; normal ones go on the stage in that order."""
+    game = Game.new(_probe_edition(tmp_path), 1, check=True, events=[])
+    me = game.state.turn_player
+    for command in ("probe", "pass"):
+        game.apply(game.find(me, command))
+    game.apply(game.find(1 - me, "pass"))
+    assert _trigger_events(game) == [
+        ("Triggered", "immediateMainTurn", me),
+        ("Resolved", "immediateMainTurn", me),
+        ("Triggered", "immediateQuickTurn", me),
+        ("Resolved", "immediateQuickTurn", me),
+        ("Triggered", "immediateQuickOpponent", 1 - me),
+        ("Resolved", "immediateQuickOpponent", 1 - me),
+        ("Triggered", "normalMainTurn", me),
+        ("Triggered", "normalQuickYou", me),
+    ]
+    assert [r.action.id for r in game.state.stage] == ["normalMainTurn", "normalQuickYou"]
+    assert game.state.chance == me
+
+
+def test_a_main_timing_trigger_is_discarded_while_the_stage_is_not_empty(tmp_path: Path) -> None:
+    """002 [6-10-6]: the opponent's probe resolves above the turn player's, so the turn
+    player's main-timing normal trigger finds the stage occupied and is discarded."""
+    game = Game.new(_probe_edition(tmp_path), 1, check=True, events=[])
+    me = game.state.turn_player
+    game.apply(game.find(me, "probe"))
+    game.apply(game.find(me, "pass"))
+    game.apply(game.find(1 - me, "probe"))
+    game.apply(game.find(1 - me, "pass"))
+    game.apply(game.find(me, "pass"))
+    found = _trigger_events(game)
+    assert ("Discarded", "normalMainTurn", -1) in found
+    assert [r.action.id for r in game.state.stage] == ["probe", "normalQuickYou"]
+    assert game.state.stage[-1].controller == 1 - me

@@ -17,7 +17,14 @@ from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.matcher import compile_matcher
 from blackpoker.compiler.model import Action, Format, RuleSet
-from blackpoker.compiler.needs import Reference, dangling, references, request_cycles, turn_passers
+from blackpoker.compiler.needs import (
+    Reference,
+    dangling,
+    references,
+    request_cycles,
+    trigger_cycles,
+    turn_passers,
+)
 from blackpoker.compiler.parse import EditionSource, Edits, OverlaySource
 from blackpoker.compiler.program import (
     BUILT_IN_NAMES,
@@ -406,6 +413,10 @@ def _edition_needs(source: EditionSource) -> list[Diagnostic]:
     problems += [doc.at(path, f"{message}{', '.join(ids)}") for (path, message), ids in missing.items()]
     for cycle in request_cycles(source.actions):
         problems.append(doc.at((*where[("actions", cycle[-1].referrer)], *cycle[-1].at), _cycle(cycle)))
+    for ring in trigger_cycles(source.actions):
+        names = " -> ".join(f"'{name}'" for name in (*ring, ring[0]))
+        message = f"triggered_by: {names}: immediate actions that trigger each other on resolution, forever"
+        problems.append(doc.at((*where[("actions", ring[0])], "triggered_by", "resolved"), message))
     return sorted(set(problems), key=lambda d: (d.location, d.message))
 
 

@@ -89,6 +89,28 @@ def request_cycles(actions: Sequence[Action]) -> list[tuple[Reference, ...]]:
     return cycles
 
 
+def trigger_cycles(actions: Sequence[Action]) -> list[tuple[str, ...]]:
+    """Immediate actions that trigger each other on resolution in a ring (each one's
+    `triggered_by` names the one before): the trigger check would resolve them forever
+    without a decision. Each ring once, from its first action in format order."""
+    immediate = {a.id: a for a in actions if a.speed is Speed.IMMEDIATE}
+    cycles: list[tuple[str, ...]] = []
+    seen: set[str] = set()
+    for action in actions:
+        ring: list[str] = []
+        current: Action | None = immediate.get(action.id)
+        while current is not None and current.id not in ring and current.id not in seen:
+            ring.append(current.id)
+            rule = current.triggered_by
+            current = immediate.get(rule.resolved) if rule is not None else None
+        if current is not None and current.id in ring:
+            loop = ring[ring.index(current.id) :]
+            first = min(loop, key=[a.id for a in actions].index)
+            cycles.append((*loop[loop.index(first) :], *loop[: loop.index(first)]))
+        seen.update(ring)
+    return cycles
+
+
 def turn_passers(actions: Sequence[Action]) -> set[str]:
     """The actions whose program passes the turn, by a pass_turn step or by requesting one."""
     passers: set[str] = set()

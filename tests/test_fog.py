@@ -424,3 +424,15 @@ def test_a_main_timing_trigger_is_discarded_while_the_stage_is_not_empty(tmp_pat
     assert ("Discarded", "normalMainTurn", -1) in found
     assert [r.action.id for r in game.state.stage] == ["probe", "normalQuickYou"]
     assert game.state.stage[-1].controller == 1 - me
+
+
+def test_immediate_actions_triggering_each_other_forever_are_refused(tmp_path: Path) -> None:
+    data = fog_data(base_data())
+    first = data["formats"][0]["id"]
+    charge = next(a for a in data["actions"] if a.get("triggered_by") and a["speed"] == "immediate")
+    echo = {**copy.deepcopy(charge), "id": "echo", "name": "echo", "triggered_by": {"resolved": charge["id"]}}
+    charge["triggered_by"] = {"resolved": "echo"}
+    data["actions"].append(echo)
+    found = _link_problems(_write(tmp_path, data), first)
+    ring = f"'{charge['id']}' -> 'echo' -> '{charge['id']}'"
+    assert any(ring in d and "trigger each other" in d for d in found), found

@@ -21,7 +21,11 @@ if TYPE_CHECKING:
 def take_card(state: GameState, cid: int) -> None:
     """Remove a loose card from wherever it lies (not from a character: see remove_unit)."""
     player = state.players[owner(cid)]
-    for pile in (player.hand, player.life, player.graveyard, player.outside, *player.zones.values()):
+    for pile in (player.hand, player.life, player.graveyard, player.outside):
+        if cid in pile:
+            pile.remove(cid)
+            return
+    for pile in player.zones.values():  # the edition's own zones (the fog)
         if cid in pile:
             pile.remove(cid)
             return
@@ -40,12 +44,16 @@ def is_loose(state: GameState, cid: int) -> bool:
 def put_card(state: GameState, cid: int, zone: str) -> None:
     """Onto the owner's zone: graveyard, hand, life_top, life_bottom or a declared zone (fog)."""
     player = state.players[owner(cid)]
-    if zone == "life_top":
+    if zone == "graveyard":
+        player.graveyard.append(cid)
+    elif zone == "hand":
+        player.hand.append(cid)
+    elif zone == "life_top":
         player.life.insert(0, cid)
     elif zone == "life_bottom":
         player.life.append(cid)
     else:
-        player.pile(zone).append(cid)
+        player.zones[zone].append(cid)
 
 
 def move_card(state: GameState, cid: int, zone: str) -> None:

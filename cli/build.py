@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import NoReturn
 
 import click
+from blackpoker.cli.options import EDITION_HELP
 from blackpoker.cli.outputs import output_folder
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
@@ -17,7 +18,10 @@ from rich.console import Console
 
 @click.command()
 @click.option(
-    "--edition", "editions", multiple=True, help="Edition id; repeatable. Default: every built-in edition."
+    "--edition",
+    "editions",
+    multiple=True,
+    help=f"{EDITION_HELP} Repeatable. Default: every built-in edition.",
 )
 @click.option(
     "--format",

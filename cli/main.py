@@ -7,10 +7,11 @@ import sys
 from pathlib import Path
 
 import click
+from blackpoker.cli.options import EDITION_HELP
 from blackpoker.cli.report import report
-from blackpoker.compiler import CompileError, compile_ruleset
+from blackpoker.compiler import CompileError
 from blackpoker.compiler.emit_json import ruleset_json
-from blackpoker.compiler.pipeline import builtin_editions, builtin_path, check_paths
+from blackpoker.compiler.environment import Environment
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -26,15 +27,19 @@ def validate(paths: tuple[Path, ...]) -> None:
 
     Reports every problem as path:line:col: message and exits 1 if there is any.
     """
-    targets = list(paths) or [builtin_path(e) for e in builtin_editions()]
-    count, problems = check_paths(targets)
+    env = Environment()
+    try:
+        targets = list(paths) or [env.builtin_path(e) for e in env.builtin_editions()]
+    except CompileError as error:
+        report(error.diagnostics)
+    count, problems = env.check_paths(targets)
     if problems:
         report(problems)
     click.echo(f"{count} file{'s' if count != 1 else ''} checked: no problems", err=True)
 
 
 @main.command(name="compile")
-@click.option("--edition", default="v7", show_default=True, help="Edition id.")
+@click.option("--edition", default="v7", show_default=True, help=EDITION_HELP)
 @click.option(
     "--format", "format_id", default="std", show_default=True, help="Format id (or a local-rule format)."
 )
@@ -42,7 +47,7 @@ def validate(paths: tuple[Path, ...]) -> None:
 def compile_command(edition: str, format_id: str, rules: Path | None) -> None:
     """Print a compiled rule set as JSON on stdout."""
     try:
-        ruleset = compile_ruleset(edition, format_id, rules)
+        ruleset = Environment().compile(edition, format_id, rules)
     except CompileError as error:
         report(error.diagnostics)
     text = json.dumps(ruleset_json(ruleset), ensure_ascii=False, indent=2)  # whole, or nothing printed

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import click
+from blackpoker.cli.options import EDITION_HELP
 from blackpoker.cli.outputs import output_file
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError, compile_ruleset
@@ -162,7 +163,7 @@ def _events(console: Console, game: Game, told: int) -> int:
 
 
 @click.command()
-@click.option("--edition", default="v7", show_default=True)
+@click.option("--edition", default="v7", show_default=True, help=EDITION_HELP)
 @click.option("--format", "format_id", default="lite", show_default=True)
 @click.option("--seed", type=int, help="The game's seed (default: a random one, printed).")
 @click.option(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from blackpoker.cli.options import EDITION_HELP
 from blackpoker.cli.report import report
 from blackpoker.compiler.pipeline import display, find_files
 from blackpoker.runtime.play.log import ReplayError
@@ -13,7 +14,8 @@ from blackpoker.runtime.play.log import replay as replay_log
 
 @click.command()
 @click.argument("logs", nargs=-1, required=True, type=click.Path(path_type=Path))
-def replay(logs: tuple[Path, ...]) -> None:
+@click.option("--edition", help=f"{EDITION_HELP} Default: the edition each log names.")
+def replay(logs: tuple[Path, ...], edition: str | None) -> None:
     """Replay command logs (files, or folders of *.jsonl) with the current rules.
 
     Every decision and event must come out as logged and the final state hash must match;
@@ -23,7 +25,7 @@ def replay(logs: tuple[Path, ...]) -> None:
     failed = 0
     for file in files:
         try:
-            done = replay_log(file, display(file))
+            done = replay_log(file, display(file), edition)
         except ReplayError as error:
             problems.append(error.diagnostic)
             failed += 1

@@ -12,6 +12,9 @@ from typing import ClassVar
 
 # Every unit letter any edition uses (C arrived in later editions). cost.lark spells the same set.
 UNITS: tuple[str, ...] = ("B", "C", "D", "L", "S")
+# The units the engine has a payment rule for: an edition declaring another is refused
+# (a test checks this list against the engine's payment registry).
+PAYABLE_UNITS: tuple[str, ...] = ("B", "D", "L", "S")
 
 
 @dataclass(frozen=True, slots=True)

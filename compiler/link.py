@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
+from blackpoker.compiler.cost import PAYABLE_UNITS
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.matcher import compile_matcher
@@ -30,8 +31,11 @@ from blackpoker.compiler.program import (
     BUILT_IN_NAMES,
     Become,
     ChooseOne,
+    DeclareAttackers,
+    DeclareBlockers,
     Field,
     ForEach,
+    Haste,
     If,
     Is,
     KindOfType,
@@ -61,13 +65,36 @@ def check_edition(source: EditionSource) -> list[Diagnostic]:
     problems = _duplicates(doc, "formats", [f.id for f in edition.formats])
     problems += _duplicates(doc, "actions", [a.id for a in source.actions])
     problems += _duplicates(doc, "characters", [c.id for c in source.characters])
+    problems += _duplicates(doc, "fogs", [f.id for f in source.fogs])
+    problems += _unpayable_units(source)
+    problems += _duplicates(doc, "labels", [label.id for label in edition.labels])
     formats = [f.id for f in edition.formats]
     for i, action in enumerate(source.actions):
         problems += _check_action(source, doc, ("actions", i), action, formats)
     for i, character in enumerate(source.characters):
         problems += _check_character(source, doc, ("characters", i), character, formats)
+    actions = [a.id for a in source.actions]
+    for i, fog in enumerate(source.fogs):
+        path = ("fogs", i)
+        problems += _check_formats(doc, path, fog, formats)
+        problems += _check_name(doc, path, fog, "type", edition.fog_types, "fog type")
+        problems += _check_name(doc, path, fog, "action", actions, "action")
     problems += _edition_triggers(source)
     return problems or _edition_needs(source)
+
+
+def _unpayable_units(source: EditionSource) -> list[Diagnostic]:
+    """Declared cost units the engine cannot pay, at their declaration (an action can only
+    use declared units)."""
+    known = ", ".join(PAYABLE_UNITS)
+    return [
+        source.doc.at(
+            ("cost_units", i, "unit"),
+            f"cost_units: unit '{u.unit}' has no payment rule in the engine (it pays {known})",
+        )
+        for i, u in enumerate(source.edition.cost_units)
+        if u.unit not in PAYABLE_UNITS
+    ]
 
 
 def link(source: EditionSource, format_id: str) -> RuleSet:
@@ -102,6 +129,7 @@ def _official(source: EditionSource, fmt: Format) -> RuleSet:
         fmt,
         tuple(a for a in source.actions if fmt.id in a.formats),
         tuple(c for c in source.characters if fmt.id in c.formats),
+        tuple(f for f in source.fogs if fmt.id in f.formats),
     )
 
 
@@ -168,11 +196,11 @@ def _edit(
                     key=True,
                 )
             )
-        if "formats" in fields:
+        if "format" in fields:
             problems.append(
                 doc.at(
-                    (name, "change", entry_id, "formats"),
-                    f"{name}.change.{entry_id}.formats: an overlay cannot change formats (every kept"
+                    (name, "change", entry_id, "format"),
+                    f"{name}.change.{entry_id}.format: an overlay cannot change formats (every kept"
                     f" {singular} belongs to the new format; to drop it from the format, list it in"
                     f" {name}.remove)",
                     key=True,
@@ -182,6 +210,14 @@ def _edit(
         if entry.id in known and entry.id not in edits.remove:
             problems.append(
                 doc.at((name, "add", i, "id"), f"{name}.add: '{entry.id}' already exists; change it instead")
+            )
+        if entry.format:
+            problems.append(
+                doc.at(
+                    (name, "add", i, "format"),
+                    f"{name}.add: an added {singular} belongs to this file's format only (drop 'format')",
+                    key=True,
+                )
             )
     kept = tuple(
         replace(entry, **{**edits.change.get(entry.id, {}), "formats": (*entry.formats, format_id)})
@@ -268,6 +304,8 @@ def _unknown_names(
     types = source.edition.character_types
     declared = tuple(z.id for z in source.edition.core.zones)
     zones, piles = (*ZONES, *declared), (*PILES, *declared)
+    labels = [label.id for label in source.edition.labels]
+    named_labels = (None, *labels)  # a step without a label reads the characters' attack rule
     step_at: set[PathKey] = set()
     for where, node in walk_steps(steps, path):
         if isinstance(node, Step):
@@ -286,6 +324,8 @@ def _unknown_names(
             yield (*where, *node.at("to")), f"move.to: {_unknown('zone', node.to, zones)}"
         elif isinstance(node, Pile) and node.zone not in piles:
             yield (*where, *node.at("zone")), f"zone: {_unknown('zone', node.zone, piles)}"
+        elif isinstance(node, DeclareAttackers | DeclareBlockers | Haste) and node.label not in named_labels:
+            yield (*where, *node.at("label")), f"label: {_unknown('label', str(node.label), labels)}"
         if isinstance(node, PutCharacter | Mount | Become):
             kind = node.as_  # a character id, or a type whose key decides (checked below)
             if isinstance(kind, str) and kind not in characters:
@@ -332,6 +372,10 @@ def _check_character(
     edition = source.edition
     problems = _check_formats(doc, path, character, formats)
     problems += _check_name(doc, path, character, "type", edition.character_types, "character type")
+    labels = [label.id for label in edition.labels]
+    for i, label in enumerate(_get(character, "labels") or ()):
+        if label not in labels:
+            problems.append(doc.at((*path, "labels", i), f"labels: {_unknown('label', label, labels)}"))
     for i, type_name in enumerate(_get(character, "waives_cost_of") or ()):
         if type_name not in edition.action_types:
             problems.append(
@@ -355,11 +399,10 @@ def _check_name(
 
 def _check_formats(doc: Document, path: PathKey, entry: Any, formats: Iterable[str]) -> list[Diagnostic]:
     allowed = list(formats)
-    return [
-        doc.at((*path, "formats", i), f"formats: {_unknown('format', format_id, allowed)}")
-        for i, format_id in enumerate(_get(entry, "formats") or ())
-        if format_id not in allowed
-    ]
+    first = _get(entry, "format")
+    if not first or first in allowed:
+        return []
+    return [doc.at((*path, "format"), f"format: {_unknown('format', first, allowed)}")]
 
 
 def _unknown(what: str, value: str, known: Iterable[str]) -> str:

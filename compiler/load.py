@@ -45,6 +45,7 @@ class Mark:
     line: int  # 0-based, as PyYAML counts
     column: int
     quoted: bool = False  # the scalar's text starts one column after the mark
+    path: str = ""  # the file it stands in, when not the document's own (a based edition's base)
 
 
 @dataclass
@@ -67,7 +68,7 @@ class Document:
         while path and path not in table:
             path = path[:-1]
         mark = table.get(path, Mark(0, 0))
-        return Location(self.path, mark.line + 1, mark.column + 1)
+        return Location(mark.path or self.path, mark.line + 1, mark.column + 1)
 
     def at(self, path: PathKey, message: str, *, key: bool = False) -> Diagnostic:
         return Diagnostic(self.locate(path, key=key), message)
@@ -76,7 +77,8 @@ class Document:
         """A diagnostic inside a one-line scalar, `start` characters into its text."""
         mark = self.values.get(path, Mark(0, 0))
         col = mark.column + 1 + int(mark.quoted) + start
-        return Diagnostic(Location(self.path, mark.line + 1, col), message, self.line(mark.line + 1), width)
+        where = Location(mark.path or self.path, mark.line + 1, col)
+        return Diagnostic(where, message, None if mark.path else self.line(mark.line + 1), width)
 
 
 def load_file(path: Path, display: str | None = None) -> tuple[Document | None, list[Diagnostic]]:

@@ -83,7 +83,13 @@ class Action:
     flavor: str = ""
     speaker: str = ""
     updates: tuple[str, ...] = ()
+    ruby: str = ""
+    activation_condition: str = ""  # 起動条件 as printed; `limits` is its structured form
+    trigger_condition: str = ""  # 誘発条件 as printed; `triggered_by` is its structured form
     triggered_by: TriggeredBy | None = None  # 誘発条件: another action's resolution triggers it
+    changed: bool = False  # the ● of an entry changed in this edition
+    dev_note: str = ""
+    format: str = ""  # the first format, as written; `formats` is computed from it
     matcher: KeyMatcher | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -125,12 +131,46 @@ class Character:
     triggers: tuple[CharacterTrigger, ...] = ()
     waives_cost_of: tuple[str, ...] = ()
     waives_units: tuple[str, ...] = ()  # the cost units waived (none named: the whole cost)
-    labels: tuple[str, ...] = ()  # アタッカー / ブロッカー / 速攻 as the edition's label ids
     note: str = ""
     story: str = ""
     flavor: str = ""
     speaker: str = ""
     updates: tuple[str, ...] = ()
+    ruby: str = ""
+    labels: tuple[str, ...] = ()  # ids of the edition's labels (アタッカー / ブロッカー / 速攻)
+    size_text: str = ""  # サイズ as printed; `size` is its structured form
+    changed: bool = False
+    dev_note: str = ""
+    format: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Fog:
+    """An entry of the fog list: what the key cards of `action` are while they lie in the fog."""
+
+    id: str
+    name: str
+    type: str
+    formats: tuple[str, ...]
+    key: KeySpec | None
+    ability: str
+    action: str
+    since: str = ""
+    ruby: str = ""
+    target: str = ""
+    story: str = ""
+    flavor: str = ""
+    speaker: str = ""
+    updates: tuple[str, ...] = ()
+    changed: bool = False
+    dev_note: str = ""
+    format: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    id: str
+    name: str  # as printed: アタッカー
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +233,8 @@ class Edition:
     cost_units: tuple[CostUnit, ...]
     core: CoreRules
     legend: tuple[LegendBox, ...]
+    labels: tuple[Label, ...] = ()
+    fog_types: tuple[str, ...] = ()
 
     def format(self, format_id: str) -> Format:
         return next(f for f in self.formats if f.id == format_id)
@@ -206,6 +248,7 @@ class RuleSet:
     format: Format
     actions: tuple[Action, ...]
     characters: tuple[Character, ...]
+    fogs: tuple[Fog, ...] = ()
     _actions_by_id: MappingProxyType[str, Action] = field(init=False, compare=False, repr=False)
     _characters_by_id: MappingProxyType[str, Character] = field(init=False, compare=False, repr=False)
 
@@ -216,7 +259,7 @@ class RuleSet:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # The lookup tables are read-only views, which do not pickle: they are rebuilt on arrival.
-        return RuleSet, (self.edition, self.format, self.actions, self.characters)
+        return RuleSet, (self.edition, self.format, self.actions, self.characters, self.fogs)
 
     def action(self, action_id: str) -> Action:
         return self._actions_by_id[action_id]
@@ -224,6 +267,6 @@ class RuleSet:
     def character(self, character_id: str) -> Character:
         return self._characters_by_id[character_id]
 
-    def debut(self, entry: Action | Character) -> Format:
+    def debut(self, entry: Action | Character | Fog) -> Format:
         """The first format (in edition order) the entry belongs to: it sets the mark and tag."""
         return next((f for f in self.edition.formats if f.id in entry.formats), self.format)

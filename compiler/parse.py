@@ -24,7 +24,9 @@ from blackpoker.compiler.model import (
     CostUnit,
     Edition,
     Face,
+    Fog,
     Format,
+    Label,
     LegendBox,
     Limit,
     SizeRule,
@@ -76,8 +78,9 @@ from blackpoker.compiler.program import (
 
 Fields = dict[str, Any]
 N = TypeVar("N", bound=Node)
+E = TypeVar("E", Action, Character, Fog)
 
-_COMMON: dict[str, Callable[[Any], Any]] = {"formats": tuple, "updates": tuple}
+_COMMON: dict[str, Callable[[Any], Any]] = {"updates": tuple}
 _ACTION: dict[str, Callable[[Any], Any]] = {
     **_COMMON,
     "timing": Timing,
@@ -102,6 +105,9 @@ _CHARACTER: dict[str, Callable[[Any], Any]] = {
 }
 
 
+_FOG: dict[str, Callable[[Any], Any]] = _COMMON
+
+
 @dataclass(frozen=True, slots=True)
 class Edits:
     """An overlay's edits of one list (actions or characters)."""
@@ -117,6 +123,7 @@ class EditionSource:
     edition: Edition
     actions: tuple[Action, ...]
     characters: tuple[Character, ...]
+    fogs: tuple[Fog, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,17 +144,21 @@ def parse(doc: Document) -> tuple[Source | None, list[Diagnostic]]:
     data = doc.data
     source: Source
     if data["kind"] == "edition":
+        edition = _edition(data)
+        order = [f.id for f in edition.formats]
+
+        def entries(name: str, build: type[E], table: Mapping[str, Callable[[Any], Any]]) -> tuple[E, ...]:
+            return tuple(
+                build(**{"formats": (), **_fields(doc, (name, i), raw, table, problems, order)})
+                for i, raw in enumerate(data.get(name, ()))
+            )
+
         source = EditionSource(
             doc,
-            _edition(data),
-            tuple(
-                Action(**_fields(doc, ("actions", i), raw, _ACTION, problems))
-                for i, raw in enumerate(data["actions"])
-            ),
-            tuple(
-                Character(**_fields(doc, ("characters", i), raw, _CHARACTER, problems))
-                for i, raw in enumerate(data["characters"])
-            ),
+            edition,
+            entries("actions", Action, _ACTION),
+            entries("characters", Character, _CHARACTER),
+            entries("fogs", Fog, _FOG),
         )
     else:
         source = OverlaySource(
@@ -197,6 +208,8 @@ def _edition(data: Mapping[str, Any]) -> Edition:
             **{**data["core"], "zones": tuple(ZoneRule(**z) for z in data["core"].get("zones", ()))}
         ),
         legend=tuple(LegendBox(box["title"], tuple(box["lines"])) for box in data.get("legend", ())),
+        labels=tuple(Label(label["id"], label["name"]) for label in data.get("labels", ())),
+        fog_types=tuple(data.get("fog_types", ())),
     )
 
 
@@ -227,10 +240,16 @@ def _fields(
     raw: Mapping[str, Any],
     table: Mapping[str, Callable[[Any], Any]],
     problems: list[Diagnostic],
+    order: Sequence[str] = (),
 ) -> Fields:
+    """The typed fields of one entry; `format` also gives `formats`, the formats of `order`
+    from it on (none when the format is unknown: link reports it)."""
     fields: Fields = {}
     for key, value in raw.items():
-        if key in ("cost", "key"):
+        if key == "format":
+            fields["format"] = value
+            fields["formats"] = tuple(order[order.index(value) :]) if value in order else ()
+        elif key in ("cost", "key"):
             fields[key] = _notation(doc, (*path, key), value, problems)
         elif key == "program":
             fields["program"] = tuple(value)

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import yaml
 from blackpoker.cli.main import main
+from blackpoker.compiler.pipeline import builtin_editions, builtin_path
 from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -223,6 +224,55 @@ def yaml_commands(path: str, format_id: str) -> dict[str, tuple[tuple[str, ...],
     }
 
 
+def edition_kinds() -> tuple[str, dict[str, dict[str, bytes]]]:
+    """Bad edition files, each a change to the first built-in edition or a based edition
+    (file name -> bytes; the first file is the one the command reads), and a format id."""
+    edition = builtin_editions()[0]
+    text = builtin_path(edition).read_text(encoding="utf-8")
+    first = yaml.safe_load(text)["formats"][0]["id"]
+    entry_format = re.search(r"^    format: \S+$", text, re.MULTILINE)
+    assert entry_format
+
+    def based(edition_id: str, base: str, rest: str = "") -> bytes:
+        return f"kind: edition\nid: {edition_id}\nbase: {base}\n{rest}".encode()
+
+    return first, {
+        "edition id disagrees with the file name": {"other.yaml": text.encode()},
+        "unknown base": {"child.yaml": based("child", "nowhere")},
+        "cycle of bases": {"a.yaml": based("a", "b"), "b.yaml": based("b", "a")},
+        "unknown format in format:": {
+            f"{edition}.yaml": text.replace(entry_format.group(0), "    format: zzz", 1).encode()
+        },
+        "unknown format in after:": {
+            "child.yaml": based(
+                "child", edition, "formats:\n  add: [{id: plus, name: P, mark: ◇, after: zzz}]\n"
+            )
+        },
+    }
+
+
+def put_all(files: dict[str, bytes]) -> Callable[[], None]:
+    def prepare() -> None:
+        for name, data in files.items():
+            write(name, data)
+
+    return prepare
+
+
+def edition_commands(path: str, format_id: str) -> dict[str, tuple[tuple[str, ...], tuple[str, ...], bool]]:
+    """command label -> (args, outputs, quick) for an edition file at `path`."""
+    return {
+        "validate": (("validate", path), (), True),
+        "compile --edition": (("compile", "--edition", path, "--format", format_id), (), True),
+        "build --edition": (
+            ("build", "--edition", path, "--format", format_id, "--html-only", "--out", "site"),
+            ("site",),
+            False,
+        ),
+        "simulate --edition": (("simulate", "--edition", path, "--format", format_id, "-n", "2"), (), False),
+    }
+
+
 def log_kinds(log: str) -> dict[str, bytes | None]:
     lines = log.splitlines(keepends=True)
     decision = next(i for i, line in enumerate(lines) if '"decision"' in line)
@@ -299,6 +349,11 @@ def cases() -> list[Case]:
             made.append(
                 Case(label, stem, args, put("rules.yaml", text.encode()), outputs=outputs, quick=quick)
             )
+    # Edition files: an id that disagrees with the file name, bad bases, unknown formats.
+    first_format, editions = edition_kinds()
+    for kind, files in editions.items():
+        for label, (args, outputs, quick) in edition_commands(next(iter(files)), first_format).items():
+            made.append(Case(label, kind, args, put_all(files), outputs=outputs, quick=quick))
     made.append(Case("simulate", "--cap 0", ("simulate", "-n", "2", "--cap", "0")))
     made.append(Case("simulate", "--cap -1", ("simulate", "-n", "2", "--cap", "-1")))
     made.append(

@@ -49,6 +49,9 @@ def fog_data(base: dict[str, Any]) -> dict[str, Any]:
     fog, エンド clears its controller's fog, attack and block read labels."""
     data = copy.deepcopy(base)
     data["core"] |= {"auto_pass_after_normal_request": False, "zones": [FOG]}
+    data["labels"] = [
+        {"id": label, "name": label} for label in sorted({x for v in LABELS.values() for x in v})
+    ]
     actions = data["actions"]
     chain: dict[str, str] = {}  # requested → requester, through the indirect requests
     for action in actions:
@@ -161,6 +164,10 @@ BAD = [
         lambda d: d["characters"][0].update(waives_cost_of=[d["action_types"][0]], waives_units=["C"]),
         "unknown cost unit 'C'",
     ),
+    (
+        lambda d: _first(d)["program"].append({"declare_blockers": {"player": "you", "label": "flyer"}}),
+        "unknown label 'flyer'",
+    ),
 ]
 
 
@@ -176,7 +183,7 @@ def test_bad_engine_data_is_located(tmp_path: Path, change: Any, message: str) -
 def test_a_trigger_naming_an_action_outside_its_format_is_refused(tmp_path: Path) -> None:
     data = fog_data(base_data())
     first = data["formats"][0]["id"]
-    late = next(a for a in data["actions"] if first not in a["formats"])
+    late = next(a for a in data["actions"] if a["format"] != first)
     triggered = next(a for a in data["actions"] if a.get("triggered_by"))
     triggered["triggered_by"] = {"resolved": late["id"]}
     found = _link_problems(_write(tmp_path, data), first)
@@ -351,7 +358,7 @@ def _probe_edition(folder: Path) -> RuleSet:
     one action of each speed × timing, for the turn player, its controller or their opponent."""
     data = fog_data(base_data())
     section, kind = data["sections"][0], data["action_types"][0]
-    formats = [f["id"] for f in data["formats"]]
+    first = data["formats"][0]["id"]
 
     def action(action_id: str, timing: str, speed: str, **more: Any) -> dict[str, Any]:
         return {
@@ -359,7 +366,7 @@ def _probe_edition(folder: Path) -> RuleSet:
             "name": action_id,
             "type": kind,
             "section": section,
-            "formats": formats,
+            "format": first,
             "timing": timing,
             "speed": speed,
             "effect": "-",
@@ -380,7 +387,7 @@ def _probe_edition(folder: Path) -> RuleSet:
         triggered("normalMainTurn", "main", "normal", "turn_player"),
         triggered("immediateQuickTurn", "quick", "immediate", "turn_player"),
     ]
-    return link(write_edition(folder, data), formats[0])
+    return link(write_edition(folder, data), first)
 
 
 def _trigger_events(game: Game) -> list[tuple[str, str, int]]:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from blackpoker.compiler import CompileError, compile
 from blackpoker.compiler.cards import Card
+from blackpoker.compiler.cost import PAYABLE_UNITS
 from blackpoker.compiler.notation import NotationError, parse_cost
 from blackpoker.compiler.pipeline import builtin_path, check_paths
 from blackpoker.runtime.engine.game import Game
@@ -125,6 +126,10 @@ def test_the_grammar_spells_the_implemented_units_and_more() -> None:
     assert {u.unit for u in compile("v7", "lite").edition.cost_units} <= set(UNITS)
 
 
+def test_the_compiler_accepts_exactly_the_units_the_engine_pays() -> None:
+    assert set(PAYABLE_UNITS) == set(UNITS)
+
+
 @pytest.mark.parametrize("letter", [x for x in grammar_letters() if x not in UNITS])
 def test_a_unit_without_payment_rule_is_refused_where_an_edition_declares_it(
     tmp_path: Path, letter: str
@@ -132,7 +137,7 @@ def test_a_unit_without_payment_rule_is_refused_where_an_edition_declares_it(
     text = builtin_path("v7").read_text(encoding="utf-8")
     anchor = "cost_units:\n"
     assert anchor in text
-    edition = tmp_path / "edition.yaml"
+    edition = tmp_path / builtin_path("v7").name  # an edition file is named after its id
     edition.write_text(
         text.replace(anchor, anchor + f"  - {{unit: {letter}, name: X, text: x}}\n"), encoding="utf-8"
     )

@@ -287,12 +287,23 @@ def test_an_edition_with_two_actions_of_one_name_in_a_format_is_refused() -> Non
 
 def test_formats_cannot_be_changed(tmp_path: Path) -> None:
     entry = STD.actions[0].id
-    body = f"actions:\n  change:\n    {entry}:\n      formats: [my-std]\n"
+    body = f"actions:\n  change:\n    {entry}:\n      format: {STD.format.id}\n"
     assert problems(tmp_path, body) == [
         (
-            line_of(body, "formats:"),
-            f"actions.change.{entry}.formats: an overlay cannot change formats (every kept action belongs"
+            line_of(body, "format:"),
+            f"actions.change.{entry}.format: an overlay cannot change formats (every kept action belongs"
             " to the new format; to drop it from the format, list it in actions.remove)",
+        )
+    ]
+
+
+def test_an_added_entry_names_no_format(tmp_path: Path) -> None:
+    body = "actions:\n  add:\n" + action("rest", "レスト", "normal", ["pass_turn: {}"])
+    body += f"      format: {STD.format.id}\n"
+    assert problems(tmp_path, body) == [
+        (
+            line_of(body, "format:"),
+            "actions.add: an added action belongs to this file's format only (drop 'format')",
         )
     ]
 

@@ -13,6 +13,7 @@ from blackpoker.compiler.cards import full_deck
 from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.compiler.pipeline import edition_source
 from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.play.selfplay import play, seated_agents
 
 EDITION = "v7"
@@ -65,3 +66,13 @@ def test_a_pickled_matcher_finds_the_same_key_cards() -> None:
         assert copy.matcher is not None and copy.matcher is not action.matcher
         assert copy.matcher.spec == action.matcher.spec
         assert [copy.matcher.ways(h) for h in hands] == [action.matcher.ways(h) for h in hands]
+
+
+def test_a_rules_context_travels_as_its_rule_set_and_arrives_with_empty_caches() -> None:
+    rules = Rules(compile(EDITION, FORMATS[0]))
+    play(Game.new(rules, 1), seated_agents(("random", "random"), rules.ruleset, 1))
+    assert len(rules.hand_plans) > 0  # the games filled the caches
+    copy: Rules = pickle.loads(pickle.dumps(rules))
+    assert copy.ruleset == rules.ruleset
+    assert len(copy.hand_plans) == 0 and len(copy.value_ways) == 0
+    assert len(pickle.dumps(rules)) == len(pickle.dumps(copy))  # what travels holds no cache

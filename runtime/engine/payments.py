@@ -2,9 +2,9 @@
 
 An edition declares which units it uses (`cost_units`); each letter it may use has one
 implementation here that lists the ways a player can pay it now, pays it through the
-state transitions, and says in words why a written payment cannot pay it. A letter the
-cost grammar spells without an implementation (see `unsupported_units`) is refused when
-an edition is compiled.
+state transitions, and says in words why a written payment cannot pay it. The compiler
+refuses an edition declaring a letter outside `compiler.cost.PAYABLE_UNITS`, which a test
+keeps equal to this registry.
 """
 
 from __future__ import annotations
@@ -17,9 +17,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from blackpoker.compiler.cards import Card
-from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.model import Combat
-from blackpoker.compiler.parse import EditionSource
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.options import Payment, sort_cards
 from blackpoker.runtime.engine.state import Unit
@@ -183,17 +181,3 @@ class Sacrifice(OwnCharacter):
 UNITS: Mapping[str, PaymentUnit] = MappingProxyType(
     {u.letter: u for u in (Bulwark(), Discard(), Life(), Sacrifice())}
 )
-
-
-def unsupported_units(source: EditionSource) -> list[Diagnostic]:
-    """An edition's declared cost units that the engine cannot pay, at their declaration
-    (called by the compiler: an action can only use declared units)."""
-    known = ", ".join(UNITS)
-    return [
-        source.doc.at(
-            ("cost_units", i, "unit"),
-            f"cost_units: unit '{u.unit}' has no payment rule in the engine (it pays {known})",
-        )
-        for i, u in enumerate(source.edition.cost_units)
-        if u.unit not in UNITS
-    ]

@@ -47,7 +47,10 @@ class LRU(Generic[K, V]):
     def get(self, key: K) -> V | None:
         found = self._entries.get(key)
         if found is not None:
-            self._entries.move_to_end(key)
+            try:  # noqa: SIM105 - on the hot path, cheaper than contextlib.suppress
+                self._entries.move_to_end(key)
+            except KeyError:  # evicted meanwhile by another thread sharing the context
+                pass
         return found
 
     def put(self, key: K, value: V) -> V:
@@ -116,6 +119,11 @@ class Rules:
         self.discard_ways: LRU[tuple[int, tuple[int, ...]], tuple[tuple[Payment, ...], ...]] = LRU(
             DISCARD_WAYS_SIZE
         )
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # A context travels as its rule set and is rebuilt, caches empty, where it arrives: a
+        # cluster worker receives it once and its games share it from then on.
+        return Rules, (self.ruleset,)
 
     @cached_property
     def ruleset_hash(self) -> str:

@@ -51,7 +51,6 @@ from blackpoker.compiler.program import (
     Size,
     State,
     Step,
-    Sum,
     Top,
     walk_steps,
 )
@@ -164,7 +163,7 @@ class GreedyAgent:
         whose condition the view decides, else both)."""
         steps, loops = self._program(option.action)
         return sum(
-            self._step(view, option, step, loops) * self._times(option, loops, step, enclosing)
+            self._step(view, option, step, loops) * self._times(view, option, loops, enclosing)
             for step, enclosing in steps
             if all(
                 self._holds(view, option, node.cond) in (None, then)
@@ -173,14 +172,14 @@ class GreedyAgent:
             )
         )
 
-    def _times(self, option: RequestOption, loops: Loops, step: Step, enclosing: Enclosing) -> int:
+    def _times(self, view: View, option: RequestOption, loops: Loops, enclosing: Enclosing) -> int:
         """How often a step runs as far as the key cards tell: once per card a for_each runs
         over when an earlier step took a number of them (a field's characters count as themselves)."""
         times = 1
         for node, _ in enclosing:
             if isinstance(node, ForEach) and isinstance(node.in_, Name):
                 taken = loops.taken.get(node.in_.name)
-                times *= 1 if taken is None else max(_amount(taken, option.keys), 0)
+                times *= 1 if taken is None else max(self._amount(view, option, taken), 0)
         return times
 
     def _program(self, action_id: str) -> Program:
@@ -221,6 +220,11 @@ class GreedyAgent:
             )
         left, right = self._number(view, option, cond.left), self._number(view, option, cond.right)
         return None if left is None or right is None else bool(COMPARE[cond.op](left, right))
+
+    def _amount(self, view: View, option: RequestOption, expr: Number) -> int:
+        """A number of the program as far as the view tells (an unknown one counts 1)."""
+        value = self._number(view, option, expr)
+        return 1 if value is None else value
 
     def _number(self, view: View, option: RequestOption, expr: Number) -> int | None:
         if isinstance(expr, int):
@@ -266,7 +270,7 @@ class GreedyAgent:
             return sum(rank(c) for c in option.keys)
         if isinstance(step, Damage):
             hit = self._player(view, option, step.player)
-            amount = _amount(step.amount, option.keys)
+            amount = self._amount(view, option, step.amount)
             return 0.0 if hit is None else amount if hit != me else -amount
         if isinstance(step, Choose):
             return self._chosen(view, option, step)
@@ -274,7 +278,7 @@ class GreedyAgent:
             units = self._units(view, option, step.cards, loops)
             return sum(self._moved(view, me, u, step.to) for u in units)
         if isinstance(step, ModifySize):
-            by = _amount(step.by, option.keys)
+            by = self._amount(view, option, step.by)
             if isinstance(step.of, Name) and step.of.name == "target":
                 return self._resize(view, option, by)
             return sum(self._boost(view, me, u, by) for u in self._units(view, option, step.of, loops))
@@ -318,7 +322,7 @@ class GreedyAgent:
         if holder is None:
             return 0.0
         if step.zone == "life":
-            return SEARCHED * _amount(step.count, option.keys)
+            return SEARCHED * self._amount(view, option, step.count)
         if step.zone == "graveyard" and view.players[holder].graveyard:
             return RECOVERED
         return HAND_CARD if step.zone == "hand" and holder != option.player else 0.0
@@ -494,20 +498,6 @@ def _size(cards: Sequence[int], rule: SizeRule) -> int:
     if not cards:
         return 5
     return sum(rank(c) for c in cards) if rule is SizeRule.KEY_SUM else rank(cards[0])
-
-
-def _amount(value: Number, keys: Sequence[int]) -> int:
-    """A number of the program as far as the key cards tell (other forms count 1)."""
-    if isinstance(value, int):
-        return value
-    if isinstance(value, Neg):
-        return -_amount(value.of, keys)
-    if isinstance(value, Sum) and value.of.name == "key":
-        suit = value.suit
-        return sum(rank(c) for c in keys if suit is None or str(card(c)).startswith(suit))
-    if isinstance(value, Count) and isinstance(value.of, Name) and value.of.name == "key":
-        return len(keys)
-    return 1
 
 
 def _enclosing(nodes: dict[PathKey, Node], path: PathKey) -> Iterator[tuple[Node, bool]]:

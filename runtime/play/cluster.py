@@ -1,8 +1,9 @@
 """`blackpoker simulate --cluster`: a run's games on a Dask distributed cluster.
 
 The same chunks of games as with `--jobs`, played by `simulation.play_games` on the cluster's
-workers (which have this package installed). The rule set is compiled here and sent to every
-worker once; each chunk's task refers to that copy. Dask is the optional `cluster` extra.
+workers (which have this package installed). The rule set is compiled here and its rules context is
+sent to every worker once; each chunk's task refers to that copy, so its caches stay
+warm. Dask is the optional `cluster` extra.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
 from blackpoker.compiler.model import RuleSet
+from blackpoker.runtime.engine.rules import rules_of
 from blackpoker.runtime.play.selfplay import GameRecord
 from blackpoker.runtime.play.simulation import Plan, chunks, play_games
 
@@ -58,8 +60,9 @@ def run(client: Client, plan: Plan, rules: RuleSet | None = None) -> Iterator[li
     """The run's records in chunks, as they finish (sort by `index` for game order)."""
     from distributed import as_completed
 
-    compiled = plan.source.compile() if rules is None else rules
-    (shared,) = client.scatter([compiled], broadcast=True)
+    # One context per worker, sent once: its caches stay warm across the worker's chunks.
+    context = rules_of(plan.source.compile() if rules is None else rules)
+    (shared,) = client.scatter([context], broadcast=True)
     parts = chunks(plan.games, sum(client.nthreads().values()))
     futures = [client.submit(play_games, shared, plan, start, stop, pure=False) for start, stop in parts]
     try:

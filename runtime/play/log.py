@@ -133,11 +133,14 @@ class _Line:
         )
 
 
-def replay(path: Path, shown: str | None = None) -> Replayed:
-    """Replay a log with the current compiled rules; raise ReplayError at the first difference."""
+def replay(path: Path, shown: str | None = None, edition: str | None = None) -> Replayed:
+    """Replay a log with the current compiled rules; raise ReplayError at the first difference.
+
+    `edition` (a built-in id or an edition file) replaces the edition the header names, for
+    logs played with an edition file."""
     lines = _read(path, shown or str(path))
     header, body, end = lines[0], lines[1:-1], lines[-1]
-    rules = _rules(header)
+    rules = _rules(header, edition)
     produced: list[Event] = []
     game = Game.new(rules, header.data["seed"], check=True, events=produced)
     checked = _match(produced, body, end, 0)
@@ -217,14 +220,18 @@ def _fields(line: _Line, fields: dict[str, type | tuple[type, ...]]) -> None:
             raise line.error(f"'{key}' has the wrong type ({type(value).__name__})", key)
 
 
-def _rules(header: _Line) -> RuleSet:
+def _rules(header: _Line, edition: str | None) -> RuleSet:
     data = header.data
     try:
-        rules = compile_ruleset(data["edition"], data["format"])
+        rules = compile_ruleset(edition or data["edition"], data["format"])
     except CompileError as error:
         raise header.error(
             f"edition {data['edition']}, format {data['format']}: {error.diagnostics[0].message}", "format"
         ) from None
+    if rules.edition.id != data["edition"]:
+        raise header.error(
+            f"the log was played with edition {data['edition']}, not {rules.edition.id}", "edition"
+        )
     current = Rules(rules).ruleset_hash
     if current != data["ruleset"]:
         raise header.error(

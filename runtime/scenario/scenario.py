@@ -13,7 +13,7 @@ from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.load import Document, PathKey, load_file
 from blackpoker.compiler.matcher import compile_matcher
 from blackpoker.compiler.model import Face, RuleSet
-from blackpoker.compiler.pipeline import display, find_files
+from blackpoker.compiler.pipeline import display, find_files, is_path
 from blackpoker.compiler.validate import schema_problems
 from blackpoker.runtime.engine.errors import InvariantError
 from blackpoker.runtime.engine.game import Game
@@ -54,8 +54,10 @@ def load(path: Path) -> tuple[Scenario | None, list[Diagnostic]]:
     if problems:
         return None, problems
     data = doc.data
+    # An edition file is named relative to the scenario file.
+    edition = str(path.parent / data["edition"]) if is_path(data["edition"]) else data["edition"]
     try:
-        rules = compile_ruleset(data["edition"], data["format"])
+        rules = compile_ruleset(edition, data["format"])
     except CompileError as error:
         where = doc.locate(("format",))
         return None, [

@@ -1,0 +1,152 @@
+"""Based editions: an edition file with `base:` states only what differs from its base.
+
+Its changes are applied to the base's data, and every value keeps the place where it is
+written (in the base's file or in this one), so the merged edition is validated, parsed
+and linked exactly like one written out in full, each problem located where its text is.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from blackpoker.compiler.diagnostics import Diagnostic
+from blackpoker.compiler.load import Document, Mark, PathKey
+
+LISTS = ("actions", "characters", "fogs")  # changed like an overlay's lists: add / change / remove
+_NOT_HEADER = ("kind", "base", "formats", *LISTS)
+
+
+def apply_changes(base: Document, doc: Document) -> tuple[Document, list[Diagnostic]]:
+    """The edition `doc` describes: `base` (a full edition's document) with its changes."""
+    merged = Document(doc.path, doc.text, copy.deepcopy(base.data))
+    _graft(merged, (), base, ())
+    problems: list[Diagnostic] = []
+    for key, value in doc.data.items():
+        if key not in _NOT_HEADER:  # id and header fields replace the base's
+            merged.data[key] = copy.deepcopy(value)
+            _graft(merged, (key,), doc, (key,))
+    if "formats" in doc.data:
+        problems += _formats(merged, doc)
+    for name in LISTS:
+        if name in doc.data:
+            problems += _entries(merged, doc, name)
+    return merged, problems
+
+
+def _formats(merged: Document, doc: Document) -> list[Diagnostic]:
+    """Formats removed, changed, and added after a named one (by default last)."""
+    edits = doc.data["formats"]
+    changes = edits.get("change", {})
+    known = [entry["id"] for entry in merged.data["formats"]]
+    problems = [
+        doc.at(("formats", "remove", i), f"formats.remove: {_unknown(format_id, known)}")
+        for i, format_id in enumerate(edits.get("remove", ()))
+        if format_id not in known
+    ]
+    problems += [
+        doc.at(("formats", "change", format_id), f"formats.change: {_unknown(format_id, known)}", key=True)
+        for format_id in changes
+        if format_id not in known
+    ]
+    entries: list[tuple[dict[str, Any], Document, PathKey]] = [
+        ({**entry, **changes.get(entry["id"], {})}, merged, ("formats", i))
+        for i, entry in enumerate(merged.data["formats"])
+        if entry["id"] not in edits.get("remove", ())
+    ]
+    for i, added in enumerate(edits.get("add", ())):
+        ids = [entry["id"] for entry, _, _ in entries]
+        if added["id"] in ids:
+            problems.append(
+                doc.at(("formats", "add", i, "id"), f"formats.add: '{added['id']}' already exists")
+            )
+            continue
+        after = added.get("after", ids[-1] if ids else None)
+        if after is not None and after not in ids:
+            problems.append(
+                doc.at(("formats", "add", i, "after"), f"formats.add.after: {_unknown(after, ids)}")
+            )
+            continue
+        fields = {k: v for k, v in added.items() if k != "after"}
+        entries.insert(ids.index(after) + 1 if after is not None else 0, (fields, doc, ("formats", "add", i)))
+    _rebuild(merged, "formats", entries)
+    _graft_changes(merged, doc, "formats", entries, changes)
+    return problems
+
+
+def _entries(merged: Document, doc: Document, name: str) -> list[Diagnostic]:
+    edits = doc.data[name]
+    singular = name[:-1]
+    base = merged.data.get(name, [])
+    known = [entry["id"] for entry in base]
+    problems = []
+    for i, entry_id in enumerate(edits.get("remove", ())):
+        if entry_id not in known:
+            message = f"{name}.remove: no {singular} '{entry_id}' in the base edition"
+            problems.append(doc.at((name, "remove", i), message))
+    for entry_id in edits.get("change", {}):
+        if entry_id not in known:
+            message = f"{name}.change: no {singular} '{entry_id}' in the base edition"
+            problems.append(doc.at((name, "change", entry_id), message, key=True))
+    entries: list[tuple[dict[str, Any], Document, PathKey]] = []
+    for k, entry in enumerate(base):
+        if entry["id"] in edits.get("remove", ()):
+            continue
+        changed = copy.deepcopy(edits.get("change", {}).get(entry["id"], {}))
+        entries.append(({**entry, **changed}, merged, (name, k)))
+    kept = {entry["id"] for entry, _, _ in entries}
+    for i, added in enumerate(edits.get("add", ())):
+        if added["id"] in kept:
+            message = f"{name}.add: '{added['id']}' already exists; change it instead"
+            problems.append(doc.at((name, "add", i, "id"), message))
+        kept.add(added["id"])
+        entries.append((copy.deepcopy(added), doc, (name, "add", i)))
+    _rebuild(merged, name, entries)
+    _graft_changes(merged, doc, name, entries, edits.get("change", {}))
+    return problems
+
+
+def _graft_changes(
+    merged: Document,
+    doc: Document,
+    name: str,
+    entries: list[tuple[dict[str, Any], Document, PathKey]],
+    changes: dict[str, dict[str, Any]],
+) -> None:
+    """Mark each changed field of a base entry as written in `doc`."""
+    for j, (entry, source, _) in enumerate(entries):
+        for field in changes.get(entry["id"], {}) if source is merged else ():
+            _drop(merged, (name, j, field))
+            _graft(merged, (name, j, field), doc, (name, "change", entry["id"], field))
+
+
+def _rebuild(merged: Document, name: str, entries: list[tuple[dict[str, Any], Document, PathKey]]) -> None:
+    """Set the list `name` to `entries`, each with the marks of where it was written."""
+    sources = [(source, path) for _, source, path in entries]
+    old = Document(merged.path, merged.text, None, dict(merged.values), dict(merged.keys))
+    _drop(merged, (name,))
+    merged.data[name] = [entry for entry, _, _ in entries]
+    for j, (source, path) in enumerate(sources):
+        _graft(merged, (name, j), old if source is merged else source, path)
+
+
+def _drop(doc: Document, prefix: PathKey) -> None:
+    for table in (doc.values, doc.keys):
+        for path in [p for p in table if p[: len(prefix)] == prefix and len(p) > len(prefix)]:
+            del table[path]
+
+
+def _graft(merged: Document, at: PathKey, source: Document, prefix: PathKey) -> None:
+    """Copy the marks of `source` under `prefix` to `at`, each naming its file."""
+    n = len(prefix)
+    for table, target in ((source.values, merged.values), (source.keys, merged.keys)):
+        for path, mark in list(table.items()):
+            if path[:n] == prefix:
+                where = mark.path or source.path
+                target[(*at, *path[n:])] = Mark(
+                    mark.line, mark.column, mark.quoted, "" if where == merged.path else where
+                )
+
+
+def _unknown(value: str, known: list[str]) -> str:
+    return f"unknown format '{value}' (declared: {', '.join(known)})"

@@ -1,0 +1,249 @@
+"""The environment: owns the pipeline (load → validate → parse → link) and its caches.
+
+One `Environment` serves one command (or one program using the compiler): it knows the
+built-in editions from the data index `actionlists/editions.yaml`, reads edition files
+named by id or by path (resolving `base:` chains), and keeps each file it parsed, keyed by
+the file's identity on disk, so a changed file is read again.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from importlib import resources
+from pathlib import Path
+
+from blackpoker.compiler.based import apply_changes
+from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
+from blackpoker.compiler.link import check_edition, check_overlay, link, link_overlay
+from blackpoker.compiler.load import Document, load_bytes, load_file
+from blackpoker.compiler.model import RuleSet
+from blackpoker.compiler.parse import EditionSource, OverlaySource, Source, notation_problems, parse
+from blackpoker.compiler.validate import schema_problems, validate
+
+INDEX = "editions.yaml"  # the built-in editions, in actionlists/
+_SUFFIXES = (".yaml", ".yml")
+
+Read = tuple[Source | None, list[Diagnostic]]
+
+
+def is_path(edition: str) -> bool:
+    """An --edition value naming a file rather than a built-in id."""
+    return "/" in edition or os.sep in edition or edition.endswith(_SUFFIXES)
+
+
+def display(path: Path) -> str:
+    """A path as the user would type it: relative to the working folder when inside it."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return str(path) if relative.startswith("..") else relative
+
+
+class Environment:
+    def __init__(self) -> None:
+        self._builtin: dict[str, Path] | None = None
+        self._read: dict[tuple[Path, int, int], Read] = {}
+
+    # --- built-in editions ------------------------------------------------------------------
+
+    def builtin_editions(self) -> tuple[str, ...]:
+        """The built-in edition ids, newest first, as the data index lists them."""
+        return tuple(self._index())
+
+    def builtin_path(self, edition: str) -> Path:
+        return self._index()[edition]
+
+    def _index(self) -> dict[str, Path]:
+        if self._builtin is None:
+            folder = resources.files("blackpoker.actionlists")
+            where = f"actionlists/{INDEX}"
+            doc, problems = load_bytes(folder.joinpath(INDEX).read_bytes(), where)
+            entries = doc.data.get("editions") if doc is not None and isinstance(doc.data, dict) else None
+            if problems or not isinstance(entries, list):
+                raise CompileError(
+                    problems or [Diagnostic(Location(where, 1, 1), "expected editions: [...]")]
+                )
+            self._builtin = {e["id"]: Path(str(folder.joinpath(e["file"]))) for e in entries}
+        return self._builtin
+
+    # --- reading files ----------------------------------------------------------------------
+
+    def edition_path(self, edition: str, relative_to: Path | None = None) -> Path:
+        """The file of an edition given as a built-in id or a path (relative to a folder)."""
+        if is_path(edition):
+            path = Path(edition)
+            return path if relative_to is None or path.is_absolute() else relative_to / path
+        if edition not in self._index():
+            known = ", ".join(self.builtin_editions())
+            message = f"unknown edition '{edition}' (built in: {known}; or give the path of an edition file)"
+            raise CompileError([Diagnostic(Location("--edition", 0, 0), message)])
+        return self.builtin_path(edition)
+
+    def read(self, path: Path) -> Read:
+        """A file loaded, validated and parsed (an edition with its bases), with its problems."""
+        try:
+            info = path.stat()
+        except OSError:
+            return self._read_uncached(path, ())
+        key = (path.resolve(), info.st_mtime_ns, info.st_size)
+        if key not in self._read:
+            self._read[key] = self._read_uncached(path, ())
+        return self._read[key]
+
+    def _read_uncached(self, path: Path, below: tuple[Path, ...]) -> Read:
+        doc, loaded = load_file(path, display(path))
+        if doc is None:
+            return None, loaded
+        problems = loaded + validate(doc)
+        if problems:
+            return None, problems + notation_problems(doc)
+        if doc.data["kind"] == "edition":
+            problems = _name_problems(doc, path)
+            if "base" in doc.data:
+                doc, problems = self._with_base(doc, path, below, problems)
+                if doc is None:
+                    return None, problems
+        source, found = parse(doc)
+        return source, problems + found
+
+    def _with_base(
+        self, doc: Document, path: Path, below: tuple[Path, ...], problems: list[Diagnostic]
+    ) -> tuple[Document | None, list[Diagnostic]]:
+        """The based edition written out in full, or why not."""
+        base_id = doc.data["base"]
+        sibling = path.parent / f"{base_id}.yaml"
+        if sibling.is_file():
+            base_path = sibling
+        elif base_id in self._index():
+            base_path = self.builtin_path(base_id)
+        else:
+            known = ", ".join(self.builtin_editions())
+            message = (
+                f"base: unknown edition '{base_id}' (no {base_id}.yaml beside this file; built in: {known})"
+            )
+            return None, [*problems, doc.at(("base",), message)]
+        chain = (*below, path.resolve())
+        if base_path.resolve() in chain:
+            names = " -> ".join(p.name for p in (*chain[chain.index(base_path.resolve()) :], base_path))
+            return None, [*problems, doc.at(("base",), f"base: a cycle of bases: {names}")]
+        base, found = self._read_uncached(base_path, chain)
+        if found:
+            return None, problems + found
+        if not isinstance(base, EditionSource):
+            return None, [*problems, doc.at(("base",), f"base: {display(base_path)} is not an edition file")]
+        merged, found = apply_changes(base.doc, doc)
+        if found:
+            return None, problems + found
+        return merged, problems + schema_problems(merged, "edition")
+
+    def edition(self, edition: str) -> EditionSource:
+        """An edition (built-in id or file path), parsed; CompileError if it has problems."""
+        source, problems = self.read(self.edition_path(edition))
+        if problems:
+            raise CompileError(problems)
+        if not isinstance(source, EditionSource):
+            assert source is not None
+            raise CompileError(
+                [source.doc.at(("kind",), "kind: --edition expects an edition file (kind: edition)")]
+            )
+        return source
+
+    # --- compiling --------------------------------------------------------------------------
+
+    def compile(self, edition: str = "v7", format: str = "std", rules: Path | str | None = None) -> RuleSet:
+        """Compile one format of an edition, or the local-rule format declared in `rules`."""
+        if rules is None:
+            return link(self.edition(edition), format)
+        overlay = self._overlay(Path(rules))
+        if format not in (overlay.format.id, overlay.format.base):
+            where = overlay.doc.locate(("name",))
+            raise CompileError(
+                [Diagnostic(where, f"--format {format}: this file declares format '{overlay.format.id}'")]
+            )
+        base = self.edition(overlay.edition_id if overlay.edition_id in self._index() else edition)
+        if format == overlay.format.base:
+            return link(base, format)
+        return link_overlay(base, overlay)
+
+    def compile_edition(self, edition: str = "v7") -> dict[str, RuleSet]:
+        source = self.edition(edition)
+        return {f.id: link(source, f.id) for f in source.edition.formats}
+
+    def _overlay(self, path: Path) -> OverlaySource:
+        source, problems = self.read(path)
+        if problems:
+            raise CompileError(problems)
+        if not isinstance(source, OverlaySource):
+            assert source is not None
+            raise CompileError(
+                [source.doc.at(("kind",), "kind: --rules expects a local-rule file (kind: overlay)")]
+            )
+        return source
+
+    # --- validating -------------------------------------------------------------------------
+
+    def check_paths(self, paths: Iterable[Path]) -> tuple[int, list[Diagnostic]]:
+        """Validate files and folders (recursively, *.yaml / *.yml); return (files read, problems)."""
+        files, problems = find_files(paths, _SUFFIXES)
+        sources: list[Source] = []
+        for file in files:
+            source, found = self.read(file)
+            problems += found
+            if source is not None:
+                sources.append(source)
+        editions = {s.edition.id: s for s in sources if isinstance(s, EditionSource)}
+        for source in sources:
+            if isinstance(source, EditionSource):
+                problems += check_edition(source)
+            else:
+                problems += self._check_overlay(source, editions)
+        return len(files), sorted(dict.fromkeys(problems), key=lambda d: d.location)
+
+    def _check_overlay(self, overlay: OverlaySource, editions: dict[str, EditionSource]) -> list[Diagnostic]:
+        base = editions.get(overlay.edition_id)
+        if base is None:
+            if overlay.edition_id not in self._index():
+                known = ", ".join(sorted({*editions, *self.builtin_editions()}))
+                return [
+                    overlay.doc.at(
+                        ("edition",), f"edition: unknown edition '{overlay.edition_id}' (known: {known})"
+                    )
+                ]
+            base = self.edition(overlay.edition_id)
+        return check_overlay(base, overlay)
+
+
+def _name_problems(doc: Document, path: Path) -> list[Diagnostic]:
+    """An edition file is named after its id: <id>.yaml."""
+    edition_id = doc.data["id"]
+    if path.stem == edition_id:
+        return []
+    return [
+        doc.at(
+            ("id",),
+            f"id: '{edition_id}' does not match the file name '{path.name}' (expected {edition_id}.yaml)",
+        )
+    ]
+
+
+def find_files(paths: Iterable[Path], suffixes: tuple[str, ...]) -> tuple[list[Path], list[Diagnostic]]:
+    """The files named, and the regular files with one of `suffixes` under the folders named.
+
+    Anything but a folder is kept, for the reader to refuse if it is no regular file (it
+    checks before opening: a FIFO would hang it). A folder with nothing to read is a
+    problem, not a quiet success.
+    """
+    files: set[Path] = set()
+    problems: list[Diagnostic] = []
+    for path in paths:
+        if not path.is_dir():
+            files.add(path)
+            continue
+        found = {p for p in path.rglob("*") if p.suffix in suffixes and not p.is_dir()}
+        if not found:
+            wanted = " or ".join(f"*{s}" for s in suffixes)
+            problems.append(Diagnostic(Location(display(path), 0, 0), f"no {wanted} files in this folder"))
+        files |= found
+    return sorted(files), problems

@@ -1,0 +1,324 @@
+"""The open edition model: editions named by id or file, formats declared once, based
+editions, and located errors for bad edition files. Every edition fact is read from the
+built-in data, so the tests hold for any edition the registry lists."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from blackpoker.cli.main import main
+from blackpoker.compiler.environment import Environment
+from click.testing import CliRunner, Result
+
+ENV = Environment()
+EDITIONS = ENV.builtin_editions()
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+NEW_FORMAT = {"id": "plus", "name": "プラス", "mark": "◇"}
+
+
+def builtin(edition: str) -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load(ENV.builtin_path(edition).read_text(encoding="utf-8"))
+    return data
+
+
+def write(path: Path, data: dict[str, Any]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def cli(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if text in line)
+
+
+def middle(data: dict[str, Any]) -> tuple[str, str]:
+    """Two neighbouring formats of the edition (std and pro in one of four): a new format goes between."""
+    ids = [f["id"] for f in data["formats"]]
+    k = max(0, len(ids) // 2 - 1)
+    return ids[k], ids[min(k + 1, len(ids) - 1)]
+
+
+def with_new_format(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The edition with NEW_FORMAT after the middle format, joined by the actions of the next
+    format: one format entry, and each joining action's `format:` names it."""
+    full = copy.deepcopy(data)
+    before, after = middle(full)
+    ids = [f["id"] for f in full["formats"]]
+    full["formats"].insert(ids.index(before) + 1, dict(NEW_FORMAT))
+    joining = [a["id"] for a in full["actions"] if a["format"] == after and after != before]
+    for action in full["actions"]:
+        if action["id"] in joining:
+            action["format"] = NEW_FORMAT["id"]
+    return full, joining
+
+
+# --- the registry ----------------------------------------------------------------------------
+
+
+def test_the_registry_lists_each_built_in_edition_by_its_id_and_file() -> None:
+    assert EDITIONS
+    for edition in EDITIONS:
+        path = ENV.builtin_path(edition)
+        assert path.name == f"{edition}.yaml"
+        assert builtin(edition)["id"] == edition
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_formats_are_cumulative_from_the_first_format_each_entry_names(edition: str) -> None:
+    source = ENV.edition(edition)
+    ids = [f.id for f in source.edition.formats]
+    data = builtin(edition)
+    for written, action in zip(data["actions"], source.actions, strict=True):
+        assert action.formats == tuple(ids[ids.index(written["format"]) :])
+    for written, character in zip(data["characters"], source.characters, strict=True):
+        assert character.formats == tuple(ids[ids.index(written["format"]) :])
+
+
+# --- --edition PATH --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_compile_takes_an_edition_file_as_it_takes_the_id(edition: str, tmp_path: Path) -> None:
+    copied = tmp_path / f"{edition}.yaml"
+    copied.write_bytes(ENV.builtin_path(edition).read_bytes())
+    for fmt in builtin(edition)["formats"]:
+        by_id, by_path = (
+            cli("compile", "--edition", edition, "--format", fmt["id"]),
+            cli("compile", "--edition", str(copied), "--format", fmt["id"]),
+        )
+        assert by_id.exit_code == by_path.exit_code == 0, by_path.output
+        assert json.loads(by_id.stdout) == json.loads(by_path.stdout)
+
+
+def test_an_unknown_edition_id_is_an_option_error() -> None:
+    result = cli("compile", "--edition", "nonesuch", "--format", "std")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("--edition: unknown edition 'nonesuch' (built in: ")
+
+
+# --- the whole pipeline on a changed copy ----------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_copied_edition_with_a_changed_action_and_a_new_format_runs_everywhere(
+    edition: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Copy a built-in edition, change one action, add a format between two: validate,
+    compile, build, a scenario and simulate work on it with no code change."""
+    data, joining = with_new_format(builtin(edition))
+    data["id"] = f"{edition}.1"
+    changed = data["actions"][0]
+    changed["name"] += "改"
+    path = write(tmp_path / "lists" / f"{data['id']}.yaml", data)
+    monkeypatch.chdir(tmp_path)
+
+    assert cli("validate", str(path)).exit_code == 0
+
+    compiled = cli("compile", "--edition", str(path), "--format", NEW_FORMAT["id"])
+    assert compiled.exit_code == 0, compiled.output
+    rules = json.loads(compiled.stdout)
+    before, _ = middle(data)
+    previous = ENV.compile(edition, before)
+    ids = {a["id"] for a in rules["actions"]}
+    assert ids == {a.id for a in previous.actions} | set(joining)
+    assert changed["name"] in {a["name"] for a in rules["actions"]}
+
+    built = cli("build", "--edition", str(path), "--format", NEW_FORMAT["id"], "--html-only", "--out", "site")
+    assert built.exit_code == 0, built.output
+    page = tmp_path / "site" / data["id"] / f"{NEW_FORMAT['id']}.html"
+    assert changed["name"] in page.read_text(encoding="utf-8")
+
+    scenario = next(
+        p
+        for p in sorted(SCENARIOS.glob("**/*.yaml"))
+        if yaml.safe_load(p.read_text(encoding="utf-8"))["edition"] == edition
+    )
+    written = yaml.safe_load(scenario.read_text(encoding="utf-8"))
+    written["edition"] = f"lists/{path.name}"  # relative to the scenario file
+    written["format"] = (
+        NEW_FORMAT["id"] if written["format"] in ids_up_to(data, before) else written["format"]
+    )
+    scenario_copy = write(tmp_path / "ruling.yaml", written)
+    ran = cli("scenario", "run", str(scenario_copy))
+    assert ran.exit_code == 0, ran.output
+    assert ran.output.splitlines()[-1] == "1 passed, 0 failed"
+
+    simulated = cli(
+        "simulate",
+        "--edition",
+        str(path),
+        "--format",
+        NEW_FORMAT["id"],
+        "-n",
+        "3",
+        "--json",
+        "--logs",
+        "logs",
+    )
+    assert simulated.exit_code == 0, simulated.output
+    assert json.loads(simulated.stdout)["games"] == 3
+
+    replayed = cli("replay", "--edition", str(path), "logs")
+    assert replayed.exit_code == 0, replayed.output
+    assert replayed.output.splitlines()[-1] == "3 replayed, 0 failed"
+    unnamed = cli("replay", "logs")  # the logs name an edition that is not built in
+    assert unnamed.exit_code == 1
+    first = unnamed.stderr.splitlines()[0]
+    assert first.startswith("logs/game-") and ".jsonl:1:" in first  # at the log's header
+    assert f"edition {data['id']}, format {NEW_FORMAT['id']}: unknown edition '{data['id']}'" in first
+
+    played = CliRunner().invoke(
+        main, ["play", "--edition", str(path), "--format", NEW_FORMAT["id"], "--seed", "1"], input="q\n"
+    )
+    assert played.exit_code == 0, played.output
+    assert f"BlackPoker {path} {NEW_FORMAT['id']}" in played.output
+
+
+def ids_up_to(data: dict[str, Any], last: str) -> list[str]:
+    ids = [f["id"] for f in data["formats"]]
+    return ids[: ids.index(last) + 1]
+
+
+# --- based editions --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_based_edition_compiles_to_the_edition_written_out_in_full(edition: str, tmp_path: Path) -> None:
+    data = builtin(edition)
+    full, joining = with_new_format(data)
+    full["id"] = based_id = f"{edition}.1"
+    full["title"] += " 改訂"
+    first, last = full["actions"][0], full["actions"][-1]
+    first["effect"] += "（改）"
+    named = json.dumps([full["actions"], full["characters"]], ensure_ascii=False)
+    removed = next(
+        a
+        for a in reversed(full["actions"])
+        if named.count(f'"{a["id"]}"') == 1 and "pass_turn" not in json.dumps(a)  # nothing needs it
+    )
+    full["actions"].remove(removed)
+    character = full["characters"][0]
+    character["ability"] += "（改）"
+    added = {**copy.deepcopy(last), "id": "addedAction", "name": "追加アクション"}
+    full["actions"].append(added)
+    before, _ = middle(data)
+    based = {
+        "kind": "edition",
+        "id": based_id,
+        "base": edition,
+        "title": full["title"],
+        "formats": {"add": [{**NEW_FORMAT, "after": before}]},
+        "actions": {
+            "add": [added],
+            "change": {
+                first["id"]: {"effect": first["effect"]},
+                **{a: {"format": NEW_FORMAT["id"]} for a in joining},
+            },
+            "remove": [removed["id"]],
+        },
+        "characters": {"change": {character["id"]: {"ability": character["ability"]}}},
+    }
+    written_out = Environment().compile_edition(str(write(tmp_path / "full" / f"{based_id}.yaml", full)))
+    from_base = Environment().compile_edition(str(write(tmp_path / "based" / f"{based_id}.yaml", based)))
+    assert from_base == written_out
+    assert list(from_base) == [f["id"] for f in full["formats"]]
+
+
+def test_a_base_beside_the_file_comes_before_a_built_in_one(tmp_path: Path) -> None:
+    edition = EDITIONS[0]
+    sibling = builtin(edition)
+    sibling["title"] = "手元の版"
+    write(tmp_path / f"{edition}.yaml", sibling)
+    child = write(tmp_path / "child.yaml", {"kind": "edition", "id": "child", "base": edition})
+    assert Environment().edition(str(child)).edition.title == "手元の版"
+
+
+def test_a_change_in_a_based_edition_is_located_in_its_own_file(tmp_path: Path) -> None:
+    edition = EDITIONS[0]
+    action = builtin(edition)["actions"][0]["id"]
+    based = {
+        "kind": "edition",
+        "id": "child",
+        "base": edition,
+        "actions": {"change": {action: {"type": "未知"}}},
+    }
+    path = write(tmp_path / "child.yaml", based)
+    result = cli("validate", str(path))
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{path}:{line_of(path, 'type: 未知')}:")
+    assert "type: unknown action type '未知'" in result.stderr
+
+
+# --- bad edition files -----------------------------------------------------------------------
+
+
+def bad(tmp_path: Path, name: str, data: dict[str, Any]) -> tuple[Path, Result]:
+    path = write(tmp_path / name, data)
+    return path, cli("validate", str(path))
+
+
+def test_an_id_that_disagrees_with_the_file_name_is_located(tmp_path: Path) -> None:
+    data = builtin(EDITIONS[0])
+    path, result = bad(tmp_path, "other.yaml", data)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (
+        f"{path}:{line_of(path, 'id: ')}:5: id: '{data['id']}' does not match the file name 'other.yaml'"
+        f" (expected {data['id']}.yaml)"
+    )
+
+
+def test_an_unknown_base_is_located_at_base(tmp_path: Path) -> None:
+    path, result = bad(tmp_path, "child.yaml", {"kind": "edition", "id": "child", "base": "nowhere"})
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{path}:{line_of(path, 'base:')}:7: base: unknown edition 'nowhere'")
+
+
+def test_a_cycle_of_bases_is_located_at_base(tmp_path: Path) -> None:
+    a = write(tmp_path / "a.yaml", {"kind": "edition", "id": "a", "base": "b"})
+    _, result = bad(tmp_path, "b.yaml", {"kind": "edition", "id": "b", "base": "a"})
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (
+        f"{a}:{line_of(a, 'base:')}:7: base: a cycle of bases: b.yaml -> a.yaml -> b.yaml"
+    )
+
+
+def test_an_unknown_format_in_an_entry_is_located(tmp_path: Path) -> None:
+    data = builtin(EDITIONS[0])
+    data["actions"][0]["format"] = "nonesuch"
+    path, result = bad(tmp_path, f"{data['id']}.yaml", data)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{path}:{line_of(path, 'format: nonesuch')}:")
+    assert "format: unknown format 'nonesuch' (declared: " in result.stderr
+
+
+def test_an_unknown_format_after_which_to_add_is_located(tmp_path: Path) -> None:
+    data = {
+        "kind": "edition",
+        "id": "child",
+        "base": EDITIONS[0],
+        "formats": {"add": [{**NEW_FORMAT, "after": "nonesuch"}]},
+    }
+    path, result = bad(tmp_path, "child.yaml", data)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{path}:{line_of(path, 'after: nonesuch')}:")
+    assert "formats.add.after: unknown format 'nonesuch'" in result.stderr
+
+
+def test_a_character_label_must_be_declared(tmp_path: Path) -> None:
+    data = builtin(EDITIONS[0])
+    data["labels"] = [{"id": "attacker", "name": "アタッカー"}]
+    data["characters"][0]["labels"] = ["attacker", "flyer"]
+    path, result = bad(tmp_path, f"{data['id']}.yaml", data)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (
+        f"{path}:{line_of(path, '- flyer')}:5: labels: unknown label 'flyer' (declared: attacker)"
+    )

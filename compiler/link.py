@@ -17,7 +17,7 @@ from blackpoker.compiler.cost import PAYABLE_UNITS
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.matcher import compile_matcher
-from blackpoker.compiler.model import Action, Format, RuleSet
+from blackpoker.compiler.model import Action, Format, RuleSet, Trigger
 from blackpoker.compiler.needs import (
     Reference,
     dangling,
@@ -270,7 +270,11 @@ def _check_program(
         doc.at(where, message) for where, message in _unknown_names(source, action, program, steps, added)
     ]
     _bound(doc, program, steps, (), problems)
-    return problems + _check_triggered_by(source, doc, path, _get(action, "triggered_by"), added)
+    problems += _check_triggered_by(source, doc, path, _get(action, "triggered_by"), added)
+    if _get(action, "triggered_by") is not None and _get(action, "trigger") is Trigger.DIRECT:
+        message = "triggered_by: an action with a trigger condition is triggered (trigger: triggered)"
+        problems.append(doc.at((*path, "triggered_by"), message, key=True))
+    return problems
 
 
 def _check_triggered_by(

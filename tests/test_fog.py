@@ -153,10 +153,18 @@ BAD = [
         ),
         "unknown zone 'mist'",
     ),
-    (lambda d: _first(d).update(triggered_by={"resolved": "nothing"}), "unknown action 'nothing'"),
+    (
+        lambda d: _first(d).update(trigger="triggered", triggered_by={"resolved": "nothing"}),
+        "unknown action 'nothing'",
+    ),
+    (
+        lambda d: _first(d).update(triggered_by={"resolved": d["actions"][1]["id"]}),
+        "an action with a trigger condition is triggered",
+    ),
     (
         lambda d: _first(d).update(
-            triggered_by={"resolved": d["actions"][1]["id"], "if": {"ge": [{"count": "found"}, 1]}}
+            trigger="triggered",
+            triggered_by={"resolved": d["actions"][1]["id"], "if": {"ge": [{"count": "found"}, 1]}},
         ),
         "'found' is not a name it can read",
     ),

@@ -26,6 +26,7 @@ from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.agents import RandomAgent
 from blackpoker.runtime.play.selfplay import decide
+from blackpoker.runtime.scenario import scenario as scenarios
 
 FOG = {"id": "fog", "name": "フォグ"}
 # a character's labels from its v7-style attack rule (a bulwark never attacks, an ace has haste)
@@ -454,3 +455,45 @@ def test_immediate_actions_triggering_each_other_forever_are_refused(tmp_path: P
     found = _link_problems(_write(tmp_path, data), first)
     ring = f"'{charge['id']}' -> 'echo' -> '{charge['id']}'"
     assert any(ring in d and "trigger each other" in d for d in found), found
+
+
+def test_a_waiver_of_some_units_leaves_the_rest_of_the_cost(tmp_path: Path) -> None:
+    """A character waiving D of a type whose action costs B and D: the request pays B only,
+    and the option search and the legality checks agree on it."""
+    data = fog_data(base_data())
+    action = next(a for a in data["actions"] if {"B", "D"} <= set(a.get("cost", "")) and a.get("key"))
+    waiver = next(c for c in data["characters"] if c.get("waives_cost_of"))
+    waiver["waives_cost_of"], waiver["waives_units"] = [action["type"]], ["D"]
+    bulwark = next(c for c in data["characters"] if c["combat"] == "bulwark")
+    source = write_edition(tmp_path, data)
+    ruleset = link(source, data["formats"][-1]["id"])
+    assert action["key"] == "Joker"  # the position below is written for a Joker key
+    (tmp_path / "s.yaml").write_text(
+        f"""\
+kind: scenario
+name: part of a cost waived
+edition: {source.edition.id}.yaml
+format: {ruleset.format.id}
+setup:
+  turn: p1
+  p1:
+    life: 10
+    hand: [Joker, ♠7]
+    field:
+      - {{as: {waiver["id"]}, cards: [Joker]}}
+      - {{as: {bulwark["id"]}, cards: [♢8]}}
+  p2: {{life: 10}}
+commands:
+  - {{p1: "{action["name"]} ★Joker $B(♢8)D(♠7)", refused: "the cost is $B"}}
+  - "p1: {action["name"]} ★Joker $B(♢8)"
+expect:
+  p1: {{hand: [♠7]}}
+""",
+        encoding="utf-8",
+    )
+    loaded, problems = scenarios.load(tmp_path / "s.yaml")
+    assert loaded is not None, [p.render() for p in problems]
+    assert scenarios.run(loaded).failures == []
+    game = scenarios.build(loaded)
+    options = [o for o in game.legal_options() if isinstance(o, RequestOption) and o.action == action["id"]]
+    assert options and all([unit for unit, _ in o.payment] == ["B"] for o in options)

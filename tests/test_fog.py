@@ -497,3 +497,44 @@ expect:
     game = scenarios.build(loaded)
     options = [o for o in game.legal_options() if isinstance(o, RequestOption) and o.action == action["id"]]
     assert options and all([unit for unit, _ in o.payment] == ["B"] for o in options)
+
+
+def test_only_characters_with_the_blocker_label_block(tmp_path: Path) -> None:
+    data = fog_data(base_data())
+    soldier = next(c for c in data["characters"] if c["attack"] == "not_ready" and c["size"] == "card_number")
+    soldier["labels"] = ["attacker"]
+    bulwark = next(c for c in data["characters"] if c["combat"] == "bulwark")
+    attack = next(a for a in data["actions"] if any("declare_attackers" in s for s in a["program"]))
+    source = write_edition(tmp_path, data)
+    (tmp_path / "s.yaml").write_text(
+        f"""\
+kind: scenario
+name: blockers by label
+edition: {source.edition.id}.yaml
+format: {data["formats"][0]["id"]}
+setup:
+  turn: p1
+  p1:
+    life: 10
+    field:
+      - {{as: {soldier["id"]}, cards: [♣9]}}
+  p2:
+    life: 10
+    field:
+      - {{as: {soldier["id"]}, cards: [♡4]}}
+      - {{as: {bulwark["id"]}, cards: [♢8]}}
+commands:
+  - "p1: {attack["name"]}"
+  - "p1: pass"
+  - "p2: pass"
+  - "p1: attacker ♣9"
+  - "p1: pass"
+  - "p2: pass"
+expect:
+  waiting: [block ♣9 with ♢8, done]
+""",
+        encoding="utf-8",
+    )
+    loaded, problems = scenarios.load(tmp_path / "s.yaml")
+    assert loaded is not None, [p.render() for p in problems]
+    assert scenarios.run(loaded).failures == []

@@ -69,3 +69,6 @@ main.add_command(replay)
 from blackpoker.cli.play import play  # noqa: E402
 
 main.add_command(play)
+from blackpoker.cli.import_list import import_command  # noqa: E402
+
+main.add_command(import_command)

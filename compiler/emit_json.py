@@ -10,7 +10,7 @@ from dataclasses import fields
 from enum import Enum
 from typing import Any
 
-from blackpoker.compiler.model import Action, Character, RuleSet, ZoneRule
+from blackpoker.compiler.model import Action, Character, Fog, RuleSet, ZoneRule
 from blackpoker.compiler.program import Node
 
 
@@ -33,6 +33,7 @@ def ruleset_json(ruleset: RuleSet) -> dict[str, Any]:
         },
         "actions": [_action(ruleset, a) for a in ruleset.actions],
         "characters": [_character(ruleset, c) for c in ruleset.characters],
+        "fogs": [_fog(ruleset, f) for f in ruleset.fogs],
     }
 
 
@@ -61,6 +62,11 @@ def _action(ruleset: RuleSet, action: Action) -> dict[str, Any]:
         "speaker": action.speaker,
         "since": action.since,
         "updates": list(action.updates),
+        "ruby": action.ruby,
+        "activation_condition": action.activation_condition,
+        "trigger_condition": action.trigger_condition,
+        "changed": action.changed,
+        "dev_note": action.dev_note,
         **({"triggered_by": _node(action.triggered_by)} if action.triggered_by else {}),
     }
 
@@ -83,7 +89,6 @@ def _character(ruleset: RuleSet, character: Character) -> dict[str, Any]:
         ],
         "waives_cost_of": list(character.waives_cost_of),
         **({"waives_units": list(character.waives_units)} if character.waives_units else {}),
-        **({"labels": list(character.labels)} if character.labels else {}),
         "note": character.note,
         "ability": character.ability,
         "story": character.story,
@@ -91,6 +96,33 @@ def _character(ruleset: RuleSet, character: Character) -> dict[str, Any]:
         "speaker": character.speaker,
         "since": character.since,
         "updates": list(character.updates),
+        "ruby": character.ruby,
+        "labels": list(character.labels),
+        "size_text": character.size_text,
+        "changed": character.changed,
+        "dev_note": character.dev_note,
+    }
+
+
+def _fog(ruleset: RuleSet, fog: Fog) -> dict[str, Any]:
+    return {
+        "id": fog.id,
+        "name": fog.name,
+        "ruby": fog.ruby,
+        "type": fog.type,
+        "debut": ruleset.debut(fog).id,
+        "formats": list(fog.formats),
+        "key": str(fog.key) if fog.key else "",
+        "target": fog.target,
+        "ability": fog.ability,
+        "action": fog.action,
+        "story": fog.story,
+        "flavor": fog.flavor,
+        "speaker": fog.speaker,
+        "since": fog.since,
+        "updates": list(fog.updates),
+        "changed": fog.changed,
+        "dev_note": fog.dev_note,
     }
 
 

@@ -2,8 +2,8 @@
 
 One `Environment` serves one command (or one program using the compiler): it knows the
 built-in editions from the data index `actionlists/editions.yaml`, reads edition files
-named by id or by path (resolving `base:` chains), and keeps each file it parsed, keyed by
-the file's identity on disk, so a changed file is read again.
+named by id or by path (resolving `base:` chains), and keeps each file it parsed while the
+file and its bases are unchanged on disk.
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ def display(path: Path) -> str:
 class Environment:
     def __init__(self) -> None:
         self._builtin: dict[str, Path] | None = None
-        self._read: dict[tuple[Path, int, int], Read] = {}
+        # file -> (the identity on disk of it and of each base it was read with, what it gave)
+        self._read: dict[Path, tuple[tuple[_Stamp, ...], Read]] = {}
 
     # --- built-in editions ------------------------------------------------------------------
 
@@ -83,16 +84,17 @@ class Environment:
 
     def read(self, path: Path) -> Read:
         """A file loaded, validated and parsed (an edition with its bases), with its problems."""
-        try:
-            info = path.stat()
-        except OSError:
-            return self._read_uncached(path, ())
-        key = (path.resolve(), info.st_mtime_ns, info.st_size)
-        if key not in self._read:
-            self._read[key] = self._read_uncached(path, ())
-        return self._read[key]
+        key = Path(os.path.abspath(path))  # no resolve(): a symlink loop is the reader's to report
+        cached = self._read.get(key)
+        if cached is not None and all(_stamp(p) == stamp for p, stamp in cached[0]):
+            return cached[1]
+        files: list[Path] = []
+        read = self._read_uncached(path, (), files)
+        self._read[key] = (tuple((p, _stamp(p)) for p in files), read)
+        return read
 
-    def _read_uncached(self, path: Path, below: tuple[Path, ...]) -> Read:
+    def _read_uncached(self, path: Path, below: tuple[Path, ...], files: list[Path]) -> Read:
+        files.append(path)
         doc, loaded = load_file(path, display(path))
         if doc is None:
             return None, loaded
@@ -102,23 +104,31 @@ class Environment:
         if doc.data["kind"] == "edition":
             problems = _name_problems(doc, path)
             if "base" in doc.data:
-                doc, problems = self._with_base(doc, path, below, problems)
+                doc, problems = self._with_base(doc, path, below, problems, files)
                 if doc is None:
                     return None, problems
         source, found = parse(doc)
         return source, problems + found
 
+    def find(self, edition_id: str, folder: Path) -> Path | None:
+        """The file of an edition a file names by id: `<id>.yaml` in its folder, else built in."""
+        sibling = folder / f"{edition_id}.yaml"
+        if sibling.is_file():
+            return sibling
+        return self.builtin_path(edition_id) if edition_id in self._index() else None
+
     def _with_base(
-        self, doc: Document, path: Path, below: tuple[Path, ...], problems: list[Diagnostic]
+        self,
+        doc: Document,
+        path: Path,
+        below: tuple[Path, ...],
+        problems: list[Diagnostic],
+        files: list[Path],
     ) -> tuple[Document | None, list[Diagnostic]]:
         """The based edition written out in full, or why not."""
         base_id = doc.data["base"]
-        sibling = path.parent / f"{base_id}.yaml"
-        if sibling.is_file():
-            base_path = sibling
-        elif base_id in self._index():
-            base_path = self.builtin_path(base_id)
-        else:
+        base_path = self.find(base_id, path.parent)
+        if base_path is None:
             known = ", ".join(self.builtin_editions())
             message = (
                 f"base: unknown edition '{base_id}' (no {base_id}.yaml beside this file; built in: {known})"
@@ -128,7 +138,7 @@ class Environment:
         if base_path.resolve() in chain:
             names = " -> ".join(p.name for p in (*chain[chain.index(base_path.resolve()) :], base_path))
             return None, [*problems, doc.at(("base",), f"base: a cycle of bases: {names}")]
-        base, found = self._read_uncached(base_path, chain)
+        base, found = self._read_uncached(base_path, chain, files)
         if found:
             return None, problems + found
         if not isinstance(base, EditionSource):
@@ -162,7 +172,8 @@ class Environment:
             raise CompileError(
                 [Diagnostic(where, f"--format {format}: this file declares format '{overlay.format.id}'")]
             )
-        base = self.edition(overlay.edition_id if overlay.edition_id in self._index() else edition)
+        named = self.find(overlay.edition_id, Path(rules).parent)
+        base = self.edition(edition if named is None else str(named))
         if format == overlay.format.base:
             return link(base, format)
         return link_overlay(base, overlay)
@@ -204,15 +215,33 @@ class Environment:
     def _check_overlay(self, overlay: OverlaySource, editions: dict[str, EditionSource]) -> list[Diagnostic]:
         base = editions.get(overlay.edition_id)
         if base is None:
-            if overlay.edition_id not in self._index():
+            named = self.find(overlay.edition_id, Path(overlay.doc.path).parent)
+            if named is None:
                 known = ", ".join(sorted({*editions, *self.builtin_editions()}))
                 return [
                     overlay.doc.at(
                         ("edition",), f"edition: unknown edition '{overlay.edition_id}' (known: {known})"
                     )
                 ]
-            base = self.edition(overlay.edition_id)
+            try:
+                base = self.edition(str(named))
+            except CompileError as error:  # the edition's own problems
+                return list(error.diagnostics)
+            problems = check_edition(base)
+            if problems:
+                return problems
         return check_overlay(base, overlay)
+
+
+_Stamp = tuple[Path, tuple[int, int]]  # a file, its modification time (ns) and size
+
+
+def _stamp(path: Path) -> tuple[int, int]:  # -1, -1 for a file that cannot be read
+    try:
+        info = path.stat()
+    except OSError:
+        return -1, -1
+    return info.st_mtime_ns, info.st_size
 
 
 def _name_problems(doc: Document, path: Path) -> list[Diagnostic]:

@@ -79,8 +79,9 @@ def check_edition(source: EditionSource) -> list[Diagnostic]:
         problems += _check_formats(doc, path, fog, formats)
         problems += _check_name(doc, path, fog, "type", edition.fog_types, "fog type")
         problems += _check_name(doc, path, fog, "action", actions, "action")
-    problems += _edition_triggers(source)
-    return problems or _edition_needs(source)
+    # What the entries of each format need from each other is checked with the rest: a
+    # problem above leaves the entries usable (a duplicate id keeps its first entry).
+    return sorted(set(problems + _edition_needs(source)), key=lambda d: (d.location, d.message))
 
 
 def _unpayable_units(source: EditionSource) -> list[Diagnostic]:
@@ -411,26 +412,6 @@ def _check_formats(doc: Document, path: PathKey, entry: Any, formats: Iterable[s
 
 def _unknown(what: str, value: str, known: Iterable[str]) -> str:
     return f"unknown {what} '{value}' (declared: {', '.join(known)})"
-
-
-def _edition_triggers(source: EditionSource) -> list[Diagnostic]:
-    """A character may only trigger actions present in every format it belongs to."""
-    problems = []
-    for i, character in enumerate(source.characters):
-        for j, trigger in enumerate(character.triggers):
-            missing = [
-                f
-                for f in character.formats
-                if not any(a.id == trigger.request and f in a.formats for a in source.actions)
-            ]
-            if missing:
-                problems.append(
-                    source.doc.at(
-                        ("characters", i, "triggers", j, "request"),
-                        f"triggers: '{trigger.request}' is not an action of format {', '.join(missing)}",
-                    )
-                )
-    return problems
 
 
 def _edition_needs(source: EditionSource) -> list[Diagnostic]:

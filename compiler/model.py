@@ -126,7 +126,7 @@ class Character:
     attack: Attack
     size: SizeRule
     combat: Combat
-    ability: str
+    ability: str = ""  # 8.x lists print labels and a size instead
     since: str = ""
     triggers: tuple[CharacterTrigger, ...] = ()
     waives_cost_of: tuple[str, ...] = ()

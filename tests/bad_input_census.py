@@ -386,6 +386,7 @@ def cases() -> list[Case]:
         "simulate --rules": ("simulate", "-n", "2", "--format", fmt, "--rules"),
         "scenario run": ("scenario", "run"),
         "replay": ("replay",),
+        "import": ("import", "--out", "out"),
     }
     for label, args in inputs.items():
         for kind, prepare in file_kinds("in.yaml").items():
@@ -428,6 +429,7 @@ def cases() -> list[Case]:
             Case(
                 "play --log", kind, ("play", "--seed", "1", "--log", place + ".jsonl"), prepare, stdin="q\n"
             ),
+            Case("import --out", kind, ("import", "up.yaml", "--out", place), prepare),
         ]
     made += [
         Case(

@@ -12,7 +12,7 @@ def test_every_quick_census_case_is_clean() -> None:
     unclean = [o for o in outcomes if not o.clean]
     assert not unclean, "\n" + table(unclean)
     commands = {o.case.args[0] for o in outcomes}
-    assert commands >= {"validate", "compile", "build", "simulate", "scenario", "replay", "play"}
+    assert commands >= {"validate", "compile", "build", "simulate", "scenario", "replay", "play", "import"}
     assert sum(o.verdict == CLEAN for o in outcomes) > sum(o.verdict == ACCEPTED for o in outcomes)
 
 

@@ -18,6 +18,7 @@ from click.testing import CliRunner, Result
 ENV = Environment()
 EDITIONS = ENV.builtin_editions()
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "my-std.yaml"
 NEW_FORMAT = {"id": "plus", "name": "プラス", "mark": "◇"}
 
 
@@ -242,6 +243,38 @@ def test_a_base_beside_the_file_comes_before_a_built_in_one(tmp_path: Path) -> N
     assert Environment().edition(str(child)).edition.title == "手元の版"
 
 
+def test_an_environment_reads_a_based_edition_again_when_its_base_changes(tmp_path: Path) -> None:
+    edition = EDITIONS[0]
+    base = builtin(edition)
+    write(tmp_path / f"{edition}.yaml", base)
+    child = write(tmp_path / "child.yaml", {"kind": "edition", "id": "child", "base": edition})
+    env = Environment()
+    assert env.edition(str(child)).edition.title == base["title"]
+    assert env.edition(str(child)) is env.edition(str(child))  # kept while nothing changes
+    base["title"] += "（改）"
+    write(tmp_path / f"{edition}.yaml", base)
+    assert env.edition(str(child)).edition.title == base["title"]
+
+
+def test_a_local_rule_finds_the_edition_file_beside_it(tmp_path: Path) -> None:
+    """An overlay's `edition:` names an edition file beside it by id, as `base:` does."""
+    example = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))
+    data = builtin(example["edition"])
+    data["id"] = example["edition"] = f"{data['id']}.1"
+    data["title"] = "手元の版"
+    write(tmp_path / f"{data['id']}.yaml", data)
+    rules = write(tmp_path / "rules.yaml", example)
+    assert cli("validate", str(rules)).exit_code == 0
+    compiled = cli("compile", "--rules", str(rules), "--format", example["name"])
+    assert compiled.exit_code == 0, compiled.output
+    assert json.loads(compiled.stdout)["edition_title"] == "手元の版"
+    data["actions"][0]["type"] = "未知"
+    edition = write(tmp_path / f"{data['id']}.yaml", data)
+    broken = cli("validate", str(rules))
+    assert broken.exit_code == 1
+    assert broken.stderr.startswith(f"{edition}:{line_of(edition, 'type: 未知')}:")
+
+
 def test_a_change_in_a_based_edition_is_located_in_its_own_file(tmp_path: Path) -> None:
     edition = EDITIONS[0]
     action = builtin(edition)["actions"][0]["id"]
@@ -321,4 +354,84 @@ def test_a_character_label_must_be_declared(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == (
         f"{path}:{line_of(path, '- flyer')}:5: labels: unknown label 'flyer' (declared: attacker)"
+    )
+
+
+# --- the descriptive fields and the fog list -------------------------------------------------
+
+
+def described(data: dict[str, Any]) -> dict[str, Any]:
+    """The edition with every descriptive field written once: labels, a fog, texts."""
+    data = copy.deepcopy(data)
+    second = data["formats"][min(1, len(data["formats"]) - 1)]["id"]
+    data["labels"] = [{"id": "attacker", "name": "アタッカー"}]
+    data["fog_types"] = ["滞留魔法"]
+    data["fogs"] = [
+        {
+            "id": "lingering",
+            "name": "滞留",
+            "ruby": "たいりゅう",
+            "type": "滞留魔法",
+            "format": second,
+            "key": "♡A〜5",
+            "ability": "能力の文。",
+            "action": data["actions"][0]["id"],
+            "since": "v8.2",
+        }
+    ]
+    data["actions"][0].update(
+        ruby="るび",
+        activation_condition="起動の文。",
+        trigger_condition="誘発の文。",
+        changed=True,
+        dev_note="メモ",
+    )
+    data["characters"][0].update(labels=["attacker"], size_text="サイズの文。", ruby="るび", changed=True)
+    return data
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_descriptive_fields_and_fogs_reach_the_compiled_rule_set(edition: str, tmp_path: Path) -> None:
+    data = described(builtin(edition))
+    path = write(tmp_path / f"{edition}.yaml", data)
+    rulesets = Environment().compile_edition(str(path))
+    fog = data["fogs"][0]
+    for format_id, rules in rulesets.items():  # a fog belongs to its format and the later ones
+        assert [f.id for f in rules.fogs] == (
+            [fog["id"]] if format_id in ids_from(data, fog["format"]) else []
+        )
+    last = rulesets[data["formats"][-1]["id"]]
+    action, character = last.action(data["actions"][0]["id"]), last.character(data["characters"][0]["id"])
+    assert (
+        action.ruby,
+        action.activation_condition,
+        action.trigger_condition,
+        action.changed,
+        action.dev_note,
+    ) == ("るび", "起動の文。", "誘発の文。", True, "メモ")
+    assert (character.labels, character.size_text, character.changed) == (("attacker",), "サイズの文。", True)
+    assert [label.name for label in last.edition.labels] == ["アタッカー"]
+    compiled = cli("compile", "--edition", str(path), "--format", data["formats"][-1]["id"])
+    emitted = json.loads(compiled.stdout)
+    assert emitted["fogs"][0]["key"] == "♡A〜5" and emitted["fogs"][0]["debut"] == fog["format"]
+    assert emitted["characters"][0]["labels"] == ["attacker"]
+
+
+def ids_from(data: dict[str, Any], first: str) -> list[str]:
+    ids = [f["id"] for f in data["formats"]]
+    return ids[ids.index(first) :]
+
+
+def test_a_fog_names_a_declared_type_and_an_action(tmp_path: Path) -> None:
+    data = described(builtin(EDITIONS[0]))
+    data["fogs"][0].update(type="未知", action="nonesuch")
+    path, result = bad(tmp_path, f"{data['id']}.yaml", data)
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert (
+        lines[0]
+        == f"{path}:{line_of(path, 'type: 未知')}:9: type: unknown fog type '未知' (declared: 滞留魔法)"
+    )
+    assert lines[1].startswith(
+        f"{path}:{line_of(path, 'action: nonesuch')}:11: action: unknown action 'nonesuch'"
     )

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from blackpoker.cli.main import main
-from blackpoker.compiler.pipeline import compile_edition
+from blackpoker.compiler.pipeline import builtin_editions, compile_edition
 from blackpoker.site.build import MANIFEST, STAGING_MARK, STAGING_PREFIX
 from click.testing import CliRunner
 from site_support import HOSTILE, OVERLAY, built_html, run_cli, squash, text_content, write_overlay
@@ -66,7 +66,9 @@ def test_rebuild_replaces_the_site_and_leaves_no_staging_folder(tmp_path: Path) 
     (tmp_path / "v7" / "lite.html").write_text("stale", encoding="utf-8")
     result = runner.invoke(main, ["build", "--out", str(tmp_path), "--format", "lite", "--html-only"])
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST, "index.html", "static", "v7"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [MANIFEST, "index.html", "static", *builtin_editions()]
+    )
     assert (tmp_path / "v7" / "lite.html").read_text(encoding="utf-8") != "stale"
     # A partial build keeps the other pages of the earlier one.
     assert {"lite.html", "std.html", "all.html"} <= {p.name for p in (tmp_path / "v7").iterdir()}
@@ -79,7 +81,9 @@ def test_build_clears_the_staging_folder_of_a_killed_build(tmp_path: Path) -> No
     (leftover / "std.html").write_text("half written", encoding="utf-8")
     result = CliRunner().invoke(main, ["build", "--out", str(tmp_path), "--format", "std", "--html-only"])
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST, "index.html", "static", "v7"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [MANIFEST, "index.html", "static", *builtin_editions()]
+    )
 
 
 def test_full_build_writes_only_inside_out(tmp_path: Path) -> None:

@@ -1,0 +1,104 @@
+"""`blackpoker import`: an official upstream action list → one edition file of the model."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import click
+from blackpoker.cli.outputs import output_file, output_folder
+from blackpoker.cli.report import report
+from blackpoker.compiler import CompileError
+from blackpoker.compiler.diagnostics import Diagnostic, Location
+from blackpoker.compiler.pipeline import builtin_editions, display, edition_source
+from blackpoker.compiler.upstream import Imported, Reference, edition_yaml, import_list
+from blackpoker.compiler.upstream.convert import EDITION_ID
+
+
+@click.command(name="import")
+@click.argument("upstream", metavar="FILE.yaml", type=click.Path(path_type=Path))
+@click.option("--out", type=click.Path(path_type=Path), required=True, help="Folder to write <id>.yaml into.")
+@click.option("--id", "edition_id", help="Edition id. Default: from the list's ver (第8.2版 → v8.2).")
+@click.option(
+    "--like",
+    help="Edition (built-in id or file) giving what upstream lacks: formats' names and marks, "
+    "cost units, core rules, legend, copyright. Default: the newest built-in edition.",
+)
+@click.option(
+    "--programs-from",
+    help="Edition (built-in id or file) whose effect programs and engine data are copied by id.",
+)
+@click.option("--force", is_flag=True, help="Replace an existing <id>.yaml in --out.")
+def import_command(
+    upstream: Path,
+    out: Path,
+    edition_id: str | None,
+    like: str | None,
+    programs_from: str | None,
+    force: bool,
+) -> None:
+    """Convert an official upstream action list (v6-act.yaml, v7-act.yaml, act.yaml) into an
+    edition file, and list what a person still has to write (docs/import.md)."""
+    places = output_folder(out, "--out")
+    if edition_id is not None and not EDITION_ID.fullmatch(edition_id):
+        message = f"'{edition_id}' is not an edition id (letters, digits, '.', '_', '-'; such as v8.2)"
+        places.append(Diagnostic(Location("--id", 0, 0), message))
+    if places:
+        report(places, "nothing written")
+    try:
+        like = like or builtin_editions()[0]
+        imported = import_list(upstream, display(upstream), _edition, like, programs_from, edition_id)
+    except CompileError as error:
+        report(error.diagnostics, "nothing written")
+    target = out / f"{imported.data['id']}.yaml"
+    out.mkdir(parents=True, exist_ok=True)
+    places = output_file(target, "--out", force=force)
+    if places:
+        report(places, "nothing written")
+    comment = [f"Imported from {upstream.name} ({imported.data['title']}) by `blackpoker import`."]
+    _write(target, edition_yaml(imported.data, comment))
+    _summary(imported, target)
+
+
+def _edition(value: str) -> Reference:
+    """A built-in edition id, or the path of an edition file: its id and its (full) data."""
+    source = edition_source(value)
+    return source.edition.id, source.doc.data
+
+
+def _write(target: Path, text: str) -> None:
+    """Whole or not at all: written beside the target, then renamed over it."""
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _summary(imported: Imported, target: Path) -> None:
+    def say(text: str = "") -> None:
+        click.echo(text, err=True)
+
+    data = imported.data
+    say(
+        f"{display(target)}: {len(data['actions'])} actions, {len(data['characters'])} characters"
+        + (f", {len(data['fogs'])} fogs" if "fogs" in data else "")
+    )
+    for note in imported.notes:
+        say(f"{note.render()} (repaired)")
+    say("taken from the reference edition: " + "; ".join(imported.conversion.taken))
+    completion = imported.completion
+    if completion is None:
+        say("no program copied (--programs-from not given): every action needs its program")
+        return
+    say(f"programs copied: {len(completion.copied)}")
+    for title, ids in (
+        ("to write (no program)", completion.to_write),
+        ("to review (copied, but the effect text differs)", completion.to_review),
+        ("characters without engine data (face, attack, size, combat)", completion.incomplete),
+    ):
+        say(f"{title}: {', '.join(ids) if ids else 'none'}")

@@ -1,0 +1,53 @@
+"""Import the official upstream action lists (BlackPoker tools/actionlist/original/*.yaml)
+into the project's edition model: read with positions → convert → complete → write."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from blackpoker.compiler.diagnostics import CompileError, Diagnostic
+from blackpoker.compiler.upstream.complete import Completion, complete
+from blackpoker.compiler.upstream.convert import Conversion, Data, Reference, convert
+from blackpoker.compiler.upstream.read import read_upstream
+from blackpoker.compiler.upstream.vocabulary import vocabulary
+from blackpoker.compiler.upstream.write import edition_yaml
+
+
+@dataclass(frozen=True, slots=True)
+class Imported:
+    conversion: Conversion
+    completion: Completion | None  # None without a source of programs
+    notes: tuple[Diagnostic, ...]  # upstream defects tolerated or repaired
+
+    @property
+    def data(self) -> Data:
+        return self.completion.data if self.completion else self.conversion.data
+
+
+def import_list(
+    path: Path,
+    shown: str,
+    editions: Callable[[str], Reference],
+    like: str,
+    programs_from: str | None = None,
+    edition_id: str | None = None,
+) -> Imported:
+    """The edition in upstream file `path`, with `editions` giving the reference editions
+    `like` and `programs_from` by name; raises CompileError with every problem found."""
+    doc, problems, tolerated = read_upstream(path, shown)
+    if doc is None or problems:
+        raise CompileError(problems)
+    words = vocabulary()
+    like_edition = editions(like)
+    source = editions(programs_from) if programs_from else None
+    references: Sequence[Reference] = [source] if source else []
+    conversion = convert(doc, words, like_edition, references, edition_id)
+    if conversion.problems:
+        raise CompileError(conversion.problems)
+    completion = complete(conversion.data, source[1], words) if source else None
+    return Imported(conversion, completion, (*tolerated, *conversion.notes))
+
+
+__all__ = ["Imported", "Reference", "edition_yaml", "import_list"]

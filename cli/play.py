@@ -105,6 +105,9 @@ def _player(console: Console, p: PlayerView, mine: bool) -> None:
     console.print(f"{p.name} ({'you' if mine else 'opponent'})", style="bold")
     console.print(f"  life {p.life} · hand {hand}")
     console.print(f"  graveyard{'' if mine else ' top'}: {grave}")
+    for zone in p.zones:  # the edition's own zones (the fog), as the view shows them
+        shown = " ".join(label(c) for c in zone.cards) if zone.cards is not None else f"{zone.count} cards"
+        console.print(f"  {zone.name}: {shown or '-'}")
     for unit in p.field:
         console.print(f"  field: {_character(unit)}")
 

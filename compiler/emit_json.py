@@ -6,13 +6,17 @@ keep them stable.
 
 from __future__ import annotations
 
+from dataclasses import fields
+from enum import Enum
 from typing import Any
 
-from blackpoker.compiler.model import Action, Character, Fog, RuleSet
+from blackpoker.compiler.model import Action, Character, Fog, RuleSet, ZoneRule
+from blackpoker.compiler.program import Node
 
 
 def ruleset_json(ruleset: RuleSet) -> dict[str, Any]:
     fmt = ruleset.format
+    core = ruleset.edition.core
     return {
         "edition": ruleset.edition.id,
         "edition_title": ruleset.edition.title,
@@ -23,6 +27,9 @@ def ruleset_json(ruleset: RuleSet) -> dict[str, Any]:
             "auto_pass_after_normal_request": ruleset.edition.core.auto_pass_after_normal_request,
             "hand_size": ruleset.edition.core.hand_size,
             "hand_limit": ruleset.edition.core.hand_limit,
+            # the keys of later editions' data appear only where it has them, so that the
+            # rule-set hash of an edition without them stays what it was
+            **({"zones": [_zone(z) for z in core.zones]} if core.zones else {}),
         },
         "actions": [_action(ruleset, a) for a in ruleset.actions],
         "characters": [_character(ruleset, c) for c in ruleset.characters],
@@ -60,6 +67,7 @@ def _action(ruleset: RuleSet, action: Action) -> dict[str, Any]:
         "trigger_condition": action.trigger_condition,
         "changed": action.changed,
         "dev_note": action.dev_note,
+        **({"triggered_by": _node(action.triggered_by)} if action.triggered_by else {}),
     }
 
 
@@ -80,6 +88,7 @@ def _character(ruleset: RuleSet, character: Character) -> dict[str, Any]:
             for t in character.triggers
         ],
         "waives_cost_of": list(character.waives_cost_of),
+        **({"waives_units": list(character.waives_units)} if character.waives_units else {}),
         "note": character.note,
         "ability": character.ability,
         "story": character.story,
@@ -115,3 +124,16 @@ def _fog(ruleset: RuleSet, fog: Fog) -> dict[str, Any]:
         "changed": fog.changed,
         "dev_note": fog.dev_note,
     }
+
+
+def _zone(zone: ZoneRule) -> dict[str, str]:
+    return {"id": zone.id, "name": zone.name, "visibility": zone.visibility.value}
+
+
+def _node(value: Any) -> Any:
+    """A typed program node as plain data: its fields by name, enums by value."""
+    if isinstance(value, Node):
+        return {f.name: _node(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, tuple):
+        return [_node(item) for item in value]
+    return value.value if isinstance(value, Enum) else value

@@ -17,19 +17,32 @@ from blackpoker.compiler.cost import PAYABLE_UNITS
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.matcher import compile_matcher
-from blackpoker.compiler.model import Action, Format, RuleSet
-from blackpoker.compiler.needs import Reference, dangling, references, request_cycles, turn_passers
+from blackpoker.compiler.model import Action, Format, RuleSet, Trigger
+from blackpoker.compiler.needs import (
+    Reference,
+    dangling,
+    references,
+    request_cycles,
+    trigger_cycles,
+    turn_passers,
+)
 from blackpoker.compiler.parse import EditionSource, Edits, OverlaySource
 from blackpoker.compiler.program import (
     BUILT_IN_NAMES,
     Become,
     ChooseOne,
+    DeclareAttackers,
+    DeclareBlockers,
     Field,
     ForEach,
+    Haste,
     If,
     Is,
     KindOfType,
     Mount,
+    Move,
+    Name,
+    Pile,
     PutCharacter,
     Request,
     Step,
@@ -38,8 +51,12 @@ from blackpoker.compiler.program import (
     binding,
     branches,
     reads,
+    walk,
     walk_steps,
 )
+
+PILES = ("hand", "graveyard", "life")  # the built-in zones a program may read as {zone: …}
+ZONES = ("hand", "graveyard", "life_top", "life_bottom")  # where a move may put cards
 
 
 def check_edition(source: EditionSource) -> list[Diagnostic]:
@@ -254,6 +271,31 @@ def _check_program(
         doc.at(where, message) for where, message in _unknown_names(source, action, program, steps, added)
     ]
     _bound(doc, program, steps, (), problems)
+    problems += _check_triggered_by(source, doc, path, _get(action, "triggered_by"), added)
+    if _get(action, "triggered_by") is not None and _get(action, "trigger") is Trigger.DIRECT:
+        message = "triggered_by: an action with a trigger condition is triggered (trigger: triggered)"
+        problems.append(doc.at((*path, "triggered_by"), message, key=True))
+    return problems
+
+
+def _check_triggered_by(
+    source: EditionSource, doc: Document, path: PathKey, rule: Any, added: frozenset[str] | set[str]
+) -> list[Diagnostic]:
+    """The resolved action must exist (in the action's formats: checked per format with the
+    other references); its condition reads only the names every program may read."""
+    if rule is None:
+        return []
+    problems = []
+    if rule.resolved not in {a.id for a in source.actions} | set(added):
+        problems.append(
+            doc.at((*path, *rule.at("resolved")), f"triggered_by.resolved: unknown action '{rule.resolved}'")
+        )
+    for where, node in walk(rule, path):
+        if isinstance(node, Name) and node.name not in BUILT_IN_NAMES:
+            message = (
+                f"triggered_by.if: '{node.name}' is not a name it can read ({', '.join(BUILT_IN_NAMES)})"
+            )
+            problems.append(doc.at(where, message))
     return problems
 
 
@@ -265,6 +307,10 @@ def _unknown_names(
     official = {f.id for f in source.edition.formats}
     own_formats = [f for f in (_get(action, "formats") or ()) if f in official]
     types = source.edition.character_types
+    declared = tuple(z.id for z in source.edition.core.zones)
+    zones, piles = (*ZONES, *declared), (*PILES, *declared)
+    labels = [label.id for label in source.edition.labels]
+    named_labels = (None, *labels)  # a step without a label reads the characters' attack rule
     step_at: set[PathKey] = set()
     for where, node in walk_steps(steps, path):
         if isinstance(node, Step):
@@ -279,6 +325,12 @@ def _unknown_names(
                 yield (*where, *node.at("action")), message
         elif isinstance(node, Target) and node.action is not None and node.action not in (*actions, *added):
             yield (*where, *node.at("action")), f"target.action: unknown action '{node.action}'"
+        elif isinstance(node, Move) and node.to not in zones:
+            yield (*where, *node.at("to")), f"move.to: {_unknown('zone', node.to, zones)}"
+        elif isinstance(node, Pile) and node.zone not in piles:
+            yield (*where, *node.at("zone")), f"zone: {_unknown('zone', node.zone, piles)}"
+        elif isinstance(node, DeclareAttackers | DeclareBlockers | Haste) and node.label not in named_labels:
+            yield (*where, *node.at("label")), f"label: {_unknown('label', str(node.label), labels)}"
         if isinstance(node, PutCharacter | Mount | Become):
             kind = node.as_  # a character id, or a type whose key decides (checked below)
             if isinstance(kind, str) and kind not in characters:
@@ -334,6 +386,10 @@ def _check_character(
             problems.append(
                 doc.at((*path, "waives_cost_of", i), _unknown("action type", type_name, edition.action_types))
             )
+    units = [u.unit for u in edition.cost_units]
+    for i, unit in enumerate(_get(character, "waives_units") or ()):
+        if unit not in units:
+            problems.append(doc.at((*path, "waives_units", i), _unknown("cost unit", unit, units)))
     return problems
 
 
@@ -385,6 +441,10 @@ def _edition_needs(source: EditionSource) -> list[Diagnostic]:
     problems += [doc.at(path, f"{message}{', '.join(ids)}") for (path, message), ids in missing.items()]
     for cycle in request_cycles(source.actions):
         problems.append(doc.at((*where[("actions", cycle[-1].referrer)], *cycle[-1].at), _cycle(cycle)))
+    for ring in trigger_cycles(source.actions):
+        names = " -> ".join(f"'{name}'" for name in (*ring, ring[0]))
+        message = f"triggered_by: {names}: immediate actions that trigger each other on resolution, forever"
+        problems.append(doc.at((*where[("actions", ring[0])], "triggered_by", "resolved"), message))
     return sorted(set(problems), key=lambda d: (d.location, d.message))
 
 

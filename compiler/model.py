@@ -12,7 +12,7 @@ from blackpoker.compiler.keyspec import KeySpec
 from blackpoker.compiler.matcher import KeyMatcher
 
 if TYPE_CHECKING:
-    from blackpoker.compiler.program import Step
+    from blackpoker.compiler.program import Step, TriggeredBy
 
 
 class Timing(StrEnum):
@@ -85,7 +85,8 @@ class Action:
     updates: tuple[str, ...] = ()
     ruby: str = ""
     activation_condition: str = ""  # 起動条件 as printed; `limits` is its structured form
-    trigger_condition: str = ""  # 誘発条件 as printed
+    trigger_condition: str = ""  # 誘発条件 as printed; `triggered_by` is its structured form
+    triggered_by: TriggeredBy | None = None  # 誘発条件: another action's resolution triggers it
     changed: bool = False  # the ● of an entry changed in this edition
     dev_note: str = ""
     format: str = ""  # the first format, as written; `formats` is computed from it
@@ -129,13 +130,14 @@ class Character:
     since: str = ""
     triggers: tuple[CharacterTrigger, ...] = ()
     waives_cost_of: tuple[str, ...] = ()
+    waives_units: tuple[str, ...] = ()  # the cost units waived (none named: the whole cost)
     note: str = ""
     story: str = ""
     flavor: str = ""
     speaker: str = ""
     updates: tuple[str, ...] = ()
     ruby: str = ""
-    labels: tuple[str, ...] = ()  # ids of the edition's labels
+    labels: tuple[str, ...] = ()  # ids of the edition's labels (アタッカー / ブロッカー / 速攻)
     size_text: str = ""  # サイズ as printed; `size` is its structured form
     changed: bool = False
     dev_note: str = ""
@@ -192,11 +194,29 @@ class LegendBox:
     lines: tuple[str, ...]
 
 
+class Visibility(StrEnum):
+    PUBLIC = "public"  # 完全公開: every player sees the cards
+    OWNER = "owner"  # 個人公開: the owner sees the cards, the opponent the count
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneRule:
+    """A zone the edition adds to each player's side (the fog of edition 8)."""
+
+    id: str
+    name: str
+    visibility: Visibility = Visibility.PUBLIC
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "visibility", Visibility(self.visibility))
+
+
 @dataclass(frozen=True, slots=True)
 class CoreRules:
     auto_pass_after_normal_request: bool
     hand_size: int
     hand_limit: int
+    zones: tuple[ZoneRule, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ class Reference:
 
 
 def references(actions: Sequence[Action], characters: Sequence[Character]) -> Iterator[Reference]:
-    """Every id that the programs and the character triggers name."""
+    """Every id that the programs, the trigger conditions and the character triggers name."""
     for action in actions:
         for where, node in walk_steps(action.steps, ("program",)):
             if isinstance(node, Request):
@@ -37,6 +37,9 @@ def references(actions: Sequence[Action], characters: Sequence[Character]) -> It
                 yield Reference(action.id, "target.action", node.action, True, (*where, *node.at("action")))
             elif isinstance(node, PutCharacter | Mount | Become) and isinstance(node.as_, str):
                 yield Reference(action.id, f"{node.op}.as", node.as_, False, (*where, *node.at("as_")))
+        rule = action.triggered_by
+        if rule is not None:
+            yield Reference(action.id, "triggered_by", rule.resolved, True, rule.at("resolved"))
     for character in characters:
         for j, trigger in enumerate(character.triggers):
             yield Reference(character.id, "triggers", trigger.request, True, ("triggers", j, "request"))
@@ -83,6 +86,28 @@ def request_cycles(actions: Sequence[Action]) -> list[tuple[Reference, ...]]:
     for action in actions:
         if action.id in immediate and action.id not in done:
             visit(action.id)
+    return cycles
+
+
+def trigger_cycles(actions: Sequence[Action]) -> list[tuple[str, ...]]:
+    """Immediate actions that trigger each other on resolution in a ring (each one's
+    `triggered_by` names the one before): the trigger check would resolve them forever
+    without a decision. Each ring once, from its first action in format order."""
+    immediate = {a.id: a for a in actions if a.speed is Speed.IMMEDIATE}
+    cycles: list[tuple[str, ...]] = []
+    seen: set[str] = set()
+    for action in actions:
+        ring: list[str] = []
+        current: Action | None = immediate.get(action.id)
+        while current is not None and current.id not in ring and current.id not in seen:
+            ring.append(current.id)
+            rule = current.triggered_by
+            current = immediate.get(rule.resolved) if rule is not None else None
+        if current is not None and current.id in ring:
+            loop = ring[ring.index(current.id) :]
+            first = min(loop, key=[a.id for a in actions].index)
+            cycles.append((*loop[loop.index(first) :], *loop[: loop.index(first)]))
+        seen.update(ring)
     return cycles
 
 

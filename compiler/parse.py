@@ -33,6 +33,7 @@ from blackpoker.compiler.model import (
     Speed,
     Timing,
     Trigger,
+    ZoneRule,
 )
 from blackpoker.compiler.notation import NotationError, parse_cost, parse_key
 from blackpoker.compiler.program import (
@@ -46,6 +47,7 @@ from blackpoker.compiler.program import (
     Core,
     Count,
     Field,
+    Haste,
     If,
     Is,
     Kind,
@@ -58,15 +60,20 @@ from blackpoker.compiler.program import (
     Number,
     Option,
     OwnerOf,
+    Pile,
     Player,
     PlayerName,
     PlayerRef,
+    Plus,
+    Points,
+    RankCount,
     Size,
     State,
     Step,
     Steps,
     Sum,
     TargetKind,
+    TriggeredBy,
 )
 
 Fields = dict[str, Any]
@@ -81,6 +88,7 @@ _ACTION: dict[str, Callable[[Any], Any]] = {
     "trigger": Trigger,
     "limits": lambda values: frozenset(map(Limit, values)),
     "program": tuple,
+    "triggered_by": lambda value: _build(TriggeredBy, {"triggered_by": value}),
 }
 _CHARACTER: dict[str, Callable[[Any], Any]] = {
     **_COMMON,
@@ -89,6 +97,7 @@ _CHARACTER: dict[str, Callable[[Any], Any]] = {
     "size": SizeRule,
     "combat": Combat,
     "waives_cost_of": tuple,
+    "waives_units": tuple,
     "labels": tuple,
     "triggers": lambda items: tuple(
         CharacterTrigger(t["when"], t["request"], tuple(t["for_each_card"])) for t in items
@@ -195,7 +204,9 @@ def _edition(data: Mapping[str, Any]) -> Edition:
         action_types=tuple(data["action_types"]),
         character_types=tuple(data["character_types"]),
         cost_units=tuple(CostUnit(u["unit"], u["name"], u["text"]) for u in data["cost_units"]),
-        core=CoreRules(**data["core"]),
+        core=CoreRules(
+            **{**data["core"], "zones": tuple(ZoneRule(**z) for z in data["core"].get("zones", ()))}
+        ),
         legend=tuple(LegendBox(box["title"], tuple(box["lines"])) for box in data.get("legend", ())),
         labels=tuple(Label(label["id"], label["name"]) for label in data.get("labels", ())),
         fog_types=tuple(data.get("fog_types", ())),
@@ -255,7 +266,16 @@ def parse_steps(raw: Sequence[Any]) -> Steps:
 
 _STEPS: Mapping[str, type[Step]] = MappingProxyType({cls.op: cls for cls in STEP_TYPES})
 _NUMBERS: Mapping[str, type[Node]] = MappingProxyType(
-    {"sum": Sum, "count": Count, "size": Size, "core": Core, "mod": Mod, "neg": Neg}
+    {
+        "sum": Sum,
+        "count": Count,
+        "size": Size,
+        "core": Core,
+        "mod": Mod,
+        "neg": Neg,
+        "plus": Plus,
+        "points": Points,
+    }
 )
 _CONDITIONS: Mapping[str, type[Node]] = MappingProxyType({"all": All, "any": AnyOf, "not": Not, "is": Is})
 
@@ -286,6 +306,8 @@ def _player(value: str | dict[str, Any]) -> PlayerRef:
 def _cards(value: str | dict[str, Any]) -> Cards:
     if isinstance(value, str):
         return Name(name=value)
+    if "zone" in value:
+        return _build(Pile, value)
     side = value["field"]
     return Field(side=None if side == "all" else _player(side), type=value.get("type"))
 
@@ -293,8 +315,8 @@ def _cards(value: str | dict[str, Any]) -> Cards:
 def _number(value: int | dict[str, Any]) -> Number:
     if isinstance(value, int):
         return value
-    built = _build(_NUMBERS[next(iter(value))], value)
-    assert isinstance(built, Sum | Count | Size | Core | Mod | Neg)
+    built = _build(_NUMBERS[next(k for k in value if k in _NUMBERS)], value)
+    assert isinstance(built, Sum | Count | Size | Core | Mod | Neg | Plus | Points)
     return built
 
 
@@ -317,6 +339,7 @@ _READERS: Mapping[str, Callable[[Any], Any]] = MappingProxyType(
     {
         "str": str,
         "bool": bool,
+        "int": int,
         "Binding": str,
         "tuple[int, ...]": tuple,
         "tuple[str, ...]": tuple,
@@ -333,6 +356,9 @@ _READERS: Mapping[str, Callable[[Any], Any]] = MappingProxyType(
         "Kind": _kind,
         "Steps": parse_steps,
         "tuple[Option, ...]": lambda items: tuple(_build(Option, item) for item in items),
+        "tuple[Haste, ...]": lambda items: tuple(_build(Haste, item) for item in items),
+        "tuple[Number, ...]": lambda items: tuple(map(_number, items)),
+        "tuple[RankCount, ...]": lambda items: tuple(_build(RankCount, item) for item in items),
     }
 )
 

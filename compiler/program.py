@@ -138,7 +138,16 @@ class Field(Node):
     type: str | None = field(default=None, metadata=at("type"))
 
 
-Cards = Name | Field
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pile(Node):
+    """{zone: Z, player: P}: the cards lying in a player's zone (hand, graveyard, or a zone the
+    edition declares in `core.zones`, such as the fog)."""
+
+    zone: str = field(metadata=at("zone"))
+    side: PlayerRef = field(metadata=at("player"))
+
+
+Cards = Name | Field | Pile
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -149,7 +158,7 @@ class Sum(Node):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Count(Node):
-    of: Name = field(metadata=at("count"))
+    of: Cards = field(metadata=at("count"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -173,7 +182,32 @@ class Neg(Node):
     of: Number = field(metadata=at("neg"))
 
 
-Number = int | Sum | Count | Size | Core | Mod | Neg
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Plus(Node):
+    items: tuple[Number, ...] = field(metadata=at("plus"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RankCount(Node):
+    """{ranks: [A], as: 11, else: 1}: a card of these ranks counts `as`, or `else` when `as`
+    would take the running total past the limit."""
+
+    ranks: tuple[str, ...] = field(metadata=at("ranks"))
+    value: int = field(metadata=at("as"))
+    fallback: int | None = field(default=None, metadata=at("else"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Points(Node):
+    """{points: NAME, counts: [...], limit: 21}: the cards' points added up in order, each its
+    number (Joker 0) unless a `counts` entry says otherwise (B・J's 合計点)."""
+
+    of: Name = field(metadata=at("points"))
+    counts: tuple[RankCount, ...] = field(default=(), metadata=at("counts"))
+    limit: int | None = field(default=None, metadata=at("limit"))
+
+
+Number = int | Sum | Count | Size | Core | Mod | Neg | Plus | Points
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -380,6 +414,18 @@ class May(Step):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Repeat(Step):
+    """While `while` holds, the player decides whether to run the steps once more (yes / no):
+    B・J's ヒット / スタンド."""
+
+    op = "repeat"
+    prefix = ("repeat",)
+    player: PlayerRef = field(metadata=at("player"))
+    cond: Condition = field(metadata=at("while"))
+    steps: Steps = field(metadata=at("steps"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Option(Node):
     label: str = field(metadata=at("label"))
     steps: Steps = field(metadata=at("steps"))
@@ -447,17 +493,34 @@ class PassTurn(Step):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Haste(Node):
+    """{label: L, ranks: [A]}: a character with label L ignores 準備 (with `ranks`: only when
+    one of its cards has one of those ranks)."""
+
+    label: str = field(metadata=at("label"))
+    ranks: tuple[str, ...] = field(default=(), metadata=at("ranks"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DeclareAttackers(Step):
+    """Without `label` a character's `attack` rule decides who may attack; with it, the
+    character's labels do: it needs `label`, and 準備 applies unless a `haste` entry lifts it."""
+
     op = "declare_attackers"
     prefix = ("declare_attackers",)
     player: PlayerRef = field(metadata=at("player"))
+    label: str | None = field(default=None, metadata=at("label"))
+    haste: tuple[Haste, ...] = field(default=(), metadata=at("haste"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeclareBlockers(Step):
+    """With `label`, only characters with that label may block."""
+
     op = "declare_blockers"
     prefix = ("declare_blockers",)
     player: PlayerRef = field(metadata=at("player"))
+    label: str | None = field(default=None, metadata=at("label"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -490,6 +553,7 @@ STEP_TYPES: tuple[type[Step], ...] = (
     Retarget,
     If,
     May,
+    Repeat,
     ChooseOne,
     ForEach,
     Reveal,
@@ -503,6 +567,19 @@ STEP_TYPES: tuple[type[Step], ...] = (
     JudgeCombat,
     DigUntil,
 )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TriggeredBy(Node):
+    """誘発条件 as data: the action triggers when a request of the action `resolved` has
+    resolved, for `player` (turn_player, or you / opponent: the resolved request's
+    controller or their opponent), if `cond` holds then (read like the resolved program's
+    own conditions)."""
+
+    prefix: ClassVar[PathKey] = ("triggered_by",)
+    resolved: str = field(metadata=at("resolved"))
+    player: PlayerName = field(default=PlayerName.TURN_PLAYER, metadata=at("player"))
+    cond: Condition | None = field(default=None, metadata=at("if"))
 
 
 def binding(step: Step) -> str | None:
@@ -527,7 +604,7 @@ def branches(step: Step) -> tuple[tuple[PathKey, Steps], ...]:
     them runs (a for_each runs its steps any number of times, maybe none)."""
     if isinstance(step, If):
         return (step.at("then"), step.then), (step.at("otherwise"), step.otherwise)
-    if isinstance(step, May | ForEach):
+    if isinstance(step, May | ForEach | Repeat):
         return ((step.at("steps"), step.steps),)
     if isinstance(step, ChooseOne):
         return tuple(((*step.at("options"), i, "steps"), o.steps) for i, o in enumerate(step.options))

@@ -30,9 +30,9 @@ expect:
 
 
 def test_all_shipped_scenarios_pass() -> None:
-    files = list(SCENARIOS.glob("*/*.yaml"))
+    files = list(SCENARIOS.glob("*/*.yaml"))  # one folder per v7 format, and one per later edition
     suites = {f.parent.name: sum(1 for g in files if g.parent == f.parent) for f in files}
-    assert suites.keys() == {"lite", "std", "pro", "mast"} and suites["lite"] >= 30
+    assert {"lite", "std", "pro", "mast"} <= suites.keys() and suites["lite"] >= 30
     result = CliRunner().invoke(main, ["scenario", "run", str(SCENARIOS)])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[-1] == f"{len(files)} passed, 0 failed"

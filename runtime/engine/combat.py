@@ -1,36 +1,58 @@
-"""Combat rules read from character data: `attack` (準備 / 速攻) and `combat` (soldier / bulwark)."""
+"""Combat rules read from character data: `attack` (準備 / 速攻) or the labels the attack and
+block steps name (アタッカー / ブロッカー / 速攻), and `combat` (soldier / bulwark)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from blackpoker.compiler.model import Attack, Combat
+from blackpoker.compiler.program import DeclareAttackers
 from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.transitions import damage, remove_unit, size
-from blackpoker.runtime.engine.zones import card, rank
+from blackpoker.runtime.engine.zones import card, rank, rank_label_of
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.game import Game
 
 
-def can_attack(g: Game, unit: Unit) -> bool:
-    """Charged, not 'never', and 速攻 or not made only of cards that entered this turn (準備)."""
-    attack = unit.kind.attack
-    if not unit.charged or attack is Attack.NEVER:
+def can_attack(g: Game, unit: Unit, step: DeclareAttackers) -> bool:
+    """Charged, allowed to attack, and 速攻 or not made only of cards that entered this turn
+    (準備). Allowed and 速攻 come from the character's `attack` rule, or, when the step names
+    a label, from its labels: it has the step's label, and a `haste` entry's label (with
+    `ranks`: and a card of one of them)."""
+    if not unit.charged:
         return False
-    if attack is Attack.HASTE or (attack is Attack.HASTE_WITH_ACE and any(rank(c) == 1 for c in unit.cards)):
-        return True
-    return unit.entered < g.state.turn
+    if step.label is None:
+        attack = unit.kind.attack
+        if attack is Attack.NEVER:
+            return False
+        haste = attack is Attack.HASTE or (
+            attack is Attack.HASTE_WITH_ACE and any(rank(c) == 1 for c in unit.cards)
+        )
+    else:
+        labels = unit.kind.labels
+        if step.label not in labels:
+            return False
+        haste = any(
+            h.label in labels and (not h.ranks or any(rank_label_of(c) in h.ranks for c in unit.cards))
+            for h in step.haste
+        )
+    return haste or unit.entered < g.state.turn
 
 
-def block_pairs(g: Game, defender: int) -> list[tuple[Unit, Unit]]:
-    """(attacker, blocker) pairs still open: charged blockers, each blocking once; a bulwark blocks alone."""
+def block_pairs(g: Game, defender: int, label: str | None) -> list[tuple[Unit, Unit]]:
+    """(attacker, blocker) pairs still open: charged blockers (with `label`, if given), each
+    blocking once; a bulwark blocks alone."""
     state = g.state
     busy = {uid for blockers in state.blocks.values() for uid in blockers}
     pairs = []
     attackers = [u for u in (state.unit(uid) for uid in state.attackers) if u is not None]
     for blocker in state.players[defender].field:
-        if not blocker.charged or blocker.uid in busy:
+        if (
+            not blocker.charged
+            or blocker.uid in busy
+            or (label is not None and label not in blocker.kind.labels)
+        ):
             continue
         for attacker in attackers:
             current = [state.unit(uid) for uid in state.blocks.get(attacker.uid, ())]

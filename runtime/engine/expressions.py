@@ -20,8 +20,11 @@ from blackpoker.compiler.program import (
     Not,
     Number,
     OwnerOf,
+    Pile,
     PlayerName,
     PlayerRef,
+    Plus,
+    Points,
     Size,
     State,
     Sum,
@@ -29,7 +32,7 @@ from blackpoker.compiler.program import (
 from blackpoker.runtime.engine import refs
 from blackpoker.runtime.engine.state import Request, Resolution, Unit
 from blackpoker.runtime.engine.transitions import size
-from blackpoker.runtime.engine.zones import card, owner, rank
+from blackpoker.runtime.engine.zones import card, owner, rank, rank_label_of
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.game import Game
@@ -55,6 +58,9 @@ def player(g: Game, res: Resolution, ref: PlayerRef) -> int:
 def things(g: Game, res: Resolution, ref: Cards) -> list[Any]:
     """What a reference names now: card ids, characters (Unit) or requests (Request)."""
     state = g.state
+    if isinstance(ref, Pile):
+        who = player(g, res, ref.side)
+        return list(state.players[who].pile(ref.zone)) if who >= 0 else []
     if isinstance(ref, Field):
         indexes = range(len(state.players)) if ref.side is None else (player(g, res, ref.side),)
         kind = ref.type
@@ -125,7 +131,28 @@ def number(g: Game, res: Resolution, expr: Number) -> int:
         return left % right if right else left
     if isinstance(expr, Neg):
         return -number(g, res, expr.of)
+    if isinstance(expr, Plus):
+        return sum(number(g, res, item) for item in expr.items)
+    if isinstance(expr, Points):
+        return points(cards_of(things(g, res, expr.of)), expr)
     assert_never(expr)
+
+
+def points(cards: list[int], expr: Points) -> int:
+    """The cards' points added up in order (`Points`)."""
+    total = 0
+    for cid in cards:
+        rule = next((c for c in expr.counts if rank_label_of(cid) in c.ranks), None)
+        value = rank(cid) if rule is None else rule.value
+        if (
+            rule is not None
+            and rule.fallback is not None
+            and expr.limit is not None
+            and total + value > expr.limit
+        ):
+            value = rule.fallback
+        total += value
+    return total
 
 
 def condition(g: Game, res: Resolution, cond: Condition) -> bool:

@@ -9,8 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from blackpoker.compiler.model import Limit, Speed, Timing
+from blackpoker.compiler.program import PlayerName
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.events import Discarded, GameOver, Requested, Resolved, SetUp, Triggered
+from blackpoker.runtime.engine.expressions import condition
 from blackpoker.runtime.engine.interpreter import run
 from blackpoker.runtime.engine.options import Choice, RequestOption
 from blackpoker.runtime.engine.payments import UNITS
@@ -132,13 +134,29 @@ def advance(g: Game) -> None:
 
 
 def _finish(g: Game, res: Resolution) -> None:
-    """After the effect: key cards it did not put elsewhere go to the graveyard, [9] win check."""
+    """After the effect: key cards it did not put elsewhere go to the graveyard, [9] win check,
+    and the actions whose 誘発条件 this resolution meets go to the buffer ([6-1])."""
     state = g.state
     t.release_keys(state, res.request)
     g.record(Resolved(res.request.controller, res.request.action.id))
     _win_check(g)
     if res.origin is Origin.STAGE:
         state.followup = Followup.CHANCE_TO_TURN_PLAYER
+    if state.result is None:
+        for action in g.rules.triggered.get(res.request.action.id, ()):
+            rule = action.triggered_by
+            assert rule is not None
+            if rule.cond is None or condition(g, res, rule.cond):
+                who = _TRIGGERED_FOR[rule.player](state.turn_player, res.request.controller)
+                state.buffer.append(Request(state.new_uid(), action, who, (), []))
+
+
+# whose request a resolution triggers: (turn player, resolved request's controller) → player
+_TRIGGERED_FOR = {
+    PlayerName.TURN_PLAYER: lambda turn, controller: turn,
+    PlayerName.YOU: lambda turn, controller: controller,
+    PlayerName.OPPONENT: lambda turn, controller: 1 - controller,
+}
 
 
 def _win_check(g: Game) -> None:

@@ -47,8 +47,14 @@ class Game:
 
     @classmethod
     def new(cls, rules: RuleSet | Rules, seed: int, **options: Any) -> Game:
+        rules = rules_of(rules)
+        zones = [z.id for z in rules.edition.core.zones]
         state = GameState(
-            (PlayerState(life=list(deck_ids(0))), PlayerState(life=list(deck_ids(1)))), random.Random(seed)
+            (
+                PlayerState(life=list(deck_ids(0)), zones={z: [] for z in zones}),
+                PlayerState(life=list(deck_ids(1)), zones={z: [] for z in zones}),
+            ),
+            random.Random(seed),
         )
         game = cls(rules, state, **options)
         game.seed = seed
@@ -170,6 +176,8 @@ def snapshot(state: GameState) -> dict[str, Any]:
                 "graveyard": p.graveyard,
                 "outside": p.outside,
                 "used": sorted(p.used),
+                # only an edition that declares zones has them (a v7 state hashes as it did)
+                **({"zones": p.zones} if p.zones else {}),
                 "field": [
                     [u.uid, u.kind.id, u.cards, u.controller, u.face_up, u.charged, u.entered, u.size_mod]
                     for u in p.field

@@ -28,7 +28,7 @@ def check_invariants(g: Game) -> None:
     state = g.state
     zones: list[list[int]] = []
     for index, p in enumerate(state.players):
-        zones += (p.life, p.hand, p.graveyard, p.outside)
+        zones += (p.life, p.hand, p.graveyard, p.outside, *p.zones.values())
         for unit in p.field:
             zones.append(unit.cards)
             _check_unit(unit, index)

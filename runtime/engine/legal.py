@@ -14,7 +14,13 @@ from typing import TYPE_CHECKING
 
 from blackpoker.compiler.model import Action
 from blackpoker.compiler.program import Target
-from blackpoker.runtime.engine.legality import once_allows, timing_allows, turn_allows, waived_types
+from blackpoker.runtime.engine.legality import (
+    cost_left,
+    once_allows,
+    timing_allows,
+    turn_allows,
+    waived_units,
+)
 from blackpoker.runtime.engine.options import Payment, RequestOption, sort_cards
 from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.refs import OptionTarget
@@ -102,23 +108,7 @@ class Planned:
 def requestables(actions: tuple[Action, ...], specs: Mapping[str, Target]) -> Timed:
     """The direct actions each situation allows by timing, in rule-set order, keyed by
     (main timing possible: own turn and an empty stage, own turn)."""
-    entries = []
-    for a in actions:
-        cost = tuple((letter, a.cost.units.count(letter)) for letter in sorted(set(a.cost.units)))
-        spec = specs.get(a.id)
-        constant = [UNITS[letter].constant(n) for letter, n in cost]
-        entry = Requestable(
-            a,
-            not once_allows(a, (a.id,)),  # refused once used
-            cost,
-            tuple(unit for unit in cost if not UNITS[unit[0]].uses_hand),
-            any(UNITS[letter].uses_hand for letter, _ in cost),
-            all(UNITS[letter].constant(n) is not None or UNITS[letter].uses_hand for letter, n in cost),
-            None if None in constant else [tuple(pay for way in constant if way for pay in way)],
-            spec,
-            spec is not None and spec.suit_of is not None,
-        )
-        entries.append(entry)
+    entries = [requestable(a, a.cost.units, specs.get(a.id)) for a in actions]
 
     def allowed(entry: Requestable, stage_empty: bool, turn: bool) -> bool:
         return timing_allows(entry.action, turn, stage_empty) and turn_allows(entry.action, turn)
@@ -129,6 +119,24 @@ def requestables(actions: tuple[Action, ...], specs: Mapping[str, Target]) -> Ti
         for main_ok in (False, True)
         for turn in (False, True)
     }
+
+
+def requestable(a: Action, units: tuple[str, ...], spec: Target | None) -> Requestable:
+    """The entry of an action as it is paid with the cost `units` (its own, or what is left
+    of it when a character waives part of it)."""
+    cost = tuple((letter, units.count(letter)) for letter in sorted(set(units)))
+    constant = [UNITS[letter].constant(n) for letter, n in cost]
+    return Requestable(
+        a,
+        not once_allows(a, (a.id,)),  # refused once used
+        cost,
+        tuple(unit for unit in cost if not UNITS[unit[0]].uses_hand),
+        any(UNITS[letter].uses_hand for letter, _ in cost),
+        all(UNITS[letter].constant(n) is not None or UNITS[letter].uses_hand for letter, n in cost),
+        None if None in constant else [tuple(pay for way in constant if way for pay in way)],
+        spec,
+        spec is not None and spec.suit_of is not None,
+    )
 
 
 class Payer:
@@ -187,7 +195,7 @@ def request_options(g: Game, p: int) -> list[RequestOption]:
     if not plan:
         return []
     used = me.used
-    waived = waived_types(g, p) if me.field and g.rules.waivers else ()
+    waived = waived_units(g, p) if me.field and g.rules.waivers else {}
     payer: Payer | None = None
     found: list[RequestOption] = []
     for planned in plan:
@@ -195,13 +203,22 @@ def request_options(g: Game, p: int) -> list[RequestOption]:
         action = entry.action
         if entry.once and not once_allows(action, used):
             continue
-        free = action.type in waived
+        free = part = False
+        if action.type in waived:
+            left = cost_left(action.cost.units, waived[action.type])
+            free = not left
+            part = bool(left) and left != action.cost.units
+            if part:  # some units waived, some not: the entry of the cost that is left
+                cut = g.rules.part_paid.get((action.id, left))
+                if cut is None:
+                    cut = g.rules.part_paid.put((action.id, left), requestable(action, left, entry.target))
+                entry = cut
         aims: list[OptionTarget] | None = None  # the targets, when the key cards do not matter
         if entry.target is not None and not entry.keyed_target:
             aims = candidates(g, p, entry.target, ())
             if not aims:  # listed first: no target means no option, whatever the payments
                 continue
-        if entry.hand_only and not free:
+        if entry.hand_only and not free and not part:
             if entry.target is None:
                 found.extend(planned.options(g))
                 continue

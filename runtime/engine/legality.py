@@ -2,7 +2,7 @@
 
 A request written by a player (the command notation's view: cards by value) is legal when
 no check refuses it. The option search (legal.py) enumerates the requests that pass, with
-the same predicates (`timing_allows`, `turn_allows`, `once_allows`, `waived_types`, the
+the same predicates (`timing_allows`, `turn_allows`, `once_allows`, `waived_units`, the
 payment registry, `targets.candidates`); explanations report the first refusal's message.
 """
 
@@ -87,14 +87,28 @@ def once_allows(action: Action, used: Collection[str]) -> bool:
     return Limit.ONCE_PER_TURN not in action.limits or action.id not in used
 
 
-def waived_types(g: Game, p: int) -> set[str]:
-    """魔力増加: the action types whose cost a character on the player's field waives."""
-    return {kind for u in g.state.players[p].field for kind in u.kind.waives_cost_of}
+def waived_units(g: Game, p: int) -> dict[str, frozenset[str] | None]:
+    """魔力増加: action type → the cost units a character on the player's field waives for it
+    (None: the whole cost)."""
+    found: dict[str, frozenset[str] | None] = {}
+    for u in g.state.players[p].field:
+        units = frozenset(u.kind.waives_units) if u.kind.waives_units else None
+        for kind in u.kind.waives_cost_of:
+            known = found.get(kind, frozenset())
+            found[kind] = None if units is None or known is None else known | units
+    return found
+
+
+def cost_left(units: tuple[str, ...], waived: frozenset[str] | None) -> tuple[str, ...]:
+    """The units of a cost still to pay once `waived` ones are not (None: nothing is left)."""
+    return () if waived is None else tuple(u for u in units if u not in waived)
 
 
 def cost_needed(g: Game, p: int, action: Action) -> tuple[str, ...]:
-    """The payment units the request must pay (none when a character waives its type)."""
-    return () if action.type in waived_types(g, p) else action.cost.units
+    """The payment units the request must pay, after what characters waive for its type."""
+    waived = waived_units(g, p)
+    units = action.cost.units
+    return cost_left(units, waived[action.type]) if action.type in waived else units
 
 
 # The checks, in the order a refusal is reported.

@@ -216,6 +216,22 @@ def _may(g: Game, res: Resolution, step: program.May) -> Signal | None:
     return _branch(g, res, step.player, {"yes": step.steps, "no": ()})
 
 
+@primitive(program.Repeat)
+def _repeat(g: Game, res: Resolution, step: program.Repeat) -> Signal | None:
+    """Asked again after each pass: the steps run on top of a frame that repeats this step."""
+    if not condition(g, res, step.cond):
+        _answer(res)
+        return None
+    who = player(g, res, step.player)
+    answer = _answer(res)
+    if answer is None:
+        return _ask(res, who, [Choice(who, "yes"), Choice(who, "no")])
+    if answer.word == "yes":
+        res.frames.append(Frame((step,)))
+        res.frames.append(Frame(step.steps))
+    return None
+
+
 @primitive(program.ChooseOne)
 def _choose_one(g: Game, res: Resolution, step: program.ChooseOne) -> Signal | None:
     return _branch(g, res, step.player, {o.label: o.steps for o in step.options})
@@ -337,7 +353,7 @@ def _declare_attackers(g: Game, res: Resolution, step: program.DeclareAttackers)
         unit = next(u for u in state.players[who].field if answer.a in u.cards)
         unit.charged = False
         state.attackers.append(unit.uid)
-    eligible = [u for u in state.players[who].field if can_attack(g, u)]
+    eligible = [u for u in state.players[who].field if can_attack(g, u, step)]
     if not eligible:
         return None
     return _ask(res, who, [*(Choice(who, "attacker", u.cards[0]) for u in eligible), Choice(who, "done")])
@@ -354,7 +370,7 @@ def _declare_blockers(g: Game, res: Resolution, step: program.DeclareBlockers) -
         attacker = next(uid for uid in state.attackers if (u := state.unit(uid)) and answer.a in u.cards)
         blocker = next(u for u in state.players[who].field if answer.b in u.cards)
         state.blocks.setdefault(attacker, []).append(blocker.uid)
-    pairs = block_pairs(g, who)
+    pairs = block_pairs(g, who, step.label)
     if not pairs:
         return None
     return _ask(

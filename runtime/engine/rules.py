@@ -18,7 +18,7 @@ from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.compiler.matcher import KeyMatcher, compile_matcher
 from blackpoker.compiler.model import Action, Character, Edition, Format, RuleSet
 from blackpoker.compiler.program import Target
-from blackpoker.runtime.engine.legal import KeyWays, Planned, Timed, requestables
+from blackpoker.runtime.engine.legal import KeyWays, Planned, Requestable, Timed, requestables
 from blackpoker.runtime.engine.options import Payment
 from blackpoker.runtime.engine.state import PLAYERS
 from blackpoker.runtime.engine.zones import DECK, DECK_SIZE
@@ -34,6 +34,7 @@ HAND_PLANS_SIZE = 100_000  # (player, hand, timing situation) → the actions it
 RELEVANT_WAYS_SIZE = 200_000  # (action id, its relevant hand cards as bits) → key-card ways
 VALUE_WAYS_SIZE = 100_000  # (action id, those cards' values) → key-card ways, as positions
 DISCARD_WAYS_SIZE = 1 << 16  # (how many, cards left in the hand) → the ways to discard them
+PART_PAID_SIZE = 1_000  # (action id, the cost units a waiver leaves) → its entry at that cost
 
 
 class LRU(Generic[K, V]):
@@ -94,6 +95,12 @@ class Rules:
         # the direct actions each timing situation allows
         direct = tuple(a for a in ruleset.actions if a.direct)
         self.requestables: Timed = requestables(direct, self.target_specs)
+        # resolved action id → the actions its resolution triggers (誘発条件 `triggered_by`)
+        triggered: dict[str, list[Action]] = {}
+        for a in ruleset.actions:
+            if a.triggered_by is not None:
+                triggered.setdefault(a.triggered_by.resolved, []).append(a)
+        self.triggered: dict[str, tuple[Action, ...]] = {k: tuple(v) for k, v in triggered.items()}
         # some character waives costs (魔力増加): only then is the field searched for one
         self.waivers = any(c.waives_cost_of for c in ruleset.characters)
         # which cards make which character (兵士として, 防壁にする)
@@ -108,6 +115,7 @@ class Rules:
         )
         self.relevant_ways: LRU[tuple[str, int], KeyWays] = LRU(RELEVANT_WAYS_SIZE)
         self.value_ways: LRU[tuple[str, tuple[int, ...]], KeyWays] = LRU(VALUE_WAYS_SIZE)
+        self.part_paid: LRU[tuple[str, tuple[str, ...]], Requestable] = LRU(PART_PAID_SIZE)
         self.discard_ways: LRU[tuple[int, tuple[int, ...]], tuple[tuple[Payment, ...], ...]] = LRU(
             DISCARD_WAYS_SIZE
         )

@@ -117,6 +117,7 @@ class PlayerState:
     field: list[Unit] = dataclasses.field(default_factory=list)
     outside: list[int] = dataclasses.field(default_factory=list)  # not in this game (hand-written scenarios)
     used: set[str] = dataclasses.field(default_factory=set)  # once-per-turn actions requested this turn
+    zones: dict[str, list[int]] = dataclasses.field(default_factory=dict)  # the edition's core.zones (fog)
 
     def copy(self) -> PlayerState:
         return PlayerState(
@@ -126,7 +127,16 @@ class PlayerState:
             [u.copy() for u in self.field],
             list(self.outside),
             set(self.used),
+            {zone: list(cards) for zone, cards in self.zones.items()} if self.zones else {},
         )
+
+    def pile(self, zone: str) -> list[int]:
+        """The cards of a zone a program reads: hand, graveyard, life or a declared zone."""
+        if zone == "graveyard":
+            return self.graveyard
+        if zone == "hand":
+            return self.hand
+        return self.life if zone == "life" else self.zones[zone]
 
 
 @dataclass(slots=True)

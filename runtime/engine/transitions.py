@@ -17,13 +17,15 @@ from blackpoker.runtime.engine.zones import card, owner, rank, rank_label_of
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.game import Game
 
-ZONES = ("graveyard", "hand", "life_top", "life_bottom")
-
 
 def take_card(state: GameState, cid: int) -> None:
     """Remove a loose card from wherever it lies (not from a character: see remove_unit)."""
     player = state.players[owner(cid)]
     for pile in (player.hand, player.life, player.graveyard, player.outside):
+        if cid in pile:
+            pile.remove(cid)
+            return
+    for pile in player.zones.values():  # the edition's own zones (the fog)
         if cid in pile:
             pile.remove(cid)
             return
@@ -40,6 +42,7 @@ def is_loose(state: GameState, cid: int) -> bool:
 
 
 def put_card(state: GameState, cid: int, zone: str) -> None:
+    """Onto the owner's zone: graveyard, hand, life_top, life_bottom or a declared zone (fog)."""
     player = state.players[owner(cid)]
     if zone == "graveyard":
         player.graveyard.append(cid)
@@ -47,8 +50,10 @@ def put_card(state: GameState, cid: int, zone: str) -> None:
         player.hand.append(cid)
     elif zone == "life_top":
         player.life.insert(0, cid)
-    else:
+    elif zone == "life_bottom":
         player.life.append(cid)
+    else:
+        player.zones[zone].append(cid)
 
 
 def move_card(state: GameState, cid: int, zone: str) -> None:

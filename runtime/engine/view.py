@@ -8,6 +8,9 @@
   only (伏せてあるカード: 個人公開). The opponent sees a face-down character, its state and
   a reference `face-down#N` — and options that target it name it that way, never by card.
 * The stage, the resolving requests, chance, turn and combat are public.
+* A zone the edition declares (`core.zones`, the fog) shows as its `visibility` says:
+  public — its cards to everyone (the fog holds lingering magic's marks, face up);
+  owner — its cards to the owner, the count to the opponent.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from blackpoker.compiler.model import Visibility
 from blackpoker.runtime.engine.options import Option, Pass, hidden_ref, target_text
 from blackpoker.runtime.engine.refs import CharacterByCard, HiddenCharacter, UnitRef
 from blackpoker.runtime.engine.state import GameState, Request, Unit, player_name
@@ -43,6 +47,14 @@ class CharacterView:
 
 
 @dataclass(frozen=True, slots=True)
+class ZoneView:
+    id: str  # the zone's id in the edition's core.zones
+    name: str  # its printed name (フォグ)
+    cards: tuple[int, ...] | None  # None when hidden from the viewer
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerView:
     name: str  # p1 / p2
     life: int | str  # a count, or "10+" for the opponent's life of 10 cards or more
@@ -50,6 +62,7 @@ class PlayerView:
     hand_count: int
     graveyard: tuple[int, ...]  # top last; the opponent's shows the top card only
     field: tuple[CharacterView, ...]
+    zones: tuple[ZoneView, ...] = ()  # the edition's declared zones, in declaration order
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +92,8 @@ class View:
         for p in self.players:
             found.update(p.hand or ())
             found.update(p.graveyard)
+            for zone in p.zones:
+                found.update(zone.cards or ())
             for unit in p.field:
                 found.update(unit.cards)
         for request in (*self.stage, *self.resolving):
@@ -137,6 +152,15 @@ def _player(game: Game, index: int, me: int, hidden: set[int]) -> PlayerView:
         len(p.hand),
         tuple(p.graveyard) if mine else tuple(p.graveyard[-1:]),
         field,
+        tuple(
+            ZoneView(
+                z.id,
+                z.name,
+                tuple(p.zones[z.id]) if mine or z.visibility is Visibility.PUBLIC else None,
+                len(p.zones[z.id]),
+            )
+            for z in game.rules.edition.core.zones
+        ),
     )
 
 

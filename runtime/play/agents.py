@@ -40,8 +40,11 @@ from blackpoker.compiler.program import (
     OwnerOf,
     PassTurn,
     PathKey,
+    Pile,
     PlayerName,
     PlayerRef,
+    Plus,
+    Points,
     PutCharacter,
     Retarget,
     SetState,
@@ -52,6 +55,7 @@ from blackpoker.compiler.program import (
     walk_steps,
 )
 from blackpoker.runtime.engine import refs
+from blackpoker.runtime.engine.expressions import points
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
 from blackpoker.runtime.engine.state import player_name
 from blackpoker.runtime.engine.view import CharacterView, View
@@ -236,11 +240,18 @@ class GreedyAgent:
         if isinstance(expr, Size):
             unit = _target_unit(view, option) if expr.of.name == "target" else None
             return None if unit is None else unit.size
+        if isinstance(expr, Plus):
+            values = [self._number(view, option, item) for item in expr.items]
+            return None if None in values else sum(v for v in values if v is not None)
+        if not isinstance(expr.of, Name):  # a count of a field or a zone: not read ahead
+            return None
         cards = self._cards(view, option, expr.of.name)
         if cards is None:
             return None
         if isinstance(expr, Count):
             return len(cards)
+        if isinstance(expr, Points):
+            return points(list(cards), expr)
         return sum(rank(c) for c in cards if expr.suit is None or str(card(c)).startswith(expr.suit))
 
     def _cards(self, view: View, option: RequestOption, name: str) -> tuple[int, ...] | None:
@@ -318,7 +329,9 @@ class GreedyAgent:
 
     def _units(self, view: View, option: RequestOption, ref: Cards, loops: Loops) -> list[CharacterView]:
         """The characters a reference names as far as the view tells: the target, a field, or
-        the characters a for_each runs over."""
+        the characters a for_each runs over (a zone's cards are no characters)."""
+        if isinstance(ref, Pile):
+            return []
         if isinstance(ref, Field):
             side = None if ref.side is None else self._player(view, option, ref.side)
             return [

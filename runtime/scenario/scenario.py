@@ -77,7 +77,9 @@ def load(path: Path) -> tuple[Scenario | None, list[Diagnostic]]:
             offset = 0 if isinstance(item, str) else len(str(place[-1])) + 2  # "pN: " is not in the value
             start = max(0, error.column - offset)
             problems.append(doc.at_text(place, start, error.width, error.message))
-    problems += _check_cards(doc) + _check_characters(doc, rules) + _check_expect(doc)
+    problems += (
+        _check_cards(doc) + _check_characters(doc, rules) + _check_zones(doc, rules) + _check_expect(doc)
+    )
     if problems:
         return None, problems
     scenario = Scenario(doc, rules, commands)
@@ -163,13 +165,17 @@ def _check_expect(doc: Document) -> list[Diagnostic]:
     expect = doc.data["expect"]
     problems = []
     for who in PLAYER_KEYS:
-        for zone in ("life", "hand", "graveyard"):
-            labels = expect.get(who, {}).get(zone)
+        wanted = expect.get(who, {})
+        lists: list[tuple[PathKey, Any]] = [
+            ((zone,), wanted.get(zone)) for zone in ("life", "hand", "graveyard")
+        ]
+        lists += [(("zones", name), cards) for name, cards in wanted.get("zones", {}).items()]
+        for where, labels in lists:
             for j, text in enumerate(labels if isinstance(labels, list) else ()):
                 try:
                     Card.parse(text)
                 except ValueError as error:
-                    problems.append(doc.at(("expect", who, zone, j), str(error)))
+                    problems.append(doc.at(("expect", who, *where, j), str(error)))
     return problems
 
 
@@ -178,9 +184,27 @@ def _labels(zones: dict[str, Any], path: PathKey) -> list[tuple[PathKey, str]]:
     for zone in ("life", "hand", "graveyard"):
         if isinstance(zones.get(zone), list):
             found += [((*path, zone, i), text) for i, text in enumerate(zones[zone])]
+    for name, cards in zones.get("zones", {}).items():
+        found += [((*path, "zones", name, i), text) for i, text in enumerate(cards)]
     for i, unit in enumerate(zones.get("field", ())):
         found += [((*path, "field", i, "cards", j), text) for j, text in enumerate(unit["cards"])]
     return found
+
+
+def _check_zones(doc: Document, rules: RuleSet) -> list[Diagnostic]:
+    """The zones named in `setup` and `expect` are zones the edition declares."""
+    declared = [z.id for z in rules.edition.core.zones]
+    problems = []
+    for section in ("setup", "expect"):
+        for who in PLAYER_KEYS:
+            for name in doc.data[section].get(who, {}).get("zones", {}):
+                if name not in declared:
+                    known = ", ".join(declared) or "none"
+                    message = (
+                        f"zones: '{name}' is not a zone of edition {rules.edition.id} (declared: {known})"
+                    )
+                    problems.append(doc.at((section, who, "zones", name), message, key=True))
+    return problems
 
 
 def build(scenario: Scenario) -> Game:
@@ -199,6 +223,10 @@ def build(scenario: Scenario) -> Game:
 
         player.hand = [take(t) for t in zones.get("hand", ())]
         player.graveyard = [take(t) for t in zones.get("graveyard", ())]
+        player.zones = {
+            z.id: [take(t) for t in zones.get("zones", {}).get(z.id, ())]
+            for z in scenario.rules.edition.core.zones
+        }
         for spec in zones.get("field", ()):
             kind = scenario.rules.character(spec["as"])
             face = spec.get("face", kind.face.value)
@@ -285,6 +313,7 @@ def actual(game: Game) -> dict[str, Any]:
             "hand": sorted(label(c) for c in p.hand),
             "graveyard": sorted(label(c) for c in p.graveyard),
             "field": [character_text(u) for u in p.field],
+            "zones": {zone: sorted(label(c) for c in cards) for zone, cards in p.zones.items()},
         }
     return found
 
@@ -300,6 +329,9 @@ def compare(expect: dict[str, Any], game: Game) -> list[str]:
                     have = len(have)
                 elif zone in ("hand", "graveyard"):
                     value = sorted(str(Card.parse(v)) for v in value)
+                elif zone == "zones":  # only the zones named are compared
+                    have = {name: have.get(name) for name in value}
+                    value = {name: sorted(str(Card.parse(v)) for v in cards) for name, cards in value.items()}
                 elif zone == "life":
                     value = [str(Card.parse(v)) for v in value]
                 if have != value:

@@ -34,6 +34,10 @@ class _Loader(yaml.SafeLoader):
     """The safe loader, except that timestamps stay strings (dates are text in the lists)."""
 
 
+# libyaml's parser, where installed, reads the shipped lists several times faster; a text it
+# refuses is read again by the pure-Python parser, whose messages the located errors quote.
+_FAST_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", _Loader)
+
 _Loader.add_constructor(
     "tag:yaml.org,2002:timestamp",
     yaml.SafeLoader.construct_yaml_str,  # type: ignore[type-var]  # the stubs bind the method to SafeLoader
@@ -135,10 +139,14 @@ def load_bytes(raw: bytes, path: str) -> tuple[Document | None, list[Diagnostic]
     if refused:  # the reader would stop at the first, with no line number
         return None, problems + refused
     try:
-        shape = _shape_problems(text, path)
+        try:
+            shape = _shape_problems(text, path, _FAST_LOADER)
+            nodes = [] if shape else list(yaml.compose_all(text, Loader=_FAST_LOADER))
+        except yaml.MarkedYAMLError:
+            shape = _shape_problems(text, path, _Loader)
+            nodes = [] if shape else list(yaml.compose_all(text, Loader=_Loader))
         if shape:
             return None, problems + shape
-        nodes = list(yaml.compose_all(text, Loader=_Loader))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
@@ -184,7 +192,7 @@ def _bad_characters(text: str, path: str) -> list[Diagnostic]:
     return problems
 
 
-def _shape_problems(text: str, path: str) -> list[Diagnostic]:
+def _shape_problems(text: str, path: str, loader: type[yaml.SafeLoader]) -> list[Diagnostic]:
     """Nesting deeper than MAX_DEPTH (aliases expanded) and aliases inside their own anchor.
 
     Found from the event stream, which needs no recursion, before the recursive composer runs.
@@ -192,7 +200,7 @@ def _shape_problems(text: str, path: str) -> list[Diagnostic]:
     open_anchors: list[str | None] = []
     heights: dict[str, int] = {}  # anchor -> nesting height of its node
     child_height: list[int] = [0]  # per open collection: the highest child so far
-    for event in yaml.parse(text, Loader=_Loader):
+    for event in yaml.parse(text, Loader=loader):
         mark = event.start_mark
         assert mark is not None  # the parser marks every event
         where = Location(path, mark.line + 1, mark.column + 1)

@@ -219,6 +219,10 @@ class CoreRules:
     zones: tuple[ZoneRule, ...] = ()
 
 
+# What a sheet prints after @ when the edition does not say: @直接・通常・メイン.
+USAGE_LINE = ("trigger", "speed", "timing")
+
+
 @dataclass(frozen=True, slots=True)
 class Edition:
     id: str
@@ -235,6 +239,7 @@ class Edition:
     legend: tuple[LegendBox, ...]
     labels: tuple[Label, ...] = ()
     fog_types: tuple[str, ...] = ()
+    usage_line: tuple[str, ...] = USAGE_LINE
 
     def format(self, format_id: str) -> Format:
         return next(f for f in self.formats if f.id == format_id)

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.model import (
+    USAGE_LINE,
     Action,
     Attack,
     Character,
@@ -210,6 +211,7 @@ def _edition(data: Mapping[str, Any]) -> Edition:
         legend=tuple(LegendBox(box["title"], tuple(box["lines"])) for box in data.get("legend", ())),
         labels=tuple(Label(label["id"], label["name"]) for label in data.get("labels", ())),
         fog_types=tuple(data.get("fog_types", ())),
+        usage_line=tuple(data.get("usage_line", USAGE_LINE)),
     )
 
 

@@ -129,7 +129,12 @@ def expected_strings(ruleset: RuleSet) -> list[str]:
             expected.append(f"★{entry.key}")
         if isinstance(entry, Action):
             expected += sentences(entry.target) + sentences(entry.effect)
-            usage = f"@{TRIGGERS[entry.trigger]}・{SPEEDS[entry.speed]}・{TIMINGS[entry.timing]}"
+            words = {
+                "trigger": TRIGGERS[entry.trigger],
+                "speed": SPEEDS[entry.speed],
+                "timing": TIMINGS[entry.timing],
+            }
+            usage = "@" + "・".join(words[part] for part in ruleset.edition.usage_line)
             expected.append(f"{usage}|${entry.cost}" if entry.cost.units else usage)
         if isinstance(entry, Character):
             expected += sentences(entry.ability)

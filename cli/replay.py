@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 from blackpoker.cli.options import EDITION_HELP
 from blackpoker.cli.report import report
-from blackpoker.compiler.pipeline import display, find_files
+from blackpoker.compiler.environment import Environment, display, find_files
 from blackpoker.runtime.play.log import ReplayError
 from blackpoker.runtime.play.log import replay as replay_log
 
@@ -23,9 +23,10 @@ def replay(logs: tuple[Path, ...], edition: str | None) -> None:
     """
     files, problems = find_files(logs, (".jsonl",))
     failed = 0
+    env = Environment()
     for file in files:
         try:
-            done = replay_log(file, display(file), edition)
+            done = replay_log(file, display(file), edition, env)
         except ReplayError as error:
             problems.append(error.diagnostic)
             failed += 1

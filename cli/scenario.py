@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import click
-from blackpoker.compiler.pipeline import display
+from blackpoker.compiler.environment import Environment, display
 from blackpoker.runtime.scenario.scenario import load, run, scenario_files
 
 
@@ -23,8 +23,9 @@ def run_command(paths: tuple[Path, ...]) -> None:
     for problem in missing:
         click.echo(problem.render(), err=True)
     passed, failed = 0, len(missing)
+    env = Environment()
     for file in files:
-        loaded, problems = load(file)
+        loaded, problems = load(file, env)
         if loaded is None:
             failed += 1
             click.echo(f"ERROR {display(file)}")

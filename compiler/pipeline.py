@@ -1,9 +1,8 @@
-"""The pipeline's functions for callers without an environment of their own.
+"""The pipeline's functions for callers that compile once.
 
-Each delegates to one shared `Environment` (compiler/environment.py), the way a template
-library's module-level helpers share a default environment: the built-in editions are
-parsed once per process, and a file on disk is read again when it changes. Commands make
-their own `Environment`.
+Each makes a new `Environment` (compiler/environment.py), so nothing is shared between
+calls and a changed file is always read again. A caller that compiles many rule sets (a
+command, a scenario suite, a test module) owns one `Environment` and keeps its caches.
 """
 
 from __future__ import annotations
@@ -29,33 +28,31 @@ __all__ = [
     "read_source",
 ]
 
-_SHARED = Environment()
-
 
 def builtin_editions() -> tuple[str, ...]:
-    return _SHARED.builtin_editions()
+    return Environment().builtin_editions()
 
 
 def builtin_path(edition: str) -> Path:
-    return _SHARED.builtin_path(edition)
+    return Environment().builtin_path(edition)
 
 
 def read_source(path: Path) -> Read:
-    return _SHARED.read(path)
+    return Environment().read(path)
 
 
 def edition_source(edition: str) -> EditionSource:
     """An edition (built-in id or file path), parsed; CompileError if it has problems."""
-    return _SHARED.edition(edition)
+    return Environment().edition(edition)
 
 
 def compile_ruleset(edition: str = "v7", format: str = "std", rules: Path | str | None = None) -> RuleSet:
-    return _SHARED.compile(edition, format, rules)
+    return Environment().compile(edition, format, rules)
 
 
 def compile_edition(edition: str = "v7") -> dict[str, RuleSet]:
-    return _SHARED.compile_edition(edition)
+    return Environment().compile_edition(edition)
 
 
 def check_paths(paths: Iterable[Path]) -> tuple[int, list[Diagnostic]]:
-    return _SHARED.check_paths(paths)
+    return Environment().check_paths(paths)

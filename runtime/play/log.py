@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, assert_never
 
-from blackpoker.compiler import CompileError, compile_ruleset
+from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
+from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.load import read_regular_file
 from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.events import (
@@ -133,14 +134,16 @@ class _Line:
         )
 
 
-def replay(path: Path, shown: str | None = None, edition: str | None = None) -> Replayed:
+def replay(
+    path: Path, shown: str | None = None, edition: str | None = None, env: Environment | None = None
+) -> Replayed:
     """Replay a log with the current compiled rules; raise ReplayError at the first difference.
 
     `edition` (a built-in id or an edition file) replaces the edition the header names, for
-    logs played with an edition file."""
+    logs played with an edition file; the rules are compiled in `env` (several logs share one)."""
     lines = _read(path, shown or str(path))
     header, body, end = lines[0], lines[1:-1], lines[-1]
-    rules = _rules(header, edition)
+    rules = _rules(header, edition, env or Environment())
     produced: list[Event] = []
     game = Game.new(rules, header.data["seed"], check=True, events=produced)
     checked = _match(produced, body, end, 0)
@@ -220,10 +223,10 @@ def _fields(line: _Line, fields: dict[str, type | tuple[type, ...]]) -> None:
             raise line.error(f"'{key}' has the wrong type ({type(value).__name__})", key)
 
 
-def _rules(header: _Line, edition: str | None) -> RuleSet:
+def _rules(header: _Line, edition: str | None, env: Environment) -> RuleSet:
     data = header.data
     try:
-        rules = compile_ruleset(edition or data["edition"], data["format"])
+        rules = env.compile(edition or data["edition"], data["format"])
     except CompileError as error:
         raise header.error(
             f"edition {data['edition']}, format {data['format']}: {error.diagnostics[0].message}", "format"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from multiprocessing import resource_tracker
 from pathlib import Path
 
-from blackpoker.compiler import compile_ruleset
+from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.rules import Rules, rules_of
 from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord, log_width, play_game
@@ -33,7 +33,7 @@ class RulesSource:
     rules: Path | None = None  # a local-rule file
 
     def compile(self) -> RuleSet:
-        return compile_ruleset(self.edition, self.format, self.rules)
+        return Environment().compile(self.edition, self.format, self.rules)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,13 +7,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from blackpoker.compiler import CompileError, compile_ruleset
+from blackpoker.compiler import CompileError
 from blackpoker.compiler.cards import Card
 from blackpoker.compiler.diagnostics import Diagnostic
+from blackpoker.compiler.environment import Environment, display, find_files, is_path
 from blackpoker.compiler.load import Document, PathKey, load_file
 from blackpoker.compiler.matcher import compile_matcher
 from blackpoker.compiler.model import Face, RuleSet
-from blackpoker.compiler.pipeline import display, find_files, is_path
 from blackpoker.compiler.validate import schema_problems
 from blackpoker.runtime.engine.errors import InvariantError
 from blackpoker.runtime.engine.game import Game
@@ -44,7 +44,8 @@ class Outcome:
         return not self.failures
 
 
-def load(path: Path) -> tuple[Scenario | None, list[Diagnostic]]:
+def load(path: Path, env: Environment | None = None) -> tuple[Scenario | None, list[Diagnostic]]:
+    """A scenario file, with its rule set compiled in `env` (a suite shares one)."""
     doc, loaded = load_file(path, display(path))
     if doc is None:
         return None, loaded
@@ -57,7 +58,7 @@ def load(path: Path) -> tuple[Scenario | None, list[Diagnostic]]:
     # An edition file is named relative to the scenario file.
     edition = str(path.parent / data["edition"]) if is_path(data["edition"]) else data["edition"]
     try:
-        rules = compile_ruleset(edition, data["format"])
+        rules = (env or Environment()).compile(edition, data["format"])
     except CompileError as error:
         where = doc.locate(("format",))
         return None, [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -13,8 +14,35 @@ from blackpoker.compiler import CompileError
 from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.compiler.environment import Environment
 
+# The other commands, imported only when run (or listed by --help): a command's start-up
+# then pays only for its own modules, not for the sheets', the engine's and the server's.
+LAZY_COMMANDS = {
+    "build": "blackpoker.cli.build:build",
+    "diff": "blackpoker.cli.diff:diff",
+    "import": "blackpoker.cli.import_list:import_command",
+    "play": "blackpoker.cli.play:play",
+    "replay": "blackpoker.cli.replay:replay",
+    "scenario": "blackpoker.cli.scenario:scenario",
+    "simulate": "blackpoker.cli.simulate:simulate",
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class LazyGroup(click.Group):
+    """A group whose LAZY_COMMANDS are imported on first use (click's documented pattern)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in LAZY_COMMANDS:
+            return super().get_command(ctx, cmd_name)
+        module, name = LAZY_COMMANDS[cmd_name].split(":")
+        command = getattr(importlib.import_module(module), name)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="blackpoker")
 def main() -> None:
     """BlackPoker rules compiler: one YAML source per edition → sheets and a rules engine."""
@@ -52,26 +80,3 @@ def compile_command(edition: str, format_id: str, rules: Path | None) -> None:
         report(error.diagnostics)
     text = json.dumps(ruleset_json(ruleset), ensure_ascii=False, indent=2)  # whole, or nothing printed
     sys.stdout.write(text + "\n")
-
-
-from blackpoker.cli.build import build  # noqa: E402
-
-main.add_command(build)
-from blackpoker.cli.diff import diff  # noqa: E402
-
-main.add_command(diff)
-from blackpoker.cli.scenario import scenario  # noqa: E402
-
-main.add_command(scenario)
-from blackpoker.cli.simulate import simulate  # noqa: E402
-
-main.add_command(simulate)
-from blackpoker.cli.replay import replay  # noqa: E402
-
-main.add_command(replay)
-from blackpoker.cli.play import play  # noqa: E402
-
-main.add_command(play)
-from blackpoker.cli.import_list import import_command  # noqa: E402
-
-main.add_command(import_command)

@@ -83,3 +83,15 @@ def test_missing_path_is_a_located_problem(tmp_path: Path) -> None:
     result = run("validate", "nowhere.yaml", cwd=tmp_path)
     assert result.returncode == 1
     assert result.stderr.splitlines()[0] == "nowhere.yaml:1:1: cannot read file: No such file or directory"
+
+
+def test_every_command_is_listed_and_loads_when_asked_for_help(tmp_path: Path) -> None:
+    from blackpoker.cli.main import LAZY_COMMANDS
+
+    listing = run("--help", cwd=tmp_path)
+    assert listing.returncode == 0, listing.stderr
+    listed = {line.split()[0] for line in listing.stdout.split("Commands:")[1].splitlines() if line.strip()}
+    assert listed == {"compile", "validate", *LAZY_COMMANDS}
+    for name in LAZY_COMMANDS:  # each lazy entry names a real command under that name
+        result = run(name, "--help", cwd=tmp_path)
+        assert result.returncode == 0 and f"Usage: blackpoker {name}" in result.stdout, result.stderr

@@ -13,6 +13,7 @@ from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.site.build import BuildOptions, BuildRefused, build_site
 from blackpoker.site.fonts import FontMissing
+from blackpoker.site.pdf_extra import PdfExtraMissing
 from rich.console import Console
 
 
@@ -71,7 +72,7 @@ def build(
         result = build_site(options, console)
     except (CompileError, BuildRefused) as error:
         report(error.diagnostics, "nothing written")
-    except FontMissing as error:
+    except (FontMissing, PdfExtraMissing) as error:
         _stop(error.message)
     console.print(f"{len(result.pages)} page(s), {len(result.files)} files written to {out}/")
     console.print(f"open {out / 'index.html'}")

@@ -25,6 +25,7 @@ from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Locatio
 from blackpoker.compiler.environment import Environment, display
 from blackpoker.site.fonts import require_japanese_font
 from blackpoker.site.pages import ChangesPage, Page, changes, plan
+from blackpoker.site.pdf_extra import require_pdf_extra
 from blackpoker.site.render import pdf_names, render_diff, render_index, render_sheet
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -59,7 +60,8 @@ class BuildResult:
 
 
 def build_site(options: BuildOptions, console: Console | None = None) -> BuildResult:
-    """Build the site; CompileError and FontMissing are raised before anything is written.
+    """Build the site; CompileError, PdfExtraMissing and FontMissing are raised before anything
+    is written.
 
     A build of every format also writes each edition's 変更履歴 page.
     """
@@ -67,6 +69,7 @@ def build_site(options: BuildOptions, console: Console | None = None) -> BuildRe
     pages = plan(env, options.editions, options.formats, options.rules)
     history = [] if options.formats else changes(env, options.editions)
     if not options.html_only:
+        require_pdf_extra()
         require_japanese_font()
     owned = _owned(options.out, options.force)
     console = console or Console(stderr=True)

@@ -44,6 +44,7 @@ def display(path: Path) -> str:
 class Environment:
     def __init__(self) -> None:
         self._builtin: dict[str, Path] | None = None
+        self._sheets: dict[str, dict[str, str]] = {}  # built-in edition -> format -> official page
         # file -> (the identity on disk of it and of each base it was read with, what it gave)
         self._read: dict[Path, tuple[tuple[_Stamp, ...], Read]] = {}
 
@@ -56,6 +57,12 @@ class Environment:
     def builtin_path(self, edition: str) -> Path:
         return self._index()[edition]
 
+    def official_sheet(self, edition: str, format_id: str) -> str | None:
+        """The official site's address of a built-in edition's sheet (the registry's `sheets:`);
+        None for an edition file, a format the official site lacks, and `all`."""
+        self._index()
+        return None if is_path(edition) else self._sheets.get(edition, {}).get(format_id)
+
     def _index(self) -> dict[str, Path]:
         if self._builtin is None:
             folder = resources.files("blackpoker.actionlists")
@@ -67,6 +74,7 @@ class Environment:
                     problems or [Diagnostic(Location(where, 1, 1), "expected editions: [...]")]
                 )
             self._builtin = {e["id"]: Path(str(folder.joinpath(e["file"]))) for e in entries}
+            self._sheets = {e["id"]: dict(e.get("sheets") or {}) for e in entries}
         return self._builtin
 
     # --- reading files ----------------------------------------------------------------------

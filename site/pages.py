@@ -24,6 +24,7 @@ CHANGES = "changes"  # the page name of an edition's 変更履歴
 @dataclass(frozen=True, slots=True)
 class Page:
     ruleset: RuleSet
+    official_url: str | None = None  # where the official site publishes this sheet, if it does
 
     @property
     def edition(self) -> str:
@@ -117,11 +118,16 @@ def older(env: Environment, edition: str) -> str | None:
 
 def _edition_pages(env: Environment, edition: str, formats: Sequence[str]) -> list[Page]:
     if not formats:
-        return [Page(r) for r in env.compile_edition(edition).values()] + [Page(all_ruleset(env, edition))]
+        sheets = [_sheet(env, edition, r) for r in env.compile_edition(edition).values()]
+        return [*sheets, Page(all_ruleset(env, edition))]
     return [
-        Page(all_ruleset(env, edition) if f == ALL else env.compile(edition, f))
+        Page(all_ruleset(env, edition)) if f == ALL else _sheet(env, edition, env.compile(edition, f))
         for f in dict.fromkeys(formats)
     ]
+
+
+def _sheet(env: Environment, edition: str, ruleset: RuleSet) -> Page:
+    return Page(ruleset, env.official_sheet(edition, ruleset.format.id))
 
 
 def _overlay_ruleset(env: Environment, rules: Path) -> RuleSet:

@@ -41,9 +41,10 @@ def environment() -> Environment:
     return env
 
 
-def page_url(base_url: str, path: str) -> str:
-    """The address a printed sheet's QR code points to: base_url/path, or path alone."""
-    return f"{base_url.rstrip('/')}/{path}" if base_url else path
+def page_url(base_url: str, page: Page) -> str | None:
+    """The address a printed sheet's QR code points to: base_url/path, else the official
+    site's page of an official sheet; None (no QR code) for any other sheet."""
+    return f"{base_url.rstrip('/')}/{page.path}" if base_url else page.official_url
 
 
 def pdf_names(page: Page) -> Downloads:
@@ -52,7 +53,7 @@ def pdf_names(page: Page) -> Downloads:
 
 def render_sheet(page: Page, base_url: str, with_pdf: bool) -> str:
     ruleset = page.ruleset
-    url = page_url(base_url, page.path)
+    url = page_url(base_url, page)
     return (
         environment()
         .get_template("sheet.html")
@@ -69,7 +70,7 @@ def render_sheet(page: Page, base_url: str, with_pdf: bool) -> str:
             filter_formats=filter_formats(ruleset),
             cost_units={u.unit: u.text for u in ruleset.edition.cost_units},
             url=url,
-            qr=qr_svg(url),
+            qr=qr_svg(url) if url else None,
             downloads=pdf_names(page) if with_pdf else None,
         )
     )

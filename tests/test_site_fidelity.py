@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from blackpoker.compiler import compile
+from blackpoker.compiler.environment import Environment
 from site_support import built_std, expected_strings, pdf_text, squash, text_content
 
 
@@ -135,5 +136,8 @@ def test_two_up_puts_two_a4_pages_on_one_landscape_a4(site: Path) -> None:
     assert [e for e in EXPECTED if e not in two_up_text] == []
 
 
-def test_qr_code_points_to_the_page(std_html: str) -> None:
-    assert re.search(r'<svg viewBox="0 0 (\d+) \1" class="qr"><title>v7/std.html</title>', std_html)
+def test_qr_code_points_to_the_official_page(std_html: str) -> None:
+    official = Environment().official_sheet("v7", "std")
+    assert official is not None
+    svg = rf'<svg viewBox="0 0 (\d+) \1" class="qr"><title>{re.escape(official)}</title>'
+    assert re.search(svg, std_html)

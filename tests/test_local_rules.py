@@ -1,0 +1,112 @@
+"""Local-rule authors' defects, each pinned by a regression test (docs/local-rules.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.model import RuleSet
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.options import Choice
+from blackpoker.runtime.scenario.notation import parse_command
+
+
+def _reference() -> tuple[str, RuleSet]:
+    """The newest built-in edition and its first (smallest) format."""
+    env = Environment()
+    edition = env.builtin_editions()[0]
+    first = env.edition(edition).edition.formats[0].id
+    return edition, env.compile(edition, first)
+
+
+def _overlay(tmp_path: Path, ruleset: RuleSet, action: dict[str, object]) -> Path:
+    path = tmp_path / "house.yaml"
+    data = {
+        "kind": "overlay",
+        "name": "house",
+        "edition": ruleset.edition.id,
+        "base": ruleset.format.id,
+        "actions": {"add": [action]},
+    }
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def test_choose_one_labels_may_be_japanese_and_are_typed_as_printed(tmp_path: Path) -> None:
+    _, ruleset = _reference()
+    labels = ["一枚引く", "二枚引く"]
+    action = {
+        "id": "pick",
+        "name": "選ぶ",
+        "type": ruleset.edition.action_types[-1],
+        "section": ruleset.edition.sections[-1],
+        "timing": "main",
+        "speed": "immediate",
+        "effect": "カードを1枚か2枚引く。",
+        "program": [
+            {
+                "choose_one": {
+                    "player": "you",
+                    "options": [
+                        {"label": labels[0], "steps": [{"draw": {"player": "you", "count": 1}}]},
+                        {"label": labels[1], "steps": [{"draw": {"player": "you", "count": 2}}]},
+                    ],
+                }
+            }
+        ],
+    }
+    rules = Environment().compile(ruleset.edition.id, "house", _overlay(tmp_path, ruleset, action))
+    game = Game.new(rules, seed=1)
+    for _ in range(200):  # play the first legal option until someone may request the action
+        mover = game.to_move
+        assert mover is not None
+        chosen = game.find(mover, str(action["name"]))
+        if chosen is not None:
+            game.play(chosen)
+            break
+        game.play(game.legal_options()[0])
+    else:
+        raise AssertionError("the added action never became legal")
+    choices = [o for o in game.legal_options() if isinstance(o, Choice)]
+    assert [c.word for c in choices] == labels
+    typed = parse_command(f"p{mover + 1}: {labels[0]}")  # what a player types at the prompt
+    assert game.find(typed.player, typed.body()) == choices[0]
+
+
+def test_a_bad_label_says_what_a_label_may_be(tmp_path: Path) -> None:
+    edition, ruleset = _reference()
+    path = tmp_path / "house.yaml"
+    path.write_text(
+        yaml.safe_dump(
+            {
+                "kind": "overlay",
+                "name": "house",
+                "edition": edition,
+                "base": ruleset.format.id,
+                "actions": {
+                    "change": {
+                        ruleset.actions[0].id: {
+                            "program": [
+                                {
+                                    "choose_one": {
+                                        "player": "you",
+                                        "options": [
+                                            {"label": "引く 2枚", "steps": []},
+                                            {"label": "pass", "steps": []},
+                                        ],
+                                    }
+                                }
+                            ]
+                        }
+                    }
+                },
+            },
+            allow_unicode=True,
+        ),
+        encoding="utf-8",
+    )
+    _, problems = Environment().check_paths([path])
+    messages = [d.render() for d in problems]
+    assert len(messages) == 2, messages
+    assert all("without spaces" in m and "pattern" not in m for m in messages), messages

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import NoReturn
 
 import click
-from blackpoker.cli.options import EDITION_HELP
+from blackpoker.cli.options import EDITION_HELP, rules_option
 from blackpoker.cli.outputs import output_folder
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
@@ -31,11 +31,7 @@ from rich.console import Console
     help="Format id (lite, std, …), 'all', or the --rules file's format; repeatable. "
     "Default: every format and 'all'.",
 )
-@click.option(
-    "--rules",
-    type=click.Path(path_type=Path),
-    help="A local-rule file (kind: overlay); its format gets a page too.",
-)
+@rules_option("A local-rule file (kind: overlay); its format gets a page too.")
 @click.option(
     "--out",
     type=click.Path(path_type=Path),

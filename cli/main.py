@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import click
-from blackpoker.cli.options import EDITION_HELP
+from blackpoker.cli.options import EDITION_HELP, rules_option
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.emit_json import ruleset_json
@@ -71,7 +71,7 @@ def validate(paths: tuple[Path, ...]) -> None:
 @click.option(
     "--format", "format_id", default="std", show_default=True, help="Format id (or a local-rule format)."
 )
-@click.option("--rules", type=click.Path(path_type=Path), help="A local-rule file.")
+@rules_option()
 def compile_command(edition: str, format_id: str, rules: Path | None) -> None:
     """Print a compiled rule set as JSON on stdout."""
     try:

@@ -1,3 +1,32 @@
-"""Help texts of options several commands share."""
+"""Options several commands share."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from blackpoker.cli.report import report
+from blackpoker.compiler.diagnostics import Diagnostic, Location
+from blackpoker.compiler.environment import display
 
 EDITION_HELP = "Edition: a built-in id (v7) or the path of an edition file."
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _one_file(_ctx: click.Context, _param: click.Parameter, values: tuple[Path, ...]) -> Path | None:
+    # Taken as a list so that a second --rules is refused rather than silently replacing the first.
+    if len(values) > 1:
+        given = ", ".join(display(v) for v in values)
+        report(
+            [Diagnostic(Location("--rules", 0, 0), f"give one local-rule file; got {len(values)}: {given}")]
+        )
+    return values[0] if values else None
+
+
+def rules_option(help_text: str = "A local-rule file.") -> Callable[[F], F]:
+    return click.option(
+        "--rules", type=click.Path(path_type=Path), multiple=True, callback=_one_file, help=help_text
+    )

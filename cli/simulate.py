@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 import click
-from blackpoker.cli.options import EDITION_HELP
+from blackpoker.cli.options import EDITION_HELP, rules_option
 from blackpoker.cli.outputs import output_file, output_folder
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
@@ -114,7 +114,7 @@ def _play(plan: Plan, rules: RuleSet, jobs: int, client: Client | None, progress
 @click.command()
 @click.option("--edition", default="v7", show_default=True, help=EDITION_HELP)
 @click.option("--format", "format_id", help=f"Format id (default {DEFAULT_FORMAT}, or the --rules file's).")
-@click.option("--rules", type=click.Path(path_type=Path), help="A local-rule file.")
+@rules_option()
 @click.option("-n", "games", default=1000, show_default=True, type=click.IntRange(min=1), help="Games.")
 @click.option("--seed", default=1, show_default=True, help="Game i plays with a seed derived from (seed, i).")
 @click.option(

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
+import pytest
 import yaml
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.model import RuleSet
@@ -110,3 +113,33 @@ def test_a_bad_label_says_what_a_label_may_be(tmp_path: Path) -> None:
     messages = [d.render() for d in problems]
     assert len(messages) == 2, messages
     assert all("without spaces" in m and "pattern" not in m for m in messages), messages
+
+
+def _blackpoker(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("blackpoker")
+    if exe is None:
+        pytest.skip("the blackpoker console script is not installed (pip install .)")
+    return subprocess.run([exe, *args], capture_output=True, text=True, cwd=cwd, check=False)
+
+
+@pytest.mark.parametrize("name", ["all", "changes", "index"])
+def test_an_overlay_may_not_take_the_name_of_a_page_every_site_has(tmp_path: Path, name: str) -> None:
+    edition, ruleset = _reference()
+    path = tmp_path / "house.yaml"
+    data = {"kind": "overlay", "name": name, "edition": edition, "base": ruleset.format.id}
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    result = _blackpoker("build", "--rules", str(path), "--html-only", "--out", "site", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.startswith("house.yaml:"), result.stderr
+    assert "not all, changes or index" in result.stderr, result.stderr
+    assert not (tmp_path / "site").exists()
+
+
+@pytest.mark.parametrize("command", ["compile", "build", "simulate"])
+def test_a_second_rules_file_is_refused_not_dropped(tmp_path: Path, command: str) -> None:
+    first, second = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    for path in (first, second):
+        path.write_text("kind: overlay\n", encoding="utf-8")
+    result = _blackpoker(command, "--rules", first.name, "--rules", second.name, cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0] == "--rules: give one local-rule file; got 2: a.yaml, b.yaml"

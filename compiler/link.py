@@ -149,6 +149,16 @@ def _apply(source: EditionSource, overlay: OverlaySource) -> tuple[RuleSet, list
         problems.append(
             doc.at(("name",), f"name: '{fmt.id}' is an official format of {edition.id}; choose a new name")
         )
+    marks = {f.mark: f.id for f in edition.formats}
+    if fmt.mark in marks:  # a house action would print as an official one
+        which = "" if "mark" in doc.data else "the default "
+        problems.append(
+            doc.at(
+                ("mark",),
+                f"mark: {which}'{fmt.mark}' is the mark of the official format {marks[fmt.mark]}; "
+                "give the overlay another mark",
+            )
+        )
     if fmt.base not in official:
         problems.append(
             doc.at(

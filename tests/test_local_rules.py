@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -40,11 +41,9 @@ def test_choose_one_labels_may_be_japanese_and_are_typed_as_printed(tmp_path: Pa
     _, ruleset = _reference()
     labels = ["一枚引く", "二枚引く"]
     action = {
+        **_added_fields(ruleset),
         "id": "pick",
         "name": "選ぶ",
-        "type": ruleset.edition.action_types[-1],
-        "section": ruleset.edition.sections[-1],
-        "timing": "main",
         "speed": "immediate",
         "effect": "カードを1枚か2枚引く。",
         "program": [
@@ -143,3 +142,43 @@ def test_a_second_rules_file_is_refused_not_dropped(tmp_path: Path, command: str
     result = _blackpoker(command, "--rules", first.name, "--rules", second.name, cwd=tmp_path)
     assert result.returncode == 1
     assert result.stderr.splitlines()[0] == "--rules: give one local-rule file; got 2: a.yaml, b.yaml"
+
+
+def _house(tmp_path: Path, **fields: object) -> list[str]:
+    edition, ruleset = _reference()
+    data = {"kind": "overlay", "name": "house", "edition": edition, "base": ruleset.format.id, **fields}
+    path = tmp_path / "house.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    _, problems = Environment().check_paths([path])
+    return [d.render() for d in problems]
+
+
+def test_an_overlay_may_not_reuse_an_official_mark(tmp_path: Path) -> None:
+    _, ruleset = _reference()
+    official = ruleset.edition.formats[0]
+    (message,) = _house(tmp_path, mark=official.mark)
+    assert re.search(r"house\.yaml:5:\d+: mark: ", message), message  # at the file's mark: line
+    assert f"'{official.mark}' is the mark of the official format {official.id}" in message
+
+
+def test_an_added_action_may_not_claim_an_official_format(tmp_path: Path) -> None:
+    _, ruleset = _reference()
+    added = {**_added_fields(ruleset), "format": ruleset.edition.formats[0].id}
+    (format_problem,) = _house(tmp_path, actions={"add": [added]})
+    assert "belongs to this file's format only" in format_problem
+    plural = {**_added_fields(ruleset), "formats": [ruleset.edition.formats[0].id]}
+    (plural_problem,) = _house(tmp_path, actions={"add": [plural]})
+    assert "unknown key 'formats'" in plural_problem
+
+
+def _added_fields(ruleset: RuleSet) -> dict[str, object]:
+    return {
+        "id": "heal",
+        "name": "ヒール",
+        "type": ruleset.edition.action_types[-1],
+        "section": ruleset.edition.sections[-1],
+        "timing": "main",
+        "speed": "normal",
+        "effect": "1点回復する。",
+        "program": [],
+    }

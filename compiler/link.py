@@ -10,7 +10,7 @@ immediate request cycle, no removal of what others name, some action passes the 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from blackpoker.compiler.cost import PAYABLE_UNITS
@@ -120,6 +120,17 @@ def link_overlay(source: EditionSource, overlay: OverlaySource) -> RuleSet:
     return _finish(ruleset)
 
 
+@dataclass(frozen=True, slots=True)
+class Added:
+    """The ids an overlay adds: its programs may name them as if the edition had them."""
+
+    actions: frozenset[str] = frozenset()
+    characters: frozenset[str] = frozenset()
+
+
+NOTHING_ADDED = Added()  # an edition's own check: every name must be the edition's
+
+
 def check_overlay(source: EditionSource, overlay: OverlaySource) -> list[Diagnostic]:
     return _apply(source, overlay)[1]
 
@@ -172,7 +183,9 @@ def _apply(source: EditionSource, overlay: OverlaySource) -> tuple[RuleSet, list
     actions, action_problems = _edit(doc, "actions", base.actions, overlay.actions, fmt.id)
     characters, character_problems = _edit(doc, "characters", base.characters, overlay.characters, fmt.id)
     problems += action_problems + character_problems
-    added = {a.id for a in overlay.actions.add}
+    added = Added(
+        frozenset(a.id for a in overlay.actions.add), frozenset(c.id for c in overlay.characters.add)
+    )
     for i, action in enumerate(overlay.actions.add):
         problems += _check_action(source, doc, ("actions", "add", i), action, formats, added)
     for entry_id, fields in overlay.actions.change.items():
@@ -250,7 +263,7 @@ def _check_action(
     path: PathKey,
     action: Any,
     formats: Iterable[str],
-    added: frozenset[str] | set[str] = frozenset(),
+    added: Added = NOTHING_ADDED,
 ) -> list[Diagnostic]:
     edition = source.edition
     problems = _check_formats(doc, path, action, formats)
@@ -270,7 +283,7 @@ def _check_action(
 
 
 def _check_program(
-    source: EditionSource, doc: Document, path: PathKey, action: Any, added: frozenset[str] | set[str]
+    source: EditionSource, doc: Document, path: PathKey, action: Any, added: Added
 ) -> list[Diagnostic]:
     """Every name a program uses must exist: requested actions (in each of the action's
     official formats), character ids and character types; and every name a step reads must
@@ -289,14 +302,14 @@ def _check_program(
 
 
 def _check_triggered_by(
-    source: EditionSource, doc: Document, path: PathKey, rule: Any, added: frozenset[str] | set[str]
+    source: EditionSource, doc: Document, path: PathKey, rule: Any, added: Added
 ) -> list[Diagnostic]:
     """The resolved action must exist (in the action's formats: checked per format with the
     other references); its condition reads only the names every program may read."""
     if rule is None:
         return []
     problems = []
-    if rule.resolved not in {a.id for a in source.actions} | set(added):
+    if rule.resolved not in {a.id for a in source.actions} | added.actions:
         problems.append(
             doc.at((*path, *rule.at("resolved")), f"triggered_by.resolved: unknown action '{rule.resolved}'")
         )
@@ -310,10 +323,10 @@ def _check_triggered_by(
 
 
 def _unknown_names(
-    source: EditionSource, action: Any, path: PathKey, steps: Steps, added: frozenset[str] | set[str]
+    source: EditionSource, action: Any, path: PathKey, steps: Steps, added: Added
 ) -> Iterator[tuple[PathKey, str]]:
     actions = {a.id: a.formats for a in source.actions}
-    characters = {c.id for c in source.characters}
+    characters = {c.id for c in source.characters} | added.characters
     official = {f.id for f in source.edition.formats}
     own_formats = [f for f in (_get(action, "formats") or ()) if f in official]
     types = source.edition.character_types
@@ -326,14 +339,18 @@ def _unknown_names(
         if isinstance(node, Step):
             step_at.add(where)
         if isinstance(node, Request):
-            if node.action not in actions and node.action not in added:
+            if node.action not in actions and node.action not in added.actions:
                 yield (*where, *node.at("action")), f"request: unknown action '{node.action}'"
                 continue
             missing = [f for f in own_formats if f not in actions.get(node.action, own_formats)]
             if missing:
                 message = f"request: '{node.action}' is not an action of format {', '.join(missing)}"
                 yield (*where, *node.at("action")), message
-        elif isinstance(node, Target) and node.action is not None and node.action not in (*actions, *added):
+        elif (
+            isinstance(node, Target)
+            and node.action is not None
+            and node.action not in (*actions, *added.actions)
+        ):
             yield (*where, *node.at("action")), f"target.action: unknown action '{node.action}'"
         elif isinstance(node, Move) and node.to not in zones:
             yield (*where, *node.at("to")), f"move.to: {_unknown('zone', node.to, zones)}"

@@ -13,6 +13,7 @@ from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice
+from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 from blackpoker.runtime.scenario.notation import parse_command
 
 
@@ -182,3 +183,25 @@ def _added_fields(ruleset: RuleSet) -> dict[str, object]:
         "effect": "1点回復する。",
         "program": [],
     }
+
+
+def test_an_overlay_summons_a_character_it_adds(tmp_path: Path) -> None:
+    edition, ruleset = _reference()
+    soldier = next(c for c in ruleset.characters if c.type == ruleset.edition.character_types[0])
+    character = {"id": "knight", "name": "騎士", "type": soldier.type, "key": str(soldier.key)}
+    character |= {"face": "up", "attack": "not_ready", "size": "card_number", "combat": "soldier"}
+    summon = {
+        **_added_fields(ruleset),
+        "id": "summonsKnight",
+        "name": "騎士召喚",
+        "key": str(soldier.key),
+        "effect": "キーカードを騎士として場に出す。",
+        "program": [{"put_character": {"cards": "key", "as": "knight"}}],
+    }
+    assert _house(tmp_path, characters={"add": [character]}, actions={"add": [summon]}) == []
+    plan = Plan(
+        RulesSource(edition, "house", tmp_path / "house.yaml"), ("random", "random"), seed=1, games=20
+    )
+    records = run_all(plan)
+    assert all(r.failure is None for r in records)
+    assert sum(n for action, _, n in (u for r in records for u in r.uses) if action == "summonsKnight") > 0

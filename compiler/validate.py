@@ -55,12 +55,55 @@ def schema_problems(doc: Document, kind: str) -> list[Diagnostic]:
 
 
 def _leaf_errors(errors: Iterator[ValidationError]) -> Iterator[ValidationError]:
-    # Combinators (anyOf, $ref chains) hide the precise failure in their context.
+    # Combinators (oneOf, anyOf, $ref chains) hide the precise failure in their context.
     for error in errors:
-        if error.context:
+        if error.validator in ("oneOf", "anyOf") and error.context:
+            claimed = _claiming(error)
+            if claimed is None:  # no form fits the value: one line listing the forms
+                yield error
+            else:
+                yield from _leaf_errors(e for e in error.context if e.schema_path[0] == claimed)
+        elif error.context:
             yield from _leaf_errors(iter(error.context))
         else:
             yield error
+
+
+def _claiming(error: ValidationError) -> int | None:
+    """The one alternative of a oneOf that the value was meant for: the mapping form whose
+    keys the value uses (or misspells) most: `{count: …}` is meant as the count form, however
+    wrong inside. None when no single form claims it, e.g. text where a number goes."""
+    if not isinstance(error.instance, dict):
+        return None
+    scores = [_closeness(error.instance, _allowed_keys(alternative)) for alternative in error.validator_value]
+    best = max(scores, default=0)
+    return scores.index(best) if best and scores.count(best) == 1 else None
+
+
+def _closeness(instance: dict[Any, Any], allowed: list[str]) -> int:
+    """How well a mapping's keys fit a form: 2 per key it has, 1 per misspelling of one."""
+    return sum(
+        2 if key in allowed else int(bool(difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.8)))
+        for key in instance
+    )
+
+
+def _forms(alternatives: list[dict[str, Any]]) -> str:
+    """The forms of a oneOf as a reader writes them: `a whole number`, `{sum: …}`."""
+    forms = []
+    for alternative in alternatives:
+        schema = _resolve(alternative["$ref"]) if "$ref" in alternative else alternative
+        if "oneOf" in schema or "anyOf" in schema:
+            forms.append(_forms(schema.get("oneOf") or schema["anyOf"]))
+        elif "const" in schema:
+            forms.append(f"'{schema['const']}'")
+        elif "enum" in schema:
+            forms.append(" or ".join(f"'{value}'" for value in schema["enum"]))
+        elif schema.get("type") == "object" and schema.get("required"):
+            forms.append("{" + ", ".join(f"{key}: …" for key in schema["required"]) + "}")
+        else:
+            forms.append(_expected(schema))
+    return ", ".join(forms)
 
 
 def _field(path: PathKey, data: Any) -> str:
@@ -156,6 +199,8 @@ def _diagnostic(doc: Document, error: ValidationError) -> Diagnostic:
             return doc.at(
                 path, f"{name}: a change cannot rename an entry (drop 'id'; remove it and add a new one)"
             )
+        case "oneOf" | "anyOf":
+            return doc.at(path, f"{name}: expected one of {_forms(error.validator_value)}{hint}")
         case "uniqueItems":
             return doc.at(path, f"{name}: items must not repeat")
         case "minItems":

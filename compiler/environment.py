@@ -15,7 +15,7 @@ from pathlib import Path
 
 from blackpoker.compiler.based import apply_changes
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
-from blackpoker.compiler.link import check_edition, check_overlay, link, link_overlay
+from blackpoker.compiler.link import check_edition, check_overlay, early_overlay_problems, link, link_overlay
 from blackpoker.compiler.load import Document, load_bytes, load_file
 from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.parse import EditionSource, OverlaySource, Source, notation_problems, parse
@@ -108,7 +108,7 @@ class Environment:
             return None, loaded
         problems = loaded + validate(doc)
         if problems:
-            return None, problems + notation_problems(doc)
+            return None, problems + notation_problems(doc) + self._early_problems(doc, path)
         if doc.data["kind"] == "edition":
             problems = _name_problems(doc, path)
             if "base" in doc.data:
@@ -117,6 +117,18 @@ class Environment:
                     return None, problems
         source, found = parse(doc)
         return source, problems + found
+
+    def _early_problems(self, doc: Document, path: Path) -> list[Diagnostic]:
+        """For an overlay with schema problems, the ids it names that its edition lacks."""
+        data = doc.data if isinstance(doc.data, dict) else {}
+        edition_id = data.get("edition")
+        if data.get("kind") != "overlay" or not isinstance(edition_id, str):
+            return []
+        named = self.find(edition_id, path.parent)
+        try:
+            return early_overlay_problems(self.edition(str(named)), doc) if named else []
+        except CompileError:  # the edition's own problems are reported when it is read
+            return []
 
     def find(self, edition_id: str, folder: Path) -> Path | None:
         """The file of an edition a file names by id: `<id>.yaml` in its folder, else built in."""

@@ -9,6 +9,7 @@ immediate request cycle, no removal of what others name, some action passes the 
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -17,7 +18,7 @@ from blackpoker.compiler.cost import PAYABLE_UNITS
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.matcher import compile_matcher
-from blackpoker.compiler.model import Action, Format, RuleSet, Trigger
+from blackpoker.compiler.model import Action, Edition, Format, RuleSet, Trigger
 from blackpoker.compiler.needs import (
     Reference,
     dangling,
@@ -171,12 +172,7 @@ def _apply(source: EditionSource, overlay: OverlaySource) -> tuple[RuleSet, list
             )
         )
     if fmt.base not in official:
-        problems.append(
-            doc.at(
-                ("base",),
-                f"base: unknown format '{fmt.base}' in edition {edition.id} (known: {', '.join(official)})",
-            )
-        )
+        problems.append(_unknown_base(doc, str(fmt.base), edition))
         return RuleSet(edition, fmt, (), ()), problems
     base = _official(source, edition.format(fmt.base))
     formats = [*official, fmt.id]
@@ -200,26 +196,66 @@ def _apply(source: EditionSource, overlay: OverlaySource) -> tuple[RuleSet, list
     return ruleset, problems
 
 
+def _unknown_base(doc: Document, base: str, edition: Edition) -> Diagnostic:
+    known = ", ".join(f.id for f in edition.formats)
+    return doc.at(("base",), f"base: unknown format '{base}' in edition {edition.id} (known: {known})")
+
+
+def _unknown_entries(
+    doc: Document, name: str, removed: Iterable[Any], changed: Iterable[Any], known: set[str]
+) -> list[Diagnostic]:
+    """An overlay's remove / change ids that its base format lacks, each with a near id."""
+    singular = name[:-1]
+
+    def message(field: str, entry_id: str) -> str:
+        near = difflib.get_close_matches(entry_id, sorted(known), n=1)
+        hint = f"; did you mean '{near[0]}'?" if near else ""
+        return f"{name}.{field}: no {singular} '{entry_id}' in the base format{hint}"
+
+    problems = [
+        doc.at((name, "remove", i), message("remove", entry_id))
+        for i, entry_id in enumerate(removed)
+        if isinstance(entry_id, str) and entry_id not in known
+    ]
+    problems += [
+        doc.at((name, "change", entry_id), message("change", entry_id), key=True)
+        for entry_id in changed
+        if isinstance(entry_id, str) and entry_id not in known
+    ]
+    return problems
+
+
+def early_overlay_problems(source: EditionSource, doc: Document) -> list[Diagnostic]:
+    """The ids an overlay with schema problems names that its edition lacks: read from the raw
+    data, so that a misspelt id is reported together with the schema problems, not after."""
+    base = doc.data.get("base")
+    if not isinstance(base, str):
+        return []
+    if base not in [f.id for f in source.edition.formats]:
+        return [_unknown_base(doc, base, source.edition)]
+    problems: list[Diagnostic] = []
+    for name, entries in (("actions", source.actions), ("characters", source.characters)):
+        edits = doc.data.get(name)
+        if isinstance(edits, dict):
+            removed, changed = edits.get("remove"), edits.get("change")
+            problems += _unknown_entries(
+                doc,
+                name,
+                removed if isinstance(removed, list) else (),
+                changed if isinstance(changed, dict) else (),
+                {e.id for e in entries if base in e.formats},
+            )
+    return problems
+
+
 def _edit(
     doc: Document, name: str, entries: Sequence[Any], edits: Edits, format_id: str
 ) -> tuple[tuple[Any, ...], list[Diagnostic]]:
     problems: list[Diagnostic] = []
     known = {entry.id for entry in entries}
     singular = name[:-1]
-    for i, entry_id in enumerate(edits.remove):
-        if entry_id not in known:
-            problems.append(
-                doc.at((name, "remove", i), f"{name}.remove: no {singular} '{entry_id}' in the base format")
-            )
+    problems += _unknown_entries(doc, name, edits.remove, edits.change, known)
     for entry_id, fields in edits.change.items():
-        if entry_id not in known:
-            problems.append(
-                doc.at(
-                    (name, "change", entry_id),
-                    f"{name}.change: no {singular} '{entry_id}' in the base format",
-                    key=True,
-                )
-            )
         if "format" in fields:
             problems.append(
                 doc.at(

@@ -11,6 +11,7 @@ import pytest
 import yaml
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.model import RuleSet
+from blackpoker.compiler.program import PassTurn, walk_steps
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
@@ -205,3 +206,43 @@ def test_an_overlay_summons_a_character_it_adds(tmp_path: Path) -> None:
     records = run_all(plan)
     assert all(r.failure is None for r in records)
     assert sum(n for action, _, n in (u for r in records for u in r.uses) if action == "summonsKnight") > 0
+
+
+def _damage(amount: object) -> dict[str, object]:
+    return {"program": [{"damage": {"player": "opponent", "amount": amount}}]}
+
+
+def _plain_action(ruleset: RuleSet) -> str:
+    """An action whose program does not pass the turn: replacing it keeps the format playable."""
+    return next(
+        a.id for a in ruleset.actions if not any(isinstance(n, PassTurn) for _, n in walk_steps(a.steps))
+    )
+
+
+def test_the_documented_count_of_a_field_is_accepted(tmp_path: Path) -> None:
+    _, ruleset = _reference()
+    amount = {"count": {"field": "you", "type": ruleset.edition.character_types[-1]}}
+    assert _house(tmp_path, actions={"change": {_plain_action(ruleset): _damage(amount)}}) == []
+
+
+def test_a_value_of_no_form_is_one_line_listing_the_forms(tmp_path: Path) -> None:
+    _, ruleset = _reference()
+    (message,) = _house(tmp_path, actions={"change": {_plain_action(ruleset): _damage("many")}})
+    assert "damage.amount: expected one of a whole number, {sum: …}, {count: …}" in message
+
+
+def test_a_mistake_inside_a_form_is_reported_in_that_form_only(tmp_path: Path) -> None:
+    _, ruleset = _reference()
+    amount = {"count": {"fieldd": "you"}}
+    messages = _house(tmp_path, actions={"change": {_plain_action(ruleset): _damage(amount)}})
+    assert any("unknown key 'fieldd'; did you mean 'field'?" in m for m in messages), messages
+    assert not any("'sum'" in m or "'size'" in m or "got a mapping" in m for m in messages), messages
+
+
+def test_a_misspelt_id_is_reported_with_the_schema_problems(tmp_path: Path) -> None:
+    _, ruleset = _reference()
+    removed = ruleset.actions[-1].id
+    messages = _house(tmp_path, colour="red", actions={"remove": [removed + "x"]})
+    assert len(messages) == 2, messages
+    assert "unknown key 'colour'" in messages[0]
+    assert f"no action '{removed}x' in the base format; did you mean '{removed}'?" in messages[1]

@@ -51,15 +51,21 @@ def actions_using(actions: Iterable[Action], *primitives: str) -> list[Action]:
     return [a for a in actions if set(primitives) <= ops(a)]
 
 
-def scenario(relative: str) -> Scenario:
-    """A shipped scenario file, loaded (relative to the scenarios folder)."""
-    loaded, problems = load(SCENARIOS / relative, environment())
+def shipped_scenario(path: Path) -> Scenario:
+    loaded, problems = load(path, environment())
     assert loaded is not None, [p.render() for p in problems]
     return loaded
 
 
+def scenario(stem: str) -> Scenario:
+    """A shipped scenario, by its file name in whichever suite holds it."""
+    (path,) = SCENARIOS.glob(f"*/{stem}.yaml")
+    return shipped_scenario(path)
+
+
 def commands(loaded: Scenario) -> list[Command]:
-    return [command for _, command, _ in loaded.commands]
+    """The commands the scenario expects accepted, in order (its expected refusals left out)."""
+    return [command for _, command, refused in loaded.commands if refused is None]
 
 
 def play(game: Game, *steps: Command) -> None:
@@ -70,9 +76,9 @@ def play(game: Game, *steps: Command) -> None:
         game.apply(option)
 
 
-def position(relative: str) -> tuple[Game, list[Command]]:
-    """A scenario's position, built, and its commands still to play."""
-    loaded = scenario(relative)
+def position(stem: str) -> tuple[Game, list[Command]]:
+    """A shipped scenario's position, built, and its commands still to play."""
+    loaded = scenario(stem)
     return build(loaded), commands(loaded)
 
 

@@ -20,7 +20,7 @@ from blackpoker.runtime.scenario.notation import Command
 from engine_support import compiled, format_ids, position, reference_edition, scramble
 
 # a face-down bulwark of each player, and the key cards of a request that may target either
-POSITION = "lite/bulwark-destruction-of-a-face-down-card.yaml"
+POSITION = "request-aimed-at-a-hidden-character"
 
 
 def _position() -> tuple[Game, Command]:

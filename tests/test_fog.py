@@ -1,4 +1,4 @@
-"""The engine features edition 8 needs, on an edition made from v7 plus those changes as data:
+"""The engine features edition 8 needs, on an edition made from a built-in one plus those changes as data:
 a declared zone (the fog), actions triggered by another action's resolution, no automatic
 pass, attack and block by labels, a waiver of some cost units. Nothing here names an
 edition of the project; the edition under test is written by `fog_edition`."""

@@ -1,10 +1,85 @@
-"""Helpers shared by the engine tests."""
+"""Helpers shared by the engine tests: editions and actions found by what their data says,
+scenario files played step by step, and a position's hidden cards scrambled."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
+from functools import cache
+from pathlib import Path
 
+from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.model import Action, RuleSet
+from blackpoker.compiler.parse import EditionSource
+from blackpoker.compiler.program import Step, walk_steps
+from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.state import GameState
+from blackpoker.runtime.scenario.notation import Command
+from blackpoker.runtime.scenario.scenario import Scenario, build, load
+
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
+
+
+@cache
+def environment() -> Environment:
+    return Environment()
+
+
+def reference_edition(wanted: Callable[[EditionSource], bool] = lambda _: True) -> str:
+    """The newest built-in edition whose data has what a test needs."""
+    env = environment()
+    found = next((e for e in env.builtin_editions() if wanted(env.edition(e))), None)
+    assert found is not None, "no built-in edition has what this test needs"
+    return found
+
+
+def format_ids(edition: str) -> list[str]:
+    """The edition's formats, smallest first."""
+    return [f.id for f in environment().edition(edition).edition.formats]
+
+
+def compiled(edition: str, format_id: str) -> RuleSet:
+    return environment().compile(edition, format_id)
+
+
+def ops(action: Action) -> set[str]:
+    """The primitives an action's program uses, at any depth."""
+    return {node.op for _, node in walk_steps(action.steps) if isinstance(node, Step)}
+
+
+def actions_using(actions: Iterable[Action], *primitives: str) -> list[Action]:
+    return [a for a in actions if set(primitives) <= ops(a)]
+
+
+def shipped_scenario(path: Path) -> Scenario:
+    loaded, problems = load(path, environment())
+    assert loaded is not None, [p.render() for p in problems]
+    return loaded
+
+
+def scenario(stem: str) -> Scenario:
+    """A shipped scenario, by its file name in whichever suite holds it."""
+    (path,) = SCENARIOS.glob(f"*/{stem}.yaml")
+    return shipped_scenario(path)
+
+
+def commands(loaded: Scenario) -> list[Command]:
+    """The commands the scenario expects accepted, in order (its expected refusals left out)."""
+    return [command for _, command, refused in loaded.commands if refused is None]
+
+
+def play(game: Game, *steps: Command) -> None:
+    """Apply each command, which must be a legal option."""
+    for command in steps:
+        option = game.find(command.player, command.body())
+        assert option is not None, (str(command), [str(o) for o in game.legal_options()])
+        game.apply(option)
+
+
+def position(stem: str) -> tuple[Game, list[Command]]:
+    """A shipped scenario's position, built, and its commands still to play."""
+    loaded = scenario(stem)
+    return build(loaded), commands(loaded)
 
 
 def scramble(state: GameState, me: int, rng: random.Random) -> GameState:

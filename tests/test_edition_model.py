@@ -18,8 +18,9 @@ from click.testing import CliRunner, Result
 ENV = Environment()
 EDITIONS = ENV.builtin_editions()
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "my-std.yaml"
+EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.yaml"))
 NEW_FORMAT = {"id": "plus", "name": "プラス", "mark": "◇"}
+NEW_LABEL = {"id": "scout", "name": "斥候"}  # a label no edition declares
 
 
 def builtin(edition: str) -> dict[str, Any]:
@@ -42,7 +43,7 @@ def line_of(path: Path, text: str) -> int:
 
 
 def middle(data: dict[str, Any]) -> tuple[str, str]:
-    """Two neighbouring formats of the edition (std and pro in one of four): a new format goes between."""
+    """Two neighbouring formats of the edition (the 2nd and 3rd of four): a new format goes between."""
     ids = [f["id"] for f in data["formats"]]
     k = max(0, len(ids) // 2 - 1)
     return ids[k], ids[min(k + 1, len(ids) - 1)]
@@ -101,7 +102,9 @@ def test_compile_takes_an_edition_file_as_it_takes_the_id(edition: str, tmp_path
 
 
 def test_an_unknown_edition_id_is_an_option_error() -> None:
-    result = cli("compile", "--edition", "nonesuch", "--format", "std")
+    result = cli(
+        "compile", "--edition", "nonesuch", "--format", ENV.edition(EDITIONS[0]).edition.formats[0].id
+    )
     assert result.exit_code == 1
     assert result.stderr.startswith("--edition: unknown edition 'nonesuch' (built in: ")
 
@@ -256,9 +259,10 @@ def test_an_environment_reads_a_based_edition_again_when_its_base_changes(tmp_pa
     assert env.edition(str(child)).edition.title == base["title"]
 
 
-def test_a_local_rule_finds_the_edition_file_beside_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("example_file", EXAMPLES, ids=lambda p: p.name)
+def test_a_local_rule_finds_the_edition_file_beside_it(example_file: Path, tmp_path: Path) -> None:
     """An overlay's `edition:` names an edition file beside it by id, as `base:` does."""
-    example = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))
+    example = yaml.safe_load(example_file.read_text(encoding="utf-8"))
     data = builtin(example["edition"])
     data["id"] = example["edition"] = f"{data['id']}.1"
     data["title"] = "手元の版"
@@ -353,11 +357,8 @@ def test_an_unknown_format_after_which_to_add_is_located(tmp_path: Path) -> None
 
 def test_a_character_label_must_be_declared(tmp_path: Path) -> None:
     data = builtin(EDITIONS[0])
-    data["labels"] = [
-        *(x for x in data.get("labels", ()) if x["id"] != "attacker"),
-        {"id": "attacker", "name": "アタッカー"},
-    ]
-    data["characters"][0]["labels"] = ["attacker", "flyer"]
+    data["labels"] = [*data.get("labels", ()), NEW_LABEL]
+    data["characters"][0]["labels"] = [NEW_LABEL["id"], "flyer"]
     path, result = bad(tmp_path, f"{data['id']}.yaml", data)
     assert result.exit_code == 1
     declared = ", ".join(x["id"] for x in data["labels"])
@@ -374,10 +375,7 @@ def described(data: dict[str, Any]) -> dict[str, Any]:
     data = copy.deepcopy(data)
     second = data["formats"][min(1, len(data["formats"]) - 1)]["id"]
     # the labels the edition's programs name stay declared
-    data["labels"] = [
-        *(x for x in data.get("labels", ()) if x["id"] != "attacker"),
-        {"id": "attacker", "name": "アタッカー"},
-    ]
+    data["labels"] = [*data.get("labels", ()), NEW_LABEL]
     data["fog_types"] = ["滞留魔法"]
     data["fogs"] = [
         {
@@ -389,7 +387,7 @@ def described(data: dict[str, Any]) -> dict[str, Any]:
             "key": "♡A〜5",
             "ability": "能力の文。",
             "action": data["actions"][0]["id"],
-            "since": "v8.2",
+            "since": data["actions"][0]["since"],
         }
     ]
     data["actions"][0].update(
@@ -399,7 +397,9 @@ def described(data: dict[str, Any]) -> dict[str, Any]:
         changed=True,
         dev_note="メモ",
     )
-    data["characters"][0].update(labels=["attacker"], size_text="サイズの文。", ruby="るび", changed=True)
+    data["characters"][0].update(
+        labels=[NEW_LABEL["id"]], size_text="サイズの文。", ruby="るび", changed=True
+    )
     return data
 
 
@@ -422,12 +422,16 @@ def test_descriptive_fields_and_fogs_reach_the_compiled_rule_set(edition: str, t
         action.changed,
         action.dev_note,
     ) == ("るび", "起動の文。", "誘発の文。", True, "メモ")
-    assert (character.labels, character.size_text, character.changed) == (("attacker",), "サイズの文。", True)
-    assert [label.name for label in last.edition.labels][-1] == "アタッカー"
+    assert (character.labels, character.size_text, character.changed) == (
+        (NEW_LABEL["id"],),
+        "サイズの文。",
+        True,
+    )
+    assert [label.name for label in last.edition.labels][-1] == NEW_LABEL["name"]
     compiled = cli("compile", "--edition", str(path), "--format", data["formats"][-1]["id"])
     emitted = json.loads(compiled.stdout)
     assert emitted["fogs"][0]["key"] == "♡A〜5" and emitted["fogs"][0]["debut"] == fog["format"]
-    assert emitted["characters"][0]["labels"] == ["attacker"]
+    assert emitted["characters"][0]["labels"] == [NEW_LABEL["id"]]
 
 
 def ids_from(data: dict[str, Any], first: str) -> list[str]:

@@ -9,45 +9,48 @@ from pathlib import Path
 
 import pytest
 import yaml
-from blackpoker import actionlists
 from blackpoker.cli.main import main
 from blackpoker.compiler import CompileError, compile
 from blackpoker.compiler.program import STEP_TYPES, Name, Step, walk_steps
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.primitives import PRIMITIVES
 from click.testing import CliRunner
+from engine_support import compiled, environment, format_ids, reference_edition
 
-LITE = compile("v7", "lite")
+EDITION = reference_edition()
+BASE = format_ids(EDITION)[0]
+# an immediate action's type and section: the new action is filed like one the edition has
+_LIKE = next(a for a in compiled(EDITION, BASE).actions if a.speed == "immediate")
 
-OVERLAY = """\
+OVERLAY = f"""\
 kind: overlay
-name: rally-lite
-edition: v7
-base: lite
+name: rally
+edition: {EDITION}
+base: {BASE}
 actions:
   add:
     - id: rally
       name: 号令
-      type: 通常魔法
-      section: 魔法系
+      type: {_LIKE.type}
+      section: {_LIKE.section}
       timing: main
       speed: immediate
       effect: 自分の兵士全ての数字は、このターンが終わるまで1加算される。カードを1枚引く。
       program:
         - for_each:
-            in: {field: you}
+            in: {{field: you}}
             as: unit
             steps:
-              - modify_size: {of: unit, by: 1}
-        - draw: {player: you, count: {count: key}}
-        - draw: {player: you, count: 1}
+              - modify_size: {{of: unit, by: 1}}
+        - draw: {{player: you, count: {{count: key}}}}
+        - draw: {{player: you, count: 1}}
 """
 
 
-@pytest.mark.parametrize(("fmt", "count"), [("lite", 19), ("std", 25), ("pro", 31), ("mast", 37)])
-def test_every_action_has_a_program_of_known_primitives(fmt: str, count: int) -> None:
-    rules = compile("v7", fmt)
-    assert len(rules.actions) == count
+@pytest.mark.parametrize("edition", environment().builtin_editions())
+def test_every_action_has_a_program_of_known_primitives(edition: str) -> None:
+    rules = compiled(edition, format_ids(edition)[-1])  # the largest format has every action
+    assert len(rules.actions) == len(environment().edition(edition).actions)
     for action in rules.actions:
         assert action.steps, action.id
         for _, node in walk_steps(action.steps):
@@ -61,19 +64,20 @@ def test_the_schema_the_node_classes_and_the_primitives_name_the_same_steps() ->
     assert set(PRIMITIVES) == set(STEP_TYPES)
 
 
-def test_program_trees_pickle() -> None:
-    programs = [a.steps for a in compile("v7", "mast").actions]
+@pytest.mark.parametrize("edition", environment().builtin_editions())
+def test_program_trees_pickle(edition: str) -> None:
+    programs = [a.steps for a in compiled(edition, format_ids(edition)[-1]).actions]
     assert pickle.loads(pickle.dumps(programs)) == programs
 
 
 def test_an_overlay_action_made_of_existing_primitives_is_played(tmp_path: Path) -> None:
     path = tmp_path / "rally.yaml"
     path.write_text(OVERLAY, encoding="utf-8")
-    rules = compile("v7", "rally-lite", rules=path)
+    rules = compile(EDITION, "rally", rules=path)
     game = Game.new(rules, seed=4)
     me = game.state.turn_player
     hand = len(game.state.players[me].hand)
-    rally = game.find(me, "号令")
+    rally = game.find(me, yaml.safe_load(OVERLAY)["actions"]["add"][0]["name"])
     assert rally is not None
     game.apply(rally)
     assert len(game.state.players[me].hand) == hand + 1
@@ -84,7 +88,7 @@ def test_a_request_of_an_unknown_action_is_a_located_error(tmp_path: Path) -> No
     path = tmp_path / "bad.yaml"
     path.write_text(OVERLAY.replace("- draw: {player: you, count: 1}", "- request: fly"), encoding="utf-8")
     with pytest.raises(CompileError) as caught:
-        compile("v7", "rally-lite", rules=path)
+        compile(EDITION, "rally", rules=path)
     assert [d.render() for d in caught.value.diagnostics] == [f"{path}:21:20: request: unknown action 'fly'"]
 
 
@@ -101,11 +105,13 @@ def test_an_unknown_primitive_is_refused_by_the_schema(tmp_path: Path) -> None:
 
 def test_an_unbound_name_in_an_edition_file_is_a_located_error(tmp_path: Path) -> None:
     """The binding rule holds for edition files too: the misspelt name is reported where it is read."""
-    edition = Path(actionlists.__file__).parent / "v7.yaml"
+    binds = "- move: {cards: found, to: hand}"  # reads the name a step before it bound
+    files = map(environment().builtin_path, environment().builtin_editions())
+    edition = next(f for f in files if binds in f.read_text(encoding="utf-8"))
     lines = edition.read_text(encoding="utf-8").splitlines(keepends=True)
-    line = next(i for i, text in enumerate(lines) if "- move: {cards: found, to: hand}" in text)
+    line = next(i for i, text in enumerate(lines) if binds in text)
     lines[line] = lines[line].replace("cards: found", "cards: fonud")
-    path = tmp_path / "v7.yaml"
+    path = tmp_path / edition.name
     path.write_text("".join(lines), encoding="utf-8")
     result = CliRunner().invoke(main, ["validate", str(path)])
     assert result.exit_code == 1
@@ -150,11 +156,11 @@ def test_the_binding_rule(tmp_path: Path, steps: str, problems: list[str]) -> No
     assert result.exit_code == (1 if problems else 0)
 
 
-def test_the_walker_gives_every_node_its_place_in_the_document() -> None:
+@pytest.mark.parametrize("edition", environment().builtin_editions())
+def test_the_walker_gives_every_node_its_place_in_the_document(edition: str) -> None:
     """Each path walk_steps yields leads, in the YAML as written, to the data the node was built from."""
-    edition = Path(actionlists.__file__).parent / "v7.yaml"
-    raw = yaml.safe_load(edition.read_text(encoding="utf-8"))
-    rules = compile("v7", "mast")
+    raw = yaml.safe_load(environment().builtin_path(edition).read_text(encoding="utf-8"))
+    rules = compiled(edition, format_ids(edition)[-1])
     walked = 0
     for i, written in enumerate(raw["actions"]):
         if written["id"] not in {a.id for a in rules.actions}:

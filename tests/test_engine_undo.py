@@ -5,16 +5,17 @@ from __future__ import annotations
 import random
 
 import pytest
-from blackpoker.compiler import compile
 from blackpoker.runtime.engine.errors import EngineError
 from blackpoker.runtime.engine.game import Game
+from engine_support import compiled, format_ids, reference_edition
 
-MAST = compile("v7", "mast")
+EDITION = reference_edition()
+LARGEST = compiled(EDITION, format_ids(EDITION)[-1])  # every action in play
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_popping_every_push_restores_the_game(seed: int) -> None:
-    game = Game.new(MAST, seed, events=[])
+    game = Game.new(LARGEST, seed, events=[])
     chooser = random.Random(seed)
     for _ in range(40):  # somewhere into the game
         options = game.legal_options()
@@ -36,4 +37,4 @@ def test_popping_every_push_restores_the_game(seed: int) -> None:
 
 def test_pop_without_a_push_is_an_engine_error() -> None:
     with pytest.raises(EngineError, match="no pushed decision"):
-        Game.new(MAST, 1).pop()
+        Game.new(LARGEST, 1).pop()

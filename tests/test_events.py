@@ -5,12 +5,12 @@ from __future__ import annotations
 import dataclasses
 import typing
 
-from blackpoker.compiler import compile
 from blackpoker.runtime.engine import events
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Pass
 from blackpoker.runtime.play.log import event_json
 from blackpoker.runtime.play.selfplay import play, random_agents
+from engine_support import compiled, format_ids, reference_edition
 
 SAMPLE = {"int": 1, "str": "x", "bool": True, "tuple[int, ...]": (0,), "Option": Pass(0)}
 
@@ -29,7 +29,8 @@ def test_every_event_kind_has_its_own_log_line() -> None:
 
 
 def test_a_game_records_typed_events_and_its_log_prints_them() -> None:
-    rules = compile("v7", "mast")
+    edition = reference_edition()
+    rules = compiled(edition, format_ids(edition)[-1])
     game = Game.new(rules, 3, events=[])
     play(game, random_agents(3), 400)
     kinds = {type(e) for e in game.events or ()}

@@ -1,4 +1,4 @@
-"""The engine features edition 8 needs, on an edition made from v7 plus those changes as data:
+"""The engine features edition 8 needs, on an edition made from a built-in one plus those changes as data:
 a declared zone (the fog), actions triggered by another action's resolution, no automatic
 pass, attack and block by labels, a waiver of some cost units. Nothing here names an
 edition of the project; the edition under test is written by `fog_edition`."""
@@ -44,6 +44,17 @@ def _edit(entries: list[dict[str, Any]], entry_id: str, **fields: Any) -> dict[s
     return entry
 
 
+def indirect_requests(actions: list[dict[str, Any]]) -> dict[str, str]:
+    """Each action another one requests inside its effect → that requester."""
+    chain: dict[str, str] = {}
+    for action in actions:
+        for step in action.get("program", ()):
+            for item in [step, *step.get("then", ())]:
+                if "request" in item:
+                    chain[item["request"]] = action["id"]
+    return chain
+
+
 def fog_data(base: dict[str, Any]) -> dict[str, Any]:
     """An edition with the core flow of edition 8, from one with indirect requests: the turn
     actions trigger each other on resolution, lingering magic leaves its key cards in the
@@ -54,12 +65,7 @@ def fog_data(base: dict[str, Any]) -> dict[str, Any]:
         {"id": label, "name": label} for label in sorted({x for v in LABELS.values() for x in v})
     ]
     actions = data["actions"]
-    chain: dict[str, str] = {}  # requested → requester, through the indirect requests
-    for action in actions:
-        for step in action.get("program", ()):
-            for item in [step, *step.get("then", ())]:
-                if "request" in item:
-                    chain[item["request"]] = action["id"]
+    chain = indirect_requests(actions)
     end = next(a for a in actions if any("pass_turn" in s for s in a.get("program", ())))
     end["program"] = [
         *(s for s in end["program"] if "request" not in s and "pass_turn" not in s),
@@ -124,7 +130,10 @@ def test_the_edition_compiles_and_declares_its_zone(fog: EditionSource) -> None:
     ruleset = link(fog, fog.edition.formats[-1].id)
     assert [z.id for z in ruleset.edition.core.zones] == ["fog"]
     triggered = [a for a in ruleset.actions if a.triggered_by is not None]
-    assert len(triggered) == 4  # each turn action the resolution of another triggers
+    # each action the base requests indirectly is now triggered by its requester's resolution
+    assert {a.id: a.triggered_by.resolved for a in triggered if a.triggered_by} == indirect_requests(
+        base_data()["actions"]
+    )
     assert all(not a.direct for a in triggered)
 
 

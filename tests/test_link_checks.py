@@ -7,6 +7,7 @@ overlay's own additions, so nothing here depends on one edition's data.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -15,22 +16,32 @@ from blackpoker.compiler import CompileError, compile
 from blackpoker.compiler.link import check_edition
 from blackpoker.compiler.model import RuleSet, Speed
 from blackpoker.compiler.needs import references, request_cycles, turn_passers
+from blackpoker.compiler.parse import EditionSource
 from blackpoker.compiler.pipeline import edition_source
 from blackpoker.compiler.program import Request
 from blackpoker.runtime.engine.primitives import MAX_NESTED
 from blackpoker.runtime.play.selfplay import play_game
 from click.testing import CliRunner
+from engine_support import compiled, format_ids, reference_edition
 
-HEADER = "kind: overlay\nname: my-std\nedition: v7\nbase: std\n"
-STD = compile("v7", "std")
+
+def _requests(rules: RuleSet | EditionSource) -> bool:
+    return any(r.field == "request" for r in references(rules.actions, rules.characters))
+
+
+# an edition whose programs request other actions, and its smallest format where one does
+EDITION = reference_edition(_requests)
+RULES = next(rules for rules in map(partial(compiled, EDITION), format_ids(EDITION)) if _requests(rules))
+MINE = "my-rules"  # the overlay's own format
+HEADER = f"kind: overlay\nname: {MINE}\nedition: {EDITION}\nbase: {RULES.format.id}\n"
 
 
 def action(action_id: str, name: str, speed: str, steps: list[str]) -> str:
     """An added action in the overlay's YAML (a list item under actions.add)."""
     program = "".join(f"        - {step}\n" for step in steps)
     return (
-        f"    - id: {action_id}\n      name: {name}\n      type: {STD.actions[0].type}\n"
-        f"      section: {STD.actions[0].section}\n      timing: main\n      speed: {speed}\n"
+        f"    - id: {action_id}\n      name: {name}\n      type: {RULES.actions[0].type}\n"
+        f"      section: {RULES.actions[0].section}\n      timing: main\n      speed: {speed}\n"
         f"      effect: テスト。\n      program:\n{program}"
     )
 
@@ -40,7 +51,7 @@ def problems(tmp_path: Path, body: str) -> list[tuple[int, str]]:
     path = tmp_path / "rules.yaml"
     path.write_text(HEADER + body, encoding="utf-8")
     try:
-        compile("v7", "my-std", path)
+        compile(EDITION, MINE, path)
     except CompileError as error:
         return [(d.location.line, d.message) for d in error.diagnostics]
     return []
@@ -86,7 +97,7 @@ def test_a_cycle_through_two_actions_is_reported_at_the_step_that_closes_it(tmp_
 
 
 def test_a_cycle_through_a_base_action_the_overlay_changes(tmp_path: Path) -> None:
-    requester, requested = requested_pair(STD)
+    requester, requested = requested_pair(RULES)
     body = (
         f"actions:\n  change:\n    {requester}:\n      speed: immediate\n"
         f"    {requested}:\n      speed: immediate\n      program:\n        - request: {requester}\n"
@@ -104,7 +115,7 @@ def test_normal_speed_requests_are_no_cycle(tmp_path: Path) -> None:
 def test_a_trigger_that_requests_again_is_no_static_cycle(tmp_path: Path) -> None:
     # The action sends every character to the graveyard, whose trigger requests it again:
     # only request steps make a static cycle, this one waits on the field's contents.
-    character = next(c for c in STD.characters if c.triggers)
+    character = next(c for c in RULES.characters if c.triggers)
     body = "actions:\n  add:\n" + action(
         "sweep", "スイープ", "immediate", ["move: {cards: {field: all}, to: graveyard}"]
     )
@@ -116,12 +127,12 @@ def test_a_trigger_that_requests_again_is_no_static_cycle(tmp_path: Path) -> Non
 
 
 def test_request_cycles_of_the_official_formats_are_none() -> None:
-    assert request_cycles(STD.actions) == []
+    assert request_cycles(RULES.actions) == []
 
 
 def test_an_edition_cycle_is_reported_at_its_closing_step() -> None:
-    source = edition_source("v7")
-    requester, requested = requested_pair(STD)
+    source = edition_source(EDITION)
+    requester, requested = requested_pair(RULES)
     changed = tuple(
         replace(a, speed=Speed.IMMEDIATE, steps=(*a.steps, Request(action=requester)))
         if a.id == requested
@@ -142,9 +153,9 @@ def test_an_edition_cycle_is_reported_at_its_closing_step() -> None:
 def test_the_engine_bounds_nested_resolutions() -> None:
     # A rule set no linker saw: every action first requests itself at once.
     looping = replace(
-        STD,
+        RULES,
         actions=tuple(
-            replace(a, speed=Speed.IMMEDIATE, steps=(Request(action=a.id), *a.steps)) for a in STD.actions
+            replace(a, speed=Speed.IMMEDIATE, steps=(Request(action=a.id), *a.steps)) for a in RULES.actions
         ),
     )
     record = play_game(looping, ("random", "random"), 1, 0)
@@ -158,7 +169,7 @@ def test_the_engine_bounds_nested_resolutions() -> None:
 
 
 def test_removing_a_requested_action_names_who_requests_it(tmp_path: Path) -> None:
-    requester, requested = requested_pair(STD)
+    requester, requested = requested_pair(RULES)
     body = f"actions:\n  remove: [{requested}]\n"
     assert (
         line_of(body, "remove:"),
@@ -168,10 +179,10 @@ def test_removing_a_requested_action_names_who_requests_it(tmp_path: Path) -> No
 
 def test_removing_a_character_a_program_puts_names_the_program(tmp_path: Path) -> None:
     # the character named most often, so that one action naming it twice is listed once
-    named_ids = [r.wanted for r in references(STD.actions, ()) if not r.of_action]
+    named_ids = [r.wanted for r in references(RULES.actions, ()) if not r.of_action]
     wanted = max(named_ids, key=named_ids.count)
     users: dict[str, list[str]] = {}  # per field (put_character.as, mount.as, …): the actions
-    for ref in references(STD.actions, ()):
+    for ref in references(RULES.actions, ()):
         if not ref.of_action and ref.wanted == wanted:
             users.setdefault(ref.field, []).append(ref.referrer)
     named = ", ".join(f"named by {', '.join(dict.fromkeys(ids))} ({field})" for field, ids in users.items())
@@ -182,8 +193,8 @@ def test_removing_a_character_a_program_puts_names_the_program(tmp_path: Path) -
 
 
 def test_removing_a_triggered_action_names_the_characters(tmp_path: Path) -> None:
-    triggered = next(c for c in STD.characters if c.triggers).triggers[0].request
-    characters = [c.id for c in STD.characters if any(t.request == triggered for t in c.triggers)]
+    triggered = next(c for c in RULES.characters if c.triggers).triggers[0].request
+    characters = [c.id for c in RULES.characters if any(t.request == triggered for t in c.triggers)]
     body = f"actions:\n  remove: [{triggered}]\n"
     messages = [message for _, message in problems(tmp_path, body)]
     assert any(
@@ -201,7 +212,7 @@ def unneeded(rules: RuleSet) -> list[str]:
 def test_the_overlays_own_reference_to_a_removed_action_is_reported_where_it_is_written(
     tmp_path: Path,
 ) -> None:
-    victim = unneeded(STD)[0]
+    victim = unneeded(RULES)[0]
     body = "actions:\n  add:\n" + action(
         "snipe", "スナイプ", "normal", [f"target: {{kind: request, action: {victim}}}"]
     )
@@ -209,37 +220,37 @@ def test_the_overlays_own_reference_to_a_removed_action_is_reported_where_it_is_
     assert problems(tmp_path, body) == [
         (
             line_of(body, "target:"),
-            f"target.action: '{victim}' is not an action of format my-std (this file removes it)",
+            f"target.action: '{victim}' is not an action of format {MINE} (this file removes it)",
         )
     ]
 
 
 def test_removing_every_action_that_passes_the_turn_is_refused(tmp_path: Path) -> None:
-    passers = sorted(turn_passers(STD.actions))
+    passers = sorted(turn_passers(RULES.actions))
     assert passers  # the official format can end a turn
     body = f"actions:\n  remove: [{', '.join(passers)}]\n"
     found = problems(tmp_path, body)
     assert (
         line_of(body, "remove:"),
-        f"actions.remove: cannot remove '{passers[0]}': no action of format my-std passes the turn"
+        f"actions.remove: cannot remove '{passers[0]}': no action of format {MINE} passes the turn"
         " (a pass_turn step, in its program or in one it requests),"
         " so every game would stop at the decision cap",
     ) in found
 
 
 def test_a_program_change_that_stops_the_last_turn_passer_is_refused(tmp_path: Path) -> None:
-    passers = turn_passers(STD.actions)
+    passers = turn_passers(RULES.actions)
     body = "actions:\n  change:\n" + "".join(
         f"    {p}:\n      program:\n        - draw: {{player: you, count: 1}}\n" for p in sorted(passers)
     )
     [(line, message)] = problems(tmp_path, body)
     assert line == line_of(body, "program:")
-    assert message.startswith("program: no action of format my-std passes the turn")
+    assert message.startswith(f"program: no action of format {MINE} passes the turn")
 
 
 def test_a_new_action_may_take_over_passing_the_turn(tmp_path: Path) -> None:
-    named = {r.wanted for r in references(STD.actions, STD.characters)}
-    passers = sorted(turn_passers(STD.actions) - named)
+    named = {r.wanted for r in references(RULES.actions, RULES.characters)}
+    passers = sorted(turn_passers(RULES.actions) - named)
     assert passers
     body = "actions:\n  add:\n" + action("rest", "レスト", "normal", ["pass_turn: {}"])
     body += f"  remove: [{', '.join(passers)}]\n"
@@ -247,7 +258,7 @@ def test_a_new_action_may_take_over_passing_the_turn(tmp_path: Path) -> None:
 
 
 def test_an_edition_program_naming_a_character_of_other_formats_only_is_located() -> None:
-    source = edition_source("v7")
+    source = edition_source(EDITION)
     ref = next(
         r
         for r in references(source.actions, ())
@@ -269,7 +280,7 @@ def test_an_edition_program_naming_a_character_of_other_formats_only_is_located(
 
 
 def test_an_edition_with_two_actions_of_one_name_in_a_format_is_refused() -> None:
-    source = edition_source("v7")
+    source = edition_source(EDITION)
     first = source.actions[0]
     second = next(i for i, a in enumerate(source.actions) if i and set(a.formats) & set(first.formats))
     actions = tuple(replace(a, name=first.name) if i == second else a for i, a in enumerate(source.actions))
@@ -286,8 +297,8 @@ def test_an_edition_with_two_actions_of_one_name_in_a_format_is_refused() -> Non
 
 
 def test_formats_cannot_be_changed(tmp_path: Path) -> None:
-    entry = STD.actions[0].id
-    body = f"actions:\n  change:\n    {entry}:\n      format: {STD.format.id}\n"
+    entry = RULES.actions[0].id
+    body = f"actions:\n  change:\n    {entry}:\n      format: {RULES.format.id}\n"
     assert problems(tmp_path, body) == [
         (
             line_of(body, "format:"),
@@ -299,7 +310,7 @@ def test_formats_cannot_be_changed(tmp_path: Path) -> None:
 
 def test_an_added_entry_names_no_format(tmp_path: Path) -> None:
     body = "actions:\n  add:\n" + action("rest", "レスト", "normal", ["pass_turn: {}"])
-    body += f"      format: {STD.format.id}\n"
+    body += f"      format: {RULES.format.id}\n"
     assert problems(tmp_path, body) == [
         (
             line_of(body, "format:"),
@@ -334,7 +345,7 @@ def test_negative_sizes_and_negations_stay_allowed(tmp_path: Path) -> None:
 
 
 def test_an_added_action_cannot_take_an_existing_name(tmp_path: Path) -> None:
-    taken = STD.actions[-1]
+    taken = RULES.actions[-1]
     body = "actions:\n  add:\n" + action("twin", taken.name, "normal", ["draw: {player: you, count: 1}"])
     assert problems(tmp_path, body) == [
         (
@@ -345,7 +356,7 @@ def test_an_added_action_cannot_take_an_existing_name(tmp_path: Path) -> None:
 
 
 def test_a_change_cannot_give_an_action_another_ones_name(tmp_path: Path) -> None:
-    first, second = STD.actions[0], STD.actions[1]
+    first, second = RULES.actions[0], RULES.actions[1]
     body = f"actions:\n  change:\n    {first.id}:\n      name: {second.name}\n"
     assert problems(tmp_path, body) == [
         (

@@ -4,7 +4,6 @@ the state's name each other, and the state hash reads them in their plain-data f
 from __future__ import annotations
 
 import pytest
-from blackpoker.compiler import compile
 from blackpoker.compiler.cards import Card
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import RequestOption
@@ -20,6 +19,9 @@ from blackpoker.runtime.engine.refs import (
 from blackpoker.runtime.engine.targets import named, resolve_name
 from blackpoker.runtime.play.selfplay import decide, random_agents
 from blackpoker.runtime.scenario.notation import parse_command
+from engine_support import compiled, format_ids, reference_edition
+
+EDITION = reference_edition()
 
 
 @pytest.mark.parametrize(
@@ -45,9 +47,9 @@ def test_the_state_hash_reads_a_target_as_its_kind_and_id() -> None:
     ]
 
 
-@pytest.mark.parametrize("format_id", ["lite", "std"])
+@pytest.mark.parametrize("format_id", format_ids(EDITION)[:2])
 def test_an_option_target_resolves_to_a_state_target_that_names_it_again(format_id: str) -> None:
-    rules = compile("v7", format_id)
+    rules = compiled(EDITION, format_id)
     checked = 0
     for seed in range(6):
         game = Game.new(rules, seed)

@@ -9,7 +9,8 @@ from typing import Any, TypeVar
 import click
 from blackpoker.cli.report import report
 from blackpoker.compiler.diagnostics import Diagnostic, Location
-from blackpoker.compiler.environment import display
+from blackpoker.compiler.environment import Environment, display
+from blackpoker.compiler.parse import OverlaySource
 
 EDITION_HELP = "Edition: a built-in id (v7) or the path of an edition file."
 
@@ -26,7 +27,18 @@ def _one_file(_ctx: click.Context, _param: click.Parameter, values: tuple[Path, 
     return values[0] if values else None
 
 
-def rules_option(help_text: str = "A local-rule file.") -> Callable[[F], F]:
+def rules_option(help_text: str = "A local-rule file.", name: str = "rules") -> Callable[[F], F]:
     return click.option(
-        "--rules", type=click.Path(path_type=Path), multiple=True, callback=_one_file, help=help_text
+        "--rules", name, type=click.Path(path_type=Path), multiple=True, callback=_one_file, help=help_text
     )
+
+
+def declared_format(path: Path, option: str) -> str:
+    """The format a local-rule file declares; anything else is reported where it is wrong."""
+    source, problems = Environment().read(path)
+    if problems:
+        report(problems)
+    if not isinstance(source, OverlaySource):
+        assert source is not None
+        report([source.doc.at(("kind",), f"kind: {option} expects a local-rule file (kind: overlay)")])
+    return source.format.id

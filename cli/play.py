@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import click
-from blackpoker.cli.options import EDITION_HELP
+from blackpoker.cli.options import EDITION_HELP, declared_format, rules_option
 from blackpoker.cli.outputs import output_file
 from blackpoker.cli.report import report
-from blackpoker.compiler import CompileError, compile_ruleset
+from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.pipeline import display
 from blackpoker.runtime.engine.events import (
@@ -38,6 +38,7 @@ from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.agents import AGENTS, Agent, by_command, make_agent
 from blackpoker.runtime.play.log import write_log
 from blackpoker.runtime.play.selfplay import decide
+from blackpoker.runtime.play.source import RulesSource
 from rich.console import Console
 
 SEATS = ("p1", "p2")
@@ -164,7 +165,8 @@ def _events(console: Console, game: Game, told: int) -> int:
 
 @click.command()
 @click.option("--edition", default="v7", show_default=True, help=EDITION_HELP)
-@click.option("--format", "format_id", default="lite", show_default=True)
+@click.option("--format", "format_id", help="Format id. Default: lite, or the --rules file's format.")
+@rules_option(name="rules_file")
 @click.option("--seed", type=int, help="The game's seed (default: a random one, printed).")
 @click.option(
     "--seat", type=click.Choice(SEATS), default="p1", show_default=True, help="The player you play."
@@ -175,11 +177,21 @@ def _events(console: Console, game: Game, told: int) -> int:
 @click.option("--log", type=click.Path(path_type=Path), help="Write the command log there.")
 @click.option("--force", is_flag=True, help="Replace an existing --log file.")
 def play(
-    edition: str, format_id: str, seed: int | None, seat: str, opponent: str, log: Path | None, force: bool
+    edition: str,
+    format_id: str | None,
+    rules_file: Path | None,
+    seed: int | None,
+    seat: str,
+    opponent: str,
+    log: Path | None,
+    force: bool,
 ) -> None:
     """Play against an agent; type an option's number, a command, or q to quit."""
+    if format_id is None:
+        format_id = "lite" if rules_file is None else declared_format(rules_file, "--rules")
+    source = RulesSource(edition, format_id, rules_file)
     try:
-        rules = compile_ruleset(edition, format_id)
+        rules = source.compile()
     except CompileError as error:
         report(error.diagnostics)
     place = output_file(log, "--log", force=force) if log is not None else []
@@ -210,7 +222,7 @@ def play(
         console.print("quit")
     if log is not None:
         try:
-            write_log(log, game, [a.name for a in agents])
+            write_log(log, game, [a.name for a in agents], source)
         except OSError as error:  # the place was writable before the game; it changed since
             report([Diagnostic(Location(display(log), 0, 0), f"--log: cannot write: {error.strerror}")])
     if game.result is not None:

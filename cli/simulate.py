@@ -12,14 +12,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 import click
-from blackpoker.cli.options import EDITION_HELP, rules_option
+from blackpoker.cli.options import EDITION_HELP, declared_format, rules_option
 from blackpoker.cli.outputs import output_file, output_folder
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.model import RuleSet
-from blackpoker.compiler.parse import OverlaySource
-from blackpoker.compiler.pipeline import display, edition_source, read_source
+from blackpoker.compiler.pipeline import display, edition_source
 from blackpoker.runtime.play import cluster
 from blackpoker.runtime.play.agents import AGENTS
 from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks
@@ -49,22 +48,11 @@ def _agents(text: str) -> tuple[str, str]:
     return names[0], names[1]
 
 
-def _declared_format(path: Path, option: str) -> str:
-    """The format a local-rule file declares; anything else is reported where it is wrong."""
-    source, problems = read_source(path)
-    if problems:
-        report(problems)
-    if not isinstance(source, OverlaySource):
-        assert source is not None
-        report([source.doc.at(("kind",), f"kind: {option} expects a local-rule file (kind: overlay)")])
-    return source.format.id
-
-
 def _side(edition: str, text: str) -> RulesSource:
     """A --compare side: a format of the edition, or a local-rule file (its declared format)."""
     path = Path(text)
     if text.endswith((".yaml", ".yml")) or path.exists():
-        return RulesSource(edition, _declared_format(path, "--compare"), path)
+        return RulesSource(edition, declared_format(path, "--compare"), path)
     try:
         known = [f.id for f in edition_source(edition).edition.formats]
     except CompileError as error:
@@ -189,7 +177,7 @@ def simulate(
             _option_error("--logs", "not with --compare (the two runs' games share their numbers)")
         sources = [_side(edition, text) for text in compare]
     elif rules is not None:
-        sources = [RulesSource(edition, format_id or _declared_format(rules, "--rules"), rules)]
+        sources = [RulesSource(edition, format_id or declared_format(rules, "--rules"), rules)]
     else:
         sources = [RulesSource(edition, format_id or DEFAULT_FORMAT)]
     compiled = [_compiled(source) for source in sources]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -14,7 +15,9 @@ from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.program import PassTurn, walk_steps
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice
+from blackpoker.runtime.play.log import ReplayError, replay
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
+from blackpoker.runtime.play.source import sha256
 from blackpoker.runtime.scenario.notation import parse_command
 
 
@@ -246,3 +249,60 @@ def test_a_misspelt_id_is_reported_with_the_schema_problems(tmp_path: Path) -> N
     assert len(messages) == 2, messages
     assert "unknown key 'colour'" in messages[0]
     assert f"no action '{removed}x' in the base format; did you mean '{removed}'?" in messages[1]
+
+
+def _house_file(tmp_path: Path) -> tuple[Path, str]:
+    """A copy of the shipped example overlay, and its format."""
+    example = Path(__file__).resolve().parents[1] / "examples" / "my-std.yaml"
+    copy = tmp_path / "rules" / example.name
+    copy.parent.mkdir()
+    copy.write_bytes(example.read_bytes())
+    return copy, yaml.safe_load(example.read_text(encoding="utf-8"))["name"]
+
+
+def test_a_house_game_log_names_its_rules_file_and_replays(tmp_path: Path) -> None:
+    rules, name = _house_file(tmp_path)
+    edition = yaml.safe_load(rules.read_text(encoding="utf-8"))["edition"]
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    run_all(Plan(RulesSource(edition, name, rules), ("random", "random"), seed=1, games=2, logs=logs))
+    log = sorted(logs.glob("*.jsonl"))[0]
+    header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
+    assert header["format"] == name
+    assert header["rules_file"] == {"path": "../rules/my-std.yaml", "sha256": sha256(rules)}
+    assert replay(log).decisions > 0
+
+
+def test_a_replay_says_which_rules_file_changed_or_is_missing(tmp_path: Path) -> None:
+    rules, name = _house_file(tmp_path)
+    edition = yaml.safe_load(rules.read_text(encoding="utf-8"))["edition"]
+    run_all(Plan(RulesSource(edition, name, rules), ("random", "random"), seed=1, games=1, logs=tmp_path))
+    log = next(tmp_path.glob("*.jsonl"))
+    with rules.open("a", encoding="utf-8") as file:
+        file.write("# another hash, the same rules\n")
+    assert replay(log).decisions > 0
+    data = yaml.safe_load(rules.read_text(encoding="utf-8"))
+    changed = next(iter(data["actions"]["change"]))
+    data["actions"]["remove"] = [*data["actions"].get("remove", ()), changed]
+    del data["actions"]["change"][changed]
+    rules.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(ReplayError, match=r"\(\S*my-std.yaml changed since\)"):
+        replay(log)
+    rules.unlink()
+    with pytest.raises(
+        ReplayError, match=r"rules_file rules/my-std.yaml \(from the log's folder\) is missing"
+    ):
+        replay(log)
+
+
+def test_play_takes_a_rules_file_and_logs_it(tmp_path: Path) -> None:
+    rules, name = _house_file(tmp_path)
+    command = ("play", "--rules", str(rules), "--seed", "5", "--log", "game.jsonl")
+    exe = shutil.which("blackpoker")
+    if exe is None:
+        pytest.skip("the blackpoker console script is not installed (pip install .)")
+    done = subprocess.run([exe, *command], input="q\n", capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert f" {name}, seed 5" in done.stdout
+    header = json.loads((tmp_path / "game.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert (header["format"], header["rules_file"]["path"]) == (name, "rules/my-std.yaml")

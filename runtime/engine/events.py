@@ -66,6 +66,14 @@ class GameOver:
 
 
 Event = (
-    SetUp | Decided | Requested | Triggered | Discarded | Negated | Revealed | Resolved | TurnPassed
+    SetUp
+    | Decided
+    | Requested
+    | Triggered
+    | Discarded
+    | Negated
+    | Revealed
+    | Resolved
+    | TurnPassed
     | GameOver
 )

@@ -37,6 +37,7 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.state import player_name
 from blackpoker.runtime.engine.zones import label
+from blackpoker.runtime.play.source import EDITION_FILE, RULES_FILE, RulesSource, file_record, sha256
 
 LOG_KIND = "blackpoker-command-log"
 LOG_VERSION = 1
@@ -56,10 +57,14 @@ END_FIELDS: dict[str, type | tuple[type, ...]] = {
 }
 
 
-def log_lines(game: Game, agents: Sequence[str]) -> list[dict[str, Any]]:
-    """The whole log of a game played with `events=[]` (finished or not)."""
+def log_lines(
+    game: Game, agents: Sequence[str], source: RulesSource | None = None, folder: Path = Path()
+) -> list[dict[str, Any]]:
+    """The whole log of a game played with `events=[]` (finished or not). With `source`, the
+    header names the edition file and local-rule file played, by path from `folder` (the
+    log's) and hash, so that a replay finds them again."""
     assert game.events is not None and game.seed is not None, "a log needs Game.new(..., events=[])"
-    header = {
+    header: dict[str, Any] = {
         "log": LOG_KIND,
         "version": LOG_VERSION,
         "ruleset": game.rules.ruleset_hash,
@@ -68,6 +73,8 @@ def log_lines(game: Game, agents: Sequence[str]) -> list[dict[str, Any]]:
         "seed": game.seed,
         "agents": list(agents),
     }
+    for key, file in (source.files() if source is not None else {}).items():
+        header[key] = file_record(file, folder)
     end = {"event": "end", "decisions": game.decisions, "result": game.result, "state": game.state_hash()}
     return [header, *map(event_json, game.events), end]
 
@@ -99,8 +106,9 @@ def event_json(event: Event) -> dict[str, Any]:
     assert_never(event)
 
 
-def write_log(path: Path, game: Game, agents: Sequence[str]) -> None:
-    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in log_lines(game, agents))
+def write_log(path: Path, game: Game, agents: Sequence[str], source: RulesSource | None = None) -> None:
+    lines = log_lines(game, agents, source, path.parent)
+    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
     path.write_text(text, encoding="utf-8")
 
 
@@ -143,7 +151,7 @@ def replay(
     logs played with an edition file; the rules are compiled in `env` (several logs share one)."""
     lines = _read(path, shown or str(path))
     header, body, end = lines[0], lines[1:-1], lines[-1]
-    rules = _rules(header, edition, env or Environment())
+    rules = _rules(header, edition, env or Environment(), path.parent)
     produced: list[Event] = []
     game = Game.new(rules, header.data["seed"], check=True, events=produced)
     checked = _match(produced, body, end, 0)
@@ -223,10 +231,15 @@ def _fields(line: _Line, fields: dict[str, type | tuple[type, ...]]) -> None:
             raise line.error(f"'{key}' has the wrong type ({type(value).__name__})", key)
 
 
-def _rules(header: _Line, edition: str | None, env: Environment) -> RuleSet:
+def _rules(header: _Line, edition: str | None, env: Environment, folder: Path) -> RuleSet:
+    """The rules the header names, compiled now: the files it records are looked up from the
+    log's folder; a missing one, or rules that hash otherwise, say which file changed."""
     data = header.data
+    files = {key: _recorded(header, key, folder) for key in (EDITION_FILE, RULES_FILE) if key in data}
+    if edition is None and EDITION_FILE in files:
+        edition = str(files[EDITION_FILE])
     try:
-        rules = env.compile(edition or data["edition"], data["format"])
+        rules = env.compile(edition or data["edition"], data["format"], files.get(RULES_FILE))
     except CompileError as error:
         raise header.error(
             f"edition {data['edition']}, format {data['format']}: {error.diagnostics[0].message}", "format"
@@ -237,13 +250,26 @@ def _rules(header: _Line, edition: str | None, env: Environment) -> RuleSet:
         )
     current = Rules(rules).ruleset_hash
     if current != data["ruleset"]:
+        changed = [str(path) for key, path in files.items() if sha256(path) != data[key]["sha256"]]
+        which = f" ({', '.join(changed)} changed since)" if changed else ""
         raise header.error(
             f"the log was played by rule set {data['ruleset'][:12]}…, but the current {data['edition']} "
-            f"{data['format']} rules hash to {current[:12]}…: the rules changed since, so it cannot be "
-            "replayed faithfully",
+            f"{data['format']} rules hash to {current[:12]}…{which}: the rules changed since, so it "
+            "cannot be replayed faithfully",
             "ruleset",
         )
     return rules
+
+
+def _recorded(header: _Line, key: str, folder: Path) -> Path:
+    """A file the header records ({path, sha256}), found from the log's folder."""
+    record = header.data[key]
+    if not isinstance(record, dict) or not all(isinstance(record.get(k), str) for k in ("path", "sha256")):
+        raise header.error(f'\'{key}\' must be {{"path": …, "sha256": …}}', key)
+    path = folder / str(record["path"])
+    if not path.is_file():
+        raise header.error(f"{key} {record['path']} (from the log's folder) is missing", key)
+    return path
 
 
 def _match(produced: list[Event], body: list[_Line], end: _Line, start: int) -> int:

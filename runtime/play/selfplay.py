@@ -17,6 +17,7 @@ from blackpoker.runtime.engine.rules import Rules, rules_of
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.play.agents import Agent, make_agent
 from blackpoker.runtime.play.log import write_log
+from blackpoker.runtime.play.source import RulesSource
 
 DECISION_CAP = 5_000
 
@@ -126,9 +127,11 @@ def play_game(
     cap: int = DECISION_CAP,
     logs: Path | None = None,
     width: int = 4,
+    source: RulesSource | None = None,
 ) -> GameRecord:
     """Play game `index` of a run seeded `seed`; with `logs`, write its command log there.
-    A run passes one `Rules` context to all its games, so they share its caches. A broken
+    `source` names the files the rules came from in the log's header. A run passes one
+    `Rules` context to all its games, so they share its caches. A broken
     invariant (after any decision with `Checks.EVERY`, at the end with `Checks.END`) is a crash."""
     number = game_seed(seed, index)
     context = rules_of(rules)
@@ -146,7 +149,7 @@ def play_game(
     except Exception as error:  # any other crash is a failure too, not an abort
         crash = f"{type(error).__name__}: {error}"
     if logs is not None:
-        write_log(logs / f"game-{index:0{width}d}.jsonl", game, [a.name for a in seated])
+        write_log(logs / f"game-{index:0{width}d}.jsonl", game, [a.name for a in seated], source)
     return GameRecord(
         index,
         number,

@@ -15,25 +15,15 @@ from dataclasses import dataclass
 from multiprocessing import resource_tracker
 from pathlib import Path
 
-from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.rules import Rules, rules_of
 from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord, log_width, play_game
+from blackpoker.runtime.play.source import RulesSource
+
+# RulesSource is part of this module's interface: a Plan is made from one.
+__all__ = ["CHUNKS_PER_JOB", "Plan", "RulesSource", "chunks", "play_games", "run", "run_all"]
 
 CHUNKS_PER_JOB = 16  # small enough chunks to balance the processes and move the progress bar
-
-
-@dataclass(frozen=True, slots=True)
-class RulesSource:
-    """Where a rule set comes from: compiled once in the process that starts the run (each
-    call reads the file again, so a changed file is never played from an old compilation)."""
-
-    edition: str
-    format: str
-    rules: Path | None = None  # a local-rule file
-
-    def compile(self) -> RuleSet:
-        return Environment().compile(self.edition, self.format, self.rules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +46,15 @@ def play_games(rules: RuleSet | Rules, plan: Plan, start: int, stop: int) -> lis
     context = rules_of(rules)
     return [
         play_game(
-            context, plan.agents, plan.seed, i, check=plan.check, cap=plan.cap, logs=plan.logs, width=width
+            context,
+            plan.agents,
+            plan.seed,
+            i,
+            check=plan.check,
+            cap=plan.cap,
+            logs=plan.logs,
+            width=width,
+            source=plan.source,
         )
         for i in range(start, stop)
     ]

@@ -20,6 +20,7 @@ LAZY_COMMANDS = {
     "build": "blackpoker.cli.build:build",
     "diff": "blackpoker.cli.diff:diff",
     "import": "blackpoker.cli.import_list:import_command",
+    "list": "blackpoker.cli.list_entries:list_command",
     "play": "blackpoker.cli.play:play",
     "replay": "blackpoker.cli.replay:replay",
     "scenario": "blackpoker.cli.scenario:scenario",

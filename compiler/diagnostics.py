@@ -29,12 +29,12 @@ class Diagnostic:
         if self.source is None:
             return text
         line = self.source.rstrip("\n")
-        lead = _display_width(line[: self.location.col - 1])
-        span = max(1, _display_width(line[self.location.col - 1 : self.location.col - 1 + self.width]))
+        lead = display_width(line[: self.location.col - 1])
+        span = max(1, display_width(line[self.location.col - 1 : self.location.col - 1 + self.width]))
         return f"{text}\n    {line}\n    {' ' * lead}{'^' * span}"
 
 
-def _display_width(text: str) -> int:
+def display_width(text: str) -> int:
     # Full-width characters take two terminal columns, so the caret stays under the error.
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 

@@ -116,10 +116,13 @@ class Environment:
                 if doc is None:
                     return None, problems
         source, found = parse(doc)
+        if found:  # a notation problem stops the link stage: its id checks run early instead
+            found += self._early_problems(doc, path)
         return source, problems + found
 
     def _early_problems(self, doc: Document, path: Path) -> list[Diagnostic]:
-        """For an overlay with schema problems, the ids it names that its edition lacks."""
+        """For an overlay that will not reach the link stage (schema or notation problems), the
+        ids it names that its edition lacks."""
         data = doc.data if isinstance(doc.data, dict) else {}
         edition_id = data.get("edition")
         if data.get("kind") != "overlay" or not isinstance(edition_id, str):

@@ -27,6 +27,7 @@ from blackpoker.compiler.needs import (
     trigger_cycles,
     turn_passers,
 )
+from blackpoker.compiler.overlay_names import by_id
 from blackpoker.compiler.parse import EditionSource, Edits, OverlaySource
 from blackpoker.compiler.program import (
     BUILT_IN_NAMES,
@@ -175,6 +176,8 @@ def _apply(source: EditionSource, overlay: OverlaySource) -> tuple[RuleSet, list
         problems.append(_unknown_base(doc, str(fmt.base), edition))
         return RuleSet(edition, fmt, (), ()), problems
     base = _official(source, edition.format(fmt.base))
+    overlay = by_id(overlay, {"actions": base.actions, "characters": base.characters})
+    doc = overlay.doc
     formats = [*official, fmt.id]
     actions, action_problems = _edit(doc, "actions", base.actions, overlay.actions, fmt.id)
     characters, character_problems = _edit(doc, "characters", base.characters, overlay.characters, fmt.id)
@@ -243,7 +246,7 @@ def early_overlay_problems(source: EditionSource, doc: Document) -> list[Diagnos
                 name,
                 removed if isinstance(removed, list) else (),
                 changed if isinstance(changed, dict) else (),
-                {e.id for e in entries if base in e.formats},
+                {ref for e in entries if base in e.formats for ref in (e.id, e.name)},
             )
     return problems
 
@@ -254,7 +257,8 @@ def _edit(
     problems: list[Diagnostic] = []
     known = {entry.id for entry in entries}
     singular = name[:-1]
-    problems += _unknown_entries(doc, name, edits.remove, edits.change, known)
+    refs = known | {entry.name for entry in entries}  # names left are misspelt: suggest either
+    problems += _unknown_entries(doc, name, edits.remove, edits.change, refs)
     for entry_id, fields in edits.change.items():
         if "format" in fields:
             problems.append(

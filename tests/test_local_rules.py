@@ -306,3 +306,44 @@ def test_play_takes_a_rules_file_and_logs_it(tmp_path: Path) -> None:
     assert f" {name}, seed 5" in done.stdout
     header = json.loads((tmp_path / "game.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert (header["format"], header["rules_file"]["path"]) == (name, "rules/my-std.yaml")
+
+
+def test_an_overlay_names_entries_by_their_printed_names(tmp_path: Path) -> None:
+    edition, ruleset = _reference()
+    changed, removed = ruleset.actions[0], ruleset.actions[-1]
+    assert (
+        _house(tmp_path, actions={"change": {changed.name: {"note": "注記。"}}, "remove": [removed.name]})
+        == []
+    )
+    house = Environment().compile(edition, "house", tmp_path / "house.yaml")
+    assert house.action(changed.id).note == "注記。"
+    assert removed.id not in {a.id for a in house.actions}
+
+
+def test_a_misspelt_name_is_located_with_the_name_meant_and_notation_problems(tmp_path: Path) -> None:
+    _, ruleset = _reference()
+    removed = ruleset.actions[-1]
+    messages = _house(
+        tmp_path,
+        actions={"remove": [removed.name + "x"], "change": {ruleset.actions[0].id: {"cost": "Q"}}},
+    )
+    assert len(messages) == 2, messages
+    assert any(f"did you mean '{removed.name}'?" in m for m in messages), messages
+    assert any("cost 'Q'" in m for m in messages), messages
+
+
+def test_list_prints_each_entry_with_its_id_name_type_and_formats(tmp_path: Path) -> None:
+    edition, ruleset = _reference()
+    result = _blackpoker("list", "--edition", edition, "--format", ruleset.format.id, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    rows = [line.split() for line in result.stdout.splitlines()[2:]]
+    expected = [
+        [a.id, a.name, a.type, *a.formats] for a in (*ruleset.actions, *ruleset.characters, *ruleset.fogs)
+    ]
+    assert [row[1:] for row in rows] == expected
+    rules, name = _house_file(tmp_path)
+    house = _blackpoker("list", "--rules", str(rules), cwd=tmp_path)
+    assert house.returncode == 0, house.stderr
+    added = yaml.safe_load(rules.read_text(encoding="utf-8"))["actions"]["add"][0]
+    assert any(line.split()[1:3] == [added["id"], added["name"]] for line in house.stdout.splitlines())
+    assert all(line.split()[-1] == name for line in house.stdout.splitlines()[2:])

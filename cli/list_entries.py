@@ -35,7 +35,7 @@ def list_command(edition: str, format_id: str | None, rules: Path | None) -> Non
             ruleset = env.compile(edition, format_id, rules)
     except CompileError as error:
         report(error.diagnostics)
-    click.echo(f"{ruleset.edition.title} {ruleset.format.name}")
+    click.echo(ruleset.edition.title + ("" if format_id is None else f" {ruleset.format.name}"))
     for line in lines(ruleset):
         click.echo(line)
 

@@ -176,11 +176,14 @@ def _apply(source: EditionSource, overlay: OverlaySource) -> tuple[RuleSet, list
         problems.append(_unknown_base(doc, str(fmt.base), edition))
         return RuleSet(edition, fmt, (), ()), problems
     base = _official(source, edition.format(fmt.base))
-    overlay = by_id(overlay, {"actions": base.actions, "characters": base.characters})
+    every = {"actions": source.actions, "characters": source.characters}
+    overlay = by_id(overlay, {"actions": base.actions, "characters": base.characters}, every)
     doc = overlay.doc
     formats = [*official, fmt.id]
-    actions, action_problems = _edit(doc, "actions", base.actions, overlay.actions, fmt.id)
-    characters, character_problems = _edit(doc, "characters", base.characters, overlay.characters, fmt.id)
+    actions, action_problems = _edit(doc, "actions", base.actions, source.actions, overlay.actions, fmt.id)
+    characters, character_problems = _edit(
+        doc, "characters", base.characters, source.characters, overlay.characters, fmt.id
+    )
     problems += action_problems + character_problems
     added = Added(
         frozenset(a.id for a in overlay.actions.add), frozenset(c.id for c in overlay.characters.add)
@@ -252,12 +255,14 @@ def early_overlay_problems(source: EditionSource, doc: Document) -> list[Diagnos
 
 
 def _edit(
-    doc: Document, name: str, entries: Sequence[Any], edits: Edits, format_id: str
+    doc: Document, name: str, entries: Sequence[Any], every: Sequence[Any], edits: Edits, format_id: str
 ) -> tuple[tuple[Any, ...], list[Diagnostic]]:
-    problems: list[Diagnostic] = []
-    known = {entry.id for entry in entries}
+    """The base format's `entries` with the overlay's edits, and entries of the edition
+    (`every`) that it takes from bigger formats."""
+    problems, taken = _taken(doc, name, entries, every, edits.take)
+    known = {entry.id for entry in (*entries, *taken)}
     singular = name[:-1]
-    refs = known | {entry.name for entry in entries}  # names left are misspelt: suggest either
+    refs = known | {entry.name for entry in (*entries, *taken)}  # names left are misspelt: suggest either
     problems += _unknown_entries(doc, name, edits.remove, edits.change, refs)
     for entry_id, fields in edits.change.items():
         if "format" in fields:
@@ -285,12 +290,35 @@ def _edit(
             )
     kept = tuple(
         replace(entry, **{**edits.change.get(entry.id, {}), "formats": (*entry.formats, format_id)})
-        for entry in entries
+        for entry in (*entries, *taken)
         if entry.id not in edits.remove
     )
     added = tuple(replace(entry, formats=(*entry.formats, format_id)) for entry in edits.add)
     problems += _duplicates(doc, (name, "add"), [entry.id for entry in added])
     return kept + added, problems
+
+
+def _taken(
+    doc: Document, name: str, entries: Sequence[Any], every: Sequence[Any], take: Sequence[str]
+) -> tuple[list[Diagnostic], list[Any]]:
+    """The edition's entries an overlay takes (by id), each checked: known, and not already in
+    the base format."""
+    in_base, by_id = {entry.id for entry in entries}, {entry.id: entry for entry in every}
+    problems, taken = [], []
+    for i, entry_id in enumerate(take):
+        if entry_id in in_base:
+            message = f"{name}.take: '{entry_id}' is already in the base format (change it instead)"
+            problems.append(doc.at((name, "take", i), message))
+        elif entry_id not in by_id:
+            refs = sorted({ref for entry in every for ref in (entry.id, entry.name)})
+            near = difflib.get_close_matches(entry_id, refs, n=1)
+            hint = f"; did you mean '{near[0]}'?" if near else ""
+            problems.append(
+                doc.at((name, "take", i), f"{name}.take: no {name[:-1]} '{entry_id}' in the edition{hint}")
+            )
+        else:
+            taken.append(by_id[entry_id])
+    return problems, taken
 
 
 def _get(entry: Any, name: str) -> Any:

@@ -1,7 +1,7 @@
-"""Overlays may name the entries they change or remove by their printed (Japanese) name:
-`change: {サーチ: …}`, `remove: [サーチ]`. Before linking, each such name becomes the entry's
-id, and the document keeps every location under the name for the id too, so problems are
-still reported where the author wrote them."""
+"""Overlays may name the entries they change, remove or take by their printed (Japanese)
+name: `change: {サーチ: …}`, `remove: [サーチ]`, `take: [B・J]`. Before linking, each such
+name becomes the entry's id, and the document keeps every location under the name for the
+id too, so problems are still reported where the author wrote them."""
 
 from __future__ import annotations
 
@@ -16,21 +16,30 @@ from blackpoker.compiler.parse import OverlaySource
 LISTS = ("actions", "characters")
 
 
-def by_id(overlay: OverlaySource, base: Mapping[str, Sequence[Any]]) -> OverlaySource:
-    """`overlay` with names of the base format's entries (`base`: list -> entries) as ids."""
+def by_id(
+    overlay: OverlaySource, base: Mapping[str, Sequence[Any]], edition: Mapping[str, Sequence[Any]]
+) -> OverlaySource:
+    """`overlay` with printed names as ids: of the base format's entries (`base`: list ->
+    entries) in change / remove, of any entry of the edition (`edition`) in take."""
     doc, lists = overlay.doc, {"actions": overlay.actions, "characters": overlay.characters}
     for name in LISTS:
-        ids = {entry.id for entry in base[name]}
-        to_id = {entry.name: entry.id for entry in base[name]}
         edits = lists[name]
-        renamed = {key: to_id[key] for key in edits.change if key not in ids and key in to_id}
+        in_base, to_id = _names(base[name]), _names(edition[name])
+        renamed = {key: in_base[key] for key in edits.change if key in in_base}
         lists[name] = replace(
             edits,
             change=MappingProxyType({renamed.get(k, k): fields for k, fields in edits.change.items()}),
-            remove=tuple(to_id[k] if k not in ids and k in to_id else k for k in edits.remove),
+            remove=tuple(in_base.get(k, k) for k in edits.remove),
+            take=tuple(to_id.get(k, k) for k in edits.take),
         )
         doc = _aliased(doc, {(name, "change", key): (name, "change", new) for key, new in renamed.items()})
     return replace(overlay, doc=doc, actions=lists["actions"], characters=lists["characters"])
+
+
+def _names(entries: Sequence[Any]) -> dict[str, str]:
+    """Printed name -> id, for the names that are not also some entry's id."""
+    ids = {entry.id for entry in entries}
+    return {entry.name: entry.id for entry in entries if entry.name not in ids and entry.name != entry.id}
 
 
 def _aliased(doc: Document, moves: Mapping[PathKey, PathKey]) -> Document:

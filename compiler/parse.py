@@ -116,6 +116,7 @@ class Edits:
     add: tuple[Any, ...] = ()
     change: Mapping[str, Fields] = field(default_factory=lambda: MappingProxyType({}))
     remove: tuple[str, ...] = ()
+    take: tuple[str, ...] = ()  # entries of bigger formats of the edition that join as they are
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +234,9 @@ def _edits(
         entry_id: _fields(doc, (name, "change", entry_id), entry, table, problems)
         for entry_id, entry in raw.get("change", {}).items()
     }
-    return Edits(tuple(added), MappingProxyType(changes), tuple(raw.get("remove", ())))
+    return Edits(
+        tuple(added), MappingProxyType(changes), tuple(raw.get("remove", ())), tuple(raw.get("take", ()))
+    )
 
 
 def _fields(

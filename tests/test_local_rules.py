@@ -347,3 +347,18 @@ def test_list_prints_each_entry_with_its_id_name_type_and_formats(tmp_path: Path
     added = yaml.safe_load(rules.read_text(encoding="utf-8"))["actions"]["add"][0]
     assert any(line.split()[1:3] == [added["id"], added["name"]] for line in house.stdout.splitlines())
     assert all(line.split()[-1] == name for line in house.stdout.splitlines()[2:])
+
+
+def test_an_overlay_takes_an_official_action_of_a_bigger_format_with_its_mark(tmp_path: Path) -> None:
+    edition, ruleset = _reference()
+    every = Environment().compile_edition(edition)
+    last = list(every.values())[-1]
+    bigger = next(a for a in last.actions if ruleset.format.id not in a.formats)
+    assert _house(tmp_path, actions={"take": [bigger.name]}) == []
+    house = Environment().compile(edition, "house", tmp_path / "house.yaml")
+    taken = house.action(bigger.id)
+    assert taken.formats == (*bigger.formats, "house")
+    assert house.debut(taken) == last.debut(bigger)  # printed with its official mark
+    problems = _house(tmp_path, actions={"take": [ruleset.actions[0].id, bigger.id + "x"]})
+    assert "is already in the base format" in problems[0]
+    assert f"did you mean '{bigger.id}'?" in problems[1]

@@ -153,8 +153,9 @@ def _finish(ruleset: RuleSet) -> RuleSet:
 
 
 def _apply(source: EditionSource, overlay: OverlaySource) -> tuple[RuleSet, list[Diagnostic]]:
-    doc, edition, fmt = overlay.doc, source.edition, overlay.format
-    problems: list[Diagnostic] = []
+    doc, fmt = overlay.doc, overlay.format
+    source, problems = _with_own_names(source, overlay)
+    edition = source.edition
     if overlay.edition_id != edition.id:
         problems.append(doc.at(("edition",), f"edition: expected '{edition.id}'"))
     official = [f.id for f in edition.formats]
@@ -200,6 +201,27 @@ def _apply(source: EditionSource, overlay: OverlaySource) -> tuple[RuleSet, list
     if not problems:
         problems += _overlay_needs(overlay, base, ruleset)
     return ruleset, problems
+
+
+def _with_own_names(source: EditionSource, overlay: OverlaySource) -> tuple[EditionSource, list[Diagnostic]]:
+    """The edition as the overlay's format sees it: with the sections and action types the
+    overlay adds after the edition's (a new one may not repeat one the edition has)."""
+    edition = source.edition
+    problems = [
+        overlay.doc.at((field_name, i), f"{field_name}: '{name}' is already one of the edition's")
+        for field_name, added, have in (
+            ("sections", overlay.sections, edition.sections),
+            ("action_types", overlay.action_types, edition.action_types),
+        )
+        for i, name in enumerate(added)
+        if name in have
+    ]
+    edition = replace(
+        edition,
+        sections=tuple(dict.fromkeys((*edition.sections, *overlay.sections))),
+        action_types=tuple(dict.fromkeys((*edition.action_types, *overlay.action_types))),
+    )
+    return replace(source, edition=edition), problems
 
 
 def _unknown_base(doc: Document, base: str, edition: Edition) -> Diagnostic:

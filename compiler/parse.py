@@ -136,6 +136,8 @@ class OverlaySource:
     description: str
     actions: Edits
     characters: Edits
+    sections: tuple[str, ...] = ()  # added after the edition's, for this format's sheet
+    action_types: tuple[str, ...] = ()
 
 
 Source = EditionSource | OverlaySource
@@ -170,6 +172,8 @@ def parse(doc: Document) -> tuple[Source | None, list[Diagnostic]]:
             data.get("description", ""),
             _edits(doc, "actions", Action, _ACTION, problems),
             _edits(doc, "characters", Character, _CHARACTER, problems),
+            tuple(data.get("sections", ())),
+            tuple(data.get("action_types", ())),
         )
     return (None if problems else source), problems
 

@@ -19,6 +19,7 @@ from blackpoker.runtime.play.log import ReplayError, replay
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 from blackpoker.runtime.play.source import sha256
 from blackpoker.runtime.scenario.notation import parse_command
+from blackpoker.site.build import BuildOptions, build_site
 
 
 def _reference() -> tuple[str, RuleSet]:
@@ -362,3 +363,19 @@ def test_an_overlay_takes_an_official_action_of_a_bigger_format_with_its_mark(tm
     problems = _house(tmp_path, actions={"take": [ruleset.actions[0].id, bigger.id + "x"]})
     assert "is already in the base format" in problems[0]
     assert f"did you mean '{bigger.id}'?" in problems[1]
+
+
+def test_an_overlay_adds_a_section_and_an_action_type_of_its_own(tmp_path: Path) -> None:
+    edition, ruleset = _reference()
+    action = {**_added_fields(ruleset), "type": "回復魔法", "section": "回復系"}
+    fields = {"sections": ["回復系"], "action_types": ["回復魔法"], "actions": {"add": [action]}}
+    assert _house(tmp_path, **fields) == []
+    house = Environment().compile(edition, "house", tmp_path / "house.yaml")
+    assert house.edition.sections == (*ruleset.edition.sections, "回復系")
+    assert house.edition.action_types == (*ruleset.edition.action_types, "回復魔法")
+    out = tmp_path / "site"
+    build_site(BuildOptions(out, formats=("house",), rules=tmp_path / "house.yaml", html_only=True))
+    sheet = (out / edition / "house.html").read_text(encoding="utf-8")
+    assert sheet.index("回復系") < sheet.index(str(action["name"]))  # the new section heads its action
+    repeated = _house(tmp_path, sections=[ruleset.edition.sections[0]])
+    assert repeated == [m for m in repeated if "is already one of the edition's" in m] and repeated

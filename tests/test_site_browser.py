@@ -76,21 +76,21 @@ class Watched:
 
 
 @pytest.fixture
-def std(browser: sync_api.BrowserContext, site: Path) -> Iterator[Watched]:
+def sheet(browser: sync_api.BrowserContext, site: Path) -> Iterator[Watched]:
     watched = Watched(browser, site / EDITION / f"{SHEET}.html")
     yield watched
     watched.close()
 
 
-def test_sheet_page_loads_without_errors_and_renders(std: Watched, tmp_path: Path) -> None:
+def test_sheet_page_loads_without_errors_and_renders(sheet: Watched, tmp_path: Path) -> None:
     shot = tmp_path / "sheet.png"
-    std.page.screenshot(path=str(shot), full_page=True)
+    sheet.page.screenshot(path=str(shot), full_page=True)
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
-    assert std.page.locator("html").get_attribute("class") == ""  # the script ran: no-js removed
-    assert std.page.locator(".tools").is_visible()
+    assert sheet.page.locator("html").get_attribute("class") == ""  # the script ran: no-js removed
+    assert sheet.page.locator(".tools").is_visible()
     ruleset = compile(EDITION, SHEET)
-    assert len(std.visible_names()) == len(ruleset.actions) + len(ruleset.characters)
-    assert std.problems == []
+    assert len(sheet.visible_names()) == len(ruleset.actions) + len(ruleset.characters)
+    assert sheet.problems == []
 
 
 def normalize(text: str) -> str:
@@ -109,7 +109,7 @@ def matching(html: str, query: str) -> set[str]:
     return found
 
 
-def test_search_filters_entries(std: Watched, site: Path) -> None:
+def test_search_filters_entries(sheet: Watched, site: Path) -> None:
     html = (site / EDITION / f"{SHEET}.html").read_text(encoding="utf-8")
     ruleset = compile(EDITION, SHEET)
     alone = next(a.name for a in ruleset.actions if matching(html, a.name) == {a.name})
@@ -117,31 +117,31 @@ def test_search_filters_entries(std: Watched, site: Path) -> None:
     wide = digits.translate({ord(d): ord(d) + 0xFEE0 for d in "0123456789"})
     keyed = next(str(a.key) for a in ruleset.actions if a.key is not None and "〜" in str(a.key))
     tilde = next(word for word in re.sub(r"[♠♣♡♢]", " ", keyed).split() if "〜" in word).replace("〜", "~")
-    search = std.page.locator("#search")
+    search = sheet.page.locator("#search")
     search.fill(alone)
-    url = std.page.url
+    url = sheet.page.url
     search.press("Enter")  # the form never submits: the page and the filter stay
-    assert std.page.url == url
-    assert std.visible_names() == [alone]
+    assert sheet.page.url == url
+    assert sheet.visible_names() == [alone]
     search.fill(wide)  # full-width digits match the ASCII ones of the data
-    assert wide != digits and set(std.visible_names()) == matching(html, digits) != set()
+    assert wide != digits and set(sheet.visible_names()) == matching(html, digits) != set()
     search.fill(tilde)  # an ASCII tilde matches 〜
-    assert set(std.visible_names()) == matching(html, tilde.replace("~", "〜")) != set()
+    assert set(sheet.visible_names()) == matching(html, tilde.replace("~", "〜")) != set()
     search.fill("該当しない言葉")
-    assert std.visible_names() == []
-    assert std.page.locator("#no-results").is_visible()
-    assert not std.page.locator("#section-1").is_visible()  # empty groups hide their heading
+    assert sheet.visible_names() == []
+    assert sheet.page.locator("#no-results").is_visible()
+    assert not sheet.page.locator("#section-1").is_visible()  # empty groups hide their heading
     search.fill("")
-    assert len(std.visible_names()) == std.page.locator(".entry").count()
-    assert std.problems == []
+    assert len(sheet.visible_names()) == sheet.page.locator(".entry").count()
+    assert sheet.problems == []
 
 
-def test_story_toggle_opens_every_story(std: Watched) -> None:
+def test_story_toggle_opens_every_story(sheet: Watched) -> None:
     flavor = next(a.flavor for a in compile(EDITION, SHEET).actions if a.flavor)
-    assert not std.page.get_by_text(flavor).is_visible()
-    std.page.locator("#toggle-lore").click()
-    assert std.page.get_by_text(flavor).is_visible()
-    assert std.page.locator("details.lore:not([open])").count() == 0
+    assert not sheet.page.get_by_text(flavor).is_visible()
+    sheet.page.locator("#toggle-lore").click()
+    assert sheet.page.get_by_text(flavor).is_visible()
+    assert sheet.page.locator("details.lore:not([open])").count() == 0
 
 
 def test_format_filter_on_the_all_page_hides_entries_of_other_formats(

@@ -115,7 +115,7 @@ def upstream_entries(data: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]
         ("fog", "fogList", "fogs"),
     ):
         for group in data.get(groups) or ():
-            for entry in group[items]:
+            for entry in group.get(items) or ():
                 yield kind, entry
 
 

@@ -29,7 +29,7 @@ def environment() -> Environment:
     return Environment()
 
 
-EDITIONS: tuple[str, ...] = Environment().builtin_editions()
+EDITIONS: tuple[str, ...] = environment().builtin_editions()  # newest first
 
 
 @cache
@@ -41,10 +41,6 @@ def compiled(edition: str) -> dict[str, RuleSet]:
 def formats(edition: str) -> list[str]:
     """The format ids of an edition, smallest first."""
     return [f.id for f in environment().edition(edition).edition.formats]
-
-
-def smallest(edition: str) -> RuleSet:
-    return compiled(edition)[formats(edition)[0]]
 
 
 def largest(edition: str) -> RuleSet:

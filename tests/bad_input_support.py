@@ -5,10 +5,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import yaml
 from blackpoker.cli.main import main
 from click.testing import CliRunner, Result
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "my-std.yaml"
+EXAMPLE_FORMAT: str = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))["name"]  # the format it declares
+# A shipped scenario, for the tests that need a good one beside a bad input.
+SCENARIO = sorted((Path(__file__).resolve().parents[1] / "scenarios").rglob("*.yaml"))[0]
 LOCATED = re.compile(r"^\S[^\n]*:\d+:\d+: \S", re.MULTILINE)
 
 

@@ -12,6 +12,45 @@ from pathlib import Path
 import pytest
 from blackpoker.compiler.model import Action, Character, RuleSet, Speed, Timing, Trigger
 from blackpoker.site.build import BuildOptions, build_site
+from editions_support import compiled, formats, reference_edition
+
+# The list markers of the data's rule text (see site/markup.py): the sheet prints them as list numbering.
+_MARKER = re.compile(r"^-*(?:[0-9０-９]+[.．]|[A-Za-zＡ-Ｚ][.．]|・)")
+BULLET, NUMBER, LETTER = (
+    re.compile(p) for p in (r"^・(.+)", r"^-[0-9０-９]+[.．](.+)", r"^--[A-Za-zＡ-Ｚ][.．](.+)")
+)
+
+
+def nested_lists(text: str) -> tuple[str, str, str] | None:
+    """(bullet, number, letter): the texts of a bulleted line, the first numbered line below it
+    and the first lettered line below that, when the text nests all three kinds of list."""
+    lines = text.splitlines()
+    for n, line in enumerate(lines):
+        number = NUMBER.match(line)
+        bullet = BULLET.match(lines[n - 1]) if n else None
+        letter = next((m for m in map(LETTER.match, lines[n + 1 :]) if m), None)
+        if number and bullet and letter:
+            return bullet[1], number[1], letter[1]
+    return None
+
+
+def entry_texts(entry: Action | Character) -> tuple[str, ...]:
+    return (
+        (entry.note, entry.effect, entry.target) if isinstance(entry, Action) else (entry.note, entry.ability)
+    )
+
+
+# The edition of the sheet tests: the newest whose sheet shows every kind of list; and its
+# sheet: the smallest format that also prints entries of a smaller one, so that the marks and
+# tags of two formats show.
+EDITION = reference_edition(
+    lambda rulesets: any(
+        nested_lists(text)
+        for entry in (*list(rulesets.values())[1].actions, *list(rulesets.values())[1].characters)
+        for text in entry_texts(entry)
+    )
+)
+SHEET = formats(EDITION)[1]
 
 HOSTILE = "<script>alert(1)</script>"
 # The words of the usage line, 直接・通常・メイン, as the sheets print them.
@@ -19,42 +58,62 @@ TRIGGERS = {Trigger.DIRECT: "直接", Trigger.EFFECT: "効果", Trigger.TRIGGERE
 SPEEDS = {Speed.IMMEDIATE: "即時", Speed.NORMAL: "通常"}
 TIMINGS = {Timing.MAIN: "メイン", Timing.QUICK: "クイック"}
 
-# A local rule with markup in its title, a new action's name and effect, and a changed note.
+# A local rule with markup in its title, a new action's name and effect, and a changed note; it
+# changes the first action of its base format and removes the last.
+OVERLAY_NAME = "my-rules"
 OVERLAY = """\
 kind: overlay
-name: my-std
+name: my-rules
 title: "{hostile}"
-edition: v7
-base: std
+edition: {edition}
+base: {base}
 actions:
   add:
     - id: hostileSpell
       name: "{hostile}"
-      type: 速攻魔法
-      section: 魔法系
+      type: {type}
+      section: {section}
       timing: quick
       speed: normal
       effect: "効果 {hostile} と <img src=x onerror=alert(2)>"
   change:
-    setBulwark:
+    {changed}:
       note: "※{hostile}"
-  remove: [search]
+  remove: [{removed}]
 """
 
 
+def overlay_facts() -> dict[str, str]:
+    """What the overlay names: its edition, base format, and the actions it changes and removes."""
+    base = compiled(EDITION)[SHEET]
+    return {
+        "edition": EDITION,
+        "base": SHEET,
+        "type": base.edition.action_types[0],
+        "section": base.edition.sections[0],
+        "changed": base.actions[0].id,
+        "removed": removed(base).id,
+    }
+
+
+def removed(base: RuleSet) -> Action:
+    """The action the overlay removes: the last whose name no other entry's text mentions, so
+    that the page without it shows its name nowhere."""
+    texts = [text for entry in (*base.actions, *base.characters) for text in entry_texts(entry)]
+    return next(a for a in reversed(base.actions) if not any(a.name in text for text in texts if text))
+
+
 def write_overlay(folder: Path, text: str = OVERLAY) -> Path:
-    path = folder / "my-std.yaml"
-    path.write_text(text.format(hostile=HOSTILE.replace('"', '\\"')), encoding="utf-8")
+    path = folder / f"{OVERLAY_NAME}.yaml"
+    path.write_text(text.format(hostile=HOSTILE.replace('"', '\\"'), **overlay_facts()), encoding="utf-8")
     return path
 
 
-# The list markers of the data's rule text (see site/markup.py): the sheet prints them as list numbering.
-_MARKER = re.compile(r"^-*(?:[0-9０-９]+[.．]|[A-Za-zＡ-Ｚ][.．]|・)")
-
-
-def built_std(factory: pytest.TempPathFactory) -> Path:
-    """The std sheet of edition 7 with its PDFs, built once per test session."""
-    return _built(factory.getbasetemp() / "std-site", formats=("std",), html_only=False)
+def built_sheet(factory: pytest.TempPathFactory) -> Path:
+    """The sheet of `EDITION` in format `SHEET` with its PDFs, built once per test session."""
+    return _built(
+        factory.getbasetemp() / "sheet-site", formats=(SHEET,), html_only=False, editions=(EDITION,)
+    )
 
 
 def built_html(factory: pytest.TempPathFactory) -> Path:
@@ -63,7 +122,7 @@ def built_html(factory: pytest.TempPathFactory) -> Path:
 
 
 @cache  # keyed by the session's temporary folder: one build per session and kind
-def _built(out: Path, formats: tuple[str, ...], html_only: bool, editions: tuple[str, ...] = ("v7",)) -> Path:
+def _built(out: Path, formats: tuple[str, ...], html_only: bool, editions: tuple[str, ...]) -> Path:
     build_site(BuildOptions(out, editions=editions, formats=formats, html_only=html_only))
     return out
 

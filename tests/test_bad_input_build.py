@@ -8,6 +8,11 @@ from pathlib import Path
 import pytest
 from bad_input_support import invoke
 from blackpoker.site.build import MANIFEST, STAGING_MARK, STAGING_PREFIX
+from editions_support import EDITIONS, formats
+
+# The edition folder the tests look into, its smallest format and a larger one.
+EDITION = EDITIONS[0]
+SMALL, LARGE = formats(EDITION)[0], formats(EDITION)[-1]
 
 
 def build(out: Path, *args: str) -> tuple[int, str]:
@@ -24,7 +29,7 @@ def user_project(root: Path) -> dict[Path, bytes]:
     """A folder of someone's own files whose names a site build also uses."""
     for name, text in {
         "static/app.js": "console.log('mine')\n",
-        "v7/notes.txt": "my notes\n",
+        f"{EDITION}/notes.txt": "my notes\n",
         ".staging-mine/draft.txt": "a draft\n",
         "README.md": "# my project\n",
     }.items():
@@ -47,7 +52,7 @@ def test_forced_build_keeps_every_file_it_does_not_write(tmp_path: Path) -> None
     assert code == 0, stderr
     after = snapshot(tmp_path)
     assert {p: after[p] for p in before} == before
-    assert Path("v7/std.html") in after and Path("static/sheet.css") in after
+    assert Path(f"{EDITION}/{SMALL}.html") in after and Path("static/sheet.css") in after
 
 
 def test_out_dot_keeps_the_projects_static_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -60,21 +65,21 @@ def test_out_dot_keeps_the_projects_static_folder(tmp_path: Path, monkeypatch: p
 
 def test_partial_build_keeps_the_pages_of_an_earlier_build(tmp_path: Path) -> None:
     assert build(tmp_path)[0] == 0
-    pages = sorted(p.name for p in (tmp_path / "v7").iterdir())
-    code, stderr = build(tmp_path, "--format", "std")
+    pages = sorted(p.name for p in (tmp_path / EDITION).iterdir())
+    code, stderr = build(tmp_path, "--format", LARGE)
     assert code == 0, stderr  # a folder the build made is not refused
-    assert sorted(p.name for p in (tmp_path / "v7").iterdir()) == pages
+    assert sorted(p.name for p in (tmp_path / EDITION).iterdir()) == pages
     manifest = json.loads((tmp_path / MANIFEST).read_text(encoding="utf-8"))
-    assert "v7/lite.html" in manifest and "v7/std.html" in manifest
+    assert f"{EDITION}/{SMALL}.html" in manifest and f"{EDITION}/{LARGE}.html" in manifest
 
 
 def test_a_name_in_the_way_is_refused_before_anything_moves(tmp_path: Path) -> None:
-    (tmp_path / "v7").write_text("a file where the edition folder goes\n", encoding="utf-8")
+    (tmp_path / EDITION).write_text("a file where the edition folder goes\n", encoding="utf-8")
     before = snapshot(tmp_path)
     code, stderr = build(tmp_path, "--force")
     assert code == 1 and "in the way" in stderr
     assert snapshot(tmp_path) == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["v7"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [EDITION]
 
 
 def test_only_the_builds_own_staging_leftovers_are_removed(tmp_path: Path) -> None:
@@ -82,9 +87,9 @@ def test_only_the_builds_own_staging_leftovers_are_removed(tmp_path: Path) -> No
     killed = tmp_path / f"{STAGING_PREFIX}killed"
     killed.mkdir()
     (killed / STAGING_MARK).touch()
-    (killed / "std.html").write_text("half written", encoding="utf-8")
+    (killed / f"{LARGE}.html").write_text("half written", encoding="utf-8")
     mine = tmp_path / f"{STAGING_PREFIX}mine"
     mine.mkdir()
     (mine / "keep.txt").write_text("not the build's\n", encoding="utf-8")
-    assert build(tmp_path, "--format", "std")[0] == 0
+    assert build(tmp_path, "--format", LARGE)[0] == 0
     assert not killed.exists() and (mine / "keep.txt").exists()

@@ -5,16 +5,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bad_input_support import EXAMPLE, invoke, located, refused
+from bad_input_support import EXAMPLE, EXAMPLE_FORMAT, invoke, located, refused
 from blackpoker.cli.play import pick
 from blackpoker.compiler.pipeline import compile_ruleset
 from blackpoker.runtime.engine.game import Game
+from editions_support import EDITIONS, formats
 
 RULES_COMMANDS = {
     "compile": ["compile", "--rules"],
     "build": ["build", "--html-only", "--out", "site", "--rules"],
     "simulate": ["simulate", "-n", "1", "--rules"],
 }
+
+
+EDITION = EDITIONS[0]
+SMALLEST = formats(EDITION)[0]
 
 
 @pytest.mark.parametrize("command", RULES_COMMANDS)
@@ -37,9 +42,10 @@ def test_folder_given_for_rules_is_located_exit_1(
 
 def test_compare_with_an_unknown_side_blames_compare(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    result = invoke("simulate", "-n", "1", "--compare", "zzz", "lite")
+    result = invoke("simulate", "-n", "1", "--edition", EDITION, "--compare", "zzz", SMALLEST)
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert result.stderr.startswith("--compare: 'zzz' is neither a format of v7 (lite, std, pro, mast)")
+    known = ", ".join(formats(EDITION))
+    assert result.stderr.startswith(f"--compare: 'zzz' is neither a format of {EDITION} ({known})")
     assert "--format" not in result.stderr
 
 
@@ -47,12 +53,13 @@ def test_compare_with_a_missing_rules_file_is_located(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    located(invoke("simulate", "-n", "1", "--compare", "lite", "mine.yaml"), "mine.yaml", 1, 1, "cannot read")
+    result = invoke("simulate", "-n", "1", "--edition", EDITION, "--compare", SMALLEST, "mine.yaml")
+    located(result, "mine.yaml", 1, 1, "cannot read")
 
 
 @pytest.mark.parametrize("answer", ["²", "١", "𝟙"])
 def test_play_answer_of_unicode_digits_is_not_a_number(answer: str) -> None:
-    game = Game.new(compile_ruleset("v7", "lite"), 1)
+    game = Game.new(compile_ruleset(EDITION, SMALLEST), 1)
     options = game.legal_options()
     assert isinstance(pick(answer, 0, options), str)
 
@@ -65,7 +72,7 @@ def test_play_session_survives_a_unicode_digit(tmp_path: Path) -> None:
 
 def test_example_rules_still_compile() -> None:
     # The relaxed --rules option still reads a good file.
-    assert invoke("compile", "--format", "my-std", "--rules", EXAMPLE).exit_code == 0
+    assert invoke("compile", "--format", EXAMPLE_FORMAT, "--rules", EXAMPLE).exit_code == 0
     refused(invoke("compile", "--format", "nope", "--rules", EXAMPLE))
 
 

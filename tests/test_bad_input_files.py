@@ -8,9 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from bad_input_support import EXAMPLE, invoke, located
+from bad_input_support import EXAMPLE, EXAMPLE_FORMAT, SCENARIO, invoke, located
 
-SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "lite" / "draw-one.yaml"
 HUGE = 5 * 2**30
 
 
@@ -23,7 +22,7 @@ def sparse(path: Path, size: int = HUGE) -> Path:
 
 @pytest.mark.parametrize(
     "command",
-    [["validate"], ["compile", "--format", "my-std", "--rules"], ["scenario", "run"]],
+    [["validate"], ["compile", "--format", EXAMPLE_FORMAT, "--rules"], ["scenario", "run"]],
     ids=["validate", "compile", "scenario"],
 )
 def test_huge_yaml_file_is_refused_by_its_size(
@@ -68,7 +67,7 @@ def test_fifo_in_a_folder_is_refused_without_opening_it(
     assert "Traceback" not in result.stderr
     assert f"in/{name}:1:1: not a regular file" in result.stderr
     if command == ["scenario", "run"]:
-        assert "PASS  in/draw-one.yaml" in result.stdout and "1 passed, 1 failed" in result.stdout
+        assert f"PASS  in/{SCENARIO.name}" in result.stdout and "1 passed, 1 failed" in result.stdout
 
 
 def test_fifo_named_on_the_command_line_is_refused(tmp_path: Path) -> None:

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from bad_input_support import EXAMPLE, invoke
+from bad_input_support import EXAMPLE, EXAMPLE_FORMAT, SCENARIO, invoke
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[1]
-SCENARIO = (ROOT / "scenarios" / "lite" / "counter-chain.yaml").read_bytes()
+SCENARIO_TEXT = SCENARIO.read_bytes()
 RULES = EXAMPLE.read_bytes()
 LOCATED = re.compile(r"^\s*\S[^\n]*?:\d+:\d+: \S|^\S+: (no |not |--)", re.MULTILINE)
 
@@ -52,7 +52,7 @@ def check(*args: str | Path) -> None:
 
 COMMANDS: dict[str, Callable[[Path], tuple[str | Path, ...]]] = {
     "validate": lambda path: ("validate", path),
-    "compile": lambda path: ("compile", "--format", "my-std", "--rules", path),
+    "compile": lambda path: ("compile", "--format", EXAMPLE_FORMAT, "--rules", path),
     "scenario": lambda path: ("scenario", "run", path),
 }
 
@@ -132,7 +132,7 @@ def test_mutated_local_rule_file(data: st.DataObject) -> None:
 @FUZZ
 @given(data=st.data())
 def test_mutated_scenario(data: st.DataObject) -> None:
-    with written("input.yaml", mutate(SCENARIO, data)) as path:
+    with written("input.yaml", mutate(SCENARIO_TEXT, data)) as path:
         check("scenario", "run", path)
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from bad_input_support import invoke
 from click.testing import Result
+from editions_support import EDITIONS, formats
 
 PROC = Path("/proc/blackpoker-no-such-place")
 
@@ -31,7 +32,7 @@ def refused_before_work(result: Result, option: str) -> str:
 @pytest.mark.parametrize("case", [0, 1], ids=["under-a-file", "proc"])
 def test_build_into_an_unwritable_place(case: int, tmp_path: Path) -> None:
     out = unwritable(tmp_path)[case]
-    result = invoke("build", "--html-only", "--format", "lite", "--out", out)
+    result = invoke("build", "--html-only", "--format", formats(EDITIONS[0])[0], "--out", out)
     refused_before_work(result, "--out")
     assert "nothing written" in result.stderr
 

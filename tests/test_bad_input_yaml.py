@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bad_input_support import EXAMPLE, invoke, located, refused
+from bad_input_support import EXAMPLE, EXAMPLE_FORMAT, invoke, located, refused
 from blackpoker.compiler.load import MAX_DEPTH
 
 OVERLAY = EXAMPLE.read_text(encoding="utf-8")
@@ -41,7 +41,7 @@ CASES = {
 # Every command that reads a YAML file, with the file as its input.
 COMMANDS = {
     "validate": ["validate"],
-    "compile": ["compile", "--format", "my-std", "--rules"],
+    "compile": ["compile", "--format", EXAMPLE_FORMAT, "--rules"],
     "build": ["build", "--html-only", "--rules"],
     "simulate": ["simulate", "-n", "1", "--rules"],
     "scenario": ["scenario", "run"],
@@ -68,7 +68,7 @@ def test_nesting_below_the_limit_compiles_and_plays(tmp_path: Path) -> None:
     rules = tmp_path / "deep.yaml"
     rules.write_text(nested_ifs(28), encoding="utf-8")
     assert invoke("validate", rules).exit_code == 0
-    compiled = invoke("compile", "--format", "my-std", "--rules", rules)
+    compiled = invoke("compile", "--format", EXAMPLE_FORMAT, "--rules", rules)
     assert compiled.exit_code == 0 and compiled.stdout.startswith("{")
     assert invoke("simulate", "-n", "3", "--rules", rules).exit_code == 0
 

@@ -8,8 +8,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import yaml
+from blackpoker.compiler import compile
+from editions_support import EDITIONS, formats
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "my-std.yaml"
+EDITION = EDITIONS[0]
 ACTION_KEYS = {"id", "name", "type", "timing", "speed", "direct", "cost", "key", "formats"}
 
 
@@ -21,32 +25,36 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
 
 
 def test_compile_prints_the_rule_set_as_json(tmp_path: Path) -> None:
-    result = run("compile", "--edition", "v7", "--format", "std", cwd=tmp_path)
+    format_id = formats(EDITION)[-1]
+    result = run("compile", "--edition", EDITION, "--format", format_id, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert {"edition", "format", "actions", "characters"} <= set(data)
-    assert (data["edition"], data["format"]) == ("v7", "std")
-    assert len(data["actions"]) == 25 and len(data["characters"]) == 6
-    assert all(set(a) >= ACTION_KEYS for a in data["actions"])
+    assert (data["edition"], data["format"]) == (EDITION, format_id)
+    ruleset = compile(EDITION, format_id)
+    assert [c["id"] for c in data["characters"]] == [c.id for c in ruleset.characters]
     assert all({"id", "name", "type", "key"} <= set(c) for c in data["characters"])
-    hero = next(a for a in data["actions"] if a["id"] == "summonsHero")
-    assert (hero["timing"], hero["speed"], hero["direct"], hero["cost"], hero["key"]) == (
-        "main",
-        "normal",
-        True,
-        "BBL",
-        "J〜K",
+    assert [a["id"] for a in data["actions"]] == [a.id for a in ruleset.actions]
+    assert all(set(a) >= ACTION_KEYS for a in data["actions"])
+    printed = [(a["timing"], a["speed"], a["direct"], a["cost"], a["key"]) for a in data["actions"]]
+    assert printed == [
+        (a.timing.value, a.speed.value, a.direct, str(a.cost), str(a.key or "")) for a in ruleset.actions
+    ]
+    # Both kinds are printed: keyed and paid actions, and actions no player requests directly.
+    assert any(a["cost"] and a["key"] for a in data["actions"]) and not all(
+        a["direct"] for a in data["actions"]
     )
-    charge = next(a for a in data["actions"] if a["id"] == "charge")
-    assert (charge["direct"], charge["cost"], charge["key"]) == (False, "", "")
 
 
 def test_compile_overlay(tmp_path: Path) -> None:
-    result = run("compile", "--rules", str(EXAMPLE), "--format", "my-std", cwd=tmp_path)
+    example = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))
+    result = run("compile", "--rules", str(EXAMPLE), "--format", example["name"], cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    assert data["format"] == "my-std" and data["base"] == "std"
-    assert "heal" in [a["id"] for a in data["actions"]]
+    assert data["format"] == example["name"] and data["base"] == example["base"]
+    ids = [a["id"] for a in data["actions"]]
+    assert all(added["id"] in ids for added in example["actions"]["add"])
+    assert not set(example["actions"]["remove"]) & set(ids)
 
 
 def test_validate_builtin_lists_from_any_folder(tmp_path: Path) -> None:
@@ -57,24 +65,27 @@ def test_validate_builtin_lists_from_any_folder(tmp_path: Path) -> None:
 
 def test_validate_reports_and_exits_1(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
-    bad.write_text("kind: overlay\nname: x\nedition: v7\nbase: std\nactions:\n  remove: [serch, nope]\n")
+    bad.write_text(
+        f"kind: overlay\nname: x\nedition: {EDITION}\nbase: {formats(EDITION)[0]}\n"
+        "actions:\n  remove: [nosuch, nope]\n"
+    )
     result = run("validate", "bad.yaml", cwd=tmp_path)
     assert result.returncode == 1
     assert result.stdout == ""
     assert result.stderr.splitlines() == [
-        "bad.yaml:6:12: actions.remove: no action 'serch' in the base format",
-        "bad.yaml:6:19: actions.remove: no action 'nope' in the base format",
+        "bad.yaml:6:12: actions.remove: no action 'nosuch' in the base format",
+        "bad.yaml:6:20: actions.remove: no action 'nope' in the base format",
         "2 problems found",
     ]
 
 
 def test_compile_unknown_format_is_a_message_not_a_traceback(tmp_path: Path) -> None:
-    result = run("compile", "--format", "ultra", cwd=tmp_path)
+    result = run("compile", "--edition", EDITION, "--format", "ultra", cwd=tmp_path)
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
+    known = ", ".join(formats(EDITION))
     assert (
-        result.stderr.splitlines()[0]
-        == "--format: edition v7 has no format 'ultra' (known: lite, std, pro, mast)"
+        result.stderr.splitlines()[0] == f"--format: edition {EDITION} has no format 'ultra' (known: {known})"
     )
     assert result.stdout == ""
 

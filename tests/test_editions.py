@@ -1,78 +1,106 @@
-"""The built-in edition-7 lists: counts, official std wording (seed 003), upstream content."""
+"""The edition of seed 003 (an official sheet of one format): formats, sheet wording, upstream content.
+
+Which edition and format the seed is comes from its title line; every expected name and count
+comes from the edition's upstream list; the recorded departures from either source are read
+from tests/data/a/decisions.yaml.
+"""
 
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
-import yaml
-from blackpoker.compiler import compile_edition
+import seed003
 from blackpoker.compiler.model import Action, RuleSet, Speed, Timing
 from blackpoker.compiler.notation import parse_key
 from blackpoker.compiler.pipeline import builtin_path
+from editions_support import (
+    EDITIONS,
+    accepted,
+    compiled,
+    decisions,
+    read_upstream,
+    seed_edition,
+    upstream_lists,
+)
 
-sys.path.insert(0, str(Path(__file__).parent))
-import seed003
-
-EXPECTED = {"lite": (19, 5), "std": (25, 6), "pro": (31, 6), "mast": (37, 6)}
-ADDED = {
-    "std": {"魔術士召喚", "帰還", "死の槍", "防壁補充", "リアニメイト", "ハンデス"},
-    "pro": {"クイック召喚", "再会", "キル", "停戦", "対象変更", "リバース"},
-    "mast": {"フォース", "剣の雨", "徴募", "奇襲", "B・J", "R・S・F"},
-}
 TIMING = {"メイン": Timing.MAIN, "クイック": Timing.QUICK}
 
 
 @pytest.fixture(scope="module")
-def v7() -> dict[str, RuleSet]:
-    return compile_edition("v7")
+def sheet(seeds: Path) -> tuple[str, str]:
+    """(edition, format) whose official sheet seed 003 is."""
+    return seed_edition(seeds / seed003.SEED_NAME)
 
 
-@pytest.mark.parametrize("fmt", EXPECTED)
-def test_counts(v7: dict[str, RuleSet], fmt: str) -> None:
-    ruleset = v7[fmt]
-    assert (len(ruleset.actions), len(ruleset.characters)) == EXPECTED[fmt]
+@pytest.fixture(scope="module")
+def edition(sheet: tuple[str, str]) -> dict[str, RuleSet]:
+    return compiled(sheet[0])
 
 
-@pytest.mark.parametrize(("fmt", "previous"), [("std", "lite"), ("pro", "std"), ("mast", "pro")])
-def test_each_format_adds_exactly_its_actions(v7: dict[str, RuleSet], fmt: str, previous: str) -> None:
-    names = {a.name for a in v7[fmt].actions}
-    before = {a.name for a in v7[previous].actions}
-    assert before <= names
-    assert names - before == ADDED[fmt]
+@pytest.fixture(scope="module")
+def upstream(sheet: tuple[str, str]) -> dict[str, Any]:
+    data: dict[str, Any] = read_upstream(upstream_lists()[sheet[0]])
+    return data
 
 
-def test_reverse_starts_at_pro(v7: dict[str, RuleSet]) -> None:
-    assert "reverse" not in {a.id for a in v7["std"].actions}
-    assert v7["pro"].action("reverse").formats == ("pro", "mast")
-    assert v7["pro"].debut(v7["pro"].action("reverse")).mark == "●"
+def upstream_actions(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {a["actId"]: a for group in data["actList"] for a in group["acts"]}
 
 
-def test_ids_are_unique_and_english(v7: dict[str, RuleSet]) -> None:
-    for ruleset in v7.values():
+def upstream_formats(entry: dict[str, Any]) -> list[str]:
+    return [f for f in entry["format"].split(",") if f]
+
+
+def format_decided(edition_id: str) -> set[str]:
+    """The actions whose format the edition chose itself, against upstream (docs/decisions.md)."""
+    return {
+        id_ for (list_name, id_, field) in accepted(edition_id) if (list_name, field) == ("actions", "format")
+    }
+
+
+def test_a_decided_format_is_the_first_format_of_the_action_and_sets_its_mark(
+    sheet: tuple[str, str], edition: dict[str, RuleSet], upstream: dict[str, Any]
+) -> None:
+    decided = format_decided(sheet[0])
+    assert decided  # the decisions file records one: the test checks it
+    order = list(edition)
+    largest = edition[order[-1]]
+    for action_id in decided:
+        action = largest.action(action_id)
+        assert action.format != upstream_formats(upstream_actions(upstream)[action_id])[0]
+        assert action.formats == tuple(order[order.index(action.format) :])
+        before = edition[order[order.index(action.format) - 1]]
+        assert action_id not in {a.id for a in before.actions}
+        first = edition[action.format]
+        assert first.debut(first.action(action_id)).mark == first.edition.format(action.format).mark
+
+
+@pytest.mark.parametrize("edition_id", EDITIONS)
+def test_ids_are_unique_and_english(edition_id: str) -> None:
+    for ruleset in compiled(edition_id).values():
         ids = [a.id for a in ruleset.actions] + [c.id for c in ruleset.characters]
         assert len(ids) == len(set(ids))
         assert all(re.fullmatch(r"[a-z][A-Za-z0-9]*", i) for i in ids)
 
 
-# --- std equals the official sheet, seed 003 ------------------------------------------
+# --- the seed's format equals the official sheet, seed 003 ------------------------------
 
 # Where the extracted sheet is garbled or impossible, the upstream data decides
-# (docs/decisions.md). Each exception names the field and why.
-SEED_EXCEPTIONS = {
-    ("カウンター", "timing"): "the extraction moved its '@クイック | $D' line under ツイスト",
-    ("カウンター", "cost"): "the extraction moved its '@クイック | $D' line under ツイスト",
-    ("投擲", "key"): "both suits garbled to •",
-    ("投擲", "effect"): "the ♠ of the damage sentence garbled to ◆",
-    ("死の槍", "effect"): "the sheet names ♣, which the key (♠ と ♢) cannot hold; upstream's ♠ decides",
-}
+# (docs/decisions.md); each exception names the entry, the field and why.
+SEED_EXCEPTIONS = {(row["name"], row["field"]): row["why"] for row in decisions()["seed"]}
 
 
 @pytest.fixture(scope="module")
-def seed_std(seeds: Path) -> tuple[list[seed003.SeedEntry], list[seed003.SeedEntry]]:
+def seed_entries(seeds: Path) -> tuple[list[seed003.SeedEntry], list[seed003.SeedEntry]]:
     return seed003.read(seeds / seed003.SEED_NAME)
+
+
+@pytest.fixture(scope="module")
+def seed_format(sheet: tuple[str, str], edition: dict[str, RuleSet]) -> RuleSet:
+    return edition[sheet[1]]
 
 
 def _action_fields(action: Action) -> dict[str, object]:
@@ -102,19 +130,18 @@ def _seed_fields(entry: seed003.SeedEntry) -> dict[str, object]:
     }
 
 
-def test_std_has_the_seed_entries_in_order(v7: dict[str, RuleSet], seed_std: tuple) -> None:
-    actions, characters = seed_std
-    std = v7["std"]
-    assert [e.name for e in actions] == [a.name for a in std.actions]
-    assert [e.name for e in characters] == [c.name for c in std.characters]
-    assert [e.tag for e in actions] == [std.debut(a).id for a in std.actions]
+def test_the_format_has_the_seed_entries_in_order(seed_format: RuleSet, seed_entries: tuple) -> None:
+    actions, characters = seed_entries
+    assert [e.name for e in actions] == [a.name for a in seed_format.actions]
+    assert [e.name for e in characters] == [c.name for c in seed_format.characters]
+    assert [e.tag for e in actions] == [seed_format.debut(a).id for a in seed_format.actions]
 
 
-def test_std_actions_match_seed_field_by_field(v7: dict[str, RuleSet], seed_std: tuple) -> None:
-    actions, _ = seed_std
+def test_the_actions_match_the_seed_field_by_field(seed_format: RuleSet, seed_entries: tuple) -> None:
+    actions, _ = seed_entries
     mismatches = []
     for entry in actions:
-        ours = _action_fields(next(a for a in v7["std"].actions if a.name == entry.name))
+        ours = _action_fields(next(a for a in seed_format.actions if a.name == entry.name))
         for field, seed_value in _seed_fields(entry).items():
             if (entry.name, field) in SEED_EXCEPTIONS:
                 assert ours[field] != seed_value, f"{entry.name}.{field} now matches: drop the exception"
@@ -123,10 +150,10 @@ def test_std_actions_match_seed_field_by_field(v7: dict[str, RuleSet], seed_std:
     assert mismatches == []
 
 
-def test_std_characters_match_seed(v7: dict[str, RuleSet], seed_std: tuple) -> None:
-    _, characters = seed_std
+def test_the_characters_match_the_seed(seed_format: RuleSet, seed_entries: tuple) -> None:
+    _, characters = seed_entries
     for entry in characters:
-        ours = next(c for c in v7["std"].characters if c.name == entry.name)
+        ours = next(c for c in seed_format.characters if c.name == entry.name)
         assert ours.type == entry.type
         assert seed003.normalize_notation(str(ours.key)) == seed003.normalize_notation(entry.key)
         assert seed003.normalize_text(ours.ability) == seed003.normalize_text(
@@ -134,31 +161,26 @@ def test_std_characters_match_seed(v7: dict[str, RuleSet], seed_std: tuple) -> N
         )
 
 
-def test_std_uses_life_not_deck(v7: dict[str, RuleSet]) -> None:
-    for action in v7["mast"].actions:
+def test_every_format_uses_life_not_deck(edition: dict[str, RuleSet]) -> None:
+    for action in list(edition.values())[-1].actions:
         for text in (action.note, action.target, action.effect):
             assert "デッキ" not in text, action.id
 
 
-# --- lite / pro / mast content comes from the upstream edition-7 data -----------------
-
-
-@pytest.fixture(scope="module")
-def upstream() -> dict:
-    path = Path(__file__).resolve().parents[2] / "shared" / "reference" / "upstream" / "v7-act.yaml"
-    if not path.is_file():
-        pytest.skip("the shared upstream data (../shared/reference/upstream) is not beside this checkout")
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return {a["actId"]: a for group in data["actList"] for a in group["acts"]}
+# --- the other formats' content comes from the edition's upstream list ------------------
 
 
 def _text(value: str | None) -> str:
     return (value or "").strip().replace("デッキ", "ライフ").replace("。 ", "。")
 
 
-def test_every_action_agrees_with_upstream(v7: dict[str, RuleSet], upstream: dict) -> None:
-    for action in v7["mast"].actions:
-        up = upstream[action.id]
+def test_every_action_agrees_with_upstream(
+    sheet: tuple[str, str], edition: dict[str, RuleSet], upstream: dict[str, Any]
+) -> None:
+    actions = upstream_actions(upstream)
+    decided = format_decided(sheet[0])
+    for action in list(edition.values())[-1].actions:
+        up = actions[action.id]
         assert action.name == up["actName"]
         assert action.type == up["actType"]
         assert action.timing is TIMING[up["actTime"]]
@@ -169,14 +191,13 @@ def test_every_action_agrees_with_upstream(v7: dict[str, RuleSet], upstream: dic
         assert action.note == _text(up["actNote"])
         assert action.target == _text(up["actTarget"])
         assert action.effect == _text(up["actEffect"])
-        upstream_formats = [f for f in up["format"].split(",") if f]
-        expected = ["pro", "mast"] if action.id == "reverse" else upstream_formats
-        assert list(action.formats) == expected, action.id
+        # A decided format is checked by the test above.
+        assert (list(action.formats) == upstream_formats(up)) is (action.id not in decided), action.id
 
 
 def test_every_yaml_file_names_its_schema() -> None:
     for path in [
-        builtin_path("v7"),
+        *(builtin_path(e) for e in EDITIONS),
         *Path(__file__).resolve().parents[1].joinpath("examples").glob("*.yaml"),
     ]:
         first = path.read_text(encoding="utf-8").splitlines()[0]

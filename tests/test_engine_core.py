@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
+import pytest
+import yaml
 from blackpoker.compiler import compile
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option, Pass, RequestOption
@@ -11,36 +15,40 @@ from blackpoker.runtime.engine.view import View
 from blackpoker.runtime.play.agents import RandomAgent
 from blackpoker.runtime.play.selfplay import play, play_random, random_agents, tally
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
+from editions_support import EDITIONS, formats
 
-LITE = compile("v7", "lite")
+EDITION = EDITIONS[0]
+SMALLEST = formats(EDITION)[0]
+RULESET = compile(EDITION, SMALLEST)
 
 
 def test_setup_deals_seven_and_the_first_player_draws_one_without_a_draw_action() -> None:
-    game = Game.new(LITE, seed=3)
+    game = Game.new(RULESET, seed=3)
     first = game.state.turn_player
     hands = [len(p.hand) for p in game.state.players]
-    assert hands[first] == 8 and hands[1 - first] == 7
-    assert game.state.chance == first and not game.state.stage  # no ドロー on the first turn
+    size = RULESET.edition.core.hand_size
+    assert hands[first] == size + 1 and hands[1 - first] == size
+    assert game.state.chance == first and not game.state.stage  # no draw action on the first turn
     revealed = [len(p.graveyard) for p in game.state.players]
     assert revealed[0] == revealed[1] >= 1
-    assert sum(len(p.life) for p in game.state.players) == 2 * 54 - 15 - sum(revealed)
+    assert sum(len(p.life) for p in game.state.players) == 2 * 54 - (2 * size + 1) - sum(revealed)
 
 
 def test_a_game_is_determined_by_seed_and_decisions() -> None:
-    assert play_random(LITE, 7).state_hash() == play_random(LITE, 7).state_hash()
-    assert play_random(LITE, 7).state_hash() != play_random(LITE, 8).state_hash()
+    assert play_random(RULESET, 7).state_hash() == play_random(RULESET, 7).state_hash()
+    assert play_random(RULESET, 7).state_hash() != play_random(RULESET, 8).state_hash()
 
 
 def test_a_copy_is_independent() -> None:
-    game = Game.new(LITE, seed=5)
+    game = Game.new(RULESET, seed=5)
     twin = game.copy()
     game.apply(next(o for o in game.legal_options() if isinstance(o, RequestOption)))
     assert twin.state_hash() != game.state_hash()
-    assert twin.state_hash() == Game.new(LITE, seed=5).state_hash()
+    assert twin.state_hash() == Game.new(RULESET, seed=5).state_hash()
 
 
 def test_chance_holder_always_may_pass_and_options_are_distinct() -> None:
-    game = Game.new(LITE, seed=11)
+    game = Game.new(RULESET, seed=11)
     for _ in range(300):
         if game.over:
             break
@@ -53,17 +61,28 @@ def test_chance_holder_always_may_pass_and_options_are_distinct() -> None:
 
 
 def test_random_self_play_finishes_with_invariants_on() -> None:
-    totals = tally(run_all(Plan(RulesSource("v7", "lite"), ("random", "random"), seed=2, games=25)))
+    totals = tally(run_all(Plan(RulesSource(EDITION, SMALLEST), ("random", "random"), seed=2, games=25)))
     assert totals.failures == []
     assert totals.completed == 25
     assert sum(totals.results.values()) == 25
 
 
-def test_lite_seed_1_plays_the_games_it_always_played() -> None:
-    """A regression pin: option order, agents' draws and the flow decide these figures, so a
-    change to any of them that alters a game shows here."""
-    totals = tally(run_all(Plan(RulesSource("v7", "lite"), ("random", "random"), seed=1, games=200)))
-    assert (totals.decisions, totals.results["p1"], totals.results["p2"]) == (50396, 112, 88)
+PINS = yaml.safe_load((Path(__file__).parent / "data" / "a" / "pins.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("pin", PINS["selfplay"], ids=lambda pin: f"{pin['edition']}-{pin['format']}")
+def test_seeded_self_play_plays_the_games_it_always_played(pin: dict[str, Any]) -> None:
+    """A regression pin (tests/data/a/pins.yaml): option order, agents' draws and the flow
+    decide these figures, so a change to any of them that alters a game shows here."""
+    plan = Plan(
+        RulesSource(pin["edition"], pin["format"]), ("random", "random"), seed=pin["seed"], games=pin["games"]
+    )
+    totals = tally(run_all(plan))
+    assert (totals.decisions, totals.results["p1"], totals.results["p2"]) == (
+        pin["decisions"],
+        pin["p1"],
+        pin["p2"],
+    )
 
 
 class _Seeing(RandomAgent):
@@ -83,10 +102,10 @@ class _Seeing(RandomAgent):
 
 def test_an_agent_that_reads_no_view_chooses_as_with_one() -> None:
     for seed in (1, 2, 3):
-        blind = Game.new(LITE, seed)
+        blind = Game.new(RULESET, seed)
         play(blind, random_agents(seed))
         seen: list[View | None] = []
-        seeing = Game.new(LITE, seed)
+        seeing = Game.new(RULESET, seed)
         play(seeing, (_Seeing(seed * 2 + 1, seen), _Seeing(seed * 2 + 2, seen)))
         assert seeing.state_hash() == blind.state_hash()
         assert len(seen) == seeing.decisions and all(isinstance(v, View) for v in seen)

@@ -8,13 +8,15 @@ from pathlib import Path
 import pytest
 from blackpoker.cli.main import main
 from blackpoker.compiler import compile
-from blackpoker.compiler.pipeline import edition_source
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.play.log import LOG_KIND, log_lines, replay
 from blackpoker.runtime.play.selfplay import play, random_agents
 from click.testing import CliRunner
+from editions_support import EDITIONS, formats
 
-LITE = compile("v7", "lite")
+EDITION = EDITIONS[0]
+SMALLEST = formats(EDITION)[0]
+RULESET = compile(EDITION, SMALLEST)
 
 
 def _end(path: Path) -> dict[str, object]:
@@ -24,14 +26,25 @@ def _end(path: Path) -> dict[str, object]:
 GAMES_PER_FORMAT = 20
 
 
-@pytest.mark.parametrize("format_id", [f.id for f in edition_source("v7").edition.formats])
+@pytest.mark.parametrize(("edition", "format_id"), [(e, f) for e in EDITIONS for f in formats(e)])
 def test_simulated_games_checked_at_every_decision_replay_to_their_state_hashes(
-    tmp_path: Path, format_id: str
+    tmp_path: Path, edition: str, format_id: str
 ) -> None:
     """`simulate` checks the invariants after every decision by default; every log it writes
     replays, event by event, to its decisions, result and state hash."""
     logs = tmp_path / "logs"
-    run = ["simulate", "--format", format_id, "-n", str(GAMES_PER_FORMAT), "--seed", "1", "--json"]
+    run = [
+        "simulate",
+        "--edition",
+        edition,
+        "--format",
+        format_id,
+        "-n",
+        str(GAMES_PER_FORMAT),
+        "--seed",
+        "1",
+        "--json",
+    ]
     result = CliRunner().invoke(main, [*run, "--logs", str(logs)])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["completed"] == GAMES_PER_FORMAT
@@ -49,7 +62,7 @@ def test_simulated_games_checked_at_every_decision_replay_to_their_state_hashes(
 
 
 def _game_log(tmp_path: Path) -> tuple[Path, list[str]]:
-    game = Game.new(LITE, 5, events=[])
+    game = Game.new(RULESET, 5, events=[])
     agents = random_agents(5)
     play(game, agents)
     lines = [json.dumps(line, ensure_ascii=False) for line in log_lines(game, [a.name for a in agents])]

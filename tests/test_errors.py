@@ -60,5 +60,5 @@ def test_a_notation_error_carries_a_diagnostic_with_a_caret() -> None:
 
 def test_a_command_error_is_located_in_the_command() -> None:
     with pytest.raises(BlackPokerError) as caught:
-        parse_command("p1: 兵士召喚 ★♠")
+        parse_command("p1: 何か ★♠")
     assert caught.value.diagnostics[0].location.path == "command"

@@ -16,30 +16,34 @@ import yaml
 from bad_input_support import invoke, located
 from blackpoker.compiler.pipeline import compile_edition, edition_source
 from click.testing import Result
-from conftest import SHARED
+from editions_support import (
+    EDITIONS,
+    UPSTREAM,
+    accepted,
+    formats,
+    import_like,
+    read_upstream,
+    upstream_entries,
+    upstream_lists,
+    upstream_with,
+)
 
-UPSTREAM = SHARED / "reference" / "upstream"
 DECISIONS = Path(__file__).resolve().parents[1] / "docs" / "decisions.md"
-
-# Where the built-in v7 list departs from the upstream v7-act.yaml, each by a decision recorded
-# in docs/decisions.md: (list, id, field) → (decision topic, the repair: upstream text → built-in
-# text, or None when the built-in value is chosen outright).
-ACCEPTED: dict[tuple[str, str, str], tuple[str, tuple[str, str] | None]] = {
-    **{
-        ("actions", action, "effect"): ("ライフ vs デッキ", ("デッキ", "ライフ"))
-        for action in ("draw", "deathLance", "addBulwark", "recruit", "search", "bj", "nextGeneration")
-    },
-    ("actions", "block", "effect"): ("A stray space in ブロック", ("。 ", "。")),
-    ("actions", "reverse", "format"): ("リバース", None),
-    ("header", "", "published"): ("Published date", None),
-}
+# (edition, upstream list) for every built-in edition made from an upstream list; the ones with
+# recorded departures (tests/data/a/decisions.yaml) are written by hand, the others imported.
+LISTS = list(upstream_lists().items())
+IMPORTED = [(edition, name) for edition, name in LISTS if not accepted(edition)]
+WRITTEN = [(edition, name) for edition, name in LISTS if accepted(edition)]
 
 
 def upstream_file(name: str) -> Path:
-    path = UPSTREAM / name
-    if not path.is_file():
-        pytest.skip("the shared upstream data (../shared/reference/upstream) is not beside this checkout")
-    return path
+    read_upstream(name)  # skips when the shared data is not beside this checkout
+    return UPSTREAM / name
+
+
+def any_list() -> str:
+    """An upstream list for a test about the importer, not about an edition."""
+    return upstream_with(lambda _: True)
 
 
 def run_import(tmp_path: Path, name: str, *options: str) -> tuple[Result, dict[str, Any]]:
@@ -76,19 +80,23 @@ def fields_both_have(
 # --- round trip ---------------------------------------------------------------------------
 
 
-def test_importing_v7_agrees_with_the_builtin_v7_apart_from_recorded_decisions(tmp_path: Path) -> None:
-    _, imported = run_import(tmp_path, "v7-act.yaml", "--like", "v7")
+@pytest.mark.parametrize(("edition", "name"), WRITTEN)
+def test_importing_agrees_with_the_builtin_edition_apart_from_recorded_decisions(
+    tmp_path: Path, edition: str, name: str
+) -> None:
+    _, imported = run_import(tmp_path, name, "--like", import_like(edition))
     used = set()
-    for where, ours, theirs in fields_both_have(imported, builtin("v7")):
-        if where in ACCEPTED:
+    recorded = accepted(edition)
+    for where, ours, theirs in fields_both_have(imported, builtin(edition)):
+        if where in recorded:
             used.add(where)
-            _, repair = ACCEPTED[where]
+            _, repair = recorded[where]
             assert ours != theirs, f"{where}: accepted as different, but equal"
             if repair is not None:
                 assert ours.replace(*repair) == theirs, where
         else:
             assert ours == theirs, where
-    assert used == ACCEPTED.keys()  # no accepted difference is stale
+    assert used == recorded.keys()  # no accepted difference is stale
 
 
 def test_each_accepted_difference_points_to_a_recorded_decision() -> None:
@@ -97,52 +105,47 @@ def test_each_accepted_difference_points_to_a_recorded_decision() -> None:
         for line in DECISIONS.read_text(encoding="utf-8").splitlines()
         if line.startswith("| ")
     ]
-    for topic, _ in ACCEPTED.values():
+    topics = [topic for edition in EDITIONS for topic, _ in accepted(edition).values()]
+    assert topics
+    for topic in topics:
         assert any(row.startswith(topic) for row in rows), topic
 
 
-# --- the shipped imports: counts per format agree with the upstream files -------------------
+# --- the built-in editions: entries per format agree with the upstream files ----------------
 
-SHIPPED = [("v6", "v6-act.yaml"), ("v8.2", "act.yaml")]
+LIST_NAMES = {"act": "actions", "char": "characters", "fog": "fogs"}
 
 
-def upstream_names(name: str, groups: str, items: str, prefix: str) -> dict[str, list[str]]:
-    """Per format, the names of the upstream entries that belong to it."""
-    data = yaml.safe_load(upstream_file(name).read_text(encoding="utf-8"))
-    per_format: dict[str, list[str]] = {}
-    for group in data.get(groups) or ():
-        for entry in group[items]:
-            for format_id in filter(None, (f.strip() for f in entry["format"].split(","))):
-                per_format.setdefault(format_id, []).append(entry[f"{prefix}Name"])
+def upstream_names(name: str, decided: set[str]) -> dict[str, dict[str, list[str]]]:
+    """Per list and format, the names of the upstream entries that belong to it, save the
+    entries whose format the edition decided itself."""
+    per_format: dict[str, dict[str, list[str]]] = {list_name: {} for list_name in LIST_NAMES.values()}
+    for kind, entry in upstream_entries(read_upstream(name)):
+        if entry[f"{kind}Id"] in decided:
+            continue
+        for format_id in filter(None, (f.strip() for f in entry["format"].split(","))):
+            per_format[LIST_NAMES[kind]].setdefault(format_id, []).append(entry[f"{kind}Name"])
     return per_format
 
 
-def per_format(entries: Any, format_ids: Any) -> dict[str, list[str]]:
-    return {f: sorted(e.name for e in entries if f in e.formats) for f in format_ids}
+def per_format(entries: Any, format_ids: Any, decided: set[str]) -> dict[str, list[str]]:
+    return {f: sorted(e.name for e in entries if f in e.formats and e.id not in decided) for f in format_ids}
 
 
-@pytest.mark.parametrize(("edition", "name"), SHIPPED)
+@pytest.mark.parametrize(("edition", "name"), LISTS)
 def test_entries_per_format_match_the_upstream_file(edition: str, name: str) -> None:
     source = edition_source(str(shipped_file(edition)))
-    formats = [f.id for f in source.edition.formats]
-    upstream = {
-        "actions": upstream_names(name, "actList", "acts", "act"),
-        "characters": upstream_names(name, "charList", "chars", "char"),
-        "fogs": upstream_names(name, "fogList", "fogs", "fog"),
-    }
-    assert set(formats) == set(upstream["actions"])
+    format_ids = [f.id for f in source.edition.formats]
+    decided = {id_ for (_, id_, field) in accepted(edition) if field == "format"}
+    upstream = upstream_names(name, decided)
+    assert set(format_ids) == set(upstream["actions"])
     for list_name, names in upstream.items():
-        expected = {f: sorted(names.get(f, [])) for f in formats}
-        assert per_format(getattr(source, list_name), formats) == expected, list_name
+        expected = {f: sorted(names.get(f, [])) for f in format_ids}
+        assert per_format(getattr(source, list_name), format_ids, decided) == expected, list_name
 
 
-# The shipped imports whose every action has its program (v8.2 joins when the 8.2 engine's
-# programs are written): they compile in every format.
-COMPLETE = ["v6"]
-
-
-@pytest.mark.parametrize("edition", COMPLETE)
-def test_a_complete_import_compiles_every_format_with_the_same_entries(edition: str) -> None:
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_complete_edition_compiles_every_format_with_the_same_entries(edition: str) -> None:
     source = edition_source(edition)
     assert all(action.program for action in source.actions)
     for format_id, ruleset in compile_edition(edition).items():
@@ -152,10 +155,10 @@ def test_a_complete_import_compiles_every_format_with_the_same_entries(edition: 
             ], (format_id, list_name)
 
 
-@pytest.mark.parametrize(("edition", "name"), SHIPPED)
+@pytest.mark.parametrize(("edition", "name"), IMPORTED)
 def test_the_shipped_edition_holds_what_a_fresh_import_gives(tmp_path: Path, edition: str, name: str) -> None:
     """Hand completion adds programs and engine data; every imported field stays as imported."""
-    _, imported = run_import(tmp_path, name, "--like", "v7")
+    _, imported = run_import(tmp_path, name, "--like", import_like(edition))
     shipped = builtin(edition)
     assert imported["id"] == shipped["id"]  # derived from the list's ver
     for key in (
@@ -180,30 +183,37 @@ def test_the_shipped_edition_holds_what_a_fresh_import_gives(tmp_path: Path, edi
 # --- programs copied from another edition ---------------------------------------------------
 
 
+def reworded(edition: str) -> list[str]:
+    """The actions whose effect the edition words otherwise than upstream (a repair of spacing
+    alone is no change of words)."""
+    return sorted(
+        id_
+        for (_, id_, key), (_, repair) in accepted(edition).items()
+        if key == "effect" and repair and repair[0].split() != repair[1].split()
+    )
+
+
 def test_programs_and_engine_data_are_copied_by_id_and_changed_texts_listed(tmp_path: Path) -> None:
-    result, imported = run_import(tmp_path, "v7-act.yaml", "--like", "v7", "--programs-from", "v7")
-    shipped = builtin("v7")
+    edition, name = next(((e, n) for e, n in LISTS if reworded(e)), (None, None))
+    assert edition and name, "no built-in edition rewords an upstream effect"
+    result, imported = run_import(tmp_path, name, "--like", import_like(edition), "--programs-from", edition)
+    shipped = builtin(edition)
     for name in ("actions", "characters"):
         ours = {entry["id"]: entry for entry in shipped[name]}
         for entry in imported[name]:
             source = ours[entry["id"]]
             for key in ("program", "face", "attack", "size", "combat", "triggers", "waives_cost_of", "since"):
                 assert entry.get(key) == source.get(key), (entry["id"], key)
-    reworded = sorted(  # a repair of spacing alone is no change of words
-        id_
-        for (_, id_, key), (_, repair) in ACCEPTED.items()
-        if key == "effect" and repair and repair[0].split() != repair[1].split()
-    )
     lines = dict(
         line.split(": ", 1) for line in result.stderr.splitlines() if line.startswith(("to ", "characters"))
     )
     review = next(value for key, value in lines.items() if key.startswith("to review"))
-    assert sorted(review.split(", ")) == reworded
+    assert sorted(review.split(", ")) == reworded(edition)
     assert next(value for key, value in lines.items() if key.startswith("to write")) == "none"
 
 
 def test_without_a_program_source_every_action_is_left_to_write(tmp_path: Path) -> None:
-    result, imported = run_import(tmp_path, "act.yaml", "--like", "v7")
+    result, imported = run_import(tmp_path, any_list())
     assert all("program" not in entry for entry in imported["actions"])
     assert "every action needs its program" in result.stderr
 
@@ -211,9 +221,11 @@ def test_without_a_program_source_every_action_is_left_to_write(tmp_path: Path) 
 # --- upstream defects repaired, each reported where it stands -------------------------------
 
 
-@pytest.mark.parametrize("name", ["v6-act.yaml", "v7-act.yaml", "act.yaml"])
-def test_repairs_are_reported_at_their_place_and_ids_end_unique(tmp_path: Path, name: str) -> None:
-    result, imported = run_import(tmp_path, name, "--like", "v7")
+@pytest.mark.parametrize(("edition", "name"), LISTS)
+def test_repairs_are_reported_at_their_place_and_ids_end_unique(
+    tmp_path: Path, edition: str, name: str
+) -> None:
+    result, imported = run_import(tmp_path, name, "--like", import_like(edition))
     repairs = [line for line in result.stderr.splitlines() if line.endswith("(repaired)")]
     assert repairs
     for line in repairs:
@@ -234,7 +246,7 @@ def test_repairs_are_reported_at_their_place_and_ids_end_unique(tmp_path: Path, 
 
 
 def spoil(
-    tmp_path: Path, replacements: list[tuple[str, str]], name: str = "v7-act.yaml"
+    tmp_path: Path, replacements: list[tuple[str, str]], name: str
 ) -> tuple[Path, list[tuple[int, int]]]:
     """Upstream file `name` with each `old` (its first occurrence) replaced by `new`; where each
     now stands."""
@@ -250,22 +262,42 @@ def spoil(
     return path, places
 
 
+def skipping(format_string: str, format_ids: list[str]) -> str | None:
+    """`format_string` (',,c,d': each item the format of its place) made to skip a later
+    format: its first named format moves one place earlier and leaves a gap; None when it names
+    too few formats for that."""
+    items = format_string.split(",")
+    start = next((i for i, item in enumerate(items) if item), 0)
+    if start == 0 or start + 1 >= len(items) or not items[start + 1]:
+        return None
+    items[start - 1], items[start] = format_ids[start - 1], ""
+    return ",".join(items)
+
+
 def test_every_bad_string_is_reported_at_its_line_and_column(tmp_path: Path) -> None:
+    name = upstream_with(
+        lambda data: all("actCost" in a and "actNote" in a for a in data["actList"][0]["acts"])
+    )
+    edition = next(e for e, n in LISTS if n == name)
+    acts = [entry for kind, entry in upstream_entries(read_upstream(name)) if kind == "act"]
+    cost = next(a["actCost"] for a in acts if a.get("actCost"))
+    format_string = next(a["format"] for a in acts if skipping(a["format"], formats(edition)))
     path, places = spoil(
         tmp_path,
         [
-            ("actCost: BL", "actCost: BX"),
+            (f"actCost: {cost}", f"actCost: {cost}X"),  # X is no payment unit
             ("actKey: J〜K", "actKey: J〜Z"),
             ("actTime: クイック", "actTime: 昼"),
-            ("format: ',,pro,mast'", "format: ',std,,mast'"),
+            (f"format: '{format_string}'", f"format: '{skipping(format_string, formats(edition))}'"),
             ("actNote: ''", "actNoet: ''"),
         ],
+        name,
     )
     out = tmp_path / "out"
-    result = invoke("import", path, "--out", out, "--like", "v7")
+    result = invoke("import", path, "--out", out)
     shown = str(path)
-    (cost, key, time, format_, unknown) = places
-    located(result, shown, cost[0], cost[1] + len("actCost: B"), "actCost 'BX'")
+    (cost_at, key, time, format_, unknown) = places
+    located(result, shown, cost_at[0], cost_at[1] + len(f"actCost: {cost}"), f"actCost '{cost}X'")
     located(result, shown, key[0], key[1] + len("actKey: J〜"), "actKey 'J〜Z'")
     located(result, shown, time[0], time[1] + len("actTime: "), "not a known word")
     located(result, shown, format_[0], format_[1] + len("format: "), "every later one")
@@ -274,8 +306,14 @@ def test_every_bad_string_is_reported_at_its_line_and_column(tmp_path: Path) -> 
     assert not out.exists() or not any(out.iterdir())
 
 
+def repeats_an_id(data: dict[str, Any]) -> bool:
+    ids = [c["charId"] for group in data["charList"] for c in group["chars"]]
+    return len(ids) != len(set(ids))
+
+
 def test_a_repeated_id_without_a_reference_entry_is_an_error(tmp_path: Path) -> None:
-    data = yaml.safe_load(upstream_file("v7-act.yaml").read_text(encoding="utf-8"))
+    name = upstream_with(repeats_an_id)
+    data = read_upstream(name)
     ids = [c["charId"] for group in data["charList"] for c in group["chars"]]
     repeated = next(
         c
@@ -284,30 +322,38 @@ def test_a_repeated_id_without_a_reference_entry_is_an_error(tmp_path: Path) -> 
         if ids.count(c["charId"]) > 1
         and ids.index(c["charId"]) != [x for g in data["charList"] for x in g["chars"]].index(c)
     )
-    path, ((line, col),) = spoil(tmp_path, [(f"charName: {repeated['charName']}", "charName: 名無し")])
-    result = invoke("import", path, "--out", tmp_path / "out", "--like", "v7")
+    path, ((line, col),) = spoil(tmp_path, [(f"charName: {repeated['charName']}", "charName: 名無し")], name)
+    result = invoke("import", path, "--out", tmp_path / "out")
     id_line = line + 1  # charId follows charName upstream
     located(result, str(path), id_line, col + len("charId: "), f"id '{repeated['charId']}' is used twice")
 
 
-def test_a_key_repeated_with_another_value_is_an_error(tmp_path: Path) -> None:
-    text = upstream_file("v7-act.yaml").read_text(encoding="utf-8")
-    ((line_no, line),) = [
-        (n, text_line)
-        for n, text_line in enumerate(text.splitlines(), 1)
-        if text_line.strip().startswith("charType:") and text.splitlines()[n - 2].strip() == text_line.strip()
+def repeated_type_lines(name: str) -> list[tuple[int, str]]:
+    """(line number, line) of each charType line that repeats the line above it."""
+    lines = upstream_file(name).read_text(encoding="utf-8").splitlines()
+    return [
+        (n, line)
+        for n, line in enumerate(lines, 1)
+        if line.strip().startswith("charType:") and lines[n - 2].strip() == line.strip()
     ]
-    path, _ = spoil(tmp_path, [(f"{line}\n{line}", f"{line}\n{line}x")])
-    result = invoke("import", path, "--out", tmp_path / "out", "--like", "v7")
+
+
+def test_a_key_repeated_with_another_value_is_an_error(tmp_path: Path) -> None:
+    name = next((n for n in upstream_lists().values() if repeated_type_lines(n)), None)
+    assert name, "no upstream list repeats a key"
+    ((line_no, line),) = repeated_type_lines(name)
+    path, _ = spoil(tmp_path, [(f"{line}\n{line}", f"{line}\n{line}x")], name)
+    result = invoke("import", path, "--out", tmp_path / "out")
     located(result, str(path), line_no, line.index("charType") + 1, "duplicate key 'charType'")
 
 
 def test_an_unknown_ver_needs_an_id(tmp_path: Path) -> None:
-    ver = yaml.safe_load(upstream_file("v7-act.yaml").read_text(encoding="utf-8"))["data"]["ver"]
-    path, ((line, col),) = spoil(tmp_path, [(f"ver: {ver}", "ver: 特別版")])
-    result = invoke("import", path, "--out", tmp_path / "out", "--like", "v7")
+    name = any_list()
+    ver = read_upstream(name)["data"]["ver"]
+    path, ((line, col),) = spoil(tmp_path, [(f"ver: {ver}", "ver: 特別版")], name)
+    result = invoke("import", path, "--out", tmp_path / "out")
     located(result, str(path), line, col + len("ver: "), "give --id")
-    result = invoke("import", path, "--out", tmp_path / "out", "--like", "v7", "--id", "special-1")
+    result = invoke("import", path, "--out", tmp_path / "out", "--id", "special-1")
     assert result.exit_code == 0, result.output
     assert (
         yaml.safe_load((tmp_path / "out" / "special-1.yaml").read_text(encoding="utf-8"))["id"] == "special-1"
@@ -319,17 +365,15 @@ def test_an_unknown_ver_needs_an_id(tmp_path: Path) -> None:
 
 def test_an_existing_output_is_replaced_only_with_force(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    first = invoke("import", upstream_file("v7-act.yaml"), "--out", out, "--like", "v7", "--id", "x")
+    first = invoke("import", upstream_file(any_list()), "--out", out, "--id", "x")
     assert first.exit_code == 0, first.output
     target = out / "x.yaml"
     target.write_text("mine\n", encoding="utf-8")
-    again = invoke("import", upstream_file("v7-act.yaml"), "--out", out, "--like", "v7", "--id", "x")
+    again = invoke("import", upstream_file(any_list()), "--out", out, "--id", "x")
     assert again.exit_code == 1
     assert f"{target}: --out: the file exists; use --force" in again.stderr
     assert target.read_text(encoding="utf-8") == "mine\n"
-    forced = invoke(
-        "import", upstream_file("v7-act.yaml"), "--out", out, "--like", "v7", "--id", "x", "--force"
-    )
+    forced = invoke("import", upstream_file(any_list()), "--out", out, "--id", "x", "--force")
     assert forced.exit_code == 0, forced.output
     assert yaml.safe_load(target.read_text(encoding="utf-8"))["id"] == "x"
     assert sorted(p.name for p in out.iterdir()) == ["x.yaml"]  # no temporary file left
@@ -338,25 +382,25 @@ def test_an_existing_output_is_replaced_only_with_force(tmp_path: Path) -> None:
 def test_an_output_under_a_file_is_refused_before_reading(tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder\n", encoding="utf-8")
-    result = invoke("import", upstream_file("v7-act.yaml"), "--out", blocker / "out", "--like", "v7")
+    result = invoke("import", upstream_file(any_list()), "--out", blocker / "out")
     assert result.exit_code == 1
     assert "--out: " in result.stderr and "nothing written" in result.stderr
 
 
 def test_an_id_that_is_no_file_name_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    result = invoke("import", upstream_file("v7-act.yaml"), "--out", out, "--like", "v7", "--id", "../escape")
+    result = invoke("import", upstream_file(any_list()), "--out", out, "--id", "../escape")
     assert result.exit_code == 1
     assert "--id: '../escape' is not an edition id" in result.stderr
     assert not (tmp_path / "escape.yaml").exists() and not (out.exists() and any(out.iterdir()))
 
 
 def test_in_a_list_with_actspeed_the_mark_says_changed(tmp_path: Path) -> None:
-    data = yaml.safe_load(upstream_file("act.yaml").read_text(encoding="utf-8"))
-    first = data["actList"][0]["acts"][0]
+    name = upstream_with(lambda data: "actSpeed" in data["actList"][0]["acts"][0])
+    first = read_upstream(name)["actList"][0]["acts"][0]
     old = f"actSpeed: {first['actSpeed']}"
-    path, _ = spoil(tmp_path, [(old, f"{old}\n      actS: ●")], "act.yaml")
-    result = invoke("import", path, "--out", tmp_path / "out", "--like", "v7")
+    path, _ = spoil(tmp_path, [(old, f"{old}\n      actS: ●")], name)
+    result = invoke("import", path, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     (written,) = (tmp_path / "out").glob("*.yaml")
     action = yaml.safe_load(written.read_text(encoding="utf-8"))["actions"][0]
@@ -367,8 +411,8 @@ def test_in_a_list_with_actspeed_the_mark_says_changed(tmp_path: Path) -> None:
 
 
 def test_a_fog_without_an_action_of_its_name_is_an_error(tmp_path: Path) -> None:
-    data = yaml.safe_load(upstream_file("act.yaml").read_text(encoding="utf-8"))
-    fog = data["fogList"][0]["fogs"][0]
-    path, ((line, col),) = spoil(tmp_path, [(f"fogName: {fog['fogName']}", "fogName: 霧")], "act.yaml")
-    result = invoke("import", path, "--out", tmp_path / "out", "--like", "v7")
+    name = upstream_with(lambda data: data.get("fogList"))
+    fog = read_upstream(name)["fogList"][0]["fogs"][0]
+    path, ((line, col),) = spoil(tmp_path, [(f"fogName: {fog['fogName']}", "fogName: 霧")], name)
+    result = invoke("import", path, "--out", tmp_path / "out")
     located(result, str(path), line, col + len("fogName: "), "fogName '霧': no action has this name")

@@ -14,19 +14,22 @@ from blackpoker.runtime.play import selfplay
 from blackpoker.runtime.play.agents import Agent
 from blackpoker.runtime.play.selfplay import Checks, play_random
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
+from editions_support import EDITIONS, formats
 
-LITE = compile("v7", "lite")
+EDITION = EDITIONS[0]
+SMALLEST = formats(EDITION)[0]
+RULESET = compile(EDITION, SMALLEST)
 
 
 def test_a_lost_card_is_caught_after_the_decision_that_lost_it() -> None:
-    game = Game.new(LITE, seed=3, check=True)
+    game = Game.new(RULESET, seed=3, check=True)
     game.state.players[0].life.pop()
     with pytest.raises(InvariantError, match="player 1 has 53 cards instead of 54"):
         game.apply(game.legal_options()[-1])
 
 
 def test_a_doubled_card_is_caught_on_the_final_state() -> None:
-    game = play_random(LITE, 4, check=False)
+    game = play_random(RULESET, 4, check=False)
     assert game.over
     check_invariants(game)  # a finished game keeps every card once
     me = game.state.players[0]
@@ -36,7 +39,7 @@ def test_a_doubled_card_is_caught_on_the_final_state() -> None:
 
 
 def test_a_card_of_no_deck_and_a_malformed_character_are_named() -> None:
-    game = play_random(LITE, 4, check=False)
+    game = play_random(RULESET, 4, check=False)
     moved = game.state.players[1].graveyard.pop()
     game.state.players[1].graveyard.append(moved + 1000)
     with pytest.raises(InvariantError, match="player 2 has 53 cards"):
@@ -80,7 +83,7 @@ def test_a_run_reports_a_broken_invariant_as_a_failure(
     monkeypatch: pytest.MonkeyPatch, repair: bool, check: Checks, caught: bool
 ) -> None:
     monkeypatch.setattr(selfplay, "play", _lose_a_card_for_the_game(repair))
-    records = run_all(Plan(RulesSource("v7", "lite"), ("random", "random"), 1, 2, check=check))
+    records = run_all(Plan(RulesSource(EDITION, SMALLEST), ("random", "random"), 1, 2, check=check))
     failures = [r.failure for r in records if r.failure is not None]
     if caught:
         assert len(failures) == 2

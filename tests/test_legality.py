@@ -11,6 +11,7 @@ import pytest
 from blackpoker.compiler import CompileError, compile
 from blackpoker.compiler.cards import Card
 from blackpoker.compiler.cost import PAYABLE_UNITS
+from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.notation import NotationError, parse_cost
 from blackpoker.compiler.pipeline import builtin_path, check_paths
 from blackpoker.runtime.engine.game import Game
@@ -22,8 +23,10 @@ from blackpoker.runtime.engine.rules import LRU, Rules
 from blackpoker.runtime.engine.zones import DECK, card
 from blackpoker.runtime.play.selfplay import decide, random_agents
 from blackpoker.runtime.scenario.notation import Command, parse_command
+from editions_support import EDITIONS, compiled, formats, reference_edition
 
-FORMATS = ("lite", "std", "pro", "mast")
+FORMATS = [(edition, format_id) for edition in EDITIONS for format_id in formats(edition)]
+EDITION = EDITIONS[0]
 
 
 def positions(rules: Rules, games: int, every: int) -> list[Game]:
@@ -72,9 +75,9 @@ def mutations(game: Game, written: Command, rng: random.Random) -> list[Command]
     return found
 
 
-@pytest.mark.parametrize("format_id", FORMATS)
-def test_legal_options_pass_every_check_and_the_first_refusal_agrees(format_id: str) -> None:
-    rules = Rules(compile("v7", format_id))
+@pytest.mark.parametrize(("edition", "format_id"), FORMATS)
+def test_legal_options_pass_every_check_and_the_first_refusal_agrees(edition: str, format_id: str) -> None:
+    rules = Rules(compile(edition, format_id))
     rng = random.Random(format_id)
     games = positions(rules, 6, 7)
     assert len(games) >= 100
@@ -123,7 +126,8 @@ def grammar_letters() -> list[str]:
 def test_the_grammar_spells_the_implemented_units_and_more() -> None:
     letters = grammar_letters()
     assert set(UNITS) <= set(letters)
-    assert {u.unit for u in compile("v7", "lite").edition.cost_units} <= set(UNITS)
+    for edition in EDITIONS:
+        assert {u.unit for u in compiled(edition)[formats(edition)[0]].edition.cost_units} <= set(UNITS)
 
 
 def test_the_compiler_accepts_exactly_the_units_the_engine_pays() -> None:
@@ -134,10 +138,10 @@ def test_the_compiler_accepts_exactly_the_units_the_engine_pays() -> None:
 def test_a_unit_without_payment_rule_is_refused_where_an_edition_declares_it(
     tmp_path: Path, letter: str
 ) -> None:
-    text = builtin_path("v7").read_text(encoding="utf-8")
+    text = builtin_path(EDITION).read_text(encoding="utf-8")
     anchor = "cost_units:\n"
     assert anchor in text
-    edition = tmp_path / builtin_path("v7").name  # an edition file is named after its id
+    edition = tmp_path / builtin_path(EDITION).name  # an edition file is named after its id
     edition.write_text(
         text.replace(anchor, anchor + f"  - {{unit: {letter}, name: X, text: x}}\n"), encoding="utf-8"
     )
@@ -151,19 +155,20 @@ def test_a_unit_without_payment_rule_is_refused_where_an_edition_declares_it(
 @pytest.mark.parametrize("letter", [x for x in grammar_letters() if x not in UNITS])
 def test_a_unit_without_payment_rule_is_refused_where_an_overlay_uses_it(tmp_path: Path, letter: str) -> None:
     rules = tmp_path / "rules.yaml"
+    base = compiled(EDITION)[formats(EDITION)[0]]
     rules.write_text(
-        "kind: overlay\nname: my-std\nedition: v7\nbase: std\n"
-        f"actions:\n  change:\n    up:\n      cost: {letter}\n",
+        f"kind: overlay\nname: my-rules\nedition: {EDITION}\nbase: {base.format.id}\n"
+        f"actions:\n  change:\n    {base.actions[0].id}:\n      cost: {letter}\n",
         encoding="utf-8",
     )
     with pytest.raises(CompileError) as error:
-        compile("v7", "my-std", rules)
+        compile(EDITION, "my-rules", rules)
     (problem,) = error.value.diagnostics
     assert problem.location.line == 8 and f"unit '{letter}'" in problem.message
 
 
 def test_games_share_a_context_and_a_bare_rule_set_gets_one() -> None:
-    ruleset = compile("v7", "lite")
+    ruleset = compiled(EDITION)[formats(EDITION)[0]]
     rules = Rules(ruleset)
     game = Game.new(rules, 1)
     assert game.rules is rules and game.copy().rules is rules
@@ -184,7 +189,13 @@ def test_an_lru_forgets_the_least_recently_used_entry() -> None:
 
 def test_a_written_payment_names_each_character_once() -> None:
     """Two $B parts cannot drive the same bulwark."""
-    for game in positions(Rules(compile("v7", "std")), 6, 3):
+
+    def pays_bb(ruleset: RuleSet) -> bool:
+        return any(a.cost.counts().get("B", 0) >= 2 for a in ruleset.actions)
+
+    edition = reference_edition(lambda rulesets: any(pays_bb(r) for r in rulesets.values()))
+    ruleset = next(r for r in compiled(edition).values() if pays_bb(r))  # the smallest with a $BB action
+    for game in positions(Rules(ruleset), 6, 3):
         option = next(
             (
                 o
@@ -205,11 +216,11 @@ def test_a_written_payment_names_each_character_once() -> None:
     pytest.fail("no position offers a $BB request")
 
 
-@pytest.mark.parametrize("format_id", FORMATS)
-def test_options_from_warm_caches_equal_a_fresh_search(format_id: str) -> None:
+@pytest.mark.parametrize(("edition", "format_id"), FORMATS)
+def test_options_from_warm_caches_equal_a_fresh_search(edition: str, format_id: str) -> None:
     """The plans cached by hand (shared by every game of a context) give the options a new
     context finds from scratch, in the same order, including when only passing is legal."""
-    ruleset = compile("v7", format_id)
+    ruleset = compile(edition, format_id)
     shared = Rules(ruleset)
     only_pass = 0
     for game in positions(shared, 6, 3):

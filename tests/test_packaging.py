@@ -8,6 +8,9 @@ import sys
 import venv
 from pathlib import Path
 
+from blackpoker.compiler import compile
+from editions_support import EDITIONS, formats
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -36,11 +39,16 @@ def test_wheel_install_works_from_another_folder(tmp_path: Path) -> None:
     exe = env_dir / "bin" / "blackpoker"
     validate = subprocess.run([exe, "validate"], cwd=work, capture_output=True, text=True, check=False)
     assert validate.returncode == 0, validate.stderr
+    largest = formats(EDITIONS[0])[-1]
     compiled = subprocess.run(
-        [exe, "compile", "--format", "mast"], cwd=work, capture_output=True, text=True, check=False
+        [exe, "compile", "--edition", EDITIONS[0], "--format", largest],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert compiled.returncode == 0, compiled.stderr
-    assert len(json.loads(compiled.stdout)["actions"]) == 37
+    assert len(json.loads(compiled.stdout)["actions"]) == len(compile(EDITIONS[0], largest).actions)
     where = subprocess.run(
         [python, "-c", "import blackpoker.compiler as c; print(c.__file__)"],
         cwd=work,

@@ -16,8 +16,11 @@ from blackpoker.runtime.engine.view import View
 from blackpoker.runtime.engine.zones import card, label
 from blackpoker.runtime.play.agents import RandomAgent, ScriptedAgent
 from blackpoker.runtime.play.selfplay import play, random_agents
+from editions_support import EDITIONS, acting, formats
 
-LITE = compile("v7", "lite")
+EDITION = EDITIONS[0]
+SMALLEST = formats(EDITION)[0]
+RULESET = compile(EDITION, SMALLEST)
 SEED = 3  # p1 goes first, with `pass` among its first options
 
 
@@ -42,13 +45,24 @@ def _hidden_labels(game: Game, opponent: int) -> set[str]:
 
 def test_a_person_plays_from_piped_input_and_sees_only_their_view(tmp_path: Path) -> None:
     answers = ["zzz", "99", "p2: pass", "pass", *["1"] * 60, "q"]
-    result = _play(tmp_path, answers, "--seed", str(SEED), "--log", "game.jsonl")
+    result = _play(
+        tmp_path,
+        answers,
+        "--edition",
+        EDITION,
+        "--format",
+        SMALLEST,
+        "--seed",
+        str(SEED),
+        "--log",
+        "game.jsonl",
+    )
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     out = result.stdout
     assert "seed 3: you play p1 against the random agent" in out
     assert "'zzz' is not one of the options now" in out
-    assert "type a number from 1 to 4" in out
+    assert f"type a number from 1 to {len(Game.new(RULESET, SEED).legal_options())}" in out
     assert "p2 does not decide now: p1 does" in out
     assert "> p1: pass\n" in out  # the notation is accepted
     assert out.splitlines()[-1] == "> quit"
@@ -56,7 +70,7 @@ def test_a_person_plays_from_piped_input_and_sees_only_their_view(tmp_path: Path
     # Replay the log to know every position the person was shown, and check each rendering.
     lines = [json.loads(line) for line in (tmp_path / "game.jsonl").read_text(encoding="utf-8").splitlines()]
     assert lines[0]["agents"] == ["human", "random:3"]
-    game = Game.new(LITE, SEED)
+    game = Game.new(RULESET, SEED)
     shown: list[set[str]] = []
     for line in lines[1:-1]:
         if line["event"] != "decision":
@@ -107,16 +121,17 @@ class _Recording:
 @pytest.mark.parametrize("seed", [1, 2])
 def test_scripted_agents_replay_a_game_from_its_commands(seed: int) -> None:
     scripts: tuple[list[str], list[str]] = ([], [])
-    first = Game.new(LITE, seed)
+    first = Game.new(RULESET, seed)
     randoms = random_agents(seed)
     play(first, [_Recording(randoms[p].rng.randrange(10**9), scripts[p]) for p in (0, 1)])
     assert first.over
-    again = Game.new(LITE, seed)
+    again = Game.new(RULESET, seed)
     play(again, [ScriptedAgent(scripts[0]), ScriptedAgent(scripts[1])])
     assert again.state_hash() == first.state_hash()
 
 
 def test_a_scripted_command_that_is_not_legal_names_itself() -> None:
-    game = Game.new(LITE, SEED)
-    with pytest.raises(LookupError, match="scripted command 'p1: エンド ★♠7': 'エンド ★♠7' is not one of"):
-        play(game, [ScriptedAgent(["p1: エンド ★♠7"]), ScriptedAgent([])])
+    game = Game.new(RULESET, SEED)
+    end = acting(RULESET, "pass_turn").name  # it has no key: a key card makes it no option
+    with pytest.raises(LookupError, match=f"scripted command 'p1: {end} ★♠7': '{end} ★♠7' is not one of"):
+        play(game, [ScriptedAgent([f"p1: {end} ★♠7"]), ScriptedAgent([])])

@@ -20,24 +20,31 @@ from blackpoker.runtime.play.selfplay import game_seed
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 from blackpoker.runtime.play.stats import Difference, Rate, Spread, wilson
 from click.testing import CliRunner
+from editions_support import EDITIONS, acting, compiled, formats
 from site_support import HOSTILE
 
-# A lite-based local rule: a free 防壁設置 and an added action without a program.
+# The games are played in the newest edition's smallest format, named on every command line.
+EDITION = EDITIONS[0]
+SMALLEST = formats(EDITION)[0]
+PLAY = ("--edition", EDITION, "--format", SMALLEST)
+
+# A local rule on the smallest format: its first paid action made free, and an added action
+# without a program.
 LOCAL = """\
 kind: overlay
-name: my-lite
+name: my-rules
 title: "{title}"
-edition: v7
-base: lite
+edition: {edition}
+base: {base}
 actions:
   change:
-    setBulwark:
+    {free}:
       cost: ""
   add:
     - id: shout
       name: "{name}"
-      type: 速攻魔法
-      section: 魔法系
+      type: {type}
+      section: {section}
       timing: quick
       speed: normal
       cost: D
@@ -46,9 +53,19 @@ actions:
 """
 
 
-def _local(folder: Path, title: str = "マイライト", name: str = "シャウト") -> Path:
-    path = folder / "my-lite.yaml"
-    path.write_text(LOCAL.format(title=title.replace('"', '\\"'), name=name.replace('"', '\\"')), "utf-8")
+def _local(folder: Path, title: str = "マイルール", name: str = "シャウト") -> Path:
+    base = compiled(EDITION)[SMALLEST]
+    path = folder / "my-rules.yaml"
+    text = LOCAL.format(
+        title=title.replace('"', '\\"'),
+        name=name.replace('"', '\\"'),
+        edition=EDITION,
+        base=SMALLEST,
+        free=next(a.id for a in base.actions if a.cost.units),
+        type=base.edition.action_types[0],
+        section=base.edition.sections[0],
+    )
+    path.write_text(text, "utf-8")
     return path
 
 
@@ -78,7 +95,7 @@ def test_one_and_two_jobs_give_identical_results() -> None:
 
 def test_the_workers_play_the_rule_set_compiled_here(tmp_path: Path) -> None:
     rules = _local(tmp_path)
-    source = RulesSource("v7", "my-lite", rules)
+    source = RulesSource(EDITION, "my-rules", rules)
     compiled = source.compile()
     rules.unlink()  # a worker that compiled the rules itself would not find them
     plan = Plan(source, ("random", "greedy"), 3, 12)
@@ -126,7 +143,7 @@ def test_a_game_seed_depends_on_the_run_seed_and_the_index_only() -> None:
 
 
 def test_the_json_keeps_the_old_keys_and_adds_the_statistics() -> None:
-    data = _json("-n", "60", "--seed", "3")
+    data = _json(*PLAY, "-n", "60", "--seed", "3")
     assert {"games", "completed", "decisions", "seconds", "wins", "draws", "failures"} <= set(data)
     rates = data["rates"]
     done = data["completed"]
@@ -137,48 +154,49 @@ def test_the_json_keeps_the_old_keys_and_adds_the_statistics() -> None:
         assert rate["total"] == done and low <= rate["rate"] <= high
     assert data["turns"]["q1"] <= data["turns"]["median"] <= data["turns"]["q3"]
     assert sum(data["turn_histogram"].values()) == done
-    lite = compile("v7", "lite")
+    ruleset = compile(EDITION, SMALLEST)
     actions = {a["id"]: a for a in data["actions"]}
-    assert list(actions) == [a.id for a in lite.actions if a.direct]
-    assert actions["end"]["games"] == done  # every game passes a turn
+    assert list(actions) == [a.id for a in ruleset.actions if a.direct]
+    assert actions[acting(ruleset, "pass_turn").id]["games"] == done  # every game passes a turn
     for action in actions.values():
         assert action["games"] <= action["uses"]
         assert action["user_wins"]["total"] >= action["games"]  # one or both players used it
 
 
 def test_the_terminal_report_has_the_three_tables() -> None:
-    out = _run("-n", "20", "--seed", "2", "--agents", "greedy,random").stdout
+    out = _run(*PLAY, "-n", "20", "--seed", "2", "--agents", "greedy,random").stdout
     assert "p1 greedy vs p2 random" in out
-    for text in ("first player wins", "second player wins", "draws", "median [quartiles]", "アタック"):
+    every_game = acting(compile(EDITION, SMALLEST), "pass_turn").name
+    for text in ("first player wins", "second player wins", "draws", "median [quartiles]", every_game):
         assert text in out
 
 
 def test_an_overlay_runs_and_its_added_action_is_reported(tmp_path: Path) -> None:
     data = _json("--rules", str(_local(tmp_path)), "-n", "30")
-    assert data["format"] == "my-lite" and data["completed"] == 30
+    assert data["format"] == "my-rules" and data["completed"] == 30
     assert "shout" in [a["id"] for a in data["actions"]]
 
 
 def test_compare_puts_a_local_rule_beside_its_base(tmp_path: Path) -> None:
     rules = str(_local(tmp_path))
-    data = _json("--compare", "lite", rules, "-n", "40", "--seed", "5")
+    data = _json("--edition", EDITION, "--compare", SMALLEST, rules, "-n", "40", "--seed", "5")
     base, local = data["compare"]
-    assert (base["format"], local["format"]) == ("lite", "my-lite")
-    assert _without_time(base) == _without_time(_json("-n", "40", "--seed", "5"))  # the same games
+    assert (base["format"], local["format"]) == (SMALLEST, "my-rules")
+    assert _without_time(base) == _without_time(_json(*PLAY, "-n", "40", "--seed", "5"))  # the same games
     differences = data["differences"]
     first = differences["rates"]["first"]
     assert first["difference"] == pytest.approx(
         local["rates"]["first"]["rate"] - base["rates"]["first"]["rate"]
     )
     assert "shout" not in differences["actions"]  # only in one of them
-    out = _run("--compare", "lite", rules, "-n", "10").stdout
-    assert "difference (95% CI)" in out and "my-lite" in out and "シャウト" in out
+    out = _run("--edition", EDITION, "--compare", SMALLEST, rules, "-n", "10").stdout
+    assert "difference (95% CI)" in out and "my-rules" in out and "シャウト" in out
 
 
 def test_html_report_is_self_contained_and_escapes_rule_text(tmp_path: Path) -> None:
     rules = _local(tmp_path, title=HOSTILE, name=HOSTILE)
     out = tmp_path / "report.html"
-    _run("--compare", "lite", str(rules), "-n", "20", "--html", str(out))
+    _run("--edition", EDITION, "--compare", SMALLEST, str(rules), "-n", "20", "--html", str(out))
     html = out.read_text(encoding="utf-8")
     assert html.count("<svg") == 4
     assert "<script" not in html and HOSTILE not in html and "&lt;script&gt;" in html
@@ -199,9 +217,9 @@ def test_logs_are_written_by_the_workers_too(tmp_path: Path) -> None:
     [
         (["--agents", "random"], "--agents: expected two of random, first, greedy"),
         (["--agents", "random,smart"], "--agents: expected two of"),
-        (["--compare", "lite", "nope.yaml"], "nope.yaml:1:1: cannot read file"),
-        (["--compare", "lite", "lite", "--format", "std"], "--compare: it names both rule sets"),
-        (["--compare", "lite", "std", "--logs", "x"], "--logs: not with --compare"),
+        (["--compare", SMALLEST, "nope.yaml"], "nope.yaml:1:1: cannot read file"),
+        (["--compare", SMALLEST, SMALLEST, "--format", SMALLEST], "--compare: it names both rule sets"),
+        (["--compare", SMALLEST, formats(EDITION)[-1], "--logs", "x"], "--logs: not with --compare"),
         (["--html", "missing/report.html"], "--html: missing: no such folder"),
         (["--format", "nope"], "no format 'nope'"),
     ],
@@ -218,8 +236,8 @@ def test_bad_options_are_reported_without_a_traceback(
 
 
 def test_a_compared_file_that_is_not_a_local_rule_is_located() -> None:
-    edition = builtin_path("v7")  # an action list, not a local rule
-    result = CliRunner().invoke(main, ["simulate", "--compare", "lite", str(edition)])
+    edition = builtin_path(EDITION)  # an action list, not a local rule
+    result = CliRunner().invoke(main, ["simulate", "--edition", EDITION, "--compare", SMALLEST, str(edition)])
     assert result.exit_code == 1
     assert "kind: --compare expects a local-rule file (kind: overlay)" in result.stderr
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from blackpoker.cli.main import main
 from click.testing import CliRunner
-from test_simulate import _local
+from test_simulate import EDITION, SMALLEST, _local
 from test_site_browser import Watched, browser, sync_api  # noqa: F401 (browser: the shared fixture)
 
 
@@ -16,7 +16,18 @@ from test_site_browser import Watched, browser, sync_api  # noqa: F401 (browser:
 def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("report")
     out = folder / "report.html"
-    args = ["simulate", "--compare", "lite", str(_local(folder)), "-n", "60", "--html", str(out)]
+    args = [
+        "simulate",
+        "--edition",
+        EDITION,
+        "--compare",
+        SMALLEST,
+        str(_local(folder)),
+        "-n",
+        "60",
+        "--html",
+        str(out),
+    ]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     return out

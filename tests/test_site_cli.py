@@ -11,7 +11,20 @@ from blackpoker.cli.main import main
 from blackpoker.compiler.pipeline import builtin_editions, compile_edition
 from blackpoker.site.build import MANIFEST, STAGING_MARK, STAGING_PREFIX
 from click.testing import CliRunner
-from site_support import HOSTILE, OVERLAY, built_html, run_cli, squash, text_content, write_overlay
+from editions_support import formats
+from site_support import (
+    EDITION,
+    HOSTILE,
+    OVERLAY,
+    OVERLAY_NAME,
+    SHEET,
+    built_html,
+    overlay_facts,
+    run_cli,
+    squash,
+    text_content,
+    write_overlay,
+)
 
 
 def files_under(root: Path) -> set[Path]:
@@ -36,52 +49,57 @@ def test_index_links_every_format_of_every_edition(html_site: Path) -> None:
 
 def test_html_only_build_makes_no_pdf_and_links_none(html_site: Path) -> None:
     assert not list(html_site.rglob("*.pdf"))
-    assert ".pdf" not in (html_site / "v7" / "std.html").read_text(encoding="utf-8")
+    assert ".pdf" not in (html_site / EDITION / f"{SHEET}.html").read_text(encoding="utf-8")
 
 
 def test_all_page_lists_every_action_with_its_first_format(html_site: Path) -> None:
-    page = squash(text_content((html_site / "v7" / "all.html").read_text(encoding="utf-8")))
-    mast = compile_edition("v7")["mast"]
-    for action in mast.actions:
-        debut = mast.debut(action)
+    page = squash(text_content((html_site / EDITION / "all.html").read_text(encoding="utf-8")))
+    largest = list(compile_edition(EDITION).values())[-1]
+    for action in largest.actions:
+        debut = largest.debut(action)
         assert f"{debut.mark}{action.name}({action.type})[{debut.id}]" in page
-    assert {mast.debut(a).mark for a in mast.actions} == {"■", "○", "●", "◎"}
+    assert {largest.debut(a).mark for a in largest.actions} == {f.mark for f in largest.edition.formats}
 
 
 def test_entries_carry_their_formats_for_the_filter(html_site: Path) -> None:
-    html = (html_site / "v7" / "all.html").read_text(encoding="utf-8")
-    assert 'id="action-summonsMagic" data-formats="std pro mast"' in html
-    assert '<option value="lite">■ ライト [lite]</option>' in html
+    html = (html_site / EDITION / "all.html").read_text(encoding="utf-8")
+    largest = list(compile_edition(EDITION).values())[-1]
+    later = next(a for a in largest.actions if largest.debut(a).id == SHEET)
+    assert f'id="action-{later.id}" data-formats="{" ".join(later.formats)}"' in html
+    for f in largest.edition.formats:
+        assert f'<option value="{f.id}">{f.mark} {f.name} [{f.id}]</option>' in html
 
 
 def test_selected_formats_only(tmp_path: Path) -> None:
     result = CliRunner().invoke(
-        main, ["build", "--out", str(tmp_path), "--format", "std", "--format", "all", "--html-only"]
+        main, ["build", "--out", str(tmp_path), "--format", SHEET, "--format", "all", "--html-only"]
     )
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in (tmp_path / "v7").iterdir()) == ["all.html", "std.html"]
+    assert sorted(p.name for p in (tmp_path / EDITION).iterdir()) == sorted(["all.html", f"{SHEET}.html"])
 
 
 def test_rebuild_replaces_the_site_and_leaves_no_staging_folder(tmp_path: Path) -> None:
     runner = CliRunner()
     assert runner.invoke(main, ["build", "--out", str(tmp_path), "--html-only"]).exit_code == 0
-    (tmp_path / "v7" / "lite.html").write_text("stale", encoding="utf-8")
-    result = runner.invoke(main, ["build", "--out", str(tmp_path), "--format", "lite", "--html-only"])
+    smallest = formats(EDITION)[0]
+    (tmp_path / EDITION / f"{smallest}.html").write_text("stale", encoding="utf-8")
+    result = runner.invoke(main, ["build", "--out", str(tmp_path), "--format", smallest, "--html-only"])
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         [MANIFEST, "index.html", "static", *builtin_editions()]
     )
-    assert (tmp_path / "v7" / "lite.html").read_text(encoding="utf-8") != "stale"
+    assert (tmp_path / EDITION / f"{smallest}.html").read_text(encoding="utf-8") != "stale"
     # A partial build keeps the other pages of the earlier one.
-    assert {"lite.html", "std.html", "all.html"} <= {p.name for p in (tmp_path / "v7").iterdir()}
+    pages = {f"{f}.html" for f in formats(EDITION)} | {"all.html"}
+    assert pages <= {p.name for p in (tmp_path / EDITION).iterdir()}
 
 
 def test_build_clears_the_staging_folder_of_a_killed_build(tmp_path: Path) -> None:
     leftover = tmp_path / f"{STAGING_PREFIX}killed"
     leftover.mkdir()
     (leftover / STAGING_MARK).touch()
-    (leftover / "std.html").write_text("half written", encoding="utf-8")
-    result = CliRunner().invoke(main, ["build", "--out", str(tmp_path), "--format", "std", "--html-only"])
+    (leftover / f"{SHEET}.html").write_text("half written", encoding="utf-8")
+    result = CliRunner().invoke(main, ["build", "--out", str(tmp_path), "--format", SHEET, "--html-only"])
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         [MANIFEST, "index.html", "static", *builtin_editions()]
@@ -95,7 +113,7 @@ def test_full_build_writes_only_inside_out(tmp_path: Path) -> None:
         folder.mkdir()
     overlay = write_overlay(tmp_path)
     env = {**os.environ, "TMPDIR": str(tmp), "HOME": str(home), "XDG_CACHE_HOME": str(cache)}
-    result = run_cli("build", "--out", str(out), "--format", "std", "--rules", str(overlay), cwd=cwd, env=env)
+    result = run_cli("build", "--out", str(out), "--format", SHEET, "--rules", str(overlay), cwd=cwd, env=env)
     assert result.returncode == 0, result.stderr
     outside = (
         files_under(tmp_path)
@@ -105,12 +123,11 @@ def test_full_build_writes_only_inside_out(tmp_path: Path) -> None:
     assert outside == {Path(name) for name in ("cwd", "tmp", "home", "cache")}
     assert {str(p) for p in files_under(out)} >= {
         "index.html",
-        "v7/std.html",
-        "v7/std.pdf",
-        "v7/std-2up.pdf",
-        "v7/my-std.html",
-        "v7/my-std.pdf",
-        "v7/my-std-2up.pdf",
+        *(
+            f"{EDITION}/{page}{suffix}"
+            for page in (SHEET, OVERLAY_NAME)
+            for suffix in (".html", ".pdf", "-2up.pdf")
+        ),
     }
     assert not [p for p in files_under(out) if p.name.startswith(STAGING_PREFIX)]
 
@@ -120,14 +137,16 @@ def test_bad_overlay_exits_1_with_located_message_and_writes_nothing(tmp_path: P
     out = tmp_path / "out"
     result = run_cli("build", "--out", str(out), "--rules", str(bad), cwd=tmp_path)
     assert result.returncode == 1
-    assert re.search(r"^my-std\.yaml:\d+:\d+: .*timing", result.stderr, re.M), result.stderr
+    assert re.search(rf"^{re.escape(OVERLAY_NAME)}\.yaml:\d+:\d+: .*timing", result.stderr, re.M), (
+        result.stderr
+    )
     assert not out.exists()
 
 
 def test_failed_build_keeps_the_previous_site(tmp_path: Path) -> None:
     runner = CliRunner()
     assert (
-        runner.invoke(main, ["build", "--out", str(tmp_path), "--format", "std", "--html-only"]).exit_code
+        runner.invoke(main, ["build", "--out", str(tmp_path), "--format", SHEET, "--html-only"]).exit_code
         == 0
     )
     before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
@@ -141,15 +160,16 @@ def test_overlay_text_is_escaped_not_markup(tmp_path: Path) -> None:
     overlay = write_overlay(tmp_path)
     out = tmp_path / "out"
     result = CliRunner().invoke(
-        main, ["build", "--out", str(out), "--rules", str(overlay), "--format", "my-std", "--html-only"]
+        main, ["build", "--out", str(out), "--rules", str(overlay), "--format", OVERLAY_NAME, "--html-only"]
     )
     assert result.exit_code == 0, result.output
-    html = (out / "v7" / "my-std.html").read_text(encoding="utf-8")
+    html = (out / EDITION / f"{OVERLAY_NAME}.html").read_text(encoding="utf-8")
     assert HOSTILE not in html and "<img src=x" not in html
     # Title (page title, heading, filter), new action's name and effect, changed note.
     assert html.count("&lt;script&gt;alert(1)&lt;/script&gt;") >= 6
     assert HOSTILE in text_content(html) and "<img src=x onerror=alert(2)>" in text_content(html)
-    assert "サーチ" not in text_content(html)
+    removed = compile_edition(EDITION)[SHEET].action(overlay_facts()["removed"])
+    assert removed.name not in text_content(html)
 
 
 def test_missing_japanese_font_stops_the_pdf_build(tmp_path: Path) -> None:
@@ -161,11 +181,11 @@ def test_missing_japanese_font_stops_the_pdf_build(tmp_path: Path) -> None:
     )
     env = {**os.environ, "FONTCONFIG_FILE": str(tmp_path / "fonts.conf")}
     out = tmp_path / "out"
-    result = run_cli("build", "--out", str(out), "--format", "std", cwd=tmp_path, env=env)
+    result = run_cli("build", "--out", str(out), "--format", SHEET, cwd=tmp_path, env=env)
     assert result.returncode == 1
     assert "apt-get install fonts-ipaexfont-gothic" in result.stderr
     assert not out.exists()
-    html_only = run_cli("build", "--out", str(out), "--format", "std", "--html-only", cwd=tmp_path, env=env)
+    html_only = run_cli("build", "--out", str(out), "--format", SHEET, "--html-only", cwd=tmp_path, env=env)
     assert html_only.returncode == 0, html_only.stderr
 
 
@@ -177,12 +197,12 @@ def test_base_url_sets_the_qr_target(tmp_path: Path) -> None:
             "--out",
             str(tmp_path),
             "--format",
-            "std",
+            SHEET,
             "--html-only",
             "--base-url",
             "https://example.org/bp/",
         ],
     )
     assert result.exit_code == 0, result.output
-    html = (tmp_path / "v7" / "std.html").read_text(encoding="utf-8")
-    assert "<title>https://example.org/bp/v7/std.html</title>" in html
+    html = (tmp_path / EDITION / f"{SHEET}.html").read_text(encoding="utf-8")
+    assert f"<title>https://example.org/bp/{EDITION}/{SHEET}.html</title>" in html

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from blackpoker.compiler import compile
+import re
+
 from blackpoker.site.markup import Item, ListBlock, ListStyle, Paragraph, blocks, suits
+from editions_support import EDITIONS, largest
+from site_support import LETTER, NUMBER, entry_texts, nested_lists
 
 
 def test_running_text_is_one_paragraph_per_line() -> None:
@@ -27,24 +30,41 @@ def test_a_bullet_after_numbers_starts_a_list_of_its_own() -> None:
     assert [b.style for b in result if isinstance(b, ListBlock)] == [ListStyle.NUMBERED, ListStyle.BULLETED]
 
 
+def nested_text() -> str:
+    """A rule text of a built-in edition whose bulleted item holds numbers holding letters."""
+    return next(
+        text
+        for edition in EDITIONS
+        for entry in (*largest(edition).actions, *largest(edition).characters)
+        for text in entry_texts(entry)
+        if nested_lists(text)
+    )
+
+
 def test_nested_numbers_and_letters_hang_under_the_item_above() -> None:
-    ability = compile("v7", "std").character("bulwark").ability
-    (bullets,) = blocks(ability)
+    text = nested_text()
+    found = nested_lists(text)
+    assert found is not None
+    bullet = found[0]
+    lines = text.splitlines()
+    below = lines[lines.index(f"・{bullet}") + 1 :]
+    below = below[: next((i for i, line in enumerate(below) if line.startswith("・")), len(below))]
+    numbers = [i for i, line in enumerate(below) if NUMBER.match(line)]
+    letters = below[numbers[0] + 1 : numbers[1] if len(numbers) > 1 else len(below)]
+
+    def unmarked(line: str) -> str:
+        return re.sub(r"^-+(?:[0-9０-９]+|[A-Za-zＡ-Ｚ])[.．]", "", line)
+
+    (bullets,) = blocks(text)
     assert isinstance(bullets, ListBlock) and bullets.style is ListStyle.BULLETED
-    damage = bullets.items[-1]
-    assert damage.text.startswith("【ダメージ判定】")
-    (numbered,) = damage.lists
+    (item,) = [i for i in bullets.items if i.text == bullet]
+    (numbered,) = item.lists
     assert numbered.style is ListStyle.NUMBERED
-    assert [i.text for i in numbered.items] == [
-        "防壁を表にし、防壁が以下の条件に当てはまる場合、アタッカーを墓地に移す。",
-        "防壁を墓地に移す。",
-    ]
+    assert [i.text for i in numbered.items] == [unmarked(below[n]) for n in numbers]
     (lettered,) = numbered.items[0].lists
     assert lettered.style is ListStyle.LETTERED
-    assert [i.text for i in lettered.items] == [
-        "防壁がJokerの場合",
-        "防壁のカードに記載されている数字と同じ数字がアタッカーのカードに含まれている場合",
-    ]
+    assert [i.text for i in lettered.items] == [unmarked(line) for line in letters]
+    assert all(LETTER.match(line) for line in letters)
 
 
 def test_a_capital_letter_starts_a_list_only_when_nested() -> None:

@@ -13,19 +13,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
-from blackpoker.compiler.environment import Environment
 from blackpoker.site.build import BuildOptions, build_site
+from editions_support import EDITIONS, UPSTREAM, read_upstream, upstream_entries, upstream_lists
 from site_support import pdf_text, sentences, squash, text_content
 
-UPSTREAM = Path(__file__).resolve().parents[2] / "shared" / "reference" / "upstream"
-# The official edition lists (not the extra, frame or trump lists).
-LISTS = ("v6-act.yaml", "v7-act.yaml", "act.yaml")
 # (list, field, text): the texts of each kind of upstream entry, printed under their headings.
 TEXTS = {
     "act": ("actNote", "actActCond", "actTriggerCond", "actTarget", "actEffect"),
@@ -36,33 +30,9 @@ TEXTS = {
 TERMS = {"デッキ": "ライフ"}
 
 
-def _read(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = yaml.safe_load((UPSTREAM / name).read_text(encoding="utf-8"))
-    return data
-
-
-def _lists() -> list[str]:
-    return [name for name in LISTS if (UPSTREAM / name).is_file()]
-
-
 def _built_in() -> list[tuple[str, str]]:
     """(upstream list, edition id) for each official list whose edition is built in."""
-    env = Environment()
-    titles = {env.edition(e).edition.title: e for e in env.builtin_editions()}
-    found = ((name, titles.get(_read(name)["data"]["ver"])) for name in _lists())
-    return [(name, edition) for name, edition in found if edition is not None]
-
-
-def entries(data: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
-    """(kind, entry) for every action, character and fog of an upstream list."""
-    for kind, groups, items in (
-        ("act", "actList", "acts"),
-        ("char", "charList", "chars"),
-        ("fog", "fogList", "fogs"),
-    ):
-        for group in data.get(groups) or ():
-            for entry in group.get(items) or ():
-                yield kind, entry
+    return [(name, edition) for edition, name in upstream_lists().items()]
 
 
 def normal(text: str) -> str:
@@ -98,17 +68,17 @@ def expected(kind: str, entry: dict[str, Any], ruby_inline: bool = False) -> lis
 def upstream(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, ...]:
     """(upstream data, edition id, all-page HTML, all-page PDF text) of one official list."""
     name, edition = request.param
-    data = _read(name)
+    data = read_upstream(name)
     out = tmp_path_factory.mktemp(f"upstream-{edition}")
     build_site(BuildOptions(out, editions=(edition,), formats=("all",)))
     html = (out / edition / "all.html").read_text(encoding="utf-8")
     return data, edition, html, pdf_text(out / edition / "all.pdf")
 
 
-def test_the_official_lists_are_beside_the_checkout() -> None:
+def test_every_built_in_edition_has_its_official_list_beside_the_checkout() -> None:
     if not UPSTREAM.is_dir():
         pytest.skip("the shared upstream data (../shared/reference/upstream) is not beside this checkout")
-    assert _lists() == list(LISTS)
+    assert sorted(upstream_lists()) == sorted(EDITIONS)
 
 
 def _articles(html: str) -> list[str]:
@@ -119,7 +89,7 @@ def test_html_prints_every_upstream_entry_in_one_article(upstream: tuple[Any, ..
     data, edition, html, _ = upstream
     articles = _articles(html)
     missing = []
-    for kind, entry in entries(data):
+    for kind, entry in upstream_entries(data):
         wanted = expected(kind, entry)
         # The entry's own article: the one headed by its name and type.
         article = next((a for a in articles if wanted[0] in a), "")
@@ -132,7 +102,7 @@ def test_pdf_prints_every_upstream_entry(upstream: tuple[Any, ...]) -> None:
     page = normal(pdf)
     missing = [
         (entry[f"{kind}Name"], w)
-        for kind, entry in entries(data)
+        for kind, entry in upstream_entries(data)
         for w in expected(kind, entry, ruby_inline=True)
         if w not in page
     ]
@@ -141,7 +111,7 @@ def test_pdf_prints_every_upstream_entry(upstream: tuple[Any, ...]) -> None:
 
 def test_every_upstream_entry_is_counted(upstream: tuple[Any, ...]) -> None:
     data, edition, html, _ = upstream
-    counts = {kind: sum(1 for k, _ in entries(data) if k == kind) for kind in TEXTS}
+    counts = {kind: sum(1 for k, _ in upstream_entries(data) if k == kind) for kind in TEXTS}
     on_sheet = {
         kind: len(re.findall(rf'<article class="entry {name}"', html))
         for kind, name in (("act", "action"), ("char", "character"), ("fog", "fog"))

@@ -174,11 +174,15 @@ def test_a_copied_edition_with_a_changed_action_and_a_new_format_runs_everywhere
     replayed = cli("replay", "--edition", str(path), "logs")
     assert replayed.exit_code == 0, replayed.output
     assert replayed.output.splitlines()[-1] == "3 replayed, 0 failed"
-    unnamed = cli("replay", "logs")  # the logs name an edition that is not built in
-    assert unnamed.exit_code == 1
-    first = unnamed.stderr.splitlines()[0]
+    found = cli("replay", "logs")  # the headers record the edition file, by path from the log
+    assert found.exit_code == 0, found.output
+    path.rename(path.with_suffix(".moved"))
+    lost = cli("replay", "logs")
+    assert lost.exit_code == 1
+    first = lost.stderr.splitlines()[0]
     assert first.startswith("logs/game-") and ".jsonl:1:" in first  # at the log's header
-    assert f"edition {data['id']}, format {NEW_FORMAT['id']}: unknown edition '{data['id']}'" in first
+    assert f"edition_file ../lists/{path.name} (from the log's folder) is missing" in first
+    path.with_suffix(".moved").rename(path)
 
     played = CliRunner().invoke(
         main, ["play", "--edition", str(path), "--format", NEW_FORMAT["id"], "--seed", "1"], input="q\n"

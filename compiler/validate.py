@@ -51,31 +51,34 @@ def validate(doc: Document) -> list[Diagnostic]:
 
 def schema_problems(doc: Document, kind: str) -> list[Diagnostic]:
     """Every violation of the JSON Schema of `kind`, located at the offending value or key."""
-    return [_diagnostic(doc, error) for error in _leaf_errors(validator(kind).iter_errors(doc.data))]
+    return [
+        _diagnostic(doc, error, _home(kind, error))
+        for error in _leaf_errors(validator(kind).iter_errors(doc.data), kind)
+    ]
 
 
-def _leaf_errors(errors: Iterator[ValidationError]) -> Iterator[ValidationError]:
+def _leaf_errors(errors: Iterator[ValidationError], kind: str) -> Iterator[ValidationError]:
     # Combinators (oneOf, anyOf, $ref chains) hide the precise failure in their context.
     for error in errors:
         if error.validator in ("oneOf", "anyOf") and error.context:
-            claimed = _claiming(error)
+            claimed = _claiming(error, _home(kind, error))
             if claimed is None:  # no form fits the value: one line listing the forms
                 yield error
             else:
-                yield from _leaf_errors(e for e in error.context if e.schema_path[0] == claimed)
+                yield from _leaf_errors((e for e in error.context if e.schema_path[0] == claimed), kind)
         elif error.context:
-            yield from _leaf_errors(iter(error.context))
+            yield from _leaf_errors(iter(error.context), kind)
         else:
             yield error
 
 
-def _claiming(error: ValidationError) -> int | None:
+def _claiming(error: ValidationError, home: str) -> int | None:
     """The one alternative of a oneOf that the value was meant for: the mapping form whose
     keys the value uses (or misspells) most: `{count: …}` is meant as the count form, however
     wrong inside. None when no single form claims it, e.g. text where a number goes."""
     if not isinstance(error.instance, dict):
         return None
-    scores = [_closeness(error.instance, _allowed_keys(alternative)) for alternative in error.validator_value]
+    scores = [_closeness(error.instance, _allowed_keys(form, home)) for form in error.validator_value]
     best = max(scores, default=0)
     return scores.index(best) if best and scores.count(best) == 1 else None
 
@@ -88,13 +91,13 @@ def _closeness(instance: dict[Any, Any], allowed: list[str]) -> int:
     )
 
 
-def _forms(alternatives: list[dict[str, Any]]) -> str:
+def _forms(alternatives: list[dict[str, Any]], home: str) -> str:
     """The forms of a oneOf as a reader writes them: `a whole number`, `{sum: …}`."""
     forms = []
     for alternative in alternatives:
-        schema = _resolve(alternative["$ref"]) if "$ref" in alternative else alternative
+        where, schema = _resolve(alternative["$ref"], home) if "$ref" in alternative else (home, alternative)
         if "oneOf" in schema or "anyOf" in schema:
-            forms.append(_forms(schema.get("oneOf") or schema["anyOf"]))
+            forms.append(_forms(schema.get("oneOf") or schema["anyOf"], where))
         elif "const" in schema:
             forms.append(f"'{schema['const']}'")
         elif "enum" in schema:
@@ -132,21 +135,38 @@ def _type_name(value: Any) -> str:
     return "nothing" if value is None else names.get(type(value), type(value).__name__)
 
 
-def _allowed_keys(schema: dict[str, Any]) -> list[str]:
+def _allowed_keys(schema: dict[str, Any], home: str) -> list[str]:
     keys = list(schema.get("properties", {}))
     ref = schema.get("$ref", "")
     if ref:
-        target = _resolve(ref)
+        _, target = _resolve(ref, home)
         keys += list(target.get("properties", {}))
     return keys
 
 
-def _resolve(ref: str) -> dict[str, Any]:
+def _resolve(ref: str, home: str) -> tuple[str, dict[str, Any]]:
+    """The schema a $ref names (a local ref is in `home`), and the file it is in."""
     file, _, pointer = ref.partition("#")
-    schema = _schemas()[file or "defs.schema.json"]
-    for part in pointer.strip("/").split("/"):
+    file = file or home
+    return file, _pointer(_schemas()[file], pointer)
+
+
+def _pointer(schema: Any, pointer: str) -> Any:
+    for part in pointer.strip("/").split("/") if pointer.strip("/") else ():
         schema = schema[part]
     return schema
+
+
+def _home(kind: str, error: ValidationError) -> str:
+    """The schema file a failing rule is written in: its path from the root schema, each $ref
+    on the way (the path steps over them) followed into the file it names."""
+    file = f"{kind}.schema.json"
+    node: Any = _schemas()[file]
+    for key in error.absolute_schema_path:
+        while isinstance(node, dict) and key not in node and "$ref" in node:
+            file, node = _resolve(node["$ref"], file)
+        node = node[key]
+    return file
 
 
 def _expected(schema: dict[str, Any]) -> str:
@@ -163,14 +183,15 @@ def _expected(schema: dict[str, Any]) -> str:
     return names.get(str(kinds), str(kinds))
 
 
-def _diagnostic(doc: Document, error: ValidationError) -> Diagnostic:
+def _diagnostic(doc: Document, error: ValidationError, home: str) -> Diagnostic:
+    """`home`: the schema file the failing rule is written in, for its local $refs."""
     path: PathKey = tuple(error.absolute_path)
     name = _field(path, doc.data)
     schema = error.schema if isinstance(error.schema, dict) else {}
     hint = f" ({schema['description']})" if "description" in schema else ""
     match error.validator:
         case "additionalProperties" | "unevaluatedProperties":
-            allowed = _allowed_keys(schema)
+            allowed = _allowed_keys(schema, home)
             extra = sorted(set(error.instance) - set(allowed))
             key = extra[0] if extra else "?"
             near = difflib.get_close_matches(key, allowed, n=1)
@@ -200,7 +221,7 @@ def _diagnostic(doc: Document, error: ValidationError) -> Diagnostic:
                 path, f"{name}: a change cannot rename an entry (drop 'id'; remove it and add a new one)"
             )
         case "oneOf" | "anyOf":
-            return doc.at(path, f"{name}: expected one of {_forms(error.validator_value)}{hint}")
+            return doc.at(path, f"{name}: expected one of {_forms(error.validator_value, home)}{hint}")
         case "uniqueItems":
             return doc.at(path, f"{name}: items must not repeat")
         case "minItems":

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import importlib
 
+from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
+
 # The Python packages of the `pdf` extra, and the system libraries and font WeasyPrint needs.
 PDF_MODULES = ("weasyprint", "pypdf")
 APT_PACKAGES = "libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-ipaexfont-gothic"
 
 
-class PdfExtraMissing(Exception):
+class PdfExtraMissing(BlackPokerError):
     """PDF rendering cannot run here: the one-line message says what to install."""
 
     def __init__(self, message: str) -> None:
-        super().__init__(message)
+        super().__init__([Diagnostic(Location("pdf", 0, 0), message)])
         self.message = message
 
 

@@ -48,15 +48,17 @@ def loaded(path: Path) -> Scenario:
     return scenario
 
 
-def copy(tmp_path: Path, stem: str, edit: typing.Callable[[str], str] = lambda t: t) -> Path:
-    """A shipped scenario written into `tmp_path` (as `<stem>.yaml`) after `edit`; a
+def copy(tmp_path: Path, stem: str, edit: typing.Callable[[str], str] | None = None) -> Path:
+    """A shipped scenario written into `tmp_path` (as `<stem>.yaml`), changed by `edit`; a
     `rules:` path is kept pointing at the example."""
     text = shipped(stem).read_text(encoding="utf-8")
     text = re.sub(r"^rules: \S+", f"rules: {EXAMPLE}", text, flags=re.MULTILINE)
-    edited = edit(text)
-    assert edited != text or edit("") == "", "the edit changed nothing"
+    if edit is not None:
+        edited = edit(text)
+        assert edited != text, "the edit changed nothing"
+        text = edited
     path = tmp_path / f"{stem}.yaml"
-    path.write_text(edited, encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     return path
 
 
@@ -81,7 +83,7 @@ def test_a_scenario_names_a_local_rule_and_takes_its_edition_and_format() -> Non
     path = shipped(LOCAL)
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert (path.parent / data["rules"]).resolve() == EXAMPLE.resolve()
-    assert "edition" not in data and "format" not in data  # both default to the overlay's
+    assert "format" not in data and data.get("edition", overlay["edition"]) == overlay["edition"]
     scenario = loaded(path)
     assert scenario.rules.format.id == overlay["name"]
     added = {a["name"] for a in overlay["actions"]["add"]}
@@ -91,7 +93,7 @@ def test_a_scenario_names_a_local_rule_and_takes_its_edition_and_format() -> Non
 
 def test_an_edition_and_format_that_agree_with_the_local_rule_are_accepted(tmp_path: Path) -> None:
     overlay = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))
-    head = f"edition: {overlay['edition']}\nformat: {overlay['name']}\nrules:"
+    head = f"format: {overlay['name']}\nrules:"
     path = copy(tmp_path, LOCAL, lambda t: t.replace("rules:", head, 1))
     assert run(loaded(path)).passed
 
@@ -100,7 +102,11 @@ def test_an_edition_and_format_that_agree_with_the_local_rule_are_accepted(tmp_p
     ("edit", "key", "message"),
     [
         (lambda t: re.sub(r"^rules: .*$", "rules: nowhere/missing.yaml", t, flags=re.M), "rules:", "no file"),
-        (lambda t: t.replace("rules:", "edition: v0\nrules:", 1), "edition:", "the local rules are for"),
+        (
+            lambda t: re.sub(r"^edition: \S+", "edition: v0", t, flags=re.M),
+            "edition:",
+            "the local rules are for",
+        ),
         (lambda t: t.replace("rules:", "format: lite-x\nrules:", 1), "format:", "the local rules declare"),
     ],
     ids=["missing", "edition", "format"],
@@ -343,7 +349,7 @@ def test_a_character_named_by_a_later_card_is_the_option_named_by_its_first() ->
 
 
 def test_a_card_being_placed_is_the_card_not_its_character() -> None:
-    """死の槍 ordering: the answers name each card of the character; none is renamed."""
+    """When an effect has a character's cards placed one by one, each answer names a card; none is renamed."""
     scenario = loaded(shipped("death-lance-written-as-on-the-sheet"))
     game = build(scenario)
     for _, command, _ in scenario.commands:

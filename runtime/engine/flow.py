@@ -6,6 +6,7 @@ primitives that the effect programs run; nothing else writes to it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from blackpoker.compiler.model import Limit, Speed, Timing
@@ -25,12 +26,15 @@ if TYPE_CHECKING:
     from blackpoker.runtime.engine.game import Game
 
 
-def setup(g: Game) -> None:
+def setup(g: Game, tops: Sequence[Sequence[int]] = ((), ())) -> None:
     """001 §3.9: shuffle, draw 7, the rest is the life; reveal tops until one is higher;
-    revealed cards go to the graveyard; the first player draws 1 and holds turn and chance."""
+    revealed cards go to the graveyard; the first player draws 1 and holds turn and chance.
+    `tops`: each player's cards to put on top of the shuffled deck, top first (a scenario
+    stacks a deck this way)."""
     state = g.state
     for index, player in enumerate(state.players):
         state.rng.shuffle(player.life)
+        player.life = [*tops[index], *(c for c in player.life if c not in tops[index])]
         t.draw(state, index, g.rules.edition.core.hand_size)
     first = 0
     while all(p.life for p in state.players):

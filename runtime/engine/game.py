@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,7 +47,10 @@ class Game:
         self._undo: list[_Undo] = []  # what `pop` restores, newest last
 
     @classmethod
-    def new(cls, rules: RuleSet | Rules, seed: int, **options: Any) -> Game:
+    def new(
+        cls, rules: RuleSet | Rules, seed: int, tops: Sequence[Sequence[int]] = ((), ()), **options: Any
+    ) -> Game:
+        """A game set up from `seed`; `tops` stacks each deck's top cards (flow.setup)."""
         rules = rules_of(rules)
         zones = [z.id for z in rules.edition.core.zones]
         state = GameState(
@@ -58,7 +62,7 @@ class Game:
         )
         game = cls(rules, state, **options)
         game.seed = seed
-        flow.setup(game)
+        flow.setup(game, tops)
         return game
 
     @property

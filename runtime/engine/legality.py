@@ -226,6 +226,10 @@ def target_valid(s: Subject) -> str | None:
         keys.append(cid)
     if any(_names(found, written) for found in candidates(g, p, spec, tuple(keys))):
         return None
+    if isinstance(written, WrittenCharacter) and not any(
+        card(c) == written.card for u in g.state.players[written.player].field for c in u.cards
+    ):
+        return f"{player_name(written.player)} has no {written.card} on the field"
     shown = target_text(written)
     stage = g.state.stage
     position = written.position if isinstance(written, StagePosition) else 0

@@ -98,7 +98,7 @@ class Discard(PaymentUnit):
 
     def refusal(self, g: Game, p: int, paid: Card | None, spent: Spent) -> str | None:
         if paid is None:
-            return f"$D names the card {spent.who} discards"
+            return f"the payment is missing its card: $D names the card {spent.who} discards, $D(card)"
         if paid not in spent.hand:
             if paid in spent.keys:
                 return f"{paid} is a key card and cannot be used as a D cost"
@@ -133,7 +133,10 @@ class OwnCharacter(PaymentUnit):
 
     def refusal(self, g: Game, p: int, paid: Card | None, spent: Spent) -> str | None:
         if paid is None:
-            return f"${self.letter} names {self.needs} of {spent.who} by its first card"
+            return (
+                f"the payment is missing its card: ${self.letter} names {self.needs} of {spent.who} "
+                f"by its card, ${self.letter}(card)"
+            )
         unit = next(
             (
                 u

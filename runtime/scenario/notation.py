@@ -6,13 +6,15 @@ A command is legal when its canonical text equals the text of one of the legal o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 
 from blackpoker.compiler.cards import Card
 from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
-from blackpoker.runtime.engine.options import target_text
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.options import Choice, target_text
+from blackpoker.runtime.engine.payments import UNITS, OwnCharacter
 from blackpoker.runtime.engine.refs import (
     CommandTarget,
     PlayerRef,
@@ -20,6 +22,7 @@ from blackpoker.runtime.engine.refs import (
     StagePosition,
     WrittenCharacter,
 )
+from blackpoker.runtime.engine.zones import card, owner
 from lark import Lark, Token, Transformer, UnexpectedInput
 
 
@@ -150,3 +153,38 @@ def parse_command(text: str) -> Command:
         raise NotationError(f"command '{text}': {cause}", 0, len(text)) from None
     assert isinstance(command, Command)
     return command
+
+
+def name_characters(game: Game, command: Command) -> Command:
+    """The command with every character it names by a later card (`p2:♣5` for an armed
+    soldier ♣9+♣5) named by its first card, as options print characters. A card that is
+    the first card of a character, or no character's card, names what it did. The runner
+    tries a command as written first."""
+
+    def first(written: Card, players: tuple[int, ...], deck: int | None = None) -> Card:
+        units = [u for p in players for u in game.state.players[p].field]
+        held = [(u, c) for u in units for c in u.cards if card(c) == written and deck in (None, owner(c))]
+        if not held or any(c == u.cards[0] for u, c in held):
+            return written
+        return card(held[0][0].cards[0])
+
+    def names_character(unit: str) -> bool:
+        return isinstance(UNITS.get(unit), OwnCharacter)
+
+    both = (0, 1)
+    target = command.target
+    if isinstance(target, WrittenCharacter):
+        target = WrittenCharacter(target.player, first(target.card, both, target.player))
+    payment = tuple(
+        (unit, first(paid, (command.player,)) if names_character(unit) and paid is not None else paid)
+        for unit, paid in command.payment
+    )
+    # An answer's cards name characters when every answer of its word offers characters
+    # (attacker, block); a card being placed or picked is itself, even from a character.
+    offered = [o for o in game.legal_options() if isinstance(o, Choice) and o.word == command.name]
+    leading = {u.cards[0] for p in game.state.players for u in p.field}
+    if offered and all(c in leading for o in offered for c in (o.a, o.b) if c is not None):
+        return replace(
+            command, target=target, payment=payment, cards=tuple(first(c, both) for c in command.cards)
+        )
+    return replace(command, target=target, payment=payment)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never
 
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.cards import Card
@@ -14,17 +14,33 @@ from blackpoker.compiler.environment import Environment, display, find_files, is
 from blackpoker.compiler.load import Document, PathKey, load_file
 from blackpoker.compiler.matcher import compile_matcher
 from blackpoker.compiler.model import Face, RuleSet
+from blackpoker.compiler.parse import OverlaySource
 from blackpoker.compiler.validate import schema_problems
 from blackpoker.runtime.engine.errors import InvariantError
+from blackpoker.runtime.engine.events import (
+    Decided,
+    Discarded,
+    Event,
+    GameOver,
+    Negated,
+    Requested,
+    Resolved,
+    Revealed,
+    SetUp,
+    Triggered,
+    TurnPassed,
+)
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.state import GameState, PlayerState, Unit, player_name
 from blackpoker.runtime.engine.transitions import size
 from blackpoker.runtime.engine.zones import card, deck_ids, label
 from blackpoker.runtime.scenario.explain import explain
-from blackpoker.runtime.scenario.notation import Command, NotationError, parse_command
+from blackpoker.runtime.scenario.notation import Command, NotationError, name_characters, parse_command
 
 PLAYER_KEYS = ("p1", "p2")
+NO_CARD = "none"  # `graveyard_top` of an empty graveyard
+NOTHING = "expect: checks nothing; name at least one outcome"
 
 
 @dataclass
@@ -32,6 +48,8 @@ class Scenario:
     doc: Document
     rules: RuleSet
     commands: list[tuple[PathKey, Command, str | None]]  # where, what, expected refusal
+    # where a checkpoint's `expect` is, and after how many commands it is checked
+    checkpoints: list[tuple[int, PathKey]] = field(default_factory=list)
 
 
 @dataclass
@@ -54,19 +72,15 @@ def load(path: Path, env: Environment | None = None) -> tuple[Scenario | None, l
     problems = loaded + schema_problems(doc, "scenario")
     if problems:
         return None, problems
-    data = doc.data
-    # An edition file is named relative to the scenario file.
-    edition = str(path.parent / data["edition"]) if is_path(data["edition"]) else data["edition"]
-    try:
-        rules = (env or Environment()).compile(edition, data["format"])
-    except CompileError as error:
-        where = doc.locate(("format",))
-        return None, [
-            Diagnostic(where, f"edition {data['edition']}, format {data['format']}: {d.message}")
-            for d in error.diagnostics
-        ]
-    commands = []
-    for i, item in enumerate(data["commands"]):
+    rules, problems = _rules(doc, path, env or Environment())
+    if rules is None:
+        return None, problems
+    commands: list[tuple[PathKey, Command, str | None]] = []
+    checkpoints: list[tuple[int, PathKey]] = []
+    for i, item in enumerate(doc.data["commands"]):
+        if isinstance(item, dict) and "expect" in item:
+            checkpoints.append((len(commands), ("commands", i, "expect")))
+            continue
         found = _command_text(doc, item, i)
         if isinstance(found, Diagnostic):
             problems.append(found)
@@ -78,17 +92,72 @@ def load(path: Path, env: Environment | None = None) -> tuple[Scenario | None, l
             offset = 0 if isinstance(item, str) else len(str(place[-1])) + 2  # "pN: " is not in the value
             start = max(0, error.column - offset)
             problems.append(doc.at_text(place, start, error.width, error.message))
+    expects = [("expect",), *(where for _, where in checkpoints)]
     problems += (
-        _check_cards(doc) + _check_characters(doc, rules) + _check_zones(doc, rules) + _check_expect(doc)
+        _check_cards(doc)
+        + _check_characters(doc, rules)
+        + _check_zones(doc, rules, expects)
+        + [p for where in expects for p in _check_expect(doc, where, rules)]
     )
     if problems:
         return None, problems
-    scenario = Scenario(doc, rules, commands)
+    scenario = Scenario(doc, rules, commands, checkpoints)
     try:  # the engine's own checks catch any position the checks above let through
         check_invariants(build(scenario))
     except InvariantError as error:
         return None, [doc.at(("setup",), f"setup: not a possible position: {error}")]
     return scenario, []
+
+
+def _rules(doc: Document, path: Path, env: Environment) -> tuple[RuleSet | None, list[Diagnostic]]:
+    """The rule set the scenario names: an edition's format, or a local-rule file's format."""
+    data = doc.data
+    if "rules" in data:
+        return _local_rules(doc, path, env)
+    missing = [key for key in ("edition", "format") if key not in data]
+    if missing:
+        wanted = " and ".join(missing)
+        return None, [doc.at((), f"{wanted}: required (or rules: a local-rule file, which names both)")]
+    # An edition file is named relative to the scenario file.
+    edition = str(path.parent / data["edition"]) if is_path(data["edition"]) else data["edition"]
+    try:
+        return env.compile(edition, data["format"]), []
+    except CompileError as error:
+        where = doc.locate(("format",))
+        return None, [
+            Diagnostic(where, f"edition {data['edition']}, format {data['format']}: {d.message}")
+            for d in error.diagnostics
+        ]
+
+
+def _local_rules(doc: Document, path: Path, env: Environment) -> tuple[RuleSet | None, list[Diagnostic]]:
+    """`rules:` a local-rule file (kind: overlay) relative to the scenario file; `edition` and
+    `format`, when given, must be the ones it declares."""
+    data = doc.data
+    named = path.parent / data["rules"]
+    if not named.is_file():
+        return None, [doc.at(("rules",), f"rules: no file {data['rules']} (relative to this scenario file)")]
+    source, problems = env.read(named)
+    if problems or source is None:
+        return None, [doc.at(("rules",), f"rules: {data['rules']} has problems (below)"), *problems]
+    if not isinstance(source, OverlaySource):
+        kind = source.doc.data["kind"]
+        message = f"rules: {data['rules']} is a kind: {kind} file; rules names a local rule (kind: overlay)"
+        return None, [doc.at(("rules",), message)]
+    found = []
+    if data.get("edition", source.edition_id) != source.edition_id:
+        found.append(doc.at(("edition",), f"edition: the local rules are for edition {source.edition_id}"))
+    if data.get("format", source.format.id) != source.format.id:
+        found.append(doc.at(("format",), f"format: the local rules declare format {source.format.id}"))
+    if found:
+        return None, found
+    try:
+        return env.compile(source.edition_id, source.format.id, rules=named), []
+    except CompileError as error:
+        return None, [
+            doc.at(("rules",), f"rules: {data['rules']} does not compile (below)"),
+            *error.diagnostics,
+        ]
 
 
 def _command_text(doc: Document, item: Any, i: int) -> tuple[PathKey, str, str | None] | Diagnostic:
@@ -105,23 +174,28 @@ def _check_cards(doc: Document) -> list[Diagnostic]:
     """Every card label is a card, no physical card is placed twice (a deck has two Jokers),
     and a life given as a count is no more than the cards left."""
     problems = []
+    setup = doc.data["setup"]
     for index, who in enumerate(PLAYER_KEYS):
-        zones = doc.data["setup"][who]
         free = list(deck_ids(index))
-        for path, text in _labels(zones, ("setup", who)):
+        if "seed" in setup:
+            path: PathKey = ("setup", "decks", who)
+            labels = [((*path, i), text) for i, text in enumerate(setup.get("decks", {}).get(who, ()))]
+        else:
+            labels = _labels(setup[who], ("setup", who))
+        for where, text in labels:
             try:
                 value = Card.parse(text)
             except ValueError as error:
-                problems.append(doc.at(path, str(error)))
+                problems.append(doc.at(where, str(error)))
                 continue
             cid = next((c for c in free if card(c) == value), None)
             if cid is None:
                 problems.append(
-                    doc.at(path, f"{who} has no {value} left to place (each card once, two Jokers)")
+                    doc.at(where, f"{who} has no {value} left to place (each card once, two Jokers)")
                 )
             else:
                 free.remove(cid)
-        life = zones["life"]
+        life = setup.get(who, {}).get("life")
         if isinstance(life, int) and life > len(free):
             problems.append(
                 doc.at(("setup", who, "life"), f"life: {life} cards, but {who} has only {len(free)} left")
@@ -134,7 +208,7 @@ def _check_characters(doc: Document, rules: RuleSet) -> list[Diagnostic]:
     problems = []
     known = {c.id: c for c in rules.characters}
     for who in PLAYER_KEYS:
-        for i, unit in enumerate(doc.data["setup"][who].get("field", ())):
+        for i, unit in enumerate(doc.data["setup"].get(who, {}).get("field", ())):
             path: PathKey = ("setup", who, "field", i)
             kind = known.get(unit["as"])
             if kind is None:
@@ -161,22 +235,39 @@ def _check_characters(doc: Document, rules: RuleSet) -> list[Diagnostic]:
     return problems
 
 
-def _check_expect(doc: Document) -> list[Diagnostic]:
-    """Every card `expect` names is a card."""
-    expect = doc.data["expect"]
+def _check_expect(doc: Document, where: PathKey, rules: RuleSet) -> list[Diagnostic]:
+    """Every card an `expect` names is a card, every action it names one of the format's, and
+    every event starts with an event word."""
+    expect = _at(doc.data, where)
     problems = []
+    names = {a.name for a in rules.actions}
     for who in PLAYER_KEYS:
         wanted = expect.get(who, {})
-        lists: list[tuple[PathKey, Any]] = [
-            ((zone,), wanted.get(zone)) for zone in ("life", "hand", "graveyard")
-        ]
-        lists += [(("zones", name), cards) for name, cards in wanted.get("zones", {}).items()]
-        for where, labels in lists:
-            for j, text in enumerate(labels if isinstance(labels, list) else ()):
-                try:
-                    Card.parse(text)
-                except ValueError as error:
-                    problems.append(doc.at(("expect", who, *where, j), str(error)))
+        labels: list[tuple[PathKey, str]] = []
+        for zone in ("life", "hand", "graveyard"):
+            if isinstance(wanted.get(zone), list):
+                labels += [((zone, j), text) for j, text in enumerate(wanted[zone])]
+        for name, cards in wanted.get("zones", {}).items():
+            labels += [(("zones", name, j), text) for j, text in enumerate(cards)]
+        if wanted.get("graveyard_top", NO_CARD) != NO_CARD:
+            labels.append((("graveyard_top",), wanted["graveyard_top"]))
+        for path, text in labels:
+            try:
+                Card.parse(text)
+            except ValueError as error:
+                problems.append(doc.at((*where, who, *path), str(error)))
+        for j, name in enumerate(wanted.get("used", ())):
+            if name not in names:
+                problems.append(
+                    doc.at((*where, who, "used", j), f"used: no action named '{name}' in {rules.format.id}")
+                )
+    for j, text in enumerate(expect.get("events", ())):
+        if text.split(" ", 1)[0] not in EVENT_WORDS:
+            problems.append(
+                doc.at(
+                    (*where, "events", j), f"events: '{text}' starts with none of {', '.join(EVENT_WORDS)}"
+                )
+            )
     return problems
 
 
@@ -192,24 +283,32 @@ def _labels(zones: dict[str, Any], path: PathKey) -> list[tuple[PathKey, str]]:
     return found
 
 
-def _check_zones(doc: Document, rules: RuleSet) -> list[Diagnostic]:
-    """The zones named in `setup` and `expect` are zones the edition declares."""
+def _check_zones(doc: Document, rules: RuleSet, expects: list[PathKey]) -> list[Diagnostic]:
+    """The zones named in `setup` and every `expect` are zones the edition declares."""
     declared = [z.id for z in rules.edition.core.zones]
     problems = []
-    for section in ("setup", "expect"):
+    for section in [("setup",), *expects]:
         for who in PLAYER_KEYS:
-            for name in doc.data[section].get(who, {}).get("zones", {}):
+            for name in _at(doc.data, section).get(who, {}).get("zones", {}):
                 if name not in declared:
                     known = ", ".join(declared) or "none"
                     message = (
                         f"zones: '{name}' is not a zone of edition {rules.edition.id} (declared: {known})"
                     )
-                    problems.append(doc.at((section, who, "zones", name), message, key=True))
+                    problems.append(doc.at((*section, who, "zones", name), message, key=True))
     return problems
+
+
+def _at(data: Any, path: PathKey) -> Any:
+    for key in path:
+        data = data[key]
+    return data
 
 
 def build(scenario: Scenario) -> Game:
     setup = scenario.doc.data["setup"]
+    if "seed" in setup:
+        return _deal(scenario.rules, setup)
     turn = setup.get("turn_number", 3)
     state = GameState((PlayerState(), PlayerState()), random.Random(0), turn=turn)
     game = Game(scenario.rules, state, check=True, events=[])
@@ -243,6 +342,7 @@ def build(scenario: Scenario) -> Game:
                 )
             )
         life = zones["life"]
+        # A count takes the cards left in deck order (♠A … ♠K, ♡, ♢, ♣, two Jokers), top first.
         player.life = [take(t) for t in life] if isinstance(life, list) else free[:life]
         player.outside = [c for c in free if c not in player.life]
     state.turn_player = PLAYER_KEYS.index(setup["turn"])
@@ -250,21 +350,53 @@ def build(scenario: Scenario) -> Game:
     return game
 
 
+def _deal(rules: RuleSet, setup: dict[str, Any]) -> Game:
+    """The game's own set-up from the seed, each deck's named cards stacked on top."""
+    tops = []
+    for index, who in enumerate(PLAYER_KEYS):
+        free = list(deck_ids(index))
+        named = []
+        for text in setup.get("decks", {}).get(who, ()):
+            cid = next(c for c in free if card(c) == Card.parse(text))
+            free.remove(cid)
+            named.append(cid)
+        tops.append(named)
+    return Game.new(rules, setup["seed"], tops, check=True, events=[])
+
+
 def run(scenario: Scenario) -> Outcome:
     outcome = Outcome(scenario.doc.data["name"])
-    expect = scenario.doc.data["expect"]
+    doc = scenario.doc
     # Checked here, not at load: a position loaded to be studied (not run) needs no outcome.
-    if not any(key not in PLAYER_KEYS or wanted for key, wanted in expect.items()):
+    if _checks_nothing(doc.data["expect"]):
         outcome.failures.append(
-            f"{scenario.doc.locate(('expect',))}: expect: checks nothing; name at least one outcome"
+            f"{doc.locate(('expect',))}: expect: checks nothing; name at least one outcome"
         )
         return outcome
     game = build(scenario)
-    for path, command, refused in scenario.commands:
-        where = str(scenario.doc.locate(path))
-        option = game.find(command.player, command.body())
+    told = 0  # the events an earlier checkpoint has seen
+
+    def check(where: PathKey) -> None:
+        nonlocal told
+        expect = _at(doc.data, where)
+        if _checks_nothing(expect):
+            outcome.failures.append(f"{doc.locate(where)}: {NOTHING}")
+        events = event_texts(game, told)
+        told = len(game.events or ())
+        failures = compare(expect, game, events)
+        if where != ("expect",):  # a checkpoint's failures say where it is
+            failures = [f"{doc.locate(where)}: {line}" for line in failures]
+        outcome.failures.extend(failures)
+
+    checkpoints = list(scenario.checkpoints)
+    for done, (path, command, refused) in enumerate(scenario.commands):
+        while checkpoints and checkpoints[0][0] == done:
+            check(checkpoints.pop(0)[1])
+        where = str(doc.locate(path))
+        named = name_characters(game, command)
+        option = game.find(command.player, command.body()) or game.find(command.player, named.body())
         if option is None:
-            reason = explain(game, command)
+            reason = explain(game, named)
             if refused is None:
                 outcome.failures.append(f"{where}: '{command}' was refused: {reason}")
                 return outcome
@@ -283,8 +415,14 @@ def run(scenario: Scenario) -> Outcome:
                 f"{where}: the engine failed on '{command}': {type(error).__name__}: {error}"
             )
             return outcome
-    outcome.failures += compare(scenario.doc.data["expect"], game)
+    for _, rest in checkpoints:
+        check(rest)
+    check(("expect",))
     return outcome
+
+
+def _checks_nothing(expect: dict[str, Any]) -> bool:
+    return not any(key not in PLAYER_KEYS or wanted for key, wanted in expect.items())
 
 
 def character_text(unit: Unit) -> str:
@@ -295,12 +433,65 @@ def character_text(unit: Unit) -> str:
     return text + ("" if unit.face_up else " face-down")
 
 
+# The first word of each event's text (event_text), for checking an `expect`'s events at load.
+EVENT_WORDS = (
+    "first",
+    "requested",
+    "triggered",
+    "discarded",
+    "negated",
+    "revealed",
+    "resolved",
+    "turn",
+    "result",
+)
+
+
+def event_text(game: Game, event: Event) -> str | None:
+    """An engine event in the vocabulary of `expect: {events: […]}`; decisions are the
+    commands themselves and have none."""
+
+    def name(action_id: str) -> str:
+        return game.rules.action(action_id).name
+
+    match event:
+        case SetUp(first):
+            return f"first {player_name(first)}"
+        case Decided():
+            return None
+        case Requested(player, action, indirect):
+            return f"requested {name(action)} by {player_name(player)}" + (" (indirect)" if indirect else "")
+        case Triggered(player, action):
+            return f"triggered {name(action)} by {player_name(player)}"
+        case Discarded(action):
+            return f"discarded {name(action)}"
+        case Negated(action):
+            return f"negated {name(action)}"
+        case Revealed(cards):
+            return "revealed " + " ".join(label(c) for c in cards)
+        case Resolved(player, action):
+            return f"resolved {name(action)} by {player_name(player)}"
+        case TurnPassed(player, turn):
+            return f"turn {turn} {player_name(player)}"
+        case GameOver(result):
+            return f"result {result}"
+    assert_never(event)
+
+
+def event_texts(game: Game, since: int = 0) -> list[str]:
+    """The texts of the events after the first `since`."""
+    found = (event_text(game, e) for e in (game.events or ())[since:])
+    return [text for text in found if text is not None]
+
+
 def actual(game: Game) -> dict[str, Any]:
-    """The outcome in the vocabulary of a scenario's `expect` section."""
+    """The outcome in the vocabulary of a scenario's `expect` section (but `events`)."""
     state = game.state
     found: dict[str, Any] = {
         "turn": player_name(state.turn_player),
+        "turn_number": state.turn,
         "chance": player_name(state.chance) if state.chance is not None else "none",
+        "passed": sorted(player_name(p) for p in state.passes),
         "stage": [f"{r.action.name} by {player_name(r.controller)}" for r in state.stage],
         "winner": state.result or "none",
         "waiting": [str(o) for o in game.legal_options()]
@@ -313,13 +504,17 @@ def actual(game: Game) -> dict[str, Any]:
             "life": [label(c) for c in p.life],
             "hand": sorted(label(c) for c in p.hand),
             "graveyard": sorted(label(c) for c in p.graveyard),
+            "graveyard_top": label(p.graveyard[-1]) if p.graveyard else NO_CARD,
             "field": [character_text(u) for u in p.field],
             "zones": {zone: sorted(label(c) for c in cards) for zone, cards in p.zones.items()},
+            "used": sorted(game.rules.action(a).name for a in p.used),
         }
     return found
 
 
-def compare(expect: dict[str, Any], game: Game) -> list[str]:
+def compare(expect: dict[str, Any], game: Game, events: list[str] | None = None) -> list[str]:
+    """What differs from `expect`; its `events` are looked for, in order, among `events`
+    (all the game's by default)."""
     got = actual(game)
     failures = []
     for key, wanted in expect.items():
@@ -335,11 +530,28 @@ def compare(expect: dict[str, Any], game: Game) -> list[str]:
                     value = {name: sorted(str(Card.parse(v)) for v in cards) for name, cards in value.items()}
                 elif zone == "life":
                     value = [str(Card.parse(v)) for v in value]
+                elif zone == "graveyard_top" and value != NO_CARD:
+                    value = str(Card.parse(value))
+                elif zone == "used":
+                    value = sorted(value)
                 if have != value:
                     failures.append(f"{key}.{zone}: expected {value}, got {have}")
+        elif key == "events":
+            seen = event_texts(game) if events is None else events
+            if not _in_order(wanted, seen):
+                failures.append(f"events: expected {wanted} in this order, got {seen}")
+        elif key == "passed":
+            if got[key] != sorted(wanted):
+                failures.append(f"passed: expected {sorted(wanted)}, got {got[key]}")
         elif got[key] != wanted:
             failures.append(f"{key}: expected {wanted}, got {got[key]}")
     return failures
+
+
+def _in_order(wanted: list[str], seen: list[str]) -> bool:
+    """Whether `wanted` is a subsequence of `seen`: each found after the one before it."""
+    rest = iter(seen)
+    return all(any(text == event for event in rest) for text in wanted)
 
 
 def scenario_files(paths: list[Path]) -> tuple[list[Path], list[Diagnostic]]:

@@ -27,7 +27,7 @@ def _base() -> tuple[Path, str]:
     """The first shipped scenario with every anchor the damage needs."""
     for path in sorted(SCENARIOS.rglob("*.yaml")):
         text = path.read_text(encoding="utf-8")
-        if all(p.search(text) for p in (FIELD, PASS, LIFE, EMPTY_HAND)) and "expect:" in text:
+        if all(p.search(text) for p in (FIELD, PASS, LIFE, EMPTY_HAND)) and "\nexpect:" in text:
             return path, text
     raise AssertionError("no shipped scenario has the anchors the test needs")
 
@@ -41,7 +41,7 @@ assert PASS_LINE is not None
 P2_PASS = PASS_LINE[0]
 P2_LIFE = LIFE.search(BASE)
 assert P2_LIFE is not None
-EXPECT = BASE[BASE.index("expect:") :]
+EXPECT = BASE[BASE.index("\nexpect:") + 1 :]  # the final expect (checkpoints are indented)
 EDITION, FORMAT = (re.search(rf"^{key}: (\S+)$", BASE, re.MULTILINE) for key in ("edition", "format"))
 assert EDITION is not None and FORMAT is not None
 RULES = compile(EDITION[1], FORMAT[1])

@@ -289,3 +289,16 @@ def test_the_html_report_is_in_japanese_with_the_rule_change_and_the_holm_note(t
     assert count is not None and int(count.group(1)) > 5
     for english in (ENGLISH.difference, ENGLISH.first, ENGLISH.results, "Charts", "Tables", "games, seed"):
         assert english not in html
+
+
+def test_the_documented_example_shows_the_real_rule_change() -> None:
+    doc = (Path(__file__).parents[1] / "docs" / "simulate.md").read_text(encoding="utf-8")
+    example = re.search(r"```console\n\$ blackpoker simulate --compare (\S+) (\S+) .*?\n(.*?)```", doc, re.S)
+    assert example is not None
+    base, rules = example.group(1), Path(__file__).parents[1] / example.group(2)
+    overlay = yaml.safe_load(rules.read_text(encoding="utf-8"))
+    a = RulesSource(overlay["edition"], base).compile()
+    b = RulesSource(overlay["edition"], overlay["name"], rules).compile()
+    assert example.group(3).startswith(
+        "\n".join([f"{ENGLISH.changes} (A → B)", *text_lines(diff_rulesets(a, b))])
+    )

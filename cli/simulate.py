@@ -6,25 +6,28 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 import click
+from blackpoker.cli.diff import text_lines
 from blackpoker.cli.options import EDITION_HELP, declared_format, rules_option
 from blackpoker.cli.outputs import output_file, output_folder
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
+from blackpoker.compiler.diff import RuleSetDiff, diff_rulesets
 from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.pipeline import display, edition_source
 from blackpoker.runtime.play import cluster
 from blackpoker.runtime.play.agents import AGENTS
+from blackpoker.runtime.play.compare import Comparison
 from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run
-from blackpoker.runtime.play.stats import Summary, compare_json, summarize
-from blackpoker.site.report_tables import sections
+from blackpoker.runtime.play.stats import Summary, summarize
+from blackpoker.site.report_tables import ENGLISH, compared_sections, holm_note, sections
 from blackpoker.site.simulation import render_report
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -34,7 +37,7 @@ if TYPE_CHECKING:
     from distributed import Client
 
 DEFAULT_FORMAT = "lite"
-PIPED_WIDTH = 200  # the report's width in a file or pipe: the compared action table needs it
+PIPED_WIDTH = 200  # the report's width in a file or pipe: the compared tables need it
 
 
 def _option_error(option: str, message: str) -> NoReturn:
@@ -214,17 +217,18 @@ def simulate(
         summaries = [
             _play(plan, rules, jobs, client, progress) for plan, rules in zip(plans, compiled, strict=True)
         ]
+    result = Comparison.of(*summaries) if len(summaries) == 2 else summaries[0]
+    changes = diff_rulesets(*compiled) if len(compiled) == 2 else None
     if as_json:
-        data = compare_json(*summaries) if len(summaries) == 2 else summaries[0].json()
-        click.echo(json.dumps(data, ensure_ascii=False))
+        click.echo(json.dumps(result.json(), ensure_ascii=False))
     else:
         out = Console(highlight=False, markup=False)  # names from a rules file stay text
         if not out.is_terminal:
             out.width = PIPED_WIDTH
-        show(out, summaries)
+        show(out, result, changes)
     if html_out is not None:  # after the report is shown, so a failed write loses nothing
         try:
-            html_out.write_text(render_report(summaries), encoding="utf-8")
+            html_out.write_text(render_report(result, changes), encoding="utf-8")
         except OSError as error:
             report([Diagnostic(Location(display(html_out), 0, 0), f"--html: cannot write: {error.strerror}")])
     failures = [f for s in summaries for f in s.failures]
@@ -234,16 +238,27 @@ def simulate(
         sys.exit(1)
 
 
-def show(console: Console, summaries: Sequence[Summary]) -> None:
-    """The terminal report: a column per run, and the difference when two runs are compared."""
-    for s in summaries:
+def show(console: Console, result: Summary | Comparison, changes: RuleSetDiff | None = None) -> None:
+    """The terminal report: one run; or two, A and B, with the rule change between them first,
+    each figure of both, and B − A with its interval and Holm-corrected test."""
+    runs: tuple[tuple[str, Summary], ...]
+    if isinstance(result, Comparison):
+        if changes is not None:
+            console.print(f"{ENGLISH.changes} (A → B)", style="bold")
+            for line in text_lines(changes):
+                console.print(line)
+        runs = (("A: ", result.a), ("B: ", result.b))
+        tables, note = compared_sections(result, ENGLISH), holm_note(result, ENGLISH)
+    else:
+        runs, tables, note = (("", result),), sections(result, ENGLISH), None
+    for side, s in runs:
         console.print(
-            f"{s.edition} {s.format} ({s.title}): {s.games} games, seed {s.seed}, "
+            f"{side}{s.edition} {s.format} ({s.title}): {s.games} games, seed {s.seed}, "
             f"p1 {s.agents[0]} vs p2 {s.agents[1]}; {s.completed} finished, {s.decisions:,} decisions "
             f"in {s.seconds:.1f} s ({s.decisions / max(s.seconds, 1e-9):,.0f} decisions/s)",
             style="bold",
         )
-    for section in sections(summaries):
+    for section in tables:
         console.print(section.title, style="bold")
         table = Table()
         for position, column in enumerate(section.columns):
@@ -251,3 +266,5 @@ def show(console: Console, summaries: Sequence[Summary]) -> None:
         for row in section.rows:
             table.add_row(*row)
         console.print(table)
+    if note is not None:
+        console.print(note)

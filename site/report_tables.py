@@ -1,12 +1,102 @@
-"""The simulation report's tables as text: the terminal (cli/simulate.py) and the HTML report
-(site/simulation.py) both print these, from the numbers of runtime/play/stats.py."""
+"""The simulation report's tables as text: the terminal (cli/simulate.py, in English) and the
+HTML report (site/simulation.py, in Japanese) both print these, from the numbers of
+runtime/play/stats.py and runtime/play/compare.py."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from blackpoker.runtime.play.stats import ActionUse, Difference, Rate, Spread, Summary
+from blackpoker.runtime.play.compare import ALPHA, ActionComparison, Comparison, Tested
+from blackpoker.runtime.play.stats import ActionUse, Mean, Rate, Spread, Summary
+
+
+@dataclass(frozen=True, slots=True)
+class Labels:
+    """Every word of the report's tables, in one language."""
+
+    p1: str  # {agent}: p1's agent
+    p2: str
+    first: str
+    second: str
+    draws: str
+    results: str
+    lengths: str
+    turns: str
+    decisions: str
+    actions: str  # one run's action table
+    action: str
+    games: str
+    uses_per_game: str
+    user_wins: str
+    share_title: str  # the compared action tables
+    per_game_title: str
+    user_wins_title: str
+    mean: str  # {mean}, {sd}, {n}: a mean of uses per game
+    difference: str
+    p_holm: str
+    holm: str  # {alpha}, {count}: the note on the significance marks
+    changes: str  # the heading of the rule change compared
+
+
+ENGLISH = Labels(
+    p1="p1 wins ({agent})",
+    p2="p2 wins ({agent})",
+    first="first player wins",
+    second="second player wins",
+    draws="draws",
+    results="Results of the finished games (95% Wilson intervals)",
+    lengths="Game length: median [quartiles] (min–max)",
+    turns="turns",
+    decisions="decisions",
+    actions="Actions a player requested: games used in, uses per such game, the user's win rate",
+    action="action",
+    games="games",
+    uses_per_game="uses/game",
+    user_wins="user wins",
+    share_title="Actions: share of the finished games in which a player requested it (95% Wilson intervals)",
+    per_game_title="Actions: requests per game in which it was requested, mean (standard deviation, games)",
+    user_wins_title="Actions: win rate of the players who requested it (95% Wilson intervals)",
+    mean="{mean:.2f} (sd {sd:.2f}, {n} games)",
+    difference="difference (95% CI)",
+    p_holm="p (Holm)",
+    holm=(
+        "Differences are B − A, 95% intervals: Newcombe for rates, Welch for means. "
+        "* = significant at {alpha:.0%} after Holm–Bonferroni over the {count} differences shown; "
+        "p (Holm) is the adjusted p-value."
+    ),
+    changes="Rule change compared",
+)
+
+JAPANESE = Labels(
+    p1="p1 の勝率 ({agent})",
+    p2="p2 の勝率 ({agent})",
+    first="先攻の勝率",
+    second="後攻の勝率",
+    draws="引き分け",
+    results="勝率 (終わった試合のうち, 95%信頼区間: Wilson)",
+    lengths="試合の長さ: 中央値 [四分位] (最短–最長)",
+    turns="ターン数",
+    decisions="選択の回数",
+    actions="アクション: 使われた試合数, その試合での使用回数, 使ったプレイヤーの勝率",
+    action="アクション",
+    games="試合数",
+    uses_per_game="使用回数/試合",
+    user_wins="使用者の勝率",
+    share_title="使用率: アクションが使われた試合の割合 (95%信頼区間: Wilson)",
+    per_game_title="使用回数: 使われた試合での1試合あたりの平均 (標準偏差, 試合数)",
+    user_wins_title="使用者の勝率: アクションを使ったプレイヤーの勝率 (95%信頼区間: Wilson)",
+    mean="{mean:.2f} (標準偏差 {sd:.2f}, {n}試合)",
+    difference="差 (95%信頼区間)",
+    p_holm="p値 (Holm補正)",
+    holm=(
+        "差は B − A、95%信頼区間は割合の差が Newcombe 法、平均の差が Welch 法です。"
+        "* はこの報告の {count} 件の差に Holm–Bonferroni 法で多重比較の補正をして、"
+        "有意水準 {alpha:.0%} で有意な差を示します。p値は補正後の値です。"
+    ),
+    changes="比較するルールの変更",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,13 +108,13 @@ class Section:
     rows: tuple[tuple[str, ...], ...]
 
 
-def rate_labels(summary: Summary) -> dict[str, str]:
+def rate_labels(summary: Summary, labels: Labels) -> dict[str, str]:
     return {
-        "p1": f"p1 wins ({summary.agents[0]})",
-        "p2": f"p2 wins ({summary.agents[1]})",
-        "first": "first player wins",
-        "second": "second player wins",
-        "draw": "draws",
+        "p1": labels.p1.format(agent=summary.agents[0]),
+        "p2": labels.p2.format(agent=summary.agents[1]),
+        "first": labels.first,
+        "second": labels.second,
+        "draw": labels.draws,
     }
 
 
@@ -39,58 +129,98 @@ def action_rows(summaries: Sequence[Summary]) -> list[tuple[str, list[ActionUse 
     return [(name, [u.get(i) for u in uses]) for i, name in names.items()]
 
 
-def sections(summaries: Sequence[Summary]) -> tuple[Section, ...]:
-    """The report's tables for one run, or for two side by side with b − a."""
-    pair = len(summaries) == 2
-    heads = tuple(s.format for s in summaries)
-    difference = ("difference (95% CI)",) if pair else ()
-
-    def rates(values: Sequence[Rate | None]) -> tuple[str, ...]:
-        shown = tuple(rate_text(r) if r is not None and r.total else "—" for r in values)
-        if not pair:
-            return shown
-        a, b = values
-        if a is None or b is None or not a.total or not b.total:
-            return (*shown, "")
-        return (*shown, difference_text(Difference.of(a, b)))
-
-    labels = rate_labels(summaries[0])
-    results = tuple(
-        (labels[name], *rates([s.rates()[position][1] for s in summaries]))
-        for position, (name, _) in enumerate(summaries[0].rates())
+def sections(s: Summary, labels: Labels) -> tuple[Section, ...]:
+    """The report's tables of one run."""
+    names = rate_labels(s, labels)
+    results = tuple((names[name], rate_cell(rate)) for name, rate in s.rates())
+    actions = tuple(
+        (
+            use.name,
+            f"{use.games} ({use.games / max(s.completed, 1):.0%})",
+            f"{use.per_game.mean:.1f}",
+            rate_cell(use.wins),
+        )
+        for use in s.actions
     )
-    lengths = tuple(
-        (label, *(spread_text(getattr(s, field)) for s in summaries))
-        for label, field in (("turns", "turns"), ("decisions", "lengths"))
-    )
-    actions = []
-    for name, uses in action_rows(summaries):
-        cells: list[str] = []
-        for s, use in zip(summaries, uses, strict=True):
-            cells += (
-                ["—", "—"]
-                if use is None
-                else [
-                    f"{use.games} ({use.games / max(s.completed, 1):.0%})",
-                    f"{use.uses / max(use.games, 1):.1f}",
-                ]
-            )
-        actions.append((name, *cells, *rates([u.wins if u is not None else None for u in uses])))
-    action_heads = tuple(f"{h}: {c}" if pair else c for h in heads for c in ("games", "uses/game"))
     return (
-        Section("Results of the finished games (95% Wilson intervals)", ("", *heads, *difference), results),
-        Section("Game length: median [quartiles] (min–max)", ("", *heads), lengths),
+        Section(labels.results, ("", s.format), results),
+        _lengths((s,), labels),
         Section(
-            "Actions a player requested: games used in, uses per such game, the user's win rate",
-            (
-                "action",
-                *action_heads,
-                *(f"{h}: user wins" if pair else "user wins" for h in heads),
-                *difference,
-            ),
-            tuple(actions),
+            labels.actions,
+            (labels.action, labels.games, labels.uses_per_game, labels.user_wins),
+            actions,
         ),
     )
+
+
+def compared_sections(comparison: Comparison, labels: Labels) -> tuple[Section, ...]:
+    """The report's tables of two runs: each figure of both, then B − A and its test."""
+    a, b = comparison.a, comparison.b
+    heads = ("", a.format, b.format, labels.difference, labels.p_holm)
+    names = rate_labels(a, labels)
+    results = tuple(
+        (names[name], rate_cell(ra), rate_cell(rb), *tested_cells(t, percent=True))
+        for (name, ra), (_, rb), (_, t) in zip(a.rates(), b.rates(), comparison.rates, strict=True)
+    )
+    compared = {c.b.id: c for c in comparison.actions}
+    # An action of one side only: its figures, and no difference.
+    uses = [(name, x, y, compared.get(y.id if y else "")) for name, (x, y) in action_rows((a, b))]
+
+    def table(
+        title: str,
+        cell: Callable[[ActionUse, Summary], str],
+        test: Callable[[ActionComparison], Tested | None],
+        percent: bool,
+    ) -> Section:
+        rows = tuple(
+            (
+                name,
+                cell(x, a) if x else "—",
+                cell(y, b) if y else "—",
+                *tested_cells(test(c) if c else None, percent),
+            )
+            for name, x, y, c in uses
+        )
+        return Section(title, (labels.action, *heads[1:]), rows)
+
+    return (
+        Section(labels.results, heads, results),
+        _lengths((a, b), labels),
+        table(
+            labels.share_title,
+            lambda use, s: rate_cell(Rate(use.games, s.completed)),
+            lambda c: c.share,
+            percent=True,
+        ),
+        table(
+            labels.per_game_title,
+            lambda use, s: mean_cell(use.per_game, labels),
+            lambda c: c.uses_per_game,
+            percent=False,
+        ),
+        table(
+            labels.user_wins_title,
+            lambda use, s: rate_cell(use.wins),
+            lambda c: c.user_wins,
+            percent=True,
+        ),
+    )
+
+
+def _lengths(summaries: Sequence[Summary], labels: Labels) -> Section:
+    rows = tuple(
+        (label, *(spread_text(getattr(s, field)) for s in summaries))
+        for label, field in ((labels.turns, "turns"), (labels.decisions, "lengths"))
+    )
+    return Section(labels.lengths, ("", *(s.format for s in summaries)), rows)
+
+
+def holm_note(comparison: Comparison, labels: Labels) -> str:
+    return labels.holm.format(alpha=ALPHA, count=comparison.count)
+
+
+def rate_cell(rate: Rate) -> str:
+    return rate_text(rate) if rate.total else "—"
 
 
 def rate_text(rate: Rate) -> str:
@@ -98,8 +228,24 @@ def rate_text(rate: Rate) -> str:
     return f"{rate.rate:.1%} [{low:.1%}, {high:.1%}] {rate.count}/{rate.total}"
 
 
-def difference_text(d: Difference) -> str:
-    return f"{d.value:+.1%} [{d.low:+.1%}, {d.high:+.1%}]" + (" *" if d.clear else "")
+def mean_cell(mean: Mean, labels: Labels) -> str:
+    if not mean.n:
+        return "—"
+    return labels.mean.format(mean=mean.mean, sd=math.sqrt(mean.variance), n=mean.n)
+
+
+def tested_cells(t: Tested | None, percent: bool) -> tuple[str, str]:
+    """The difference with its interval, `*` when significant after Holm; and the adjusted p."""
+    if t is None:
+        return "", ""
+    d = t.difference
+    number = "{:+.1%}" if percent else "{:+.2f}"
+    interval = f"{number.format(d.value)} [{number.format(d.low)}, {number.format(d.high)}]"
+    return interval + (" *" if t.significant else ""), p_text(t.p_holm)
+
+
+def p_text(p: float) -> str:
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def spread_text(s: Spread) -> str:

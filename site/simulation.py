@@ -9,9 +9,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from blackpoker.compiler.diff import RuleSetDiff
+from blackpoker.runtime.play.compare import Comparison
 from blackpoker.runtime.play.stats import Rate, Summary
 from blackpoker.site.render import environment
-from blackpoker.site.report_tables import action_rows, rate_labels, sections
+from blackpoker.site.report_tables import (
+    JAPANESE,
+    action_rows,
+    compared_sections,
+    holm_note,
+    rate_labels,
+    sections,
+)
 
 WIDTH = 760  # every chart's width in SVG units (it scales to the page)
 LABEL = 190  # the column of row labels
@@ -86,7 +95,9 @@ def rate_chart(
                 continue
             low, high = rate.interval
             bar_y = y + run * BAR
-            hover = f"{label}: {rate.count} / {rate.total} = {rate.rate:.1%} (95% CI {low:.1%}–{high:.1%})"
+            hover = (
+                f"{label}: {rate.count} / {rate.total} = {rate.rate:.1%} (95%信頼区間 {low:.1%}–{high:.1%})"
+            )
             rects.append(Rect(LABEL, bar_y + 1, rate.rate * PLOT, BAR - 2, run, hover))
             texts.append(Text(WIDTH - 4, bar_y + BAR - 2, f"{rate.rate:.1%}", "end"))
             middle = bar_y + BAR / 2
@@ -123,7 +134,7 @@ def histogram(title: str, summaries: Sequence[Summary]) -> Chart:
                     max(step / len(shares) - 1, 0.5),
                     height,
                     run,
-                    f"{summaries[run].format}: {span} turns, {share:.1%} of the games",
+                    f"{summaries[run].format}: {span}ターン, 試合の {share:.1%}",
                 )
             )
     baseline = top + plot_height
@@ -133,13 +144,23 @@ def histogram(title: str, summaries: Sequence[Summary]) -> Chart:
     for position, start in enumerate(bins):
         if position % every == 0:
             texts.append(Text(left + (position + 0.5) * step, baseline + 16, str(start), "middle"))
-    texts.append(Text(WIDTH / 2, HISTOGRAM_HEIGHT - 4, "turns", "middle"))
+    texts.append(Text(WIDTH / 2, HISTOGRAM_HEIGHT - 4, "ターン数", "middle"))
     return Chart(title, WIDTH, HISTOGRAM_HEIGHT, tuple(rects), tuple(lines), tuple(texts))
 
 
-def render_report(summaries: Sequence[Summary]) -> str:
-    """The report of one run, or of two runs compared (the second against the first)."""
-    labels = rate_labels(summaries[0])
+def render_report(report: Summary | Comparison, changes: RuleSetDiff | None = None) -> str:
+    """The report of one run, or of two runs compared (B against A) with the rule change between
+    their rule sets at the top."""
+    summaries: tuple[Summary, ...]
+    if isinstance(report, Comparison):
+        summaries, tables, note = (
+            (report.a, report.b),
+            compared_sections(report, JAPANESE),
+            holm_note(report, JAPANESE),
+        )
+    else:
+        summaries, tables, note = (report,), sections(report, JAPANESE), None
+    labels = rate_labels(summaries[0], JAPANESE)
     results = [
         (labels[name], [s.rates()[position][1] for s in summaries])
         for position, (name, _) in enumerate(summaries[0].rates())
@@ -155,12 +176,14 @@ def render_report(summaries: Sequence[Summary]) -> str:
         .get_template("simulation.html")
         .render(
             summaries=summaries,
-            sections=sections(summaries),
+            changes=changes,
+            note=note,
+            sections=tables,
             charts=[
-                rate_chart("Win and draw rates of the finished games (whiskers: 95% CI)", results, 0.5),
-                histogram("Game length in turns (share of the finished games)", summaries),
-                rate_chart("Games in which a player requested the action", usage, None),
-                rate_chart("Win rate of the player who requested the action", wins, 0.5),
+                rate_chart("勝率と引き分けの割合 (ひげ: 95%信頼区間)", results, 0.5),
+                histogram("試合の長さ (ターン数ごとの試合の割合)", summaries),
+                rate_chart("アクションが使われた試合の割合", usage, None),
+                rate_chart("アクションを使ったプレイヤーの勝率", wins, 0.5),
             ],
         )
     )

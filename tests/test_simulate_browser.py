@@ -1,5 +1,6 @@
 """The HTML report of `simulate --html` in headless Chromium (Debian's, via playwright): it
-renders its charts without a script, console errors or a horizontal scroll bar."""
+renders its charts without a script, console errors or a horizontal scroll bar, on a phone
+and on a desktop screen, with the difference column of every table in reach."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from blackpoker.cli.main import main
+from blackpoker.site.report_tables import JAPANESE
 from click.testing import CliRunner
 from test_simulate import EDITION, SMALLEST, _local
 from test_site_browser import Watched, browser, sync_api  # noqa: F401 (browser: the shared fixture)
@@ -54,7 +56,32 @@ def test_the_report_renders_its_charts_without_errors(
     page.close()
 
 
-@pytest.mark.parametrize("width", [1280, 360])
+PHONE, DESKTOP = 375, 1280
+
+# Where each difference cell is: inside the page's width and its table's box, or in a box that
+# scrolls sideways on its own (so the page does not).
+DIFFERENCE_CELLS = """label => {
+  const cells = [];
+  for (const table of document.querySelectorAll("table")) {
+    const heads = [...table.querySelectorAll("thead th")].map(th => th.textContent.trim());
+    const column = heads.indexOf(label);
+    if (column < 0) continue;
+    const wrap = table.parentElement;
+    const box = wrap.getBoundingClientRect();
+    const scrolls = wrap.scrollWidth > wrap.clientWidth
+      && ["auto", "scroll"].includes(getComputedStyle(wrap).overflowX);
+    for (const row of table.querySelectorAll("tbody tr")) {
+      const cell = row.children[column].getBoundingClientRect();
+      const inside = cell.left >= Math.max(box.left, 0) - 0.5
+        && cell.right <= Math.min(box.right, window.innerWidth) + 0.5;
+      cells.push({inside, scrolls});
+    }
+  }
+  return cells;
+}"""
+
+
+@pytest.mark.parametrize("width", [PHONE, DESKTOP])
 def test_the_report_has_no_horizontal_scroll(
     browser: sync_api.BrowserContext,  # noqa: F811
     report: Path,
@@ -66,4 +93,22 @@ def test_the_report_has_no_horizontal_scroll(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
     assert overflow <= 0
+    page.close()
+
+
+@pytest.mark.parametrize("width", [PHONE, DESKTOP])
+def test_every_difference_cell_is_in_view_or_in_its_own_scrolling_box(
+    browser: sync_api.BrowserContext,  # noqa: F811
+    report: Path,
+    width: int,
+) -> None:
+    page = Watched(browser, report)
+    page.page.set_viewport_size({"width": width, "height": 800})
+    cells = page.page.evaluate(DIFFERENCE_CELLS, JAPANESE.difference)
+    tables = page.page.locator("table", has=page.page.locator("th", has_text=JAPANESE.difference))
+    assert tables.count() == 4  # results, and the three measures of each action
+    assert len(cells) > 20
+    assert all(c["inside"] or c["scrolls"] for c in cells)
+    if width == DESKTOP:  # nothing to scroll to: every difference is on the screen
+        assert all(c["inside"] for c in cells)
     page.close()

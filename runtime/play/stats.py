@@ -2,7 +2,9 @@
 
 Rates carry 95% Wilson score intervals (good for small counts and rates near 0 or 1, unlike
 the normal approximation); the difference of two rates carries Newcombe's interval built
-from them. Lengths are medians and quartiles.
+from them, the difference of two means Welch's. Each difference's p-value is the one of the
+test its interval inverts, so p < 0.05 exactly when the 95% interval leaves out 0.
+Lengths are medians and quartiles.
 """
 
 from __future__ import annotations
@@ -16,9 +18,12 @@ from typing import Any
 
 from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.play.distributions import normal_two_sided, t_quantile, t_two_sided
 from blackpoker.runtime.play.selfplay import GameRecord
 
 Z95 = 1.959963984540054  # the standard normal quantile of 97.5%: two-sided 95%
+CONFIDENCE = 0.95
+Z_MAX = 40.0  # a normal quantile whose two-sided tail (1e-350) is 0 in floating point
 
 
 def wilson(count: int, total: int, z: float = Z95) -> tuple[float, float]:
@@ -51,26 +56,92 @@ class Rate:
 
 
 @dataclass(frozen=True, slots=True)
+class Mean:
+    """The mean of n counts, kept as their sum and the sum of their squares."""
+
+    n: int
+    total: int
+    squares: int
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.n if self.n else 0.0
+
+    @property
+    def variance(self) -> float:
+        """The sample variance (n − 1 in the denominator); 0 below two values."""
+        if self.n < 2:
+            return 0.0
+        return max(0.0, (self.squares - self.total * self.total / self.n) / (self.n - 1))
+
+
+def newcombe(a: Rate, b: Rate, z: float = Z95) -> tuple[float, float]:
+    """Newcombe's interval for b − a (his method 10: from both rates' Wilson intervals)."""
+    (la, ha), (lb, hb) = wilson(a.count, a.total, z), wilson(b.count, b.total, z)
+    d = b.rate - a.rate
+    return d - math.hypot(b.rate - lb, ha - a.rate), d + math.hypot(hb - b.rate, a.rate - la)
+
+
+def newcombe_p(a: Rate, b: Rate) -> float:
+    """The two-sided p-value that Newcombe's interval inverts: the level 1 − p at which the
+    interval just reaches 0. It widens as z grows, so the z where it does is found by bisection."""
+
+    def clear(z: float) -> bool:
+        low, high = newcombe(a, b, z)
+        return low > 0 or high < 0
+
+    if not clear(0.0):  # no difference at all
+        return 1.0
+    if clear(Z_MAX):
+        return 0.0
+    low, high = 0.0, Z_MAX
+    for _ in range(64):
+        middle = (low + high) / 2
+        low, high = (middle, high) if clear(middle) else (low, middle)
+    return normal_two_sided((low + high) / 2)
+
+
+@dataclass(frozen=True, slots=True)
 class Difference:
-    """b − a of two independent rates, with Newcombe's 95% interval (method 10)."""
+    """b − a of two independent rates or means, its 95% interval and the matching p-value."""
 
     value: float
     low: float
     high: float
+    p: float  # two-sided, of the test the interval inverts
 
     @classmethod
     def of(cls, a: Rate, b: Rate) -> Difference:
-        (la, ha), (lb, hb) = a.interval, b.interval
-        d = b.rate - a.rate
-        return cls(d, d - math.hypot(b.rate - lb, ha - a.rate), d + math.hypot(hb - b.rate, a.rate - la))
+        """Of two rates: Newcombe's interval."""
+        low, high = newcombe(a, b)
+        return cls(b.rate - a.rate, low, high, newcombe_p(a, b))
+
+    @classmethod
+    def of_means(cls, a: Mean, b: Mean) -> Difference:
+        """Of two means (two values each at least): Welch's t interval and test, which do not
+        assume equal variances; its degrees of freedom are Welch–Satterthwaite's."""
+        d = b.mean - a.mean
+        va, vb = a.variance / a.n, b.variance / b.n
+        if va + vb == 0:  # every value alike on both sides: the difference is exact
+            return cls(d, d, d, 1.0 if d == 0 else 0.0)
+        se = math.sqrt(va + vb)
+        df = (va + vb) ** 2 / (va * va / (a.n - 1) + vb * vb / (b.n - 1))
+        half = t_quantile(1 - CONFIDENCE, df) * se
+        return cls(d, d - half, d + half, t_two_sided(d / se, df))
 
     @property
     def clear(self) -> bool:
-        """The interval leaves out 0: more than the noise of the sample sizes."""
+        """The interval leaves out 0: more than the noise of the sample sizes (before any
+        correction for the number of differences looked at)."""
         return self.low > 0 or self.high < 0
 
     def json(self) -> dict[str, Any]:
-        return {"difference": _r(self.value), "ci95": [_r(self.low), _r(self.high)], "clear": self.clear}
+        return {
+            "difference": _r(self.value),
+            "ci95": [_r(self.low), _r(self.high)],
+            "clear": self.clear,
+            "p": significant(self.p),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +173,13 @@ class ActionUse:
     name: str
     games: int  # games in which a player requested it at least once
     uses: int  # requests over all games
+    squares: int  # the sum over those games of the requests in the game, squared
     wins: Rate  # of the players who requested it in a finished game: how many won that game
+
+    @property
+    def per_game(self) -> Mean:
+        """Requests per game in which it was requested."""
+        return Mean(self.games, self.uses, self.squares)
 
     def json(self, games: int) -> dict[str, Any]:
         return {
@@ -206,44 +283,29 @@ def summarize(
 def _actions(finished: Sequence[GameRecord], rules: RuleSet) -> tuple[ActionUse, ...]:
     games: Counter[str] = Counter()
     uses: Counter[str] = Counter()
+    squares: Counter[str] = Counter()
     users: Counter[str] = Counter()
     winners: Counter[str] = Counter()
     for record in finished:
-        seen: set[str] = set()
+        in_game: Counter[str] = Counter()
         for action, player, n in record.uses:
-            uses[action] += n
-            seen.add(action)
+            in_game[action] += n
             users[action] += 1
             winners[action] += record.result == player_name(player)
-        games.update(seen)
+        games.update(in_game.keys())
+        uses.update(in_game)
+        squares.update({action: n * n for action, n in in_game.items()})
     return tuple(
-        ActionUse(a.id, a.name, games[a.id], uses[a.id], Rate(winners[a.id], users[a.id]))
+        ActionUse(a.id, a.name, games[a.id], uses[a.id], squares[a.id], Rate(winners[a.id], users[a.id]))
         for a in rules.actions
         if a.direct
     )
 
 
-def compare_json(a: Summary, b: Summary) -> dict[str, Any]:
-    """Both runs, and b − a of every rate and of each action's usage and user win rate."""
-    shared = {x.id: x for x in a.actions}
-    return {
-        "compare": [a.json(), b.json()],
-        "differences": {
-            "rates": {
-                name: Difference.of(ra, rb).json()
-                for (name, ra), (_, rb) in zip(a.rates(), b.rates(), strict=True)
-            },
-            "actions": {
-                y.id: {
-                    "share": Difference.of(Rate(x.games, a.completed), Rate(y.games, b.completed)).json(),
-                    "user_wins": Difference.of(x.wins, y.wins).json(),
-                }
-                for y in b.actions
-                if (x := shared.get(y.id)) is not None
-            },
-        },
-    }
-
-
 def _r(value: float) -> float:
     return round(value, 4)
+
+
+def significant(value: float) -> float:
+    """Three significant digits: a small p-value keeps its size, where rounding would give 0."""
+    return float(f"{value:.3g}")

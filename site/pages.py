@@ -22,9 +22,20 @@ CHANGES = "changes"  # the page name of an edition's 変更履歴
 
 
 @dataclass(frozen=True, slots=True)
+class House:
+    """What a local rule's sheet says of itself: its base, its description, what it changed."""
+
+    base: RuleSet  # the official format it starts from
+    description: str
+    added: frozenset[str]  # ids of the entries it adds (or takes from a bigger format)
+    changed: frozenset[str]  # ids of the base's entries it changes
+
+
+@dataclass(frozen=True, slots=True)
 class Page:
     ruleset: RuleSet
     official_url: str | None = None  # where the official site publishes this sheet, if it does
+    house: House | None = None  # set for a local rule's sheet
 
     @property
     def edition(self) -> str:
@@ -72,7 +83,7 @@ def plan(env: Environment, editions: Sequence[str], formats: Sequence[str], rule
     overlay: list[Page] = []
     if rules is not None:
         try:
-            overlay.append(Page(_overlay_ruleset(env, rules)))
+            overlay.append(_house_page(env, rules))
         except CompileError as error:
             problems += error.diagnostics
     official = [f for f in formats if f not in {page.slug for page in overlay}]
@@ -130,14 +141,19 @@ def _sheet(env: Environment, edition: str, ruleset: RuleSet) -> Page:
     return Page(ruleset, env.official_sheet(edition, ruleset.format.id))
 
 
-def _overlay_ruleset(env: Environment, rules: Path) -> RuleSet:
+def _house_page(env: Environment, rules: Path) -> Page:
     source, problems = env.read(rules)
     if problems:
         raise CompileError(problems)
     if not isinstance(source, OverlaySource):
         # compile() reports a file that is not a local rule with its own located message.
-        return env.compile(format="", rules=rules)
-    return env.compile(source.edition_id, source.format.id, rules)
+        return Page(env.compile(format="", rules=rules))
+    ruleset = env.compile(source.edition_id, source.format.id, rules)
+    base = env.compile(source.edition_id, str(source.format.base), rules)
+    lists = diff_rulesets(base, ruleset).lists
+    added = frozenset(entry.id for part in lists for entry in part.added)
+    changed = frozenset(change.entry.id for part in lists for change in part.changed)
+    return Page(ruleset, house=House(base, source.description, added, changed))
 
 
 def _order(page: Page, ranks: dict[str, int]) -> tuple[int, int]:

@@ -72,6 +72,7 @@ def render_sheet(page: Page, base_url: str, with_pdf: bool) -> str:
             url=url,
             qr=qr_svg(url) if url else None,
             downloads=pdf_names(page) if with_pdf else None,
+            house=page.house,
         )
     )
 

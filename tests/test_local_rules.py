@@ -379,3 +379,30 @@ def test_an_overlay_adds_a_section_and_an_action_type_of_its_own(tmp_path: Path)
     assert sheet.index("回復系") < sheet.index(str(action["name"]))  # the new section heads its action
     repeated = _house(tmp_path, sections=[ruleset.edition.sections[0]])
     assert repeated == [m for m in repeated if "is already one of the edition's" in m] and repeated
+
+
+def test_a_house_sheet_says_it_is_a_local_rule_and_marks_its_own_entries(tmp_path: Path) -> None:
+    rules, name = _house_file(tmp_path)
+    data = yaml.safe_load(rules.read_text(encoding="utf-8"))
+    out = tmp_path / "site"
+    options = BuildOptions(out, (data["edition"],), (data["base"], name), rules, html_only=True)
+    built = build_site(options)
+    (house,) = [p for p in built.pages if p.slug == name]
+    (official,) = [p for p in built.pages if p.slug == data["base"]]
+    sheet = (out / house.path).read_text(encoding="utf-8")
+    base = house.ruleset.edition.format(data["base"])
+    assert f"{name} — ローカルルール（{base.name} {house.ruleset.edition.title} を基に）" in sheet
+    assert data["description"] in sheet
+    articles = {
+        m[1]: m[0]
+        for m in re.finditer(r'<article class="entry action" id="action-(\w+)".*?</article>', sheet, re.S)
+    }
+    added = {a["id"] for a in data["actions"].get("add", ())}
+    changed = set(data["actions"].get("change", {}))
+    assert added and changed
+    for action_id, article in articles.items():
+        marker = "追加" if action_id in added else "変更" if action_id in changed else None
+        found = re.findall(r'<span class="house-change">(\S+)</span>', article)
+        assert found == ([marker] if marker else []), action_id
+    assert "house-change" not in (out / official.path).read_text(encoding="utf-8")
+    assert "ローカルルール" not in (out / official.path).read_text(encoding="utf-8")

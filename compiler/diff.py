@@ -88,8 +88,14 @@ def load_sides(env: Environment, old: str, new: str, format: str | None) -> tupl
             sources.append(source)
     if problems:
         raise CompileError(problems)
-    base = next((s.format.base for s in sources if isinstance(s, OverlaySource)), None)
     compiled = []
+    # The official format a local-rule side starts from stands for it on the other side.
+    files = [
+        Path(spec)
+        for spec, source in zip((old, new), sources, strict=True)
+        if isinstance(source, OverlaySource)
+    ]
+    base = env.official_base(files[0]) if files else None
     for spec, source in zip((old, new), sources, strict=True):
         try:
             compiled.append(_ruleset(env, spec, source, format or base))
@@ -113,7 +119,7 @@ def _read(env: Environment, spec: str, option: str) -> tuple[Source | None, list
 def _ruleset(env: Environment, spec: str, source: Source, format: str | None) -> RuleSet:
     if isinstance(source, OverlaySource):
         # Its own format; the base format it shares with the other side stands for it.
-        own = source.format.id if format in (None, source.format.base) else format
+        own = source.format.id if format in (None, env.official_base(Path(spec))) else format
         return env.compile(source.edition_id, own, spec)
     return link(source, format) if format else whole_edition(source)
 

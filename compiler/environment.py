@@ -16,7 +16,7 @@ from pathlib import Path
 from blackpoker.compiler.based import apply_changes
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.compiler.link import check_edition, check_overlay, early_overlay_problems, link, link_overlay
-from blackpoker.compiler.load import Document, load_bytes, load_file
+from blackpoker.compiler.load import Document, is_path, load_bytes, load_file
 from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.parse import EditionSource, OverlaySource, Source, notation_problems, parse
 from blackpoker.compiler.validate import schema_problems, validate
@@ -24,12 +24,9 @@ from blackpoker.compiler.validate import schema_problems, validate
 INDEX = "editions.yaml"  # the built-in editions, in actionlists/
 _SUFFIXES = (".yaml", ".yml")
 
+__all__ = ["Environment", "Read", "display", "find_files", "is_path"]
+
 Read = tuple[Source | None, list[Diagnostic]]
-
-
-def is_path(edition: str) -> bool:
-    """An --edition value naming a file rather than a built-in id."""
-    return "/" in edition or os.sep in edition or edition.endswith(_SUFFIXES)
 
 
 def display(path: Path) -> str:
@@ -186,20 +183,66 @@ class Environment:
     # --- compiling --------------------------------------------------------------------------
 
     def compile(self, edition: str = "v7", format: str = "std", rules: Path | str | None = None) -> RuleSet:
-        """Compile one format of an edition, or the local-rule format declared in `rules`."""
+        """Compile one format of an edition, or the local-rule format declared in `rules`
+        (or the format that file starts from: an official one, or another local rule's)."""
         if rules is None:
             return link(self.edition(edition), format)
-        overlay = self._overlay(Path(rules))
-        if format not in (overlay.format.id, overlay.format.base):
+        path = Path(rules)
+        overlay = self._overlay(path)
+        base = str(overlay.format.base)
+        base_id = self._overlay(path.parent / base).format.id if is_path(base) else base
+        if format not in (overlay.format.id, base_id):
             where = overlay.doc.locate(("name",))
             raise CompileError(
                 [Diagnostic(where, f"--format {format}: this file declares format '{overlay.format.id}'")]
             )
-        named = self.find(overlay.edition_id, Path(rules).parent)
-        base = self.edition(edition if named is None else str(named))
-        if format == overlay.format.base:
-            return link(base, format)
-        return link_overlay(base, overlay)
+        if format == overlay.format.id:
+            return self._house(path, edition, ())
+        if is_path(base):
+            return self._house(path.parent / base, edition, ())
+        named = self.find(overlay.edition_id, path.parent)
+        return link(self.edition(edition if named is None else str(named)), format)
+
+    def official_base(self, path: Path) -> str:
+        """The official format a local-rule file starts from, through the local rules it is
+        based on."""
+        return self._root(path, ())
+
+    def _root(self, path: Path, below: tuple[Path, ...]) -> str:
+        overlay = self._overlay(path)
+        found = self._based_on(overlay, path, below)
+        return str(overlay.format.base) if found is None else self._root(*found)
+
+    def _house(self, path: Path, edition: str, below: tuple[Path, ...]) -> RuleSet:
+        """A local-rule file's format, on its official base or on the local rule it names."""
+        overlay = self._overlay(path)
+        named = self.find(overlay.edition_id, path.parent)
+        source = self.edition(edition if named is None else str(named))
+        return link_overlay(source, overlay, self._under(overlay, path, edition, below))
+
+    def _under(
+        self, overlay: OverlaySource, path: Path, edition: str, below: tuple[Path, ...]
+    ) -> RuleSet | None:
+        """The format of the local rule an overlay's `base:` names (None for an official base)."""
+        found = self._based_on(overlay, path, below)
+        return None if found is None else self._house(found[0], edition, found[1])
+
+    def _based_on(
+        self, overlay: OverlaySource, path: Path, below: tuple[Path, ...]
+    ) -> tuple[Path, tuple[Path, ...]] | None:
+        """The local-rule file an overlay's `base:` names, and the chain of files that leads to
+        it; None for an official base. A missing file or a cycle is an error at `base:`."""
+        base = str(overlay.format.base)
+        if not is_path(base):
+            return None
+        target, chain = path.parent / base, (*below, path.resolve())
+        if target.resolve() in chain:
+            names = " → ".join(p.name for p in (*chain, target.resolve()))
+            raise CompileError([overlay.doc.at(("base",), f"base: local rules based on each other: {names}")])
+        if not target.is_file():
+            message = f"base: no local-rule file {base} (from this file's folder)"
+            raise CompileError([overlay.doc.at(("base",), message)])
+        return target, chain
 
     def compile_edition(self, edition: str = "v7") -> dict[str, RuleSet]:
         source = self.edition(edition)
@@ -253,7 +296,11 @@ class Environment:
             problems = check_edition(base)
             if problems:
                 return problems
-        return check_overlay(base, overlay)
+        try:
+            under = self._under(overlay, Path(overlay.doc.path), base.edition.id, ())
+        except CompileError as error:  # the problems of the local rule it builds on
+            return list(error.diagnostics)
+        return check_overlay(base, overlay, under)
 
 
 _Stamp = tuple[Path, tuple[int, int]]  # a file, its modification time (ns) and size

@@ -16,7 +16,7 @@ from typing import Any
 
 from blackpoker.compiler.cost import PAYABLE_UNITS
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
-from blackpoker.compiler.load import Document, PathKey
+from blackpoker.compiler.load import Document, PathKey, is_path
 from blackpoker.compiler.matcher import compile_matcher
 from blackpoker.compiler.model import Action, Edition, Format, RuleSet, Trigger
 from blackpoker.compiler.needs import (
@@ -112,11 +112,13 @@ def link(source: EditionSource, format_id: str) -> RuleSet:
     return _finish(_official(source, fmt))
 
 
-def link_overlay(source: EditionSource, overlay: OverlaySource) -> RuleSet:
+def link_overlay(source: EditionSource, overlay: OverlaySource, under: RuleSet | None = None) -> RuleSet:
+    """The overlay's format: `source`'s official base format with its edits, or, for an
+    overlay based on another local-rule file, that file's format (`under`) with them."""
     problems = check_edition(source)
     if problems:
         raise CompileError(problems)
-    ruleset, problems = _apply(source, overlay)
+    ruleset, problems = _apply(source, overlay, under)
     if problems:
         raise CompileError(problems)
     return _finish(ruleset)
@@ -133,8 +135,10 @@ class Added:
 NOTHING_ADDED = Added()  # an edition's own check: every name must be the edition's
 
 
-def check_overlay(source: EditionSource, overlay: OverlaySource) -> list[Diagnostic]:
-    return _apply(source, overlay)[1]
+def check_overlay(
+    source: EditionSource, overlay: OverlaySource, under: RuleSet | None = None
+) -> list[Diagnostic]:
+    return _apply(source, overlay, under)[1]
 
 
 def _official(source: EditionSource, fmt: Format) -> RuleSet:
@@ -152,8 +156,13 @@ def _finish(ruleset: RuleSet) -> RuleSet:
     return replace(ruleset, actions=actions)
 
 
-def _apply(source: EditionSource, overlay: OverlaySource) -> tuple[RuleSet, list[Diagnostic]]:
+def _apply(
+    source: EditionSource, overlay: OverlaySource, under: RuleSet | None = None
+) -> tuple[RuleSet, list[Diagnostic]]:
     doc, fmt = overlay.doc, overlay.format
+    if under is not None:  # on another local rule: its sections and types, its format as base
+        source = replace(source, edition=under.edition)
+        fmt = replace(fmt, base=under.format.id)
     source, problems = _with_own_names(source, overlay)
     edition = source.edition
     if overlay.edition_id != edition.id:
@@ -173,14 +182,16 @@ def _apply(source: EditionSource, overlay: OverlaySource) -> tuple[RuleSet, list
                 "give the overlay another mark",
             )
         )
-    if fmt.base not in official:
+    if under is not None and fmt.id == under.format.id:
+        problems.append(doc.at(("name",), f"name: '{fmt.id}' is the name of its base; choose a new name"))
+    if under is None and fmt.base not in official:
         problems.append(_unknown_base(doc, str(fmt.base), edition))
         return RuleSet(edition, fmt, (), ()), problems
-    base = _official(source, edition.format(fmt.base))
+    base = under if under is not None else _official(source, edition.format(str(fmt.base)))
     every = {"actions": source.actions, "characters": source.characters}
     overlay = by_id(overlay, {"actions": base.actions, "characters": base.characters}, every)
     doc = overlay.doc
-    formats = [*official, fmt.id]
+    formats = [*official, *([] if under is None else [under.format.id]), fmt.id]
     actions, action_problems = _edit(doc, "actions", base.actions, source.actions, overlay.actions, fmt.id)
     characters, character_problems = _edit(
         doc, "characters", base.characters, source.characters, overlay.characters, fmt.id
@@ -257,7 +268,7 @@ def early_overlay_problems(source: EditionSource, doc: Document) -> list[Diagnos
     """The ids an overlay with schema problems names that its edition lacks: read from the raw
     data, so that a misspelt id is reported together with the schema problems, not after."""
     base = doc.data.get("base")
-    if not isinstance(base, str):
+    if not isinstance(base, str) or is_path(base):  # another local rule: checked when it is read
         return []
     if base not in [f.id for f in source.edition.formats]:
         return [_unknown_base(doc, base, source.edition)]

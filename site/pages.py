@@ -149,7 +149,7 @@ def _house_page(env: Environment, rules: Path) -> Page:
         # compile() reports a file that is not a local rule with its own located message.
         return Page(env.compile(format="", rules=rules))
     ruleset = env.compile(source.edition_id, source.format.id, rules)
-    base = env.compile(source.edition_id, str(source.format.base), rules)
+    base = env.compile(source.edition_id, str(ruleset.format.base), rules)  # official, or a local rule
     lists = diff_rulesets(base, ruleset).lists
     added = frozenset(entry.id for part in lists for entry in part.added)
     changed = frozenset(change.entry.id for part in lists for change in part.changed)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from blackpoker.compiler.diff import diff_rulesets, load_sides
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.program import PassTurn, walk_steps
@@ -406,3 +407,57 @@ def test_a_house_sheet_says_it_is_a_local_rule_and_marks_its_own_entries(tmp_pat
         assert found == ([marker] if marker else []), action_id
     assert "house-change" not in (out / official.path).read_text(encoding="utf-8")
     assert "ローカルルール" not in (out / official.path).read_text(encoding="utf-8")
+
+
+def test_an_overlay_builds_on_another_local_rule(tmp_path: Path) -> None:
+    rules, name = _house_file(tmp_path)
+    data = yaml.safe_load(rules.read_text(encoding="utf-8"))
+    heal = data["actions"]["add"][0]
+    env = Environment()
+    under = env.compile(data["edition"], name, rules)
+    bigger = next(
+        a
+        for r in env.compile_edition(data["edition"]).values()
+        for a in r.actions
+        if a.id not in {b.id for b in under.actions}
+    )
+    nested = {
+        "kind": "overlay",
+        "name": "nested",
+        "mark": "◆",
+        "edition": data["edition"],
+        "base": rules.name,
+        "actions": {"take": [bigger.id], "change": {heal["name"]: {"cost": "DD"}}},
+    }
+    path = rules.parent / "nested.yaml"
+    path.write_text(yaml.safe_dump(nested, allow_unicode=True), encoding="utf-8")
+    assert Environment().check_paths([rules.parent])[1] == []
+    house = Environment().compile(data["edition"], "nested", path)
+    assert house.format.base == name  # its base is the other local rule
+    assert str(house.action(heal["id"]).cost) == "DD" and bigger.id in {a.id for a in house.actions}
+    assert {a.id for a in under.actions} < {a.id for a in house.actions}
+    assert Environment().compile(data["edition"], name, path) == under  # --format of its base
+    assert Environment().official_base(path) == data["base"]
+    changes = diff_rulesets(*load_sides(Environment(), str(rules), str(path), None))
+    (actions,) = [part for part in changes.lists if part.list == "actions"]
+    assert [a.id for a in actions.added] == [bigger.id] and [c.entry.id for c in actions.changed] == [
+        heal["id"]
+    ]
+
+
+def test_local_rules_based_on_each_other_or_on_nothing_are_located(tmp_path: Path) -> None:
+    edition, _ = _reference()
+    for name, base in (("a", "b.yaml"), ("b", "a.yaml"), ("c", "missing.yaml")):
+        text = yaml.safe_dump({"kind": "overlay", "name": name, "edition": edition, "base": base})
+        (tmp_path / f"{name}.yaml").write_text(text, encoding="utf-8")
+    _, problems = Environment().check_paths([tmp_path])
+    messages = sorted(d.render() for d in problems)
+    assert any(m.startswith(f"{tmp_path / 'a.yaml'}:") and "based on each other" in m for m in messages), (
+        messages
+    )
+    assert any(m.startswith(f"{tmp_path / 'b.yaml'}:") and "based on each other" in m for m in messages), (
+        messages
+    )
+    assert any(
+        m.startswith(f"{tmp_path / 'c.yaml'}:") and "no local-rule file missing.yaml" in m for m in messages
+    )

@@ -35,10 +35,21 @@ def rules_option(help_text: str = "A local-rule file.", name: str = "rules") -> 
 
 def declared_format(path: Path, option: str) -> str:
     """The format a local-rule file declares; anything else is reported where it is wrong."""
+    return _overlay(path, option).format.id
+
+
+def declared_edition(path: Path, option: str) -> str:
+    """The edition a local-rule file is for: an edition file beside it, or a built-in id."""
+    overlay = _overlay(path, option)
+    named = Environment().find(overlay.edition_id, path.parent)
+    return overlay.edition_id if named is None or not named.is_relative_to(path.parent) else str(named)
+
+
+def _overlay(path: Path, option: str) -> OverlaySource:
     source, problems = Environment().read(path)
     if problems:
         report(problems)
     if not isinstance(source, OverlaySource):
         assert source is not None
         report([source.doc.at(("kind",), f"kind: {option} expects a local-rule file (kind: overlay)")])
-    return source.format.id
+    return source

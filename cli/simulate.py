@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 from blackpoker.cli.diff import text_lines
-from blackpoker.cli.options import EDITION_HELP, declared_format, rules_option
+from blackpoker.cli.options import EDITION_HELP, declared_edition, declared_format, rules_option
 from blackpoker.cli.outputs import output_file, output_folder
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
@@ -51,10 +51,14 @@ def _agents(text: str) -> tuple[str, str]:
     return names[0], names[1]
 
 
+def _is_rules_file(text: str) -> bool:
+    return text.endswith((".yaml", ".yml")) or Path(text).exists()
+
+
 def _side(edition: str, text: str) -> RulesSource:
     """A --compare side: a format of the edition, or a local-rule file (its declared format)."""
     path = Path(text)
-    if text.endswith((".yaml", ".yml")) or path.exists():
+    if _is_rules_file(text):
         return RulesSource(edition, declared_format(path, "--compare"), path)
     try:
         known = [f.id for f in edition_source(edition).edition.formats]
@@ -103,7 +107,7 @@ def _play(plan: Plan, rules: RuleSet, jobs: int, client: Client | None, progress
 
 
 @click.command()
-@click.option("--edition", default="v7", show_default=True, help=EDITION_HELP)
+@click.option("--edition", help=f"{EDITION_HELP} Default: a local-rule file's edition, else v7.")
 @click.option("--format", "format_id", help=f"Format id (default {DEFAULT_FORMAT}, or the --rules file's).")
 @rules_option()
 @click.option("-n", "games", default=1000, show_default=True, type=click.IntRange(min=1), help="Games.")
@@ -150,7 +154,7 @@ def _play(plan: Plan, rules: RuleSet, jobs: int, client: Client | None, progress
     help="Write each game's command log into this folder (game-0000.jsonl …).",
 )
 def simulate(
-    edition: str,
+    edition: str | None,
     format_id: str | None,
     rules: Path | None,
     games: int,
@@ -173,6 +177,9 @@ def simulate(
         _option_error("--jobs", "not with --cluster: the cluster's workers play the games")
     if cluster_address is not None and logs is not None:
         _option_error("--logs", "not with --cluster: the workers would write them on their own machines")
+    if edition is None:  # a format compared with a local rule is of the rule's edition
+        files = [Path(t) for t in compare or () if _is_rules_file(t)] + ([rules] if rules else [])
+        edition = declared_edition(files[0], "--compare" if compare else "--rules") if files else "v7"
     if compare:
         if format_id is not None or rules is not None:
             _option_error("--compare", "it names both rule sets: leave out --format and --rules")

@@ -461,3 +461,15 @@ def test_local_rules_based_on_each_other_or_on_nothing_are_located(tmp_path: Pat
     assert any(
         m.startswith(f"{tmp_path / 'c.yaml'}:") and "no local-rule file missing.yaml" in m for m in messages
     )
+
+
+def test_a_format_compared_with_a_local_rule_is_of_the_rules_edition(tmp_path: Path) -> None:
+    env = Environment()
+    edition = env.builtin_editions()[0]  # the newest, which is not the default edition
+    first = env.edition(edition).edition.formats[0].id
+    path = tmp_path / "house.yaml"
+    path.write_text(yaml.safe_dump({"kind": "overlay", "name": "house", "edition": edition, "base": first}))
+    result = _blackpoker("simulate", "--compare", first, path.name, "-n", "2", "--json", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    sides = json.loads(result.stdout)["compare"]
+    assert [(side["edition"], side["format"]) for side in sides] == [(edition, first), (edition, "house")]

@@ -293,6 +293,13 @@ def _edit(
     """The base format's `entries` with the overlay's edits, and entries of the edition
     (`every`) that it takes from bigger formats."""
     problems, taken = _taken(doc, name, entries, every, edits.take)
+    problems += [
+        doc.at(
+            (name, "remove", i), f"{name}.remove: '{entry_id}' is what this file takes; drop one of the two"
+        )
+        for i, entry_id in enumerate(edits.remove)
+        if entry_id in edits.take
+    ]
     known = {entry.id for entry in (*entries, *taken)}
     singular = name[:-1]
     refs = known | {entry.name for entry in (*entries, *taken)}  # names left are misspelt: suggest either

@@ -22,11 +22,13 @@ from blackpoker.runtime.engine.events import (
     Decided,
     Discarded,
     GameOver,
+    LostTarget,
     Negated,
     Requested,
     Resolved,
     Revealed,
     SetUp,
+    Shuffled,
     Triggered,
     TurnPassed,
 )
@@ -150,6 +152,10 @@ def _events(console: Console, game: Game, told: int) -> int:
                 pass  # the decisions are printed as they are made; the result at the end
             case Revealed(cards):
                 console.print(f"  · reveal {' '.join(label(c) for c in cards)}")
+            case Shuffled(player):
+                console.print(f"  · shuffled the life of {player_name(player)}")
+            case LostTarget(action):
+                console.print(f"  · {game.rules.action(action).name} lost its target: no effect")
             case Requested(player, action):
                 console.print(f"  · request {game.rules.action(action).name} {player_name(player)}")
             case Triggered(player, action):

@@ -49,6 +49,16 @@ class Revealed:
 
 
 @dataclass(frozen=True, slots=True)
+class Shuffled:
+    player: int  # whose life an effect shuffled
+
+
+@dataclass(frozen=True, slots=True)
+class LostTarget:
+    action: str  # a resolving request whose target no longer qualifies: its effect stops
+
+
+@dataclass(frozen=True, slots=True)
 class Resolved:
     player: int
     action: str
@@ -73,6 +83,8 @@ Event = (
     | Discarded
     | Negated
     | Revealed
+    | Shuffled
+    | LostTarget
     | Resolved
     | TurnPassed
     | GameOver

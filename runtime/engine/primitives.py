@@ -18,7 +18,7 @@ from blackpoker.compiler.program import PlayerRef, State, Step, Steps
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.combat import block_pairs, can_attack, judge
 from blackpoker.runtime.engine.errors import NestingLimit
-from blackpoker.runtime.engine.events import Negated, Requested, Revealed, TurnPassed
+from blackpoker.runtime.engine.events import LostTarget, Negated, Requested, Revealed, Shuffled, TurnPassed
 from blackpoker.runtime.engine.expressions import cards_of, condition, number, player, target_object, things
 from blackpoker.runtime.engine.options import Choice, Prompt, sort_cards
 from blackpoker.runtime.engine.state import Frame, Origin, Request, Resolution, Unit
@@ -77,7 +77,10 @@ def _units(items: list[Any]) -> list[Unit]:
 
 @primitive(program.Target)
 def _target(g: Game, res: Resolution, step: program.Target) -> Signal | None:
-    return None if still_valid(g, res.request, step) else Signal.STOP
+    if still_valid(g, res.request, step):
+        return None
+    g.record(LostTarget(res.request.action.id))
+    return Signal.STOP
 
 
 @primitive(program.Choose)
@@ -267,6 +270,7 @@ def _shuffle(g: Game, res: Resolution, step: program.Shuffle) -> Signal | None:
     who = player(g, res, step.player)
     if who >= 0:
         g.state.rng.shuffle(g.state.players[who].life)
+        g.record(Shuffled(who))
     return None
 
 

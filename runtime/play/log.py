@@ -25,11 +25,13 @@ from blackpoker.runtime.engine.events import (
     Discarded,
     Event,
     GameOver,
+    LostTarget,
     Negated,
     Requested,
     Resolved,
     Revealed,
     SetUp,
+    Shuffled,
     Triggered,
     TurnPassed,
 )
@@ -40,7 +42,7 @@ from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.source import EDITION_FILE, RULES_FILE, RulesSource, file_record, sha256
 
 LOG_KIND = "blackpoker-command-log"
-LOG_VERSION = 1
+LOG_VERSION = 2  # 2: shuffled and lost_target events
 # A game stops at its decision cap, so a real log is a few hundred KiB at most.
 MAX_LOG_BYTES = 64 * 1024 * 1024
 HEADER_FIELDS: dict[str, type | tuple[type, ...]] = {
@@ -99,6 +101,10 @@ def event_json(event: Event) -> dict[str, Any]:
             return {"event": "negated", "action": action}
         case Revealed(cards):
             return {"event": "reveal", "cards": [label(c) for c in cards]}
+        case Shuffled(player):
+            return {"event": "shuffled", "player": player_name(player)}
+        case LostTarget(action):
+            return {"event": "lost_target", "action": action}
         case TurnPassed(player, turn):
             return {"event": "turn", "player": player_name(player), "turn": turn}
         case GameOver(result):

@@ -22,11 +22,13 @@ from blackpoker.runtime.engine.events import (
     Discarded,
     Event,
     GameOver,
+    LostTarget,
     Negated,
     Requested,
     Resolved,
     Revealed,
     SetUp,
+    Shuffled,
     Triggered,
     TurnPassed,
 )
@@ -441,6 +443,8 @@ EVENT_WORDS = (
     "discarded",
     "negated",
     "revealed",
+    "shuffled",
+    "lost",
     "resolved",
     "turn",
     "result",
@@ -469,6 +473,10 @@ def event_text(game: Game, event: Event) -> str | None:
             return f"negated {name(action)}"
         case Revealed(cards):
             return "revealed " + " ".join(label(c) for c in cards)
+        case Shuffled(player):
+            return f"shuffled {player_name(player)}"
+        case LostTarget(action):
+            return f"lost {name(action)}"
         case Resolved(player, action):
             return f"resolved {name(action)} by {player_name(player)}"
         case TurnPassed(player, turn):

@@ -81,12 +81,16 @@ def plan(env: Environment, editions: Sequence[str], formats: Sequence[str], rule
     pages: list[Page] = []
     problems: list[Diagnostic] = []
     overlay: list[Page] = []
+    declared: set[str] = set()  # the local rule's format: never looked for among the official ones
     if rules is not None:
+        doc, _ = load_file(rules)
+        name = doc.data.get("name") if doc is not None and isinstance(doc.data, dict) else None
+        declared = {name} if isinstance(name, str) else set()
         try:
             overlay.append(_house_page(env, rules))
         except CompileError as error:
             problems += error.diagnostics
-    official = [f for f in formats if f not in {page.slug for page in overlay}]
+    official = [f for f in formats if f not in declared]
     if not formats or official:
         for edition in editions or env.builtin_editions():
             try:

@@ -473,3 +473,14 @@ def test_a_format_compared_with_a_local_rule_is_of_the_rules_edition(tmp_path: P
     assert result.returncode == 0, result.stderr
     sides = json.loads(result.stdout)["compare"]
     assert [(side["edition"], side["format"]) for side in sides] == [(edition, first), (edition, "house")]
+
+
+def test_a_broken_local_rule_built_by_its_format_name_reports_only_its_own_problems(tmp_path: Path) -> None:
+    _, ruleset = _reference()
+    summon = {**_added_fields(ruleset), "program": [{"put_character": {"cards": "key", "as": "knight"}}]}
+    _house(tmp_path, actions={"add": [summon]})  # knight is no character: one problem
+    result = _blackpoker("build", "--rules", "house.yaml", "--format", "house", "--html-only", cwd=tmp_path)
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    assert len(lines) == 2 and "unknown character 'knight'" in lines[0], lines  # no '--format: … no format'
+    assert lines[1] == "1 problem found; nothing written"

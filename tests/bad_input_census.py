@@ -281,7 +281,9 @@ def log_kinds(log: str) -> dict[str, bytes | None]:
         "not JSON": (log + "not json\n").encode(),
         "truncated (end missing)": "".join(lines[: len(lines) // 2]).encode(),
         "header missing": "".join(lines[1:]).encode(),
-        "header field of the wrong type": log.replace('"version": 1', '"version": "1"', 1).encode(),
+        "header field of the wrong type": re.sub(
+            r'"version": (\d+)', r'"version": "\1"', log, count=1
+        ).encode(),
         "decision differs from the replay": "".join(
             [*lines[:decision], changed, *lines[decision + 1 :]]
         ).encode(),

@@ -2,8 +2,8 @@
 
 Run: python benchmarks/bench_build.py [--runs N] [--html-only] [--formats lite,std] [--editions v7]
 Goals: HTML of every edition (sheets, index, 変更履歴 pages) ≤ 1 s; HTML + A4 + 2-up PDFs
-≤ 10 s per edition on 2 cores. Each run builds into a fresh temporary folder; the first
-HTML run also pays for compiling the editions (then cached).
+≤ 10 s per edition on 2 cores. Each run builds into a fresh temporary folder, and compiles
+the editions anew (a build owns its environment), as a user's command does.
 """
 
 from __future__ import annotations

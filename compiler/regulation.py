@@ -372,9 +372,9 @@ def _lookup(part: _Part, kind: str, regulations: Regulations, text: str) -> Name
     known = ", ".join(str(e) for e in entries)
     near = difflib.get_close_matches(key, list(by_key), n=1)
     suggestion = f"; did you mean {by_key[near[0]]}?" if near else ""
-    what = {"formats": "format", "frames": "frame", "options": "option"}[kind]
+    what = {"formats": "a format", "frames": "a frame", "options": "an option"}[kind]
     place = {"formats": "first", "frames": "second", "options": "third and later"}[kind]
-    message = f"'{part.text}' is not a {what} (the {place} part is a {what}: {known}){suggestion}"
+    message = f"'{part.text}' is not {what} (the {place} part is {what}: {known}){suggestion}"
     return part.at(text, message)
 
 
@@ -423,7 +423,7 @@ def deck_problems(regulation: Regulation, player: str, decks: Sequence[Deck]) ->
         problems += _fixed_problems(deck, frame.cards, cite) if frame.cards is not None else []
         if frame.size is not None and not frame.size.allows(len(deck.cards)):
             message = f"cards: {len(deck.cards)} cards; {frame.size} allowed ({cite})"
-            problems.append(deck.doc.at(("cards",), message))
+            problems.append(deck.doc.at(("cards",), message, key=True))
     if len(decks) > 1:
         problems += set_problems((d.doc, index, card) for d in decks for index, card in enumerate(d.cards))
     total = sum(len(deck.cards) for deck in decks)
@@ -446,7 +446,7 @@ def _fixed_problems(deck: Deck, cards: tuple[Card, ...], cite: str) -> list[Diag
             )
     if wanted:
         missing = ", ".join(str(card) for card in wanted)
-        problems.append(deck.doc.at(("cards",), f"cards: missing {missing} ({cite})"))
+        problems.append(deck.doc.at(("cards",), f"cards: missing {missing} ({cite})", key=True))
     return problems
 
 

@@ -78,7 +78,7 @@ def describe(chosen: Regulation, decks: dict[str, list[Deck]]) -> list[str]:
     lines = [
         f"{chosen.name} ({chosen.id}): {chosen.regulations.title}",
         f"format: {chosen.format}",
-        f"frame: {frame} [{frame.build}] {frame.text} ({frame.rule})",
+        " ".join(filter(None, (f"frame: {frame} [{frame.build}]", frame.text, f"({frame.rule})"))),
     ]
     if frame.cards is not None:
         lines.append(f"  cards: {' '.join(str(card) for card in frame.cards)}")
@@ -88,7 +88,11 @@ def describe(chosen: Regulation, decks: dict[str, list[Deck]]) -> list[str]:
         lines.append(f"  a player's decks together: {frame.together} cards, from one set")
     lines += [f"  start: {step}" for step in frame.start]
     lines += [f"  adds: {action}" for action in frame.actions]
-    wins = f"{match.wins} win{'s' if match.wins != 1 else ''} take the match"
+    lines += [
+        f"  {a['what']}: 完全公開 {a['public']} / 個人公開 {a['owner']} / 非公開 {a['hidden']}"
+        for a in frame.access
+    ]
+    wins = f"the first to win {match.wins} wins the match"
     lines.append(
         f"match: {match} ({match.rule}): {match.decks} deck(s) each, up to {match.games} game(s), {wins}"
     )

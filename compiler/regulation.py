@@ -64,7 +64,7 @@ class Frame(Named):
     rule: str
     build: str
     match: Match
-    text: str
+    text: str | None  # デッキ構成方法, where the rules word one
     cards: tuple[Card, ...] | None
     size: Count | None
     together: Count | None
@@ -242,7 +242,7 @@ def _frame(
         raw["rule"],
         raw["build"],
         match,
-        raw["text"],
+        raw.get("text"),
         None if cards is None else tuple(cards),
         _count(raw.get("size")),
         _count(raw.get("together")),
@@ -411,7 +411,7 @@ def deck_problems(regulation: Regulation, player: str, decks: Sequence[Deck]) ->
     """What keeps a player's decks from being played under the regulation's frame."""
     frame = regulation.frame
     match = frame.match
-    cite = f"{frame.name}: {frame.text} ({frame.rule})"
+    cite = f"{frame.name}: {frame.text} ({frame.rule})" if frame.text else frame.rule
     if len(decks) != match.decks:
         message = (
             f"{player}: {frame.name} is a {match.name}, each player brings {match.decks} "

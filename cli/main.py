@@ -22,6 +22,7 @@ LAZY_COMMANDS = {
     "import": "blackpoker.cli.import_list:import_command",
     "list": "blackpoker.cli.list_entries:list_command",
     "play": "blackpoker.cli.play:play",
+    "regulation": "blackpoker.cli.regulation:regulation",
     "replay": "blackpoker.cli.replay:replay",
     "scenario": "blackpoker.cli.scenario:scenario",
     "simulate": "blackpoker.cli.simulate:simulate",

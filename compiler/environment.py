@@ -19,6 +19,7 @@ from blackpoker.compiler.link import check_edition, check_overlay, early_overlay
 from blackpoker.compiler.load import Document, is_path, load_bytes, load_file
 from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.parse import EditionSource, OverlaySource, Source, notation_problems, parse
+from blackpoker.compiler.regulation import data_file_problems
 from blackpoker.compiler.validate import schema_problems, validate
 
 INDEX = "editions.yaml"  # the built-in editions, in actionlists/
@@ -104,6 +105,10 @@ class Environment:
         if doc is None:
             return None, loaded
         problems = loaded + validate(doc)
+        if not problems and doc.data["kind"] not in ("edition", "overlay"):
+            return None, [
+                doc.at(("kind",), f"kind: a {doc.data['kind']} file is not an edition or local rules")
+            ]
         if problems:
             return None, problems + notation_problems(doc) + self._early_problems(doc, path)
         if doc.data["kind"] == "edition":
@@ -266,6 +271,10 @@ class Environment:
         files, problems = find_files(paths, _SUFFIXES)
         sources: list[Source] = []
         for file in files:
+            data = data_file_problems(file, display(file))
+            if data is not None:
+                problems += data
+                continue
             source, found = self.read(file)
             problems += found
             if source is not None:

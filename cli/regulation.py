@@ -1,0 +1,109 @@
+"""`blackpoker regulation check TEXT`: a regulation (フォーマット + フレーム + オプション) and decks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from blackpoker.cli.report import report
+from blackpoker.compiler.deck import Deck, read_deck
+from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
+from blackpoker.compiler.environment import display
+from blackpoker.compiler.regulation import Regulation, deck_problems, parse_regulation, regulations_for
+
+PLAYERS = ("p1", "p2")
+
+
+@click.group()
+def regulation() -> None:
+    """Regulations: formats, frames, options, and the decks played under them."""
+
+
+@regulation.command()
+@click.argument("text")
+@click.option(
+    "--edition",
+    default="v7",
+    show_default=True,
+    help="The edition whose regulations apply (a built-in id), or the path of a regulations file.",
+)
+@click.option(
+    "--deck",
+    "decks",
+    multiple=True,
+    metavar="PLAYER=FILE",
+    help="A deck file of p1 or p2; twice for a player who brings two decks.",
+)
+def check(text: str, edition: str, decks: tuple[str, ...]) -> None:
+    """Check a regulation, e.g. 'マスター + ランダムハーフ + プリセット2' or 'mast+random-half+preset2',
+    and the players' decks against its frame; print the regulation.
+
+    Reports every problem as path:line:col: message and exits 1 if there is any.
+    """
+    problems: list[Diagnostic] = []
+    by_player = _read_decks(decks, problems)
+    try:
+        chosen = parse_regulation(text, regulations_for(edition))
+    except CompileError as error:
+        report([*error.diagnostics, *problems])
+    if not problems:
+        for player, player_decks in by_player.items():
+            problems += deck_problems(chosen, player, player_decks)
+    if problems:
+        report(problems)
+    click.echo("\n".join(describe(chosen, by_player)))
+
+
+def _read_decks(given: tuple[str, ...], problems: list[Diagnostic]) -> dict[str, list[Deck]]:
+    decks: dict[str, list[Deck]] = {}
+    for item in given:
+        player, sign, file = item.partition("=")
+        if not sign or player not in PLAYERS or not file:
+            message = f"expected PLAYER=FILE with PLAYER one of {', '.join(PLAYERS)}; got '{item}'"
+            problems.append(Diagnostic(Location("--deck", 0, 0), message))
+            continue
+        if any(Path(deck.doc.path).resolve() == Path(file).resolve() for deck in decks.get(player, ())):
+            problems.append(Diagnostic(Location("--deck", 0, 0), f"{player}: {file} is given twice"))
+            continue
+        deck, found = read_deck(Path(file), display(Path(file)))
+        problems += found
+        if deck is not None:
+            decks.setdefault(player, []).append(deck)
+    return decks
+
+
+def describe(chosen: Regulation, decks: dict[str, list[Deck]]) -> list[str]:
+    """The regulation as a player reads it: its parts, the deck condition, the match."""
+    frame, match = chosen.frame, chosen.frame.match
+    lines = [
+        f"{chosen.name} ({chosen.id}): {chosen.regulations.title}",
+        f"format: {chosen.format}",
+        " ".join(filter(None, (f"frame: {frame} [{frame.build}]", frame.text, f"({frame.rule})"))),
+    ]
+    if frame.cards is not None:
+        lines.append(f"  cards: {' '.join(str(card) for card in frame.cards)}")
+    if frame.size is not None:
+        lines.append(f"  each deck: {frame.size} cards")
+    if frame.together is not None:
+        lines.append(f"  a player's decks together: {frame.together} cards, from one set")
+    lines += [f"  start: {step}" for step in frame.start]
+    lines += [f"  adds: {action}" for action in frame.actions]
+    lines += [
+        f"  {a['what']}: 完全公開 {a['public']} / 個人公開 {a['owner']} / 非公開 {a['hidden']}"
+        for a in frame.access
+    ]
+    wins = f"the first to win {match.wins} wins the match"
+    lines.append(
+        f"match: {match} ({match.rule}): {match.decks} deck(s) each, up to {match.games} game(s), {wins}"
+    )
+    if match.retire_winning_deck:
+        lines.append("  a deck that has won a game cannot be used again")
+    lines += [f"  {line}" for line in match.visibility]
+    for option in chosen.options:
+        lines.append(f"option: {option} ({option.rule}): {option.text}")
+        lines += [f"  start: {step}" for step in option.start]
+        lines += [f"  adds: {action}" for action in option.actions]
+    for player, player_decks in decks.items():
+        files = ", ".join(f"{deck.doc.path} ({len(deck.cards)} cards)" for deck in player_decks)
+        lines.append(f"{player}: {files}: fits the frame")
+    return lines

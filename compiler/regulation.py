@@ -1,0 +1,459 @@
+"""Regulations (`kind: regulations`): frames, match forms, options and the tables saying which
+go together; a regulation written as フォーマット + フレーム + オプション checked against them, and
+decks checked against its frame.
+
+Every name, number and rule citation comes from the data file: the code knows only the shapes
+(a fixed card list, a deck size, the size of a player's decks together, a table of allowed pairs).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from blackpoker.compiler.cards import Card
+from blackpoker.compiler.deck import Deck, deck_from, set_problems
+from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
+from blackpoker.compiler.load import Document, is_path, load_file
+from blackpoker.compiler.normalize import normalize
+from blackpoker.compiler.validate import schema_problems
+
+FOLDER = "regulations"  # in actionlists/: one file per rules release
+TEXT = "regulation"  # where a regulation given on the command line is located
+PLUS = ("+", "＋")
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    id: str
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.id})"
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    how: str  # "exactly" or "max"
+    number: int
+
+    def allows(self, count: int) -> bool:
+        return count == self.number if self.how == "exactly" else count <= self.number
+
+    def __str__(self) -> str:
+        return f"{'exactly' if self.how == 'exactly' else 'at most'} {self.number}"
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared and hashed by id and name
+class Match(Named):
+    rule: str
+    decks: int
+    games: int
+    wins: int
+    retire_winning_deck: bool
+    visibility: tuple[str, ...]
+    procedure: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared and hashed by id and name
+class Frame(Named):
+    rule: str
+    build: str
+    match: Match
+    text: str | None  # デッキ構成方法, where the rules word one
+    cards: tuple[Card, ...] | None
+    size: Count | None
+    together: Count | None
+    formats: tuple[str, ...] | None  # None: any format the tables allow
+    start: tuple[str, ...]
+    actions: tuple[str, ...]
+    access: tuple[Mapping[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared and hashed by id and name
+class Option(Named):
+    rule: str
+    text: str
+    start: tuple[str, ...]
+    actions: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    name: str
+    rule: str
+    rows: str  # formats or frames
+    columns: str  # formats, frames or options
+    allowed: Mapping[str, frozenset[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Regulations:
+    doc: Document
+    id: str
+    title: str
+    editions: tuple[str, ...]
+    notation: str
+    formats: tuple[Named, ...]
+    matches: tuple[Match, ...]
+    frames: tuple[Frame, ...]
+    options: tuple[Option, ...]
+    tables: tuple[Table, ...]
+
+    def kind(self, name: str) -> Sequence[Named]:
+        return {"formats": self.formats, "frames": self.frames, "options": self.options}[name]
+
+
+@dataclass(frozen=True, slots=True)
+class Regulation:
+    """One regulation: a format, a frame, and options, of one set of regulations."""
+
+    regulations: Regulations
+    format: Named
+    frame: Frame
+    options: tuple[Option, ...]
+
+    @property
+    def id(self) -> str:
+        return "+".join(part.id for part in self._parts())
+
+    @property
+    def name(self) -> str:
+        return " + ".join(part.name for part in self._parts())
+
+    def _parts(self) -> tuple[Named, ...]:
+        return (self.format, self.frame, *self.options)
+
+
+# --- the data files ---------------------------------------------------------------------------
+
+
+def read_regulations(path: Path, shown: str) -> tuple[Regulations | None, list[Diagnostic]]:
+    doc, problems = load_file(path, shown)
+    if doc is None:
+        return None, problems
+    if not isinstance(doc.data, dict) or doc.data.get("kind") != "regulations":
+        where = ("kind",) if isinstance(doc.data, dict) else ()
+        return None, [*problems, doc.at(where, "kind: expected 'regulations'")]
+    return regulations_from(doc)
+
+
+def regulations_from(doc: Document) -> tuple[Regulations | None, list[Diagnostic]]:
+    """A loaded `kind: regulations` document, with every problem: schema, then references."""
+    problems = schema_problems(doc, "regulations")
+    if problems:
+        return None, problems
+    data = doc.data
+    problems += _unique(doc, data)
+    matches = {raw["id"]: _match(raw) for raw in data["matches"]}
+    frames = []
+    for index, raw in enumerate(data["frames"]):
+        match = matches.get(raw["match"])
+        if match is None:
+            known = ", ".join(matches)
+            problems.append(
+                doc.at(("frames", index, "match"), f"match: no match form '{raw['match']}' ({known})")
+            )
+            continue
+        frames.append(_frame(doc, index, raw, match, problems))
+    format_ids = {f["id"] for f in data["formats"]}
+    for index, raw in enumerate(data["frames"]):
+        for at, format_id in enumerate(raw.get("formats", ())):
+            if format_id not in format_ids:
+                where = ("frames", index, "formats", at)
+                problems.append(doc.at(where, f"formats: no format '{format_id}' in formats"))
+    tables = tuple(_table(doc, index, raw, problems) for index, raw in enumerate(data.get("tables", ())))
+    if problems:
+        return None, problems
+    regulations = Regulations(
+        doc,
+        data["id"],
+        data["title"],
+        tuple(data["editions"]),
+        data["notation"],
+        tuple(Named(f["id"], f["name"]) for f in data["formats"]),
+        tuple(matches.values()),
+        tuple(frames),
+        tuple(_option(raw) for raw in data.get("options", ())),
+        tables,
+    )
+    return regulations, []
+
+
+def _unique(doc: Document, data: Mapping[str, Any]) -> list[Diagnostic]:
+    """Ids, and names as the notation reads them, are unique within each list."""
+    problems = []
+    for part in ("formats", "matches", "frames", "options"):
+        seen: dict[tuple[str, str], int] = {}
+        for index, raw in enumerate(data.get(part, ())):
+            for field, key in (("id", raw["id"]), ("name", _key(raw["name"]))):
+                if (field, key) in seen:
+                    first = doc.locate((part, seen[field, key], field)).line
+                    message = f"{part}[{index}].{field}: '{raw[field]}' is used twice (first on line {first})"
+                    problems.append(doc.at((part, index, field), message))
+                seen[field, key] = index
+    return problems
+
+
+def _key(text: str) -> str:
+    """How the notation compares names: without spaces, full-width folded, any letter case."""
+    return normalize(text).text.casefold()
+
+
+def _count(raw: Mapping[str, int] | None) -> Count | None:
+    if raw is None:
+        return None
+    ((how, number),) = raw.items()
+    return Count(how, number)
+
+
+def _match(raw: Mapping[str, Any]) -> Match:
+    return Match(
+        raw["id"],
+        raw["name"],
+        raw["rule"],
+        raw["decks"],
+        raw["games"],
+        raw["wins"],
+        raw.get("retire_winning_deck", False),
+        tuple(raw.get("visibility", ())),
+        tuple(raw.get("procedure", ())),
+    )
+
+
+def _frame(
+    doc: Document, index: int, raw: Mapping[str, Any], match: Match, problems: list[Diagnostic]
+) -> Frame:
+    cards: list[Card] | None = None
+    if "cards" in raw:
+        cards = []
+        for at, text in enumerate(raw["cards"]):
+            try:
+                cards.append(Card.parse(text))
+            except ValueError as error:
+                problems.append(doc.at(("frames", index, "cards", at), f"cards[{at}]: {error}"))
+    return Frame(
+        raw["id"],
+        raw["name"],
+        raw["rule"],
+        raw["build"],
+        match,
+        raw.get("text"),
+        None if cards is None else tuple(cards),
+        _count(raw.get("size")),
+        _count(raw.get("together")),
+        tuple(raw["formats"]) if "formats" in raw else None,
+        tuple(raw.get("start", ())),
+        tuple(raw.get("actions", ())),
+        tuple(raw.get("access", ())),
+    )
+
+
+def _option(raw: Mapping[str, Any]) -> Option:
+    return Option(
+        raw["id"],
+        raw["name"],
+        raw["rule"],
+        raw["text"],
+        tuple(raw.get("start", ())),
+        tuple(raw.get("actions", ())),
+    )
+
+
+def _table(doc: Document, index: int, raw: Mapping[str, Any], problems: list[Diagnostic]) -> Table:
+    data = doc.data
+    ids = {kind: {entry["id"] for entry in data.get(kind, ())} for kind in ("formats", "frames", "options")}
+    for row, columns in raw["allowed"].items():
+        if row not in ids[raw["rows"]]:
+            message = f"allowed: no {raw['rows'][:-1]} '{row}' in {raw['rows']}"
+            problems.append(doc.at(("tables", index, "allowed", row), message, key=True))
+        for at, column in enumerate(columns):
+            if column not in ids[raw["columns"]]:
+                message = f"allowed: no {raw['columns'][:-1]} '{column}' in {raw['columns']}"
+                problems.append(doc.at(("tables", index, "allowed", row, at), message))
+    allowed = {row: frozenset(columns) for row, columns in raw["allowed"].items()}
+    return Table(raw["name"], raw["rule"], raw["rows"], raw["columns"], allowed)
+
+
+def builtin_files() -> list[Path]:
+    folder = resources.files("blackpoker.actionlists").joinpath(FOLDER)
+    return sorted(
+        Path(str(folder.joinpath(name.name))) for name in folder.iterdir() if name.name.endswith(".yaml")
+    )
+
+
+def regulations_for(edition: str) -> Regulations:
+    """The regulations of an edition (a built-in edition id), or of a regulations file (a path)."""
+    if is_path(edition):
+        return _checked(Path(edition), edition)
+    known: list[str] = []
+    for path in builtin_files():
+        regulations = _checked(path, f"actionlists/{FOLDER}/{path.name}")
+        if edition in regulations.editions:
+            return regulations
+        known += regulations.editions
+    message = (
+        f"no regulations for edition '{edition}' (built in for: {', '.join(known)}; or a regulations file)"
+    )
+    raise CompileError([Diagnostic(Location("--edition", 0, 0), message)])
+
+
+def _checked(path: Path, shown: str) -> Regulations:
+    regulations, problems = read_regulations(path, shown)
+    if regulations is None:
+        raise CompileError(problems)
+    return regulations
+
+
+# --- a regulation in the official notation ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Part:
+    text: str
+    start: int  # 0-based offset in the whole regulation text
+
+    def at(self, whole: str, message: str) -> Diagnostic:
+        return Diagnostic(Location(TEXT, 1, self.start + 1), message, whole, max(1, len(self.text)))
+
+
+def parse_regulation(text: str, regulations: Regulations) -> Regulation:
+    """`マスター + ランダムハーフ + プリセット 2` or `mast+random-half+preset2`, checked against
+    the regulations' lists and tables; CompileError naming the part, the table and the cell."""
+    parts = _split(text)
+    notation = f"フォーマット + フレーム + オプション… ({regulations.notation})"
+    if len(parts) < 2 or not all(part.text for part in parts):
+        empty = next((part for part in parts if not part.text), None)
+        where = empty or _Part(text, 0)
+        raise CompileError([where.at(text, f"a regulation is written {notation}")])
+    problems: list[Diagnostic] = []
+    kinds = ["formats", "frames", *["options"] * (len(parts) - 2)]
+    chosen: list[Named] = []
+    for part, kind in zip(parts, kinds, strict=True):
+        found = _lookup(part, kind, regulations, text)
+        if isinstance(found, Diagnostic):
+            problems.append(found)
+        elif found in chosen:
+            problems.append(part.at(text, f"{found.name} is named twice"))
+        else:
+            chosen.append(found)
+    if problems:
+        raise CompileError(problems)
+    format_, frame, *options = chosen
+    assert isinstance(frame, Frame) and all(isinstance(o, Option) for o in options)
+    regulation = Regulation(regulations, format_, frame, tuple(o for o in options if isinstance(o, Option)))
+    problems = _table_problems(regulation, dict(zip(chosen, parts, strict=True)), text)
+    if problems:
+        raise CompileError(problems)
+    return regulation
+
+
+def _split(text: str) -> list[_Part]:
+    parts, start = [], 0
+    for index, char in enumerate([*text, "+"]):
+        if char in PLUS:
+            piece = text[start:index]
+            lead = len(piece) - len(piece.lstrip())
+            parts.append(_Part(piece.strip(), start + lead))
+            start = index + 1
+    return parts
+
+
+def _lookup(part: _Part, kind: str, regulations: Regulations, text: str) -> Named | Diagnostic:
+    entries = regulations.kind(kind)
+    by_key = {_key(e.name): e for e in entries} | {e.id.casefold(): e for e in entries}
+    key = _key(part.text)
+    if key in by_key:
+        return by_key[key]
+    known = ", ".join(str(e) for e in entries)
+    near = difflib.get_close_matches(key, list(by_key), n=1)
+    suggestion = f"; did you mean {by_key[near[0]]}?" if near else ""
+    what = {"formats": "a format", "frames": "a frame", "options": "an option"}[kind]
+    place = {"formats": "first", "frames": "second", "options": "third and later"}[kind]
+    message = f"'{part.text}' is not {what} (the {place} part is {what}: {known}){suggestion}"
+    return part.at(text, message)
+
+
+def _table_problems(regulation: Regulation, parts: Mapping[Named, _Part], text: str) -> list[Diagnostic]:
+    chosen: dict[str, tuple[Named, ...]] = {
+        "formats": (regulation.format,),
+        "frames": (regulation.frame,),
+        "options": regulation.options,
+    }
+    problems = []
+    frame = regulation.frame
+    if frame.formats is not None and regulation.format.id not in frame.formats:
+        names = ", ".join(f.name for f in regulation.regulations.formats if f.id in frame.formats)
+        message = f"{frame.name} is played with {names} only ({frame.rule})"
+        problems.append(parts[frame].at(text, message))
+    for table in regulation.regulations.tables:
+        for row in chosen[table.rows]:
+            for column in chosen[table.columns]:
+                if column.id in table.allowed.get(row.id, ()):
+                    continue
+                first, later = sorted((row, column), key=lambda entry: parts[entry].start)
+                message = (
+                    f"{first.name} + {later.name}: refused by {table.name} ({table.rule}): "
+                    f"the cell of row {row.name}, column {column.name} is x"
+                )
+                problems.append(parts[later].at(text, message))
+    return problems
+
+
+# --- decks under a regulation's frame ---------------------------------------------------------
+
+
+def deck_problems(regulation: Regulation, player: str, decks: Sequence[Deck]) -> list[Diagnostic]:
+    """What keeps a player's decks from being played under the regulation's frame."""
+    frame = regulation.frame
+    match = frame.match
+    cite = f"{frame.name}: {frame.text} ({frame.rule})" if frame.text else frame.rule
+    if len(decks) != match.decks:
+        message = (
+            f"{player}: {frame.name} is a {match.name}, each player brings {match.decks} "
+            f"deck{'s' if match.decks != 1 else ''} ({match.rule}); got {len(decks)}"
+        )
+        return [Diagnostic(Location("--deck", 0, 0), message)]
+    problems: list[Diagnostic] = []
+    for deck in decks:
+        problems += _fixed_problems(deck, frame.cards, cite) if frame.cards is not None else []
+        if frame.size is not None and not frame.size.allows(len(deck.cards)):
+            message = f"cards: {len(deck.cards)} cards; {frame.size} allowed ({cite})"
+            problems.append(deck.doc.at(("cards",), message, key=True))
+    if len(decks) > 1:
+        problems += set_problems((d.doc, index, card) for d in decks for index, card in enumerate(d.cards))
+    total = sum(len(deck.cards) for deck in decks)
+    if frame.together is not None and not frame.together.allows(total):
+        names = " + ".join(f"{len(d.cards)} ({d.doc.path})" for d in decks)
+        message = f"{player}: the decks hold {names} = {total} cards; {frame.together} allowed ({cite})"
+        problems.append(Diagnostic(Location("--deck", 0, 0), message))
+    return problems
+
+
+def _fixed_problems(deck: Deck, cards: tuple[Card, ...], cite: str) -> list[Diagnostic]:
+    wanted = list(cards)
+    problems = []
+    for index, card in enumerate(deck.cards):
+        if card in wanted:
+            wanted.remove(card)
+        else:
+            problems.append(
+                deck.doc.at(("cards", index), f"cards[{index}]: {card} is not a card of the deck ({cite})")
+            )
+    if wanted:
+        missing = ", ".join(str(card) for card in wanted)
+        problems.append(deck.doc.at(("cards",), f"cards: missing {missing} ({cite})", key=True))
+    return problems
+
+
+def data_file_problems(path: Path, shown: str) -> list[Diagnostic] | None:
+    """The problems of a deck or regulations file; None for a file of any other kind."""
+    doc, problems = load_file(path, shown)
+    kind = doc.data.get("kind") if doc is not None and isinstance(doc.data, dict) else None
+    if doc is None or kind not in ("deck", "regulations"):
+        return None
+    return problems + (deck_from(doc) if kind == "deck" else regulations_from(doc))[1]

@@ -18,7 +18,7 @@ from blackpoker.compiler.load import Document, PathKey
 from jsonschema import Draft202012Validator, ValidationError
 from referencing import Registry, Resource
 
-KINDS = ("edition", "overlay")  # the kinds the compiler reads; scenarios have a loader of their own
+KINDS = ("edition", "overlay", "extra")  # the kinds the compiler reads; scenarios have a loader of their own
 _SCHEMA_FILES = ("defs.schema.json", *(f"{kind}.schema.json" for kind in (*KINDS, "scenario")))
 
 

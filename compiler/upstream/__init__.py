@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic
+from blackpoker.compiler.load import load_file
 from blackpoker.compiler.upstream.complete import Completion, complete
 from blackpoker.compiler.upstream.convert import Conversion, Data, Reference, convert
 from blackpoker.compiler.upstream.extra import convert_extra
@@ -72,12 +73,10 @@ def import_extra(
 
 
 def is_extra(path: Path) -> bool:
-    """Whether an upstream file is an extra list (it has an abiList); read again by the importer."""
-    try:
-        head = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False
-    return any(line.startswith("abiList:") for line in head.splitlines())
+    """Whether an upstream file is an extra list (it has an abiList). Read with the project's
+    loader, which refuses what is no regular file or too big; its problems are the importer's."""
+    doc, _ = load_file(path, str(path))
+    return doc is not None and isinstance(doc.data, dict) and "abiList" in doc.data
 
 
 __all__ = ["Imported", "Reference", "edition_yaml", "extra_yaml", "import_extra", "import_list", "is_extra"]

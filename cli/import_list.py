@@ -12,7 +12,15 @@ from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.pipeline import builtin_editions, display, edition_source
-from blackpoker.compiler.upstream import Imported, Reference, edition_yaml, import_list
+from blackpoker.compiler.upstream import (
+    Imported,
+    Reference,
+    edition_yaml,
+    extra_yaml,
+    import_extra,
+    import_list,
+    is_extra,
+)
 from blackpoker.compiler.upstream.convert import EDITION_ID
 
 
@@ -39,13 +47,17 @@ def import_command(
     force: bool,
 ) -> None:
     """Convert an official upstream action list (v6-act.yaml, v7-act.yaml, act.yaml) into an
-    edition file, and list what a person still has to write (docs/import.md)."""
+    edition file, and list what a person still has to write (docs/import.md); an extra list
+    (extra.yaml, v7-extra.yaml) into an extra file <id>.yaml (docs/extra.md)."""
     places = output_folder(out, "--out")
     if edition_id is not None and not EDITION_ID.fullmatch(edition_id):
         message = f"'{edition_id}' is not an edition id (letters, digits, '.', '_', '-'; such as v8.2)"
         places.append(Diagnostic(Location("--id", 0, 0), message))
     if places:
         report(places, "nothing written")
+    if is_extra(upstream):
+        _import_extra(upstream, out, edition_id, force)
+        return
     try:
         like = like or builtin_editions()[0]
         imported = import_list(upstream, display(upstream), _edition, like, programs_from, edition_id)
@@ -59,6 +71,28 @@ def import_command(
     comment = [f"Imported from {upstream.name} ({imported.data['title']}) by `blackpoker import`."]
     _write(target, edition_yaml(imported.data, comment))
     _summary(imported, target)
+
+
+def _import_extra(upstream: Path, out: Path, list_id: str | None, force: bool) -> None:
+    try:
+        conversion = import_extra(upstream, display(upstream), _edition, list_id)
+    except CompileError as error:
+        report(error.diagnostics, "nothing written")
+    data = conversion.data
+    target = out / f"{data['id']}.yaml"
+    out.mkdir(parents=True, exist_ok=True)
+    places = output_file(target, "--out", force=force)
+    if places:
+        report(places, "nothing written")
+    comment = [f"Imported from {upstream.name} ({data['title']}, {data['id']}) by `blackpoker import`."]
+    _write(target, extra_yaml(data, comment))
+    abilities = data["trumps"]
+    actions = sum(len(t.get("actions", ())) for t in abilities)
+    click.echo(
+        f"{display(target)}: extra list of {data['edition']}: {len(abilities)} abilities, {actions} actions, "
+        f"{len(data['operations'])} trump operations; no program (write them by hand: docs/extra.md)",
+        err=True,
+    )
 
 
 def _edition(value: str) -> Reference:

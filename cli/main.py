@@ -53,13 +53,15 @@ def main() -> None:
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 def validate(paths: tuple[Path, ...]) -> None:
-    """Check action lists and local-rule files (default: the built-in lists).
+    """Check action lists, extra lists and local-rule files (default: the built-in lists).
 
     Reports every problem as path:line:col: message and exits 1 if there is any.
     """
     env = Environment()
     try:
-        targets = list(paths) or [env.builtin_path(e) for e in env.builtin_editions()]
+        targets = list(paths) or [
+            path for e in env.builtin_editions() for path in (env.builtin_path(e), *env.builtin_extras(e))
+        ]
     except CompileError as error:
         report(error.diagnostics)
     count, problems = env.check_paths(targets)

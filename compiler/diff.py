@@ -19,6 +19,7 @@ from typing import Any
 
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.compiler.environment import Environment, is_path
+from blackpoker.compiler.extra import ExtraSource
 from blackpoker.compiler.link import check_edition, link
 from blackpoker.compiler.model import Format, RuleSet
 from blackpoker.compiler.parse import EditionSource, OverlaySource, Source
@@ -107,13 +108,15 @@ def load_sides(env: Environment, old: str, new: str, format: str | None) -> tupl
 
 
 def _read(env: Environment, spec: str, option: str) -> tuple[Source | None, list[Diagnostic]]:
-    if is_path(spec):
-        return env.read(Path(spec))
-    if spec not in env.builtin_editions():
+    if not is_path(spec) and spec not in env.builtin_editions():
         known = ", ".join(env.builtin_editions())
         message = f"unknown edition '{spec}' (built in: {known}; or give the path of a file)"
         return None, [Diagnostic(Location(option, 0, 0), message)]
-    return env.read(env.builtin_path(spec))
+    source, problems = env.read(Path(spec) if is_path(spec) else env.builtin_path(spec))
+    if isinstance(source, ExtraSource):
+        message = "kind: diff compares editions and local rules, not extra lists"
+        return None, [source.doc.at(("kind",), message)]
+    return source, problems
 
 
 def _ruleset(env: Environment, spec: str, source: Source, format: str | None) -> RuleSet:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from blackpoker.compiler.based import apply_changes
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
+from blackpoker.compiler.extra import ExtraSource, check_extra, parse_extra
 from blackpoker.compiler.link import check_edition, check_overlay, early_overlay_problems, link, link_overlay
 from blackpoker.compiler.load import Document, is_path, load_bytes, load_file
 from blackpoker.compiler.model import RuleSet
@@ -27,7 +28,7 @@ _SUFFIXES = (".yaml", ".yml")
 
 __all__ = ["Environment", "Read", "display", "find_files", "is_path"]
 
-Read = tuple[Source | None, list[Diagnostic]]
+Read = tuple[Source | ExtraSource | None, list[Diagnostic]]
 
 
 def display(path: Path) -> str:
@@ -43,6 +44,7 @@ class Environment:
     def __init__(self) -> None:
         self._builtin: dict[str, Path] | None = None
         self._sheets: dict[str, dict[str, str]] = {}  # built-in edition -> format -> official page
+        self._extras: dict[str, tuple[Path, ...]] = {}  # built-in edition -> its extra lists' files
         # file -> (the identity on disk of it and of each base it was read with, what it gave)
         self._read: dict[Path, tuple[tuple[_Stamp, ...], Read]] = {}
 
@@ -54,6 +56,11 @@ class Environment:
 
     def builtin_path(self, edition: str) -> Path:
         return self._index()[edition]
+
+    def builtin_extras(self, edition: str) -> tuple[Path, ...]:
+        """The files of a built-in edition's extra lists (the registry's `extras:`), newest first."""
+        self._index()
+        return self._extras.get(edition, ())
 
     def official_sheet(self, edition: str, format_id: str) -> str | None:
         """The official site's address of a built-in edition's sheet (the registry's `sheets:`);
@@ -73,6 +80,9 @@ class Environment:
                 )
             self._builtin = {e["id"]: Path(str(folder.joinpath(e["file"]))) for e in entries}
             self._sheets = {e["id"]: dict(e.get("sheets") or {}) for e in entries}
+            self._extras = {
+                e["id"]: tuple(Path(str(folder.joinpath(f))) for f in e.get("extras") or ()) for e in entries
+            }
         return self._builtin
 
     # --- reading files ----------------------------------------------------------------------
@@ -111,6 +121,9 @@ class Environment:
             ]
         if problems:
             return None, problems + notation_problems(doc) + self._early_problems(doc, path)
+        if doc.data["kind"] == "extra":
+            extra, found = parse_extra(doc)
+            return extra, _name_problems(doc, path) + found
         if doc.data["kind"] == "edition":
             problems = _name_problems(doc, path)
             if "base" in doc.data:
@@ -269,7 +282,7 @@ class Environment:
     def check_paths(self, paths: Iterable[Path]) -> tuple[int, list[Diagnostic]]:
         """Validate files and folders (recursively, *.yaml / *.yml); return (files read, problems)."""
         files, problems = find_files(paths, _SUFFIXES)
-        sources: list[Source] = []
+        sources: list[Source | ExtraSource] = []
         for file in files:
             data = data_file_problems(file, display(file))
             if data is not None:
@@ -283,28 +296,42 @@ class Environment:
         for source in sources:
             if isinstance(source, EditionSource):
                 problems += check_edition(source)
+            elif isinstance(source, ExtraSource):
+                problems += self._check_extra(source, editions)
             else:
                 problems += self._check_overlay(source, editions)
         return len(files), sorted(dict.fromkeys(problems), key=lambda d: d.location)
 
+    def _named_edition(
+        self, source: OverlaySource | ExtraSource, editions: dict[str, EditionSource]
+    ) -> EditionSource | list[Diagnostic]:
+        """The edition a local rule or an extra list names (one of `editions`, a sibling file or
+        a built-in one), or the problems that stop its check."""
+        base = editions.get(source.edition_id)
+        if base is not None:
+            return base
+        named = self.find(source.edition_id, Path(source.doc.path).parent)
+        if named is None:
+            known = ", ".join(sorted({*editions, *self.builtin_editions()}))
+            return [
+                source.doc.at(
+                    ("edition",), f"edition: unknown edition '{source.edition_id}' (known: {known})"
+                )
+            ]
+        try:
+            base = self.edition(str(named))
+        except CompileError as error:  # the edition's own problems
+            return list(error.diagnostics)
+        return check_edition(base) or base
+
+    def _check_extra(self, extra: ExtraSource, editions: dict[str, EditionSource]) -> list[Diagnostic]:
+        edition = self._named_edition(extra, editions)
+        return edition if isinstance(edition, list) else check_extra(extra, edition)
+
     def _check_overlay(self, overlay: OverlaySource, editions: dict[str, EditionSource]) -> list[Diagnostic]:
-        base = editions.get(overlay.edition_id)
-        if base is None:
-            named = self.find(overlay.edition_id, Path(overlay.doc.path).parent)
-            if named is None:
-                known = ", ".join(sorted({*editions, *self.builtin_editions()}))
-                return [
-                    overlay.doc.at(
-                        ("edition",), f"edition: unknown edition '{overlay.edition_id}' (known: {known})"
-                    )
-                ]
-            try:
-                base = self.edition(str(named))
-            except CompileError as error:  # the edition's own problems
-                return list(error.diagnostics)
-            problems = check_edition(base)
-            if problems:
-                return problems
+        base = self._named_edition(overlay, editions)
+        if isinstance(base, list):
+            return base
         try:
             under = self._under(overlay, Path(overlay.doc.path), base.edition.id, ())
         except CompileError as error:  # the problems of the local rule it builds on

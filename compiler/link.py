@@ -373,11 +373,19 @@ def _check_action(
     formats: Iterable[str],
     added: Added = NOTHING_ADDED,
 ) -> list[Diagnostic]:
-    edition = source.edition
     problems = _check_formats(doc, path, action, formats)
-    problems += _check_program(source, doc, path, action, added)
+    problems += _check_name(doc, path, action, "section", source.edition.sections, "section")
+    return problems + check_action_names(source, doc, path, action, added)
+
+
+def check_action_names(
+    source: EditionSource, doc: Document, path: PathKey, action: Any, added: Added = NOTHING_ADDED
+) -> list[Diagnostic]:
+    """What an action names must be the edition's: its program's names, its type and cost
+    units (an extra list's actions, which have no section or format, are checked so too)."""
+    edition = source.edition
+    problems = _check_program(source, doc, path, action, added)
     problems += _check_name(doc, path, action, "type", edition.action_types, "action type")
-    problems += _check_name(doc, path, action, "section", edition.sections, "section")
     cost = _get(action, "cost")
     units = {u.unit for u in edition.cost_units}
     for unit in sorted(set(cost.units) - units) if cost else ():

@@ -21,6 +21,7 @@ from referencing import Registry, Resource
 KINDS = (
     "edition",
     "overlay",
+    "extra",
     "deck",
     "regulations",
 )  # the kinds the compiler reads; scenarios have a loader of their own

@@ -8,11 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic
+from blackpoker.compiler.load import load_file
 from blackpoker.compiler.upstream.complete import Completion, complete
 from blackpoker.compiler.upstream.convert import Conversion, Data, Reference, convert
+from blackpoker.compiler.upstream.extra import convert_extra
 from blackpoker.compiler.upstream.read import read_upstream
 from blackpoker.compiler.upstream.vocabulary import vocabulary
-from blackpoker.compiler.upstream.write import edition_yaml
+from blackpoker.compiler.upstream.write import edition_yaml, extra_yaml
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,4 +52,31 @@ def import_list(
     return Imported(conversion, completion, (*tolerated, *conversion.notes))
 
 
-__all__ = ["Imported", "Reference", "edition_yaml", "import_list"]
+def import_extra(
+    path: Path, shown: str, editions: Callable[[str], Reference], list_id: str | None = None
+) -> Conversion:
+    """The extra list in upstream file `path`, with the action types its edition (given by
+    `editions`) lacks declared as its own; raises CompileError with every problem found."""
+    doc, problems, _ = read_upstream(path, shown)
+    if doc is None or problems:
+        raise CompileError(problems)
+    conversion = convert_extra(doc, vocabulary(), list_id)
+    if conversion.problems:
+        raise CompileError(conversion.problems)
+    data = conversion.data
+    known = editions(data["edition"])[1]["action_types"]
+    actions = [*data["operations"], *(a for t in data["trumps"] for a in t.get("actions", ()))]
+    added = [t for t in dict.fromkeys(a["type"] for a in actions) if t not in known]
+    if added:
+        data["action_types"] = added
+    return conversion
+
+
+def is_extra(path: Path) -> bool:
+    """Whether an upstream file is an extra list (it has an abiList). Read with the project's
+    loader, which refuses what is no regular file or too big; its problems are the importer's."""
+    doc, _ = load_file(path, str(path))
+    return doc is not None and isinstance(doc.data, dict) and "abiList" in doc.data
+
+
+__all__ = ["Imported", "Reference", "edition_yaml", "extra_yaml", "import_extra", "import_list", "is_extra"]

@@ -85,12 +85,16 @@ class _Kind:
 
 
 _ACTIONS = _Kind(
-    "actList", "acts", "act", _ACTION_TEXT, ("actName", "actId", "actType", "actTime", "actEffect")
+    "actList", "acts", "act", _ACTION_TEXT, ("actName", "actId", "actType", "actTime", "actEffect", "format")
 )
 _CHARACTERS = _Kind(
-    "charList", "chars", "char", _CHARACTER_TEXT, ("charName", "charId", "charType", "charKey")
+    "charList", "chars", "char", _CHARACTER_TEXT, ("charName", "charId", "charType", "charKey", "format")
 )
-_FOGS = _Kind("fogList", "fogs", "fog", _FOG_TEXT, ("fogName", "fogId", "fogType", "fogKey", "fogAbility"))
+_FOGS = _Kind(
+    "fogList", "fogs", "fog", _FOG_TEXT, ("fogName", "fogId", "fogType", "fogKey", "fogAbility", "format")
+)
+# An extra list's actions: no id and no format upstream (the list names neither).
+EXTRA_ACTIONS = _Kind("", "acts", "act", _ACTION_TEXT, ("actName", "actType", "actTime", "actEffect"))
 _KINDS = (_ACTIONS, _CHARACTERS, _FOGS)
 
 
@@ -106,7 +110,7 @@ def convert(
 ) -> Conversion:
     """The edition in `doc`; `like` (id, data) gives what upstream lacks; the ids of
     `references` (like included) resolve repeated and mis-cased ids."""
-    converter = _Converter(doc, words, like, [like, *references])
+    converter = Converter(doc, words, like, [like, *references])
     data = converter.edition(edition_id)
     return Conversion(data, converter.taken, tuple(converter.notes), tuple(converter.problems))
 
@@ -117,7 +121,7 @@ def version_key(version: str) -> tuple[int, ...]:
 
 
 @dataclass
-class _Converter:
+class Converter:
     doc: Document
     words: Vocabulary
     like: Reference
@@ -136,7 +140,7 @@ class _Converter:
             return {}
         for key in root:
             if key not in ("data", *(kind.groups for kind in _KINDS)):
-                self._unknown((key,))
+                self.unknown((key,))
         header = self._header(root)
         like_id, like = self.like
         order = [f["id"] for f in like["formats"]]
@@ -148,7 +152,7 @@ class _Converter:
         used = {entry["format"] for _, entry in [*actions, *characters, *fogs] if "format" in entry}
         data: Data = {
             "kind": "edition",
-            "id": edition_id or self._edition_id(title),
+            "id": edition_id or self.derive_id(title),
             "title": title,
             "published": header.get("lastupdate", ""),
         }
@@ -196,7 +200,7 @@ class _Converter:
                 found[key] = value.strip()
         for key in header:
             if key not in ("ver", "lastupdate") and key not in self.words.ignored_header_keys:
-                self._unknown(("data", key))
+                self.unknown(("data", key))
         return found
 
     def _group_types(self, kind: _Kind) -> list[str]:
@@ -205,7 +209,7 @@ class _Converter:
             return []
         return [g["type"] for g in groups if isinstance(g, dict) and isinstance(g.get("type"), str)]
 
-    def _edition_id(self, title: str) -> str:
+    def derive_id(self, title: str) -> str:
         match = _EDITION_NUMBER.search(title)
         number = match.group(1) if match else ""
         if number in self.words.numerals:
@@ -238,18 +242,18 @@ class _Converter:
                 continue
             for name in group:
                 if name not in ("type", kind.items):
-                    self._unknown((*path, name))
+                    self.unknown((*path, name))
             for i, raw in enumerate(items):
-                entry = self._entry(kind, (*path, kind.items, i), raw, group["type"], order)
+                entry = self.entry(kind, (*path, kind.items, i), raw, group["type"], order)
                 if entry is not None:
                     entries.append(((*path, kind.items, i), entry))
         return entries
 
-    def _entry(self, kind: _Kind, path: PathKey, raw: Any, group: str, order: Sequence[str]) -> Data | None:
+    def entry(self, kind: _Kind, path: PathKey, raw: Any, group: str, order: Sequence[str]) -> Data | None:
         if not isinstance(raw, dict):
             self.problems.append(self.doc.at(path, "expected a mapping"))
             return None
-        missing = [key for key in (*kind.required, "format") if key not in raw]
+        missing = [key for key in kind.required if key not in raw]
         if missing:
             self.problems.append(self.doc.at(path, f"missing {', '.join(missing)}"))
             return None
@@ -269,21 +273,22 @@ class _Converter:
         for key, value in raw.items():
             where = (*path, key)
             if key in kind.text:
-                text = self._text(where, value)
+                text = self.text(where, value)
                 if text:
                     entry[kind.text[key]] = text
             elif key in special:
                 special[key](where, value, entry)
             elif key not in self.words.ignored_entry_keys:
-                self._unknown(where)
-        if kind is _ACTIONS:
-            entry["section"] = group
+                self.unknown(where)
+        if kind.prefix == "act":
+            if group:
+                entry["section"] = group
             self._speed_and_trigger(path, raw, entry)
         return entry
 
     # --- fields -----------------------------------------------------------------------------
 
-    def _text(self, path: PathKey, value: Any) -> str:
+    def text(self, path: PathKey, value: Any) -> str:
         if value is None:
             return ""
         if isinstance(value, (dict, list)):
@@ -293,7 +298,7 @@ class _Converter:
         return "\n".join(line.rstrip() for line in str(value).strip().splitlines())
 
     def _format(self, path: PathKey, value: Any, entry: Data, order: Sequence[str]) -> None:
-        text = self._text(path, value)
+        text = self.text(path, value)
         named = [part.strip() for part in text.split(",") if part.strip()]
         unknown = [name for name in named if name not in order]
         if unknown or not named:
@@ -313,12 +318,12 @@ class _Converter:
         entry["format"] = order[first]
 
     def _key(self, path: PathKey, value: Any, entry: Data) -> None:
-        text = self._text(path, value)
+        text = self.text(path, value)
         if text and self._notation(path, text, parse_key):
             entry["key"] = text
 
     def _cost(self, path: PathKey, value: Any, entry: Data) -> None:
-        text = self._text(path, value)
+        text = self.text(path, value)
         if text and self._notation(path, text, parse_cost):
             entry["cost"] = text
 
@@ -335,7 +340,7 @@ class _Converter:
         return True
 
     def _word(self, path: PathKey, value: Any, entry: Data, name: str, words: Mapping[str, str]) -> None:
-        text = self._text(path, value)
+        text = self.text(path, value)
         if text not in words:
             known = ", ".join(words)
             self.problems.append(self.doc.at(path, f"{path[-1]} '{text}': not a known word ({known})"))
@@ -356,7 +361,7 @@ class _Converter:
 
     def _versions(self, path: PathKey, value: Any) -> list[str]:
         versions = []
-        for part in (p.strip() for p in self._text(path, value).split(",")):
+        for part in (p.strip() for p in self.text(path, value).split(",")):
             if _BARE_VERSION.fullmatch(part):
                 self.notes.append(self.doc.at(path, f"version '{part}' lacks its 'v': read as v{part}"))
                 part = f"v{part}"
@@ -367,7 +372,7 @@ class _Converter:
         return versions
 
     def _labels(self, path: PathKey, value: Any, entry: Data) -> None:
-        names = [part.strip() for part in re.split("[,、]", self._text(path, value)) if part.strip()]
+        names = [part.strip() for part in re.split("[,、]", self.text(path, value)) if part.strip()]
         unknown = [name for name in names if name not in self.words.labels]
         if unknown:
             self.problems.append(
@@ -380,7 +385,7 @@ class _Converter:
         self.label_names += names
 
     def _speed_and_trigger(self, path: PathKey, raw: Mapping[str, Any], entry: Data) -> None:
-        mark = self._text((*path, "actS"), raw.get("actS"))
+        mark = self.text((*path, "actS"), raw.get("actS"))
         if mark and mark != self.words.mark:
             self.problems.append(
                 self.doc.at((*path, "actS"), f"actS '{mark}': expected {self.words.mark} or nothing")
@@ -393,7 +398,7 @@ class _Converter:
         limits = [
             self.words.limits[text]
             for text in (
-                self._text((*path, key), raw.get(key)).removeprefix("※").strip()
+                self.text((*path, key), raw.get(key)).removeprefix("※").strip()
                 for key in ("actActCond", "actNote")
             )
             if text in self.words.limits
@@ -401,7 +406,7 @@ class _Converter:
         if limits:
             entry["limits"] = _unique(limits)
         if "actTrigger" not in raw:
-            note = self._text((*path, "actNote"), raw.get("actNote")).removeprefix("※").strip()
+            note = self.text((*path, "actNote"), raw.get("actNote")).removeprefix("※").strip()
             if note == self.words.not_direct:
                 entry["trigger"] = (
                     "triggered" if entry.get("type") in self.words.triggered_types else "effect"
@@ -459,7 +464,7 @@ class _Converter:
 
     # --- helpers ----------------------------------------------------------------------------
 
-    def _unknown(self, path: PathKey) -> None:
+    def unknown(self, path: PathKey) -> None:
         self.problems.append(self.doc.at(path, f"unknown key '{path[-1]}': not imported", key=True))
 
 

@@ -14,6 +14,7 @@ import yaml
 @dataclass(frozen=True, slots=True)
 class Vocabulary:
     numerals: Mapping[str, int]
+    suits: Mapping[str, str]
     timing: Mapping[str, str]
     speed: Mapping[str, str]
     trigger: Mapping[str, str]
@@ -34,6 +35,7 @@ def vocabulary() -> Vocabulary:
     data: dict[str, Any] = yaml.safe_load(text)
     return Vocabulary(
         numerals=MappingProxyType(dict(data["numerals"])),
+        suits=MappingProxyType(dict(data["suits"])),
         timing=MappingProxyType(dict(data["timing"])),
         speed=MappingProxyType(dict(data["speed"])),
         trigger=MappingProxyType(dict(data["trigger"])),

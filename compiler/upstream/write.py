@@ -32,18 +32,40 @@ HEADER_ORDER = (
 _SHORT = 100  # a collection of plain values this long or shorter (as repr) is written on one line
 
 
+EXTRA_ORDER = (
+    "kind", "id", "edition", "title", "published", "description", "action_types", "operations", "trumps",
+)  # fmt: skip
+TRUMP_ORDER = ("suit", "number", "id", "name", "beta", "output", "ability", "actions", "characters")
+
+
 def edition_yaml(data: Mapping[str, Any], comment: Sequence[str] = ()) -> str:
     """The file's text: `comment` lines first, a blank line between top-level keys and entries."""
     ordered = _ordered(data, HEADER_ORDER)
     for name, order in (("actions", ACTION_ORDER), ("characters", CHARACTER_ORDER), ("fogs", FOG_ORDER)):
         if name in ordered:
             ordered[name] = [_ordered(entry, order) for entry in ordered[name]]
+    return _text(ordered, comment)
+
+
+def extra_yaml(data: Mapping[str, Any], comment: Sequence[str] = ()) -> str:
+    """An extra list's text, in the same style."""
+    ordered = _ordered(data, EXTRA_ORDER)
+    ordered["operations"] = [_ordered(entry, ACTION_ORDER) for entry in ordered["operations"]]
+    ordered["trumps"] = [{**_ordered(trump, TRUMP_ORDER), **_actions(trump)} for trump in ordered["trumps"]]
+    return _text(ordered, comment)
+
+
+def _actions(trump: Mapping[str, Any]) -> dict[str, Any]:
+    return {"actions": [_ordered(a, ACTION_ORDER) for a in trump["actions"]]} if "actions" in trump else {}
+
+
+def _text(ordered: Mapping[str, Any], comment: Sequence[str]) -> str:
     text = yaml.dump(ordered, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=1_000_000)
     lines: list[str] = [f"# {line}".rstrip() for line in comment]
     for line in text.splitlines():
         block = not line.startswith((" ", "-")) and (line.endswith(":") or lines[-1:] != [""])
         after_block = lines and lines[-1].startswith(" ")
-        entry = line.startswith("  - id: ") and not lines[-1].endswith(":")
+        entry = line.startswith(("  - id: ", "  - suit: ")) and not lines[-1].endswith(":")
         if lines and ((block and (line.endswith(":") or after_block)) or entry):
             lines.append("")
         lines.append(line)

@@ -1,0 +1,163 @@
+"""Convert an upstream extra list (extra.yaml: `data`, `abiList`, `actList` of trump
+operations) into the data of one extra file of the model, every problem located upstream.
+
+Upstream gives an ability's actions no id: each takes its ability's id (suit letter and
+number, as the 9.0 trump list writes it: sA, h10) and its place (sA1, sA2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from blackpoker.compiler.load import Document, PathKey
+from blackpoker.compiler.upstream.convert import EXTRA_ACTIONS, Conversion, Converter, Data
+from blackpoker.compiler.upstream.vocabulary import Vocabulary
+
+NUMBERS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+_ABILITY_KEYS = ("suit", "num", "output", "beta", "name", "ability", "acts", "chars")
+_CHARACTER = {
+    "charName": "name",
+    "charType": "type",
+    "charKey": "cards",
+    "charNote": "note",
+    "charAbility": "ability",
+}
+# The keys of an operation that say how upstream prints it, not what it is.
+_PRINTING = ("output", "etc", "beta", "type", "name")
+
+
+def convert_extra(doc: Document, words: Vocabulary, list_id: str | None = None) -> Conversion:
+    """The extra list in `doc`; its edition is derived from `data.ver` (第七版 extra → v7)."""
+    converter = Converter(doc, words, ("", {}), [])
+    data = _Extra(converter).extra_list(list_id)
+    return Conversion(data, (), tuple(converter.notes), tuple(converter.problems))
+
+
+class _Extra:
+    def __init__(self, converter: Converter) -> None:
+        self.c = converter
+        self.doc = converter.doc
+
+    def problem(self, path: PathKey, message: str) -> None:
+        self.c.problems.append(self.doc.at(path, message))
+
+    def extra_list(self, list_id: str | None) -> Data:
+        root = self.doc.data
+        if not isinstance(root, dict):
+            self.problem((), "expected a mapping with data, abiList and actList")
+            return {}
+        for key in root:
+            if key not in ("data", "abiList", "actList"):
+                self.c.unknown((key,))
+        header: dict[str, Any] = root["data"] if isinstance(root.get("data"), dict) else {}
+        title = self.c.text(("data", "ver"), header.get("ver"))
+        version = self.c.text(("data", "v"), header.get("v"))
+        for key, value in (("ver", title), ("v", version), ("lastupdate", header.get("lastupdate"))):
+            if not value:
+                self.problem(("data", key), f"data.{key}: expected text")
+        return {
+            "kind": "extra",
+            "id": list_id or f"v{version}",
+            "edition": self.c.derive_id(title),
+            "title": title,
+            "published": self.c.text(("data", "lastupdate"), header.get("lastupdate")),
+            "operations": self.operations(root.get("actList")),
+            "trumps": self.trumps(root.get("abiList")),
+        }
+
+    def operations(self, groups: Any) -> list[Data]:
+        if not isinstance(groups, list):
+            self.problem(("actList",), "actList: expected a list of groups")
+            return []
+        found = []
+        for g, group in enumerate(groups):
+            acts = group.get("acts") if isinstance(group, dict) else None
+            if not isinstance(acts, list):
+                self.problem(("actList", g), "expected a group with a type and acts")
+                continue
+            for i, raw in enumerate(acts):
+                path = ("actList", g, "acts", i)
+                if isinstance(raw, dict) and raw.get("name", raw.get("actName")) != raw.get("actName"):
+                    self.problem((*path, "name"), "name: differs from actName")
+                if isinstance(raw, dict) and self.c.text((*path, "etc"), raw.get("etc")):
+                    self.c.unknown((*path, "etc"))
+                action = self.action(path, raw, ("actId",), _PRINTING)
+                if action is not None:
+                    found.append(action)
+        return found
+
+    def action(
+        self, path: PathKey, raw: Any, required: tuple[str, ...], skipped: tuple[str, ...] = ()
+    ) -> Data | None:
+        if isinstance(raw, dict):
+            missing = [key for key in required if key not in raw]
+            if missing:
+                self.problem(path, f"missing {', '.join(missing)}")
+                return None
+            raw = {key: value for key, value in raw.items() if key not in skipped}
+        return self.c.entry(EXTRA_ACTIONS, path, raw, "", ())
+
+    def trumps(self, abilities: Any) -> list[Data]:
+        if not isinstance(abilities, list):
+            self.problem(("abiList",), "abiList: expected a list")
+            return []
+        found = []
+        for a, raw in enumerate(abilities):
+            path: PathKey = ("abiList", a)
+            if not isinstance(raw, dict):
+                self.problem(path, "expected a mapping")
+                continue
+            for key in raw:
+                if key not in _ABILITY_KEYS:
+                    self.c.unknown((*path, key))
+            suit = self.c.words.suits.get(str(raw.get("suit")))
+            number = str(raw.get("num"))
+            if suit is None:
+                self.problem(
+                    (*path, "suit"),
+                    f"suit '{raw.get('suit')}': expected one of {', '.join(self.c.words.suits)}",
+                )
+            if number not in NUMBERS:
+                self.problem((*path, "num"), f"num '{number}': expected one of {', '.join(NUMBERS)}")
+            if "name" not in raw:  # a card without an ability
+                continue
+            trump = self.trump(path, raw, f"{raw.get('suit')}{number}")
+            found.append({"suit": suit, "number": number, **trump})
+        return found
+
+    def trump(self, path: PathKey, raw: dict[str, Any], ability_id: str) -> Data:
+        mark = self.c.words.mark
+        trump: Data = {
+            "id": ability_id,
+            "name": self.c.text((*path, "name"), raw["name"]),
+            "ability": self.c.text((*path, "ability"), raw.get("ability")),
+        }
+        for key in ("beta", "output"):
+            value = self.c.text((*path, key), raw.get(key))
+            if value not in ("", mark):
+                self.problem((*path, key), f"{key} '{value}': expected {mark} or nothing")
+        if self.c.text((*path, "beta"), raw.get("beta")) == mark:
+            trump["beta"] = True
+        if self.c.text((*path, "output"), raw.get("output")) != mark:
+            trump["output"] = False
+        acts = raw.get("acts") or []
+        actions = []
+        for i, act in enumerate(acts if isinstance(acts, list) else []):
+            action = self.action((*path, "acts", i), act, ())
+            if action is not None:
+                actions.append({"id": f"{ability_id}{i + 1}", **action})
+        if actions:
+            trump["actions"] = actions
+        chars = raw.get("chars") or []
+        characters = [self.character((*path, "chars", i), c) for i, c in enumerate(chars)]
+        if characters:
+            trump["characters"] = characters
+        return trump
+
+    def character(self, path: PathKey, raw: Any) -> Data:
+        character: Data = {}
+        for key, value in raw.items() if isinstance(raw, dict) else ():
+            if key not in _CHARACTER:
+                self.c.unknown((*path, key))
+            elif text := self.c.text((*path, key), value):
+                character[_CHARACTER[key]] = text
+        return character

@@ -115,9 +115,11 @@ class Environment:
         if doc is None:
             return None, loaded
         problems = loaded + validate(doc)
-        if not problems and doc.data["kind"] not in ("edition", "overlay"):
+        if not problems and doc.data["kind"] not in ("edition", "overlay", "extra"):  # deck, regulations
             return None, [
-                doc.at(("kind",), f"kind: a {doc.data['kind']} file is not an edition or local rules")
+                doc.at(
+                    ("kind",), f"kind: a {doc.data['kind']} file is not an edition, local rules or extra list"
+                )
             ]
         if problems:
             return None, problems + notation_problems(doc) + self._early_problems(doc, path)

@@ -78,7 +78,7 @@ def test_validate_checks_deck_files(tmp_path: Path) -> None:
 def test_a_deck_is_not_taken_for_local_rules(tmp_path: Path) -> None:
     path = write(tmp_path, "d.yaml", "kind: deck\ncards: [♠A]\n")
     result = refused(invoke("compile", "--rules", path, "--format", "std"))
-    assert "d.yaml:1:7: kind: a deck file is not an edition or local rules" in result.output
+    assert "d.yaml:1:7: kind: a deck file is not an edition, local rules or extra list" in result.output
 
 
 def test_card_parse_agrees_with_the_printed_names() -> None:

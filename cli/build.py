@@ -70,7 +70,8 @@ def build(
         report(error.diagnostics, "nothing written")
     except (FontMissing, PdfExtraMissing) as error:
         _stop(error.message)
-    console.print(f"{len(result.pages)} page(s), {len(result.files)} files written to {out}/")
+    sheets = len(result.pages) + len(result.extras)
+    console.print(f"{sheets} page(s), {len(result.files)} files written to {out}/")
     console.print(f"open {out / 'index.html'}")
 
 

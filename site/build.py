@@ -24,9 +24,9 @@ from pathlib import Path
 from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
 from blackpoker.compiler.environment import Environment, display
 from blackpoker.site.fonts import require_japanese_font
-from blackpoker.site.pages import ChangesPage, Page, changes, plan
+from blackpoker.site.pages import ChangesPage, ExtraPage, Page, changes, extra_pages, plan
 from blackpoker.site.pdf_extra import require_pdf_extra
-from blackpoker.site.render import pdf_names, render_diff, render_index, render_sheet
+from blackpoker.site.render import pdf_names, render_diff, render_extra, render_index, render_sheet
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -57,6 +57,7 @@ class BuildResult:
     pages: tuple[Page, ...]  # the sheets
     changes: tuple[ChangesPage, ...]  # the editions' 変更履歴 pages
     files: tuple[Path, ...]  # relative to the output folder
+    extras: tuple[ExtraPage, ...] = ()  # the editions' extra lists (切札)
 
 
 def build_site(options: BuildOptions, console: Console | None = None) -> BuildResult:
@@ -68,22 +69,27 @@ def build_site(options: BuildOptions, console: Console | None = None) -> BuildRe
     env = Environment()
     pages = plan(env, options.editions, options.formats, options.rules)
     history = [] if options.formats else changes(env, options.editions)
+    extras = extra_pages(env, options.editions, options.formats)
     if not options.html_only:
         require_pdf_extra()
         require_japanese_font()
     owned = _owned(options.out, options.force)
     console = console or Console(stderr=True)
     with _staging(options.out) as staging, _progress(console) as progress:
-        task = progress.add_task("HTML", total=len(pages) * (1 if options.html_only else 2) + 1)
-        files = _write_html(staging, pages, history, options)
-        progress.update(task, advance=len(pages) + 1, refresh=True)
+        sheets = len(pages) + len(extras)
+        task = progress.add_task("HTML", total=sheets * (1 if options.html_only else 2) + 1)
+        files = _write_html(staging, pages, history, extras, options)
+        progress.update(task, advance=sheets + 1, refresh=True)
         if not options.html_only:
             progress.update(task, description="PDF", refresh=True)
             files += _write_pdfs(
-                staging, pages, options.workers, lambda: progress.update(task, advance=1, refresh=True)
+                staging,
+                [*pages, *extras],
+                options.workers,
+                lambda: progress.update(task, advance=1, refresh=True),
             )
         _move_into_place(staging, options.out, files, owned)
-    return BuildResult(tuple(pages), tuple(history), tuple(sorted(files)))
+    return BuildResult(tuple(pages), tuple(history), tuple(sorted(files)), tuple(extras))
 
 
 def _refused(out: Path, message: str) -> BuildRefused:
@@ -128,7 +134,11 @@ def _move_into_place(staging: Path, out: Path, files: Sequence[Path], owned: set
 
 
 def _write_html(
-    root: Path, pages: Sequence[Page], history: Sequence[ChangesPage], options: BuildOptions
+    root: Path,
+    pages: Sequence[Page],
+    history: Sequence[ChangesPage],
+    extras: Sequence[ExtraPage],
+    options: BuildOptions,
 ) -> list[Path]:
     static = root / "static"
     static.mkdir()
@@ -147,12 +157,17 @@ def _write_html(
         target.parent.mkdir(exist_ok=True)
         target.write_text(render_diff(change.diff, index="../index.html"), encoding="utf-8")
         files.append(Path(change.path))
-    (root / "index.html").write_text(render_index(pages, history, with_pdf), encoding="utf-8")
+    for extra in extras:
+        target = root / extra.path
+        target.parent.mkdir(exist_ok=True)
+        target.write_text(render_extra(extra, with_pdf), encoding="utf-8")
+        files.append(Path(extra.path))
+    (root / "index.html").write_text(render_index(pages, history, with_pdf, extras), encoding="utf-8")
     return [*files, Path("index.html")]
 
 
 def _write_pdfs(
-    root: Path, pages: Sequence[Page], workers: int | None, advance: Callable[[], None]
+    root: Path, pages: Sequence[Page | ExtraPage], workers: int | None, advance: Callable[[], None]
 ) -> list[Path]:
     # WeasyPrint is an optional dependency (extra "pdf"): only PDF builds import it.
     from blackpoker.site.pdf import PdfJob, render_all

@@ -1,6 +1,7 @@
 """Rule-text markup of the action lists → a block tree the templates print as real lists.
 
-The data marks list items at the start of a line, as the official sheets print them:
+The data marks list items at the start of a line, as the official sheets print them (and a
+line of dashes, `---`, as a rule between two parts):
 `１．`/`1.` numbered, `・` bulleted, one `-` per nesting level (`-１．`), and lettered items
 (`--A.`) only when nested, so a sentence that starts with a capital is never a list item.
 Only the marker is dropped; the item's text is kept exactly as written.
@@ -38,7 +39,14 @@ class Paragraph:
     text: str
 
 
-Block = Paragraph | ListBlock
+@dataclass(frozen=True, slots=True)
+class Separator:
+    """A line of three or more dashes: the sheets print a rule between two parts of a text."""
+
+
+Block = Paragraph | ListBlock | Separator
+
+_SEPARATOR = re.compile(r"-{3,}")
 
 _NUMBERED = re.compile(r"[0-9０-９]+[.．]\s*")
 _LETTERED = re.compile(r"[A-Za-zＡ-Ｚａ-ｚ][.．]\s*")
@@ -71,6 +79,10 @@ def blocks(text: str) -> list[Block]:
     open_lists: list[tuple[int, ListBlock]] = []  # (depth, list), innermost last
     for line in text.splitlines():
         if not line.strip():
+            continue
+        if _SEPARATOR.fullmatch(line.strip()):
+            open_lists.clear()
+            result.append(Separator())
             continue
         parsed = _list_line(line)
         if parsed is None:

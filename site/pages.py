@@ -8,16 +8,19 @@ no partial site behind.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from blackpoker.compiler import CompileError, Diagnostic, RuleSet
 from blackpoker.compiler.diff import EVERY_FORMAT, RuleSetDiff, diff_rulesets, whole_edition
 from blackpoker.compiler.environment import Environment, is_path
+from blackpoker.compiler.extra import ExtraSource
 from blackpoker.compiler.load import load_file
+from blackpoker.compiler.model import Edition, Format
 from blackpoker.compiler.parse import OverlaySource
 
 ALL = EVERY_FORMAT.id  # the page listing every action of an edition, whatever its formats
+EXTRA = "extra"  # the extra format's pages: an edition's extra lists (切札, seed 001 §4.2)
 CHANGES = "changes"  # the page name of an edition's 変更履歴
 
 
@@ -48,6 +51,26 @@ class Page:
     @property
     def path(self) -> str:
         """Where the page lives, relative to the site root (and to --base-url)."""
+        return f"{self.edition}/{self.slug}.html"
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraPage:
+    """An extra list (切札): its trump grid, abilities and actions."""
+
+    extra: ExtraSource
+    ruleset: RuleSet  # the list's actions in the edition, for the action list's entry layout
+
+    @property
+    def edition(self) -> str:
+        return self.extra.edition_id
+
+    @property
+    def slug(self) -> str:
+        return f"{EXTRA}-{self.extra.id}"
+
+    @property
+    def path(self) -> str:
         return f"{self.edition}/{self.slug}.html"
 
 
@@ -90,7 +113,7 @@ def plan(env: Environment, editions: Sequence[str], formats: Sequence[str], rule
             overlay.append(_house_page(env, rules))
         except CompileError as error:
             problems += error.diagnostics
-    official = [f for f in formats if f not in declared]
+    official = [f for f in formats if f not in declared and f != EXTRA]
     if not formats or official:
         for edition in editions or env.builtin_editions():
             try:
@@ -101,6 +124,28 @@ def plan(env: Environment, editions: Sequence[str], formats: Sequence[str], rule
         raise CompileError(problems)
     ranks = {id: rank for rank, id in enumerate(dict.fromkeys(page.edition for page in pages))}
     return sorted(pages + overlay, key=lambda page: _order(page, ranks))
+
+
+def extra_pages(env: Environment, editions: Sequence[str], formats: Sequence[str]) -> list[ExtraPage]:
+    """The extra lists of the built-in editions asked for (all of them when no format is
+    named, or when `extra` is), in the registry's order."""
+    if formats and EXTRA not in formats:
+        return []
+    pages = []
+    for edition in editions or env.builtin_editions():
+        for path in () if is_path(edition) else env.builtin_extras(edition):
+            source, problems = env.read(path)
+            if problems:
+                raise CompileError(problems)
+            assert isinstance(source, ExtraSource)
+            pages.append(ExtraPage(source, _extra_ruleset(env.edition(edition).edition, source)))
+    return pages
+
+
+def _extra_ruleset(edition: Edition, extra: ExtraSource) -> RuleSet:
+    types = tuple(dict.fromkeys((*edition.action_types, *extra.action_types)))
+    actions = tuple(action for _, action in extra.actions())
+    return RuleSet(replace(edition, action_types=types), Format(EXTRA, "エクストラ", ""), actions, ())
 
 
 def changes(env: Environment, editions: Sequence[str]) -> list[ChangesPage]:

@@ -9,9 +9,10 @@ from itertools import groupby
 from typing import TypeVar
 
 from blackpoker.compiler.diff import RuleSetDiff, side_name
+from blackpoker.compiler.extra import NUMBERS, SUITS
 from blackpoker.compiler.model import Format, RuleSet
-from blackpoker.site.markup import Paragraph, blocks, suits
-from blackpoker.site.pages import ChangesPage, Page
+from blackpoker.site.markup import Paragraph, Separator, blocks, suits
+from blackpoker.site.pages import ChangesPage, ExtraPage, Page
 from blackpoker.site.qr import qr_svg
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
@@ -38,6 +39,7 @@ def environment() -> Environment:
     env.filters["suits"] = suits
     env.globals["blocks"] = blocks
     env.tests["paragraph"] = lambda block: isinstance(block, Paragraph)
+    env.tests["separator"] = lambda block: isinstance(block, Separator)
     return env
 
 
@@ -47,7 +49,7 @@ def page_url(base_url: str, page: Page) -> str | None:
     return f"{base_url.rstrip('/')}/{page.path}" if base_url else page.official_url
 
 
-def pdf_names(page: Page) -> Downloads:
+def pdf_names(page: Page | ExtraPage) -> Downloads:
     return Downloads(f"{page.slug}.pdf", f"{page.slug}-2up.pdf")
 
 
@@ -77,15 +79,42 @@ def render_sheet(page: Page, base_url: str, with_pdf: bool) -> str:
     )
 
 
-def render_index(pages: Sequence[Page], history: Sequence[ChangesPage], with_pdf: bool) -> str:
-    """Links to every page, grouped by edition in the pages' order (newest edition first)."""
+def render_extra(page: ExtraPage, with_pdf: bool) -> str:
+    """An extra list's sheet: the trump grid by suit and number, then each ability with its
+    text and actions (laid out as on the action list), after the trump operations."""
+    extra, ruleset = page.extra, page.ruleset
+    grid = [(suit, [(number, extra.trump_at(suit, number)) for number in NUMBERS]) for suit in SUITS]
+    return (
+        environment()
+        .get_template("extra.html")
+        .render(
+            root="../",
+            extra=extra,
+            ruleset=ruleset,
+            edition=ruleset.edition,
+            numbers=NUMBERS,
+            grid=grid,
+            cost_units={u.unit: u.text for u in ruleset.edition.cost_units},
+            downloads=pdf_names(page) if with_pdf else None,
+        )
+    )
+
+
+def render_index(
+    pages: Sequence[Page], history: Sequence[ChangesPage], with_pdf: bool, extras: Sequence[ExtraPage] = ()
+) -> str:
+    """Links to every page, grouped by edition in the pages' order (newest edition first),
+    each edition's extra lists after its formats."""
     editions = [(edition, list(group)) for edition, group in groupby(pages, key=lambda p: p.ruleset.edition)]
+    shown = {edition.id for edition, _ in editions}
+    editions += [(page.ruleset.edition, []) for page in extras if page.edition not in shown]
     return (
         environment()
         .get_template("index.html")
         .render(
             root="",
-            editions=editions,
+            editions=list({edition.id: (edition, group) for edition, group in editions}.values()),
+            extras={page.edition: [e for e in extras if e.edition == page.edition] for page in extras},
             changes={page.edition: page for page in history},
             side_name=side_name,
             downloads=pdf_names if with_pdf else None,

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from blackpoker.cli.main import main
+from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.pipeline import builtin_editions, compile_edition
 from blackpoker.site.build import MANIFEST, STAGING_MARK, STAGING_PREFIX
 from click.testing import CliRunner
@@ -42,7 +43,9 @@ def test_index_links_every_format_of_every_edition(html_site: Path) -> None:
     editions = builtin_editions()
     pages = {f"{e}/{f}.html" for e in editions for f in (*compile_edition(e), "all")}
     changes = {f"{e}/changes.html" for e in editions[:-1]}  # the oldest edition has none
-    assert links == pages | changes
+    env = Environment()
+    extras = {f"{e}/extra-{path.stem}.html" for e in editions for path in env.builtin_extras(e)}
+    assert links == pages | changes | extras
     assert all((html_site / link).is_file() for link in links)
     assert {"static/sheet.css", "static/sheet.js"} <= {str(p) for p in files_under(html_site)}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from blackpoker.site.markup import Item, ListBlock, ListStyle, Paragraph, blocks, suits
+from blackpoker.site.markup import Item, ListBlock, ListStyle, Paragraph, Separator, blocks, suits
 from editions_support import EDITIONS, largest
 from site_support import LETTER, NUMBER, entry_texts, nested_lists
 
@@ -87,3 +87,12 @@ def test_suits_are_wrapped_and_everything_else_is_escaped() -> None:
 
 def test_text_without_suits_is_only_escaped() -> None:
     assert suits("<script>alert(1)</script>") == "&lt;script&gt;alert(1)&lt;/script&gt;"
+
+
+def test_a_line_of_dashes_is_a_rule_between_two_parts() -> None:
+    assert blocks("前半。\n---\n・後半。") == [
+        Paragraph("前半。"),
+        Separator(),
+        blocks("・後半。")[0],
+    ]
+    assert blocks("-１．入れ子") != [Separator()]  # one dash marks nesting, not a rule

@@ -1,0 +1,99 @@
+"""Every ability and action of each upstream extra list is printed on its extra sheet, HTML
+and PDF: names, ability texts, β marks and every sentence of the actions' texts (whitespace
+removed). The shipped list a page shows is matched to its upstream file by version."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from blackpoker.compiler.environment import Environment
+from blackpoker.site.build import BuildOptions, BuildResult, build_site
+from editions_support import UPSTREAM, read_upstream
+from site_support import pdf_text, sentences, squash, text_content
+
+ENV = Environment()
+EDITIONS = tuple(e for e in ENV.builtin_editions() if ENV.builtin_extras(e))
+ACTION_TEXTS = ("actNote", "actTarget", "actEffect")
+
+
+def _upstream_lists() -> list[str]:
+    return [p.name for p in sorted(UPSTREAM.glob("*.yaml")) if "abiList" in read_upstream(p.name)]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, BuildResult]:
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext is not installed (apt-get install poppler-utils)")
+    out = tmp_path_factory.mktemp("extra") / "site"
+    return out, build_site(BuildOptions(out, EDITIONS, ("extra",), workers=2))
+
+
+def _sheet(built: tuple[Path, BuildResult], name: str) -> Path:
+    """The HTML sheet of upstream list `name` (the shipped list of its version)."""
+    out, result = built
+    version = f"v{read_upstream(name)['data']['v']}"
+    (page,) = [p for p in result.extras if p.extra.id == version]
+    return out / page.path
+
+
+def _page(built: tuple[Path, BuildResult], name: str) -> tuple[str, str]:
+    """The squashed HTML and PDF text of the sheet of upstream list `name`."""
+    sheet = _sheet(built, name)
+    return squash(text_content(sheet.read_text(encoding="utf-8"))), squash(
+        pdf_text(sheet.with_suffix(".pdf"))
+    )
+
+
+def _expected(upstream: dict[str, Any]) -> list[str]:
+    found = []
+    for raw in upstream["abiList"]:
+        if "name" in raw:
+            found += [raw["name"], *sentences(str(raw["ability"]))]
+            for act in raw.get("acts") or ():
+                found += [act["actName"], *(s for key in ACTION_TEXTS for s in sentences(act.get(key) or ""))]
+    for group in upstream["actList"]:
+        for act in group["acts"]:
+            found += [act["actName"], *(s for key in ACTION_TEXTS for s in sentences(act.get(key) or ""))]
+    # a line of dashes is a rule between two parts of a text (site/markup.py), not text
+    return [squash(text) for text in found if squash(text) and not set(squash(text)) <= {"-"}]
+
+
+@pytest.mark.parametrize("name", _upstream_lists())
+def test_every_ability_and_action_is_on_the_sheet(built: tuple[Path, BuildResult], name: str) -> None:
+    html, pdf = _page(built, name)
+    expected = _expected(read_upstream(name))
+    assert len(expected) > 50
+    assert [text for text in expected if text not in html] == []
+    assert [text for text in expected if text not in pdf] == []
+
+
+@pytest.mark.parametrize("name", _upstream_lists())
+def test_a_line_of_dashes_is_printed_as_a_rule(built: tuple[Path, BuildResult], name: str) -> None:
+    html = _sheet(built, name).read_text(encoding="utf-8")
+    rules = sum(
+        line.strip() == "---"
+        for raw in read_upstream(name)["abiList"]
+        for line in str(raw.get("ability", "")).splitlines()
+    )
+    assert html.count('<hr class="text-rule">') == rules
+
+
+@pytest.mark.parametrize("name", _upstream_lists())
+def test_beta_abilities_are_marked(built: tuple[Path, BuildResult], name: str) -> None:
+    html = _sheet(built, name).read_text(encoding="utf-8")
+    betas = [raw["name"] for raw in read_upstream(name)["abiList"] if raw.get("beta") == "●"]
+    for ability in betas:  # in the grid and at the ability's heading
+        assert html.count(f'{ability}</a><span class="beta"') == 1, ability
+    assert html.count('class="beta"') == 2 * len(betas)
+
+
+def test_the_index_links_each_extra_sheet_and_its_pdfs(built: tuple[Path, BuildResult]) -> None:
+    out, result = built
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert result.extras and all(f'href="{page.path}"' in index for page in result.extras)
+    for page in result.extras:
+        pdfs = [page.path.replace(".html", suffix) for suffix in (".pdf", "-2up.pdf")]
+        assert all((out / pdf).is_file() and f'href="{pdf}"' in index for pdf in pdfs)

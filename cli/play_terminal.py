@@ -121,6 +121,18 @@ def _wrap(items: Sequence[str], width: int, lead: str = "  ", indent: str = "  "
     return [*lines, line]
 
 
+def _fold(line: str, width: int) -> list[str]:
+    """A line cut into rows of at most `width` cells, continued rows indented."""
+    rows: list[str] = []
+    while cell_len(line) > width:
+        cut = 0
+        while cell_len(line[: cut + 1]) <= width:
+            cut += 1
+        rows.append(line[:cut])
+        line = "    " + line[cut:]
+    return [*rows, line]
+
+
 @dataclass
 class Chronicle:
     """The game's events in words, newest last; `mark` is where the person last looked."""
@@ -279,7 +291,7 @@ class Table:
                 self._show(self.board(seen), self.chronicle.since_mark(), [question, *menu])
                 drawn = True
             else:
-                for line in [question, *menu]:
+                for line in self._fit([question, *menu]):
                     self.console.print(line)
             while True:
                 try:
@@ -363,13 +375,13 @@ class Table:
         if isinstance(left[0], Choice) and seen.resolving:
             action = seen.resolving[-1]
             if {parts(o)[0] for o in left} <= {"yes", "no"}:
-                return f"「{action.name}」{self._may(action.action)} — しますか？（番号を選ぶ・? で効果の文）"
+                return f"「{action.name}」{self._may(action.action)} — しますか？"
             word = chosen[0] if chosen else ""
             doing = f"{word}: {ANSWERS[word]}" if word in ANSWERS else f"{so_far} {title}を選ぶ".strip()
             return f"「{action.name}」の解決: {doing}（? で効果の文）"
         if step == 0:
-            where = "ステージに対応するか、" if seen.stage else ""
-            return f"あなたのチャンス: {where}アクションを選ぶか pass（? 番号で説明・help）"
+            where = "ステージに対応する" if seen.stage else "アクションを起こす"
+            return f"あなたのチャンス: {where}か pass（? 番号で説明・help）"
         return f"{so_far} › {title}を選ぶ（0で戻る）"
 
     def _may(self, action: str) -> str:
@@ -417,8 +429,13 @@ class Table:
         action = self.game.rules.action(seen.resolving[-1].action)
         return [f"{action.name}の効果:", *action.effect.splitlines()]
 
+    def _fit(self, lines: list[str]) -> list[str]:
+        return [row for line in lines for row in _fold(line, self.width)]
+
     def _show(self, board: list[str], news: list[str], menu: list[str]) -> None:
         """The board, the latest events (as many as fit), the menu and the input line: ≤ ROWS."""
+        board, menu = self._fit(board), self._fit(menu)
+        news = self._fit(news)
         room = max(1, ROWS - len(board) - len(menu) - 2)
         if len(news) > room:
             news = [f"  …（ほか{len(news) - room + 1}件）", *news[len(news) - room + 1 :]]

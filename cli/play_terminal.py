@@ -324,7 +324,7 @@ class Table:
         if text in ("help", "h"):
             return HELP
         if text.startswith(("?", "？")):
-            return self._explain(text[1:].strip(), seen, left, values, step)
+            return self._explain(text[1:].strip(), seen, left, values, chosen)
         if text in BACK:
             if not any(auto) and not chosen:
                 return "いまが最初の段階です"
@@ -392,9 +392,12 @@ class Table:
                 return f": {clause}"
         return ""
 
-    def _explain(self, text: str, seen: View, left: list[Option], values: list[str], step: int) -> str:
+    def _explain(
+        self, text: str, seen: View, left: list[Option], values: list[str], chosen: list[str]
+    ) -> str:
+        step = len(chosen)
         if not text:
-            return "\n".join([self._question(seen, left, step, []), *self._effect_of_resolving(seen)])
+            return "\n".join([self._question(seen, left, step, chosen), *self._effect_of_resolving(seen)])
         if not (text.isascii() and text.isdigit() and 1 <= int(text[:3]) <= len(values)):
             return f"? のあとに 1から{len(values)}までの番号"
         value = values[int(text[:3]) - 1]

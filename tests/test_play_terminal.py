@@ -73,6 +73,7 @@ class Session:
     explained: str
     refused: tuple[str, str]
     stepped: str
+    asked: str  # `?` alone at that step
     back: str
     again: str
 
@@ -91,13 +92,14 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Session:
         if "›" in person.type("1"):
             break
     stepped = person.last
+    asked = person.type("?")
     back, again = person.type("0"), person.type("1")
     for _ in range(300):  # several turns
         if "━━ ターン4" in person.last or "ゲーム終了" in person.last:
             break
         person.type("1")
     person.type("q")
-    return Session(person, shown[0], shown[1], refused, stepped, back, again)
+    return Session(person, shown[0], shown[1], refused, stepped, asked, back, again)
 
 
 def test_help_explains_the_commands_and_the_notation(session: Session) -> None:
@@ -125,6 +127,7 @@ def test_a_request_is_chosen_step_by_step_with_a_way_back(session: Session) -> N
     stepped = session.stepped
     question = next(row for row in stepped.split("\n") if "›" in row)
     assert re.search(r"› (キーカード|支払い|対象)を選ぶ（0で戻る）", question), question
+    assert question in session.asked  # `?` says what is being decided
     assert "あなたのチャンス" in session.back
     assert question in session.again  # the same step again
 

@@ -326,7 +326,7 @@ class Table:
         if text.startswith(("?", "？")):
             return self._explain(text[1:].strip(), seen, left, values, chosen)
         if text in BACK:
-            if not any(auto) and not chosen:
+            if all(auto):  # nothing the person chose (steps taken for them come back alike)
                 return "いまが最初の段階です"
             while chosen:  # undo the steps taken without asking, then one the person took
                 chosen.pop()
@@ -355,18 +355,17 @@ class Table:
         return f"できません: {explain(self.game, command)}"
 
     def _entry(self, value: str, matching: list[Option], step: int) -> str:
-        shown = value or "（なし）"
-        if step == 0 and isinstance(matching[0], Choice):
-            shown = f"{value}（{ANSWERS[value]}）" if value in ANSWERS else value
-            if len(matching) == 1:
-                shown = str(matching[0]) if value not in ANSWERS or str(matching[0]) != value else shown
-        elif step == 0 and isinstance(matching[0], Pass):
+        """A menu entry: a group of options by its value at this step, or the one option whole."""
+        first = matching[0]
+        if step > 0:
+            shown = value or "（なし）"
+        elif isinstance(first, Pass):
             shown = "pass（パス）"
-        elif len(matching) == 1 and step == 0:
-            shown = str(matching[0])
-        if len(matching) > 1:
-            shown += f"（{len(matching)}通り）"
-        return shown
+        else:
+            shown = str(first) if len(matching) == 1 else value
+            if isinstance(first, Choice) and shown == value and value in ANSWERS:
+                shown += f"（{ANSWERS[value]}）"
+        return shown + (f"（{len(matching)}通り）" if len(matching) > 1 else "")
 
     def _question(self, seen: View, left: list[Option], step: int, chosen: list[str]) -> str:
         """What is being decided now, in words."""

@@ -75,6 +75,7 @@ class Session:
     stepped: str
     asked: str  # `?` alone at that step
     back: str
+    before_first: str  # `0` at the first step
     again: str
 
     @property
@@ -93,13 +94,13 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Session:
             break
     stepped = person.last
     asked = person.type("?")
-    back, again = person.type("0"), person.type("1")
+    back, before_first, again = person.type("0"), person.type("0"), person.type("1")
     for _ in range(300):  # several turns
         if "━━ ターン4" in person.last or "ゲーム終了" in person.last:
             break
         person.type("1")
     person.type("q")
-    return Session(person, shown[0], shown[1], refused, stepped, asked, back, again)
+    return Session(person, shown[0], shown[1], refused, stepped, asked, back, before_first, again)
 
 
 def test_help_explains_the_commands_and_the_notation(session: Session) -> None:
@@ -129,6 +130,7 @@ def test_a_request_is_chosen_step_by_step_with_a_way_back(session: Session) -> N
     assert re.search(r"› (キーカード|支払い|対象)を選ぶ（0で戻る）", question), question
     assert question in session.asked  # `?` says what is being decided
     assert "あなたのチャンス" in session.back
+    assert "いまが最初の段階です" in session.before_first
     assert question in session.again  # the same step again
 
 

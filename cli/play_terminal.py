@@ -67,7 +67,7 @@ HELP = """\
   番号        いま表示されている選択肢を選ぶ（アクション → キーカード → 支払い → 対象 の順）
   0 または b  ひとつ前の段階に戻る
   ? 番号      その選択肢の説明（アクションなら効果の文）。? だけなら、いま何を決めるか
-  コマンド    記法でそのまま書く: pass / 兵士召喚 ★♠4 $B(♢3)L / ツイスト ★♢4 $D(♡5) → p1:♢3
+  コマンド    記法でそのまま書く: pass / {example}
               正しくないコマンドは、破っているルールの名前とともに断られる
   help        この説明 / q  終了（選択肢が1つだけの決定は自動で選ばれる）
 記法: ★ キーカード（手札から出すカード） $ 支払い（D 捨てる・B 防壁をドライブ・S 生け贄・L 1ダメージ）
@@ -322,7 +322,9 @@ class Table:
     ) -> Option | str | int:
         """An option, a reply to print, or the step number after moving (a number or back)."""
         if text in ("help", "h"):
-            return HELP
+            # an example of the notation from the options at hand: the rule set's own names
+            shown = max(options, key=lambda o: sum(map(bool, parts(o))))
+            return HELP.format(example=shown)
         if text.startswith(("?", "？")):
             return self._explain(text[1:].strip(), seen, left, values, chosen)
         if text in BACK:

@@ -380,10 +380,11 @@ class Table:
             word = chosen[0] if chosen else ""
             doing = f"{word}: {ANSWERS[word]}" if word in ANSWERS else f"{so_far} {title}を選ぶ".strip()
             return f"「{action.name}」の解決: {doing}（? で効果の文）"
-        if step == 0:
+        if step == 0 and not isinstance(left[0], Choice):  # an answer outside a resolution: below
             where = "ステージに対応する" if seen.stage else "アクションを起こす"
             return f"あなたのチャンス: {where}か pass（? 番号で説明・help）"
-        return f"{so_far} › {title}を選ぶ（0で戻る）"
+        path = f"{so_far} › " if so_far else ""
+        return f"{path}{title}を選ぶ（0で戻る）"
 
     def _may(self, action: str) -> str:
         """The clause of the effect the player may do (必要であれば…), as the sheet writes it."""

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from bad_input_support import EXAMPLE, EXAMPLE_FORMAT, invoke, located, refused
-from blackpoker.cli.play import pick
+from blackpoker.cli.play_terminal import number
 from blackpoker.compiler.pipeline import compile_ruleset
 from blackpoker.runtime.engine.game import Game
 from editions_support import EDITIONS, formats
@@ -61,7 +61,7 @@ def test_compare_with_a_missing_rules_file_is_located(
 def test_play_answer_of_unicode_digits_is_not_a_number(answer: str) -> None:
     game = Game.new(compile_ruleset(EDITION, SMALLEST), 1)
     options = game.legal_options()
-    assert isinstance(pick(answer, 0, options), str)
+    assert isinstance(number(answer, len(options)), str)
 
 
 def test_play_session_survives_a_unicode_digit(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from blackpoker.cli.play_terminal import parts
 from blackpoker.compiler import compile
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
@@ -44,7 +45,8 @@ def _hidden_labels(game: Game, opponent: int) -> set[str]:
 
 
 def test_a_person_plays_from_piped_input_and_sees_only_their_view(tmp_path: Path) -> None:
-    answers = ["zzz", "99", "p2: pass", "pass", *["1"] * 60, "q"]
+    end = acting(RULESET, "pass_turn").name  # it has no key: a key card makes it no option
+    answers = ["zzz", "99", "p2: pass", f"{end} ★♠7", "pass", *["1"] * 30, "q"]
     result = _play(
         tmp_path,
         answers,
@@ -60,12 +62,15 @@ def test_a_person_plays_from_piped_input_and_sees_only_their_view(tmp_path: Path
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     out = result.stdout
-    assert "seed 3: you play p1 against the random agent" in out
-    assert "'zzz' is not one of the options now" in out
-    assert f"type a number from 1 to {len(Game.new(RULESET, SEED).legal_options())}" in out
-    assert "p2 does not decide now: p1 does" in out
-    assert "> p1: pass\n" in out  # the notation is accepted
-    assert out.splitlines()[-1] == "> quit"
+    first = Game.new(RULESET, SEED).legal_options()
+    assert "シード3 · あなたはp1、相手はrandomエージェント" in out
+    refusals = [line for line in out.splitlines() if line.startswith("> できません: ")]
+    assert len(refusals) == 3, refusals  # zzz, p2's pass and the keyed end: each names its rule
+    assert all(re.search(r"\(rule: [a-z ]+\)$", line) for line in refusals), refusals
+    assert f"1から{len({parts(o)[0] for o in first})}までの番号" in out  # 99 is no action's number
+    assert "できません: p2 cannot act now: p1 decides (rule: decision)" in out
+    assert "\np1: パス\n" in out  # the notation is accepted, and the decision told
+    assert out.splitlines()[-1] == "> 終了しました: quit"
     assert list(tmp_path.iterdir()) == [tmp_path / "game.jsonl"]
     # Replay the log to know every position the person was shown, and check each rendering.
     lines = [json.loads(line) for line in (tmp_path / "game.jsonl").read_text(encoding="utf-8").splitlines()]
@@ -75,16 +80,22 @@ def test_a_person_plays_from_piped_input_and_sees_only_their_view(tmp_path: Path
     for line in lines[1:-1]:
         if line["event"] != "decision":
             continue
-        if line["player"] == "p1":
+        if line["player"] == "p1" and _asked(game):
             shown.append(_hidden_labels(game, 1))
         game.apply(game.legal_options()[line["index"]])
     shown.append(_hidden_labels(game, 1))  # the position where q was typed
-    renders = out.split("your view · turn")[1:]
-    assert len(renders) == len(shown) > 40
+    renders = out.split("━━ ターン")[1:]
+    assert not game.over  # q was typed at a render
+    assert len(renders) == len(shown) > 10
     for render, hidden in zip(renders, shown, strict=True):
-        opponent = render.split("p2 (opponent)\n", 1)[1].split("p1 (you)\n", 1)[0]
-        assert re.search(r"hand \d+ cards\n", opponent), opponent  # a count, not the cards
+        opponent = render.split("p2（相手）", 1)[1].split("p1（あなた）", 1)[0]
+        assert re.search(r"手札 \d+枚\n", opponent), opponent  # a count, not the cards
         assert not [text for text in hidden if text in opponent], opponent
+
+
+def _asked(game: Game) -> bool:
+    """The person is shown the board unless the decision is forced (one move, however printed)."""
+    return len({parts(o) for o in game.legal_options()}) > 1
 
 
 def test_q_quits_at_once_and_a_closed_input_too(tmp_path: Path) -> None:

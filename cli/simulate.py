@@ -15,18 +15,21 @@ import click
 from blackpoker.cli.diff import text_lines
 from blackpoker.cli.options import EDITION_HELP, declared_edition, declared_format, rules_option
 from blackpoker.cli.outputs import output_file, output_folder
+from blackpoker.cli.regulation import PLAYERS, read_decks
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.diff import RuleSetDiff, diff_rulesets
 from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.pipeline import display, edition_source
+from blackpoker.compiler.regulation import deck_problems, parse_regulation, regulations_for
 from blackpoker.runtime.play import cluster
 from blackpoker.runtime.play.agents import AGENTS
 from blackpoker.runtime.play.compare import Comparison
-from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks
-from blackpoker.runtime.play.simulation import Plan, RulesSource, run
-from blackpoker.runtime.play.stats import Summary, summarize
+from blackpoker.runtime.play.regulation import Setup
+from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord
+from blackpoker.runtime.play.simulation import Plan, RulesSource, order, run
+from blackpoker.runtime.play.stats import MatchSummary, Summary, summarize
 from blackpoker.site.report_tables import ENGLISH, compared_sections, holm_note, sections
 from blackpoker.site.simulation import render_report
 from rich.console import Console
@@ -95,15 +98,60 @@ def _connected(address: str | None) -> Iterator[Client | None]:
         yield client
 
 
-def _play(plan: Plan, rules: RuleSet, jobs: int, client: Client | None, progress: Progress) -> Summary:
+def _play(
+    plan: Plan, rules: RuleSet, jobs: int, client: Client | None, progress: Progress
+) -> tuple[list[GameRecord], float]:
+    """The run's records in game order, and the seconds it took."""
     task = progress.add_task(f"{rules.format.id}", total=plan.games)
     start = time.perf_counter()
-    records = []
+    records: list[GameRecord] = []
     for part in run(plan, jobs, rules) if client is None else cluster.run(client, plan, rules):
         records += part
-        progress.advance(task, len(part))
-    records.sort(key=lambda r: r.index)
-    return summarize(records, rules, plan.agents, plan.seed, time.perf_counter() - start)
+        progress.advance(task, len({order(r)[0] for r in part}))
+    records.sort(key=order)
+    return records, time.perf_counter() - start
+
+
+def _setup(edition: str, text: str, deck_files: tuple[str, ...]) -> tuple[Setup, str]:
+    """The regulation and the players' decks, checked as `regulation check` checks them; the
+    format it names."""
+    problems: list[Diagnostic] = []
+    by_player = read_decks(deck_files, problems)
+    try:
+        chosen = parse_regulation(text, regulations_for(edition))
+    except CompileError as error:
+        report([*error.diagnostics, *problems])
+    decks = [by_player.get(player, []) for player in PLAYERS]
+    if not problems:
+        for player, mine in zip(PLAYERS, decks, strict=True):
+            if mine or chosen.frame.build == "built":  # a random or fixed frame deals when none is given
+                problems += deck_problems(chosen, player, mine)
+    if problems:
+        report(problems)
+    return Setup.of(chosen, decks), chosen.format.id
+
+
+def show_matches(console: Console, matches: MatchSummary) -> None:
+    """The match results, and for 2-deck matches each deck's games."""
+    console.print(
+        f"{matches.regulation}: {matches.matches} matches, {matches.finished} finished; "
+        f"games per match: median {matches.games.median:g}, {matches.games.low}–{matches.games.high}",
+        style="bold",
+    )
+    table = Table()
+    for column in ("", "matches", "rate", "95% CI"):
+        table.add_column(column, justify="right" if column else "left")
+    for name, rate in (("p1 wins", matches.p1), ("p2 wins", matches.p2), ("draw", matches.draws)):
+        low, high = rate.interval
+        table.add_row(name, f"{rate.count}/{rate.total}", f"{rate.rate:.1%}", f"{low:.1%}–{high:.1%}")
+    console.print(table)
+    if matches.decks:
+        decks = Table(title="games won with each deck")
+        for column in ("player", "deck", "won", "rate"):
+            decks.add_column(column)
+        for use in matches.decks:
+            decks.add_row(use.player, use.deck, f"{use.wins.count}/{use.wins.total}", f"{use.wins.rate:.1%}")
+        console.print(decks)
 
 
 @click.command()
@@ -153,6 +201,22 @@ def _play(plan: Plan, rules: RuleSet, jobs: int, client: Client | None, progress
     type=click.Path(path_type=Path),
     help="Write each game's command log into this folder (game-0000.jsonl …).",
 )
+@click.option(
+    "--regulation",
+    "regulation_text",
+    metavar="TEXT",
+    help="Play under a regulation, e.g. 'std+random-half+preset2' (docs/regulations.md): its format.",
+)
+@click.option(
+    "--deck",
+    "deck_files",
+    multiple=True,
+    metavar="PLAYER=FILE",
+    help="With --regulation: a deck file of p1 or p2; twice for a player who brings two decks.",
+)
+@click.option(
+    "--match", "whole_matches", is_flag=True, help="With --regulation: each of the N is a whole match."
+)
 def simulate(
     edition: str | None,
     format_id: str | None,
@@ -168,8 +232,12 @@ def simulate(
     html_out: Path | None,
     compare: tuple[str, str] | None,
     logs: Path | None,
+    regulation_text: str | None,
+    deck_files: tuple[str, ...],
+    whole_matches: bool,
 ) -> None:
-    """Play N games between two agents and report the results; exit 1 if any game fails."""
+    """Play N games (N matches with --match) between two agents and report the results; exit 1
+    if any game fails."""
     if cap < 1:
         _option_error("--cap", "must be at least 1")
     agents = _agents(agent_names)
@@ -180,6 +248,17 @@ def simulate(
     if edition is None:  # a format compared with a local rule is of the rule's edition
         files = [Path(t) for t in compare or () if _is_rules_file(t)] + ([rules] if rules else [])
         edition = declared_edition(files[0], "--compare" if compare else "--rules") if files else "v7"
+    setup = None
+    if regulation_text is not None:
+        if compare or rules is not None or format_id is not None:
+            _option_error("--regulation", "it names the format: leave out --format, --rules and --compare")
+        if logs is not None:
+            _option_error(
+                "--logs", "not with --regulation yet: a log does not record the regulation's set-up"
+            )
+        setup, format_id = _setup(edition, regulation_text, deck_files)
+    elif deck_files or whole_matches:
+        _option_error("--deck" if deck_files else "--match", "needs --regulation")
     if compare:
         if format_id is not None or rules is not None:
             _option_error("--compare", "it names both rule sets: leave out --format and --rules")
@@ -220,19 +299,31 @@ def simulate(
         Progress(*columns, console=errors, transient=True, disable=not errors.is_terminal) as progress,
     ):
         checks = Checks.EVERY if check_every else Checks.END
-        plans = [Plan(s, agents, seed, games, checks, cap, logs) for s in sources]
-        summaries = [
+        plans = [Plan(s, agents, seed, games, checks, cap, logs, setup, whole_matches) for s in sources]
+        records = [
             _play(plan, rules, jobs, client, progress) for plan, rules in zip(plans, compiled, strict=True)
+        ]
+        summaries = [
+            summarize(r, rules, plan.agents, plan.seed, seconds)
+            for (r, seconds), rules, plan in zip(records, compiled, plans, strict=True)
         ]
     result = Comparison.of(*summaries) if len(summaries) == 2 else summaries[0]
     changes = diff_rulesets(*compiled) if len(compiled) == 2 else None
+    matches = None
+    if setup is not None and whole_matches:
+        matches = MatchSummary.of(records[0][0], setup.name, setup.names, setup.wins)
     if as_json:
-        click.echo(json.dumps(result.json(), ensure_ascii=False))
+        data = result.json()
+        if matches is not None:
+            data["matches"] = matches.json()
+        click.echo(json.dumps(data, ensure_ascii=False))
     else:
         out = Console(highlight=False, markup=False)  # names from a rules file stay text
         if not out.is_terminal:
             out.width = PIPED_WIDTH
         show(out, result, changes)
+        if matches is not None:
+            show_matches(out, matches)
     if html_out is not None:  # after the report is shown, so a failed write loses nothing
         try:
             html_out.write_text(render_report(result, changes), encoding="utf-8")

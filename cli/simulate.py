@@ -3,6 +3,7 @@ game's end (after every decision with --check), and a report for rule designers 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import time
@@ -22,7 +23,7 @@ from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.diff import RuleSetDiff, diff_rulesets
 from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.pipeline import display, edition_source
-from blackpoker.compiler.regulation import deck_problems, parse_regulation, regulations_for
+from blackpoker.compiler.regulation import PLUS, deck_problems, parse_regulation, regulations_for
 from blackpoker.runtime.play import cluster
 from blackpoker.runtime.play.agents import AGENTS
 from blackpoker.runtime.play.compare import Comparison
@@ -112,6 +113,27 @@ def _play(
     return records, time.perf_counter() - start
 
 
+def _is_regulation(text: str) -> bool:
+    """A --compare side naming a regulation (フォーマット+フレーム…), not a format or a file."""
+    return any(plus in text for plus in PLUS) and not Path(text).exists()
+
+
+def _regulation_side(edition: str, text: str) -> tuple[RulesSource, Setup]:
+    """A --compare side 'REGULATION [p1=FILE …]': the regulation, then its deck files."""
+    words = text.split()
+    decks = tuple(w for w in words if "=" in w)
+    setup, format_id = _setup(edition, " ".join(w for w in words if "=" not in w), decks)
+    return RulesSource(edition, format_id), setup
+
+
+def _summary(records: list[GameRecord], rules: RuleSet, plan: Plan, seconds: float) -> Summary:
+    """The run's summary; under a regulation it is named by the regulation (whose first part is
+    the format), so that compared regulations of one format stay apart."""
+    summary = summarize(records, rules, plan.agents, plan.seed, seconds)
+    setup = plan.setup
+    return summary if setup is None else dataclasses.replace(summary, format=setup.id, title=setup.label)
+
+
 def _setup(edition: str, text: str, deck_files: tuple[str, ...]) -> tuple[Setup, str]:
     """The regulation and the players' decks, checked as `regulation check` checks them; the
     format it names."""
@@ -131,10 +153,10 @@ def _setup(edition: str, text: str, deck_files: tuple[str, ...]) -> tuple[Setup,
     return Setup.of(chosen, decks), chosen.format.id
 
 
-def show_matches(console: Console, matches: MatchSummary) -> None:
+def show_matches(console: Console, matches: MatchSummary, side: str = "") -> None:
     """The match results, and for 2-deck matches each deck's games."""
     console.print(
-        f"{matches.regulation}: {matches.matches} matches, {matches.finished} finished; "
+        f"{side}{matches.regulation}: {matches.matches} matches, {matches.finished} finished; "
         f"games per match: median {matches.games.median:g}, {matches.games.low}–{matches.games.high}",
         style="bold",
     )
@@ -246,29 +268,36 @@ def simulate(
     if cluster_address is not None and logs is not None:
         _option_error("--logs", "not with --cluster: the workers would write them on their own machines")
     if edition is None:  # a format compared with a local rule is of the rule's edition
-        files = [Path(t) for t in compare or () if _is_rules_file(t)] + ([rules] if rules else [])
+        files = [Path(t) for t in compare or () if _is_rules_file(t) and not _is_regulation(t)]
+        files += [rules] if rules else []
         edition = declared_edition(files[0], "--compare" if compare else "--rules") if files else "v7"
-    setup = None
+    setups: list[Setup | None] = [None]
     if regulation_text is not None:
         if compare or rules is not None or format_id is not None:
             _option_error("--regulation", "it names the format: leave out --format, --rules and --compare")
-        if logs is not None:
-            _option_error(
-                "--logs", "not with --regulation yet: a log does not record the regulation's set-up"
-            )
         setup, format_id = _setup(edition, regulation_text, deck_files)
-    elif deck_files or whole_matches:
-        _option_error("--deck" if deck_files else "--match", "needs --regulation")
+        setups = [setup]
+    elif deck_files:
+        _option_error("--deck", "needs --regulation (with --compare, a side names its decks)")
+    regulated = regulation_text is not None or any(_is_regulation(t) for t in compare or ())
+    if regulated and logs is not None:
+        _option_error("--logs", "not with a regulation yet: a log does not record the regulation's set-up")
     if compare:
         if format_id is not None or rules is not None:
             _option_error("--compare", "it names both rule sets: leave out --format and --rules")
         if logs is not None:
             _option_error("--logs", "not with --compare (the two runs' games share their numbers)")
-        sources = [_side(edition, text) for text in compare]
+        sides = [
+            _regulation_side(edition, text) if _is_regulation(text) else (_side(edition, text), None)
+            for text in compare
+        ]
+        sources, setups = [source for source, _ in sides], [setup for _, setup in sides]
     elif rules is not None:
         sources = [RulesSource(edition, format_id or declared_format(rules, "--rules"), rules)]
     else:
         sources = [RulesSource(edition, format_id or DEFAULT_FORMAT)]
+    if whole_matches and not any(setups):
+        _option_error("--match", "needs --regulation, or a --compare side that names a regulation")
     compiled = [_compiled(source) for source in sources]
     # Every output is checked before the games: a bad path found after them loses the run.
     places = output_file(html_out, "--html", force=True) if html_out is not None else []
@@ -299,31 +328,36 @@ def simulate(
         Progress(*columns, console=errors, transient=True, disable=not errors.is_terminal) as progress,
     ):
         checks = Checks.EVERY if check_every else Checks.END
-        plans = [Plan(s, agents, seed, games, checks, cap, logs, setup, whole_matches) for s in sources]
+        plans = [
+            Plan(source, agents, seed, games, checks, cap, logs, setup, whole_matches)
+            for source, setup in zip(sources, setups, strict=True)
+        ]
         records = [
             _play(plan, rules, jobs, client, progress) for plan, rules in zip(plans, compiled, strict=True)
         ]
         summaries = [
-            summarize(r, rules, plan.agents, plan.seed, seconds)
+            _summary(r, rules, plan, seconds)
             for (r, seconds), rules, plan in zip(records, compiled, plans, strict=True)
         ]
     result = Comparison.of(*summaries) if len(summaries) == 2 else summaries[0]
     changes = diff_rulesets(*compiled) if len(compiled) == 2 else None
-    matches = None
-    if setup is not None and whole_matches:
-        matches = MatchSummary.of(records[0][0], setup.name, setup.names, setup.wins)
+    matches = [
+        MatchSummary.of(played, setup.label, setup.names, setup.wins)
+        for (played, _), setup in zip(records, setups, strict=True)
+        if setup is not None and whole_matches
+    ]
     if as_json:
         data = result.json()
-        if matches is not None:
-            data["matches"] = matches.json()
+        if matches:
+            data["matches"] = matches[0].json() if len(sources) == 1 else [m.json() for m in matches]
         click.echo(json.dumps(data, ensure_ascii=False))
     else:
         out = Console(highlight=False, markup=False)  # names from a rules file stay text
         if not out.is_terminal:
             out.width = PIPED_WIDTH
         show(out, result, changes)
-        if matches is not None:
-            show_matches(out, matches)
+        for side, summary in zip(("A: ", "B: ") if len(matches) == 2 else ("",), matches, strict=False):
+            show_matches(out, summary, side)
     if html_out is not None:  # after the report is shown, so a failed write loses nothing
         try:
             html_out.write_text(render_report(result, changes), encoding="utf-8")

@@ -25,7 +25,8 @@ def report(*args: str) -> dict[str, Any]:
     code, output = simulate(*args, "--json")
     assert code == 0, output
     data: dict[str, Any] = json.loads(output)
-    data.pop("seconds")
+    for run in data.get("compare", [data]):
+        run.pop("seconds")
     return data
 
 
@@ -98,3 +99,23 @@ def test_a_scenario_regulation_of_another_format_is_refused(tmp_path: Path) -> N
     scenario, problems = load(path)
     assert scenario is None and len(problems) == 1
     assert "its format is スタンダード (std); the scenario's is lite" in problems[0].message
+
+
+def test_compare_takes_regulations_and_decks_as_sides() -> None:
+    decks = f"p1={DECKS / 'spades-hearts.yaml'} p2={DECKS / 'clubs-diamonds.yaml'}"
+    data = report("--compare", f"std+built40 {decks}", "スタンダード + ランダム40", "--match", "-n", "6")
+    a, b = data["compare"]
+    assert (a["format"], b["format"]) == ("std+built40", "std+random40")
+    assert [m["regulation"] for m in data["matches"]] == [
+        "スタンダード + 構築40 (p1 スペードとハート, p2 クラブとダイヤ)",
+        "スタンダード + ランダム40",
+    ]
+    assert [m["matches"] for m in data["matches"]] == [6, 6]
+    assert a["decisions"] != b["decisions"]  # different decks, different games
+
+
+def test_a_compare_side_with_a_bad_regulation_is_refused() -> None:
+    code, output = simulate("--compare", "std+random80", "std+full", "-n", "2")
+    assert code == 1 and "'random80' is not a frame" in output
+    code, output = simulate("--compare", "std+full", "lite", "--deck", "p1=x.yaml")
+    assert code == 1 and "--deck: needs --regulation" in output

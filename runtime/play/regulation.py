@@ -74,6 +74,12 @@ class Setup:
             (names[0], names[1]),
         )
 
+    @property
+    def label(self) -> str:
+        """The regulation's name, with the players' deck files when they bring any."""
+        given = [f"{player_name(p)} {' / '.join(self.names[p])}" for p in PLAYERS if self.given[p]]
+        return f"{self.name} ({', '.join(given)})" if given else self.name
+
     def deal(self, rng: random.Random) -> tuple[tuple[Cards, ...], tuple[Cards, ...]]:
         """Each player's decks for a match: the given deck files, else the frame's cards."""
         dealt = tuple(self.given[p] or self._frame_decks(rng) for p in PLAYERS)

@@ -7,7 +7,7 @@ import dataclasses
 import json
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -31,7 +31,15 @@ from blackpoker.runtime.play.regulation import Setup
 from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord
 from blackpoker.runtime.play.simulation import Plan, RulesSource, order, run
 from blackpoker.runtime.play.stats import MatchSummary, Summary, summarize
-from blackpoker.site.report_tables import ENGLISH, compared_sections, holm_note, sections
+from blackpoker.site.report_tables import (
+    ENGLISH,
+    JAPANESE,
+    Section,
+    compared_sections,
+    holm_note,
+    match_sections,
+    sections,
+)
 from blackpoker.site.simulation import render_report
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -151,29 +159,6 @@ def _setup(edition: str, text: str, deck_files: tuple[str, ...]) -> tuple[Setup,
     if problems:
         report(problems)
     return Setup.of(chosen, decks), chosen.format.id
-
-
-def show_matches(console: Console, matches: MatchSummary, side: str = "") -> None:
-    """The match results, and for 2-deck matches each deck's games."""
-    console.print(
-        f"{side}{matches.regulation}: {matches.matches} matches, {matches.finished} finished; "
-        f"games per match: median {matches.games.median:g}, {matches.games.low}–{matches.games.high}",
-        style="bold",
-    )
-    table = Table()
-    for column in ("", "matches", "rate", "95% CI"):
-        table.add_column(column, justify="right" if column else "left")
-    for name, rate in (("p1 wins", matches.p1), ("p2 wins", matches.p2), ("draw", matches.draws)):
-        low, high = rate.interval
-        table.add_row(name, f"{rate.count}/{rate.total}", f"{rate.rate:.1%}", f"{low:.1%}–{high:.1%}")
-    console.print(table)
-    if matches.decks:
-        decks = Table(title="games won with each deck")
-        for column in ("player", "deck", "won", "rate"):
-            decks.add_column(column)
-        for use in matches.decks:
-            decks.add_row(use.player, use.deck, f"{use.wins.count}/{use.wins.total}", f"{use.wins.rate:.1%}")
-        console.print(decks)
 
 
 @click.command()
@@ -356,11 +341,11 @@ def simulate(
         if not out.is_terminal:
             out.width = PIPED_WIDTH
         show(out, result, changes)
-        for side, summary in zip(("A: ", "B: ") if len(matches) == 2 else ("",), matches, strict=False):
-            show_matches(out, summary, side)
+        show_sections(out, [t for m in matches for t in match_sections(m, ENGLISH)])
     if html_out is not None:  # after the report is shown, so a failed write loses nothing
         try:
-            html_out.write_text(render_report(result, changes), encoding="utf-8")
+            extra = tuple(t for m in matches for t in match_sections(m, JAPANESE))
+            html_out.write_text(render_report(result, changes, extra), encoding="utf-8")
         except OSError as error:
             report([Diagnostic(Location(display(html_out), 0, 0), f"--html: cannot write: {error.strerror}")])
     failures = [f for s in summaries for f in s.failures]
@@ -390,6 +375,12 @@ def show(console: Console, result: Summary | Comparison, changes: RuleSetDiff | 
             f"in {s.seconds:.1f} s ({s.decisions / max(s.seconds, 1e-9):,.0f} decisions/s)",
             style="bold",
         )
+    show_sections(console, tables)
+    if note is not None:
+        console.print(note)
+
+
+def show_sections(console: Console, tables: Sequence[Section]) -> None:
     for section in tables:
         console.print(section.title, style="bold")
         table = Table()
@@ -398,5 +389,3 @@ def show(console: Console, result: Summary | Comparison, changes: RuleSetDiff | 
         for row in section.rows:
             table.add_row(*row)
         console.print(table)
-    if note is not None:
-        console.print(note)

@@ -119,3 +119,12 @@ def test_a_compare_side_with_a_bad_regulation_is_refused() -> None:
     assert code == 1 and "'random80' is not a frame" in output
     code, output = simulate("--compare", "std+full", "lite", "--deck", "p1=x.yaml")
     assert code == 1 and "--deck: needs --regulation" in output
+
+
+def test_the_html_report_holds_the_match_tables(tmp_path: Path) -> None:
+    out = tmp_path / "report.html"
+    code, output = simulate("--regulation", "std+random-half", "--match", "-n", "4", "--html", str(out))
+    assert code == 0, output
+    html = out.read_text(encoding="utf-8")
+    assert "スタンダード + ランダムハーフ: 4 対戦 (終わった対戦 4)" in html
+    assert "デッキごとのゲームの勝率" in html and "p1 の対戦勝利" in html

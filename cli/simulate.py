@@ -27,7 +27,7 @@ from blackpoker.compiler.regulation import PLUS, deck_problems, parse_regulation
 from blackpoker.runtime.play import cluster
 from blackpoker.runtime.play.agents import AGENTS
 from blackpoker.runtime.play.compare import Comparison
-from blackpoker.runtime.play.regulation import Setup
+from blackpoker.runtime.play.regulation import Setup, start_problems
 from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord
 from blackpoker.runtime.play.simulation import Plan, RulesSource, order, run
 from blackpoker.runtime.play.stats import MatchSummary, Summary, summarize
@@ -152,6 +152,10 @@ def _setup(edition: str, text: str, deck_files: tuple[str, ...]) -> tuple[Setup,
     except CompileError as error:
         report([*error.diagnostics, *problems])
     decks = [by_player.get(player, []) for player in PLAYERS]
+    try:
+        problems += start_problems(chosen, edition_source(edition).edition)
+    except CompileError as error:
+        report(error.diagnostics)
     if not problems:
         for player, mine in zip(PLAYERS, decks, strict=True):
             if mine or chosen.frame.build == "built":  # a random or fixed frame deals when none is given

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from blackpoker.compiler import compile
 from blackpoker.compiler.cards import full_deck
-from blackpoker.compiler.regulation import parse_regulation, regulations_for
+from blackpoker.compiler.regulation import builtin_files, parse_regulation, read_regulations, regulations_for
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.zones import card, deck_ids
-from blackpoker.runtime.play.regulation import Match, Setup, play_match
+from blackpoker.runtime.play.regulation import Match, Setup, play_match, start_problems
 
 REGULATIONS = regulations_for("v7")
 STD = Rules(compile("v7", "std"))
@@ -116,3 +117,34 @@ def test_a_one_deck_match_is_one_game_and_is_reproducible() -> None:
     setup = setup_of("std+random40")
     first = play_match(STD, setup, ("random", "random"), 1, 0)
     assert len(first) == 1 and first == play_match(STD, setup, ("random", "random"), 1, 0)
+
+
+def test_a_drawn_game_retires_no_deck_and_a_match_without_two_wins_is_drawn() -> None:
+    match = Match(setup_of("std+random-half"), random.Random(1))
+    match.record((0, 1), "p1")
+    assert match.retired == ({0}, set()) and not match.over
+    assert match.choose()[0] == 1  # p1 must play its other deck
+    match.record((1, 0), "draw")
+    assert match.retired == ({0}, set()) and not match.over
+    match.record((1, 0), "p2")
+    assert match.over and match.result == "draw" and match.retired == ({0}, {0})
+
+
+def test_a_failed_game_ends_the_match_without_a_result() -> None:
+    match = Match(setup_of("std+random-half"), random.Random(1))
+    match.record((0, 0), None)
+    assert match.over and match.result is None
+
+
+def test_a_preset_type_the_edition_lacks_is_located_in_the_regulations_file(tmp_path: Path) -> None:
+    text = next(p for p in builtin_files() if p.name == "2024.yaml")
+    path = tmp_path / "regulations.yaml"
+    path.write_text(
+        text.read_text(encoding="utf-8").replace("[防壁, 兵士]", "[防壁, 歩兵]"), encoding="utf-8"
+    )
+    regulations, problems = read_regulations(path, path.name)
+    assert regulations is not None and not problems
+    found = start_problems(parse_regulation("std+full+preset2", regulations), STD.ruleset.edition)
+    assert len(found) == 1 and found[0].location.path == path.name
+    assert "preset: '歩兵' is not a character type of v7 (兵士, 防壁)" in found[0].message
+    assert start_problems(parse_regulation("std+full+preset4", regulations), STD.ruleset.edition) == []

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from blackpoker.compiler.model import Limit, Speed, Timing
-from blackpoker.compiler.program import PlayerName
+from blackpoker.compiler.program import KindOfType, PlayerName
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.events import Discarded, GameOver, Requested, Resolved, SetUp, Triggered
 from blackpoker.runtime.engine.expressions import condition
@@ -18,7 +18,7 @@ from blackpoker.runtime.engine.interpreter import run
 from blackpoker.runtime.engine.options import Choice, RequestOption
 from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.primitives import Signal
-from blackpoker.runtime.engine.start import Start, preset_kind
+from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.state import Followup, Frame, Origin, Request, Resolution, player_name
 from blackpoker.runtime.engine.targets import resolve_name
 from blackpoker.runtime.engine.zones import rank
@@ -59,7 +59,7 @@ def _preset(g: Game, player: int, start: Start) -> None:
     next card is taken (frame.yaml 第8.0版, the ライト preset)."""
     life = g.state.players[player].life
     for character_type in start.preset:
-        kind = preset_kind(character_type)
+        kind = KindOfType(type=character_type)
         while life and not t.characters_of(g, life[:1], kind):
             t.move_card(g.state, life[0], start.unfit)
         if life:

@@ -169,8 +169,10 @@ def _player(index: int, zones: list[str], start: Start | None) -> PlayerState:
     deck, aside = set(start.decks[index]), set(start.aside[index])
     player.life = [c for c in player.life if c in deck]
     left = [c for c in deck_ids(index) if c not in deck and c not in aside]
-    player.outside = sorted(aside) if start.left_out is not None else sorted(aside) + left
-    if start.left_out is not None:
+    player.outside = sorted(aside)
+    if start.left_out is None:
+        player.outside += left
+    else:
         player.zones[start.left_out] = left
     return player
 

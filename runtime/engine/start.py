@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from blackpoker.compiler.program import KindOfType
-
 
 @dataclass(frozen=True, slots=True)
 class Start:
@@ -18,7 +16,3 @@ class Start:
     preset: tuple[str, ...] = ()  # character types placed from the shuffled deck's top, in order
     unfit: str = "graveyard"  # where a preset card goes that makes no character of its type
     aside: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())  # a player's other decks: out of the game
-
-
-def preset_kind(character_type: str) -> KindOfType:
-    return KindOfType(type=character_type)

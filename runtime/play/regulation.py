@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from blackpoker.compiler.cards import Card, full_deck
 from blackpoker.compiler.deck import Deck
+from blackpoker.compiler.diagnostics import Diagnostic
+from blackpoker.compiler.model import Edition
 from blackpoker.compiler.regulation import Count, Regulation
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.start import Start
@@ -111,6 +113,22 @@ class Setup:
             tuple(c for d, deck in enumerate(ids[p]) if d != chosen[p] for c in deck) for p in PLAYERS
         )
         return Start((played[0], played[1]), self.left_out, self.preset, self.unfit, (aside[0], aside[1]))
+
+
+def start_problems(regulation: Regulation, edition: Edition) -> list[Diagnostic]:
+    """The options' preset types that are no character type of the rule set's edition, each at
+    its place in the regulations file (a wrong type would send every card to `unfit`)."""
+    known = edition.character_types
+    data = regulation.regulations.doc
+    problems = []
+    for index, raw in enumerate(data.data.get("options", ())):
+        if raw["id"] not in {o.id for o in regulation.options}:
+            continue
+        for at, name in enumerate(raw.get("preset", {}).get("types", ())):
+            if name not in known:
+                message = f"preset: '{name}' is not a character type of {edition.id} ({', '.join(known)})"
+                problems.append(data.at(("options", index, "preset", "types", at), message))
+    return problems
 
 
 def _deck_ids(player: int, decks: Sequence[Cards]) -> list[tuple[int, ...]]:

@@ -39,7 +39,7 @@ from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.state import GameState, PlayerState, Unit, player_name
 from blackpoker.runtime.engine.transitions import size
 from blackpoker.runtime.engine.zones import card, deck_ids, label
-from blackpoker.runtime.play.regulation import Match, Setup
+from blackpoker.runtime.play.regulation import Match, Setup, start_problems
 from blackpoker.runtime.scenario.explain import explain
 from blackpoker.runtime.scenario.notation import Command, NotationError, name_characters, parse_command
 
@@ -181,7 +181,7 @@ def _regulation(doc: Document, path: Path, rules: RuleSet) -> tuple[Setup | None
     if chosen.format.id != rules.format.id:
         message = f"regulation: its format is {chosen.format}; the scenario's is {rules.format.id}"
         return None, [doc.at(("setup", "regulation"), message)]
-    problems: list[Diagnostic] = []
+    problems = start_problems(chosen, rules.edition)
     decks: list[list[Deck]] = []
     for who in PLAYER_KEYS:
         mine: list[Deck] = []

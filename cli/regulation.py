@@ -41,7 +41,7 @@ def check(text: str, edition: str, decks: tuple[str, ...]) -> None:
     Reports every problem as path:line:col: message and exits 1 if there is any.
     """
     problems: list[Diagnostic] = []
-    by_player = _read_decks(decks, problems)
+    by_player = read_decks(decks, problems)
     try:
         chosen = parse_regulation(text, regulations_for(edition))
     except CompileError as error:
@@ -54,7 +54,7 @@ def check(text: str, edition: str, decks: tuple[str, ...]) -> None:
     click.echo("\n".join(describe(chosen, by_player)))
 
 
-def _read_decks(given: tuple[str, ...], problems: list[Diagnostic]) -> dict[str, list[Deck]]:
+def read_decks(given: tuple[str, ...], problems: list[Diagnostic]) -> dict[str, list[Deck]]:
     decks: dict[str, list[Deck]] = {}
     for item in given:
         player, sign, file = item.partition("=")

@@ -3,10 +3,11 @@ game's end (after every decision with --check), and a report for rule designers 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -15,19 +16,30 @@ import click
 from blackpoker.cli.diff import text_lines
 from blackpoker.cli.options import EDITION_HELP, declared_edition, declared_format, rules_option
 from blackpoker.cli.outputs import output_file, output_folder
+from blackpoker.cli.regulation import PLAYERS, read_decks
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.diff import RuleSetDiff, diff_rulesets
 from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.pipeline import display, edition_source
+from blackpoker.compiler.regulation import PLUS, deck_problems, parse_regulation, regulations_for
 from blackpoker.runtime.play import cluster
 from blackpoker.runtime.play.agents import AGENTS
 from blackpoker.runtime.play.compare import Comparison
-from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks
-from blackpoker.runtime.play.simulation import Plan, RulesSource, run
-from blackpoker.runtime.play.stats import Summary, summarize
-from blackpoker.site.report_tables import ENGLISH, compared_sections, holm_note, sections
+from blackpoker.runtime.play.regulation import Setup, start_problems
+from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord
+from blackpoker.runtime.play.simulation import Plan, RulesSource, order, run
+from blackpoker.runtime.play.stats import MatchSummary, Summary, summarize
+from blackpoker.site.report_tables import (
+    ENGLISH,
+    JAPANESE,
+    Section,
+    compared_sections,
+    holm_note,
+    match_sections,
+    sections,
+)
 from blackpoker.site.simulation import render_report
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -95,15 +107,62 @@ def _connected(address: str | None) -> Iterator[Client | None]:
         yield client
 
 
-def _play(plan: Plan, rules: RuleSet, jobs: int, client: Client | None, progress: Progress) -> Summary:
+def _play(
+    plan: Plan, rules: RuleSet, jobs: int, client: Client | None, progress: Progress
+) -> tuple[list[GameRecord], float]:
+    """The run's records in game order, and the seconds it took."""
     task = progress.add_task(f"{rules.format.id}", total=plan.games)
     start = time.perf_counter()
-    records = []
+    records: list[GameRecord] = []
     for part in run(plan, jobs, rules) if client is None else cluster.run(client, plan, rules):
         records += part
-        progress.advance(task, len(part))
-    records.sort(key=lambda r: r.index)
-    return summarize(records, rules, plan.agents, plan.seed, time.perf_counter() - start)
+        progress.advance(task, len({order(r)[0] for r in part}))
+    records.sort(key=order)
+    return records, time.perf_counter() - start
+
+
+def _is_regulation(text: str) -> bool:
+    """A --compare side naming a regulation (フォーマット+フレーム…), not a format or a file."""
+    return any(plus in text for plus in PLUS) and not Path(text).exists()
+
+
+def _regulation_side(edition: str, text: str) -> tuple[RulesSource, Setup]:
+    """A --compare side 'REGULATION [p1=FILE …]': the regulation, then its deck files."""
+    words = text.split()
+    decks = tuple(w for w in words if "=" in w)
+    setup, format_id = _setup(edition, " ".join(w for w in words if "=" not in w), decks)
+    return RulesSource(edition, format_id), setup
+
+
+def _summary(records: list[GameRecord], rules: RuleSet, plan: Plan, seconds: float) -> Summary:
+    """The run's summary; under a regulation it is named by the regulation (whose first part is
+    the format), so that compared regulations of one format stay apart."""
+    summary = summarize(records, rules, plan.agents, plan.seed, seconds)
+    setup = plan.setup
+    return summary if setup is None else dataclasses.replace(summary, format=setup.id, title=setup.label)
+
+
+def _setup(edition: str, text: str, deck_files: tuple[str, ...]) -> tuple[Setup, str]:
+    """The regulation and the players' decks, checked as `regulation check` checks them; the
+    format it names."""
+    problems: list[Diagnostic] = []
+    by_player = read_decks(deck_files, problems)
+    try:
+        chosen = parse_regulation(text, regulations_for(edition))
+    except CompileError as error:
+        report([*error.diagnostics, *problems])
+    decks = [by_player.get(player, []) for player in PLAYERS]
+    try:
+        problems += start_problems(chosen, edition_source(edition).edition)
+    except CompileError as error:
+        report(error.diagnostics)
+    if not problems:
+        for player, mine in zip(PLAYERS, decks, strict=True):
+            if mine or chosen.frame.build == "built":  # a random or fixed frame deals when none is given
+                problems += deck_problems(chosen, player, mine)
+    if problems:
+        report(problems)
+    return Setup.of(chosen, decks), chosen.format.id
 
 
 @click.command()
@@ -153,6 +212,22 @@ def _play(plan: Plan, rules: RuleSet, jobs: int, client: Client | None, progress
     type=click.Path(path_type=Path),
     help="Write each game's command log into this folder (game-0000.jsonl …).",
 )
+@click.option(
+    "--regulation",
+    "regulation_text",
+    metavar="TEXT",
+    help="Play under a regulation, e.g. 'std+random-half+preset2' (docs/regulations.md): its format.",
+)
+@click.option(
+    "--deck",
+    "deck_files",
+    multiple=True,
+    metavar="PLAYER=FILE",
+    help="With --regulation: a deck file of p1 or p2; twice for a player who brings two decks.",
+)
+@click.option(
+    "--match", "whole_matches", is_flag=True, help="With --regulation: each of the N is a whole match."
+)
 def simulate(
     edition: str | None,
     format_id: str | None,
@@ -168,8 +243,12 @@ def simulate(
     html_out: Path | None,
     compare: tuple[str, str] | None,
     logs: Path | None,
+    regulation_text: str | None,
+    deck_files: tuple[str, ...],
+    whole_matches: bool,
 ) -> None:
-    """Play N games between two agents and report the results; exit 1 if any game fails."""
+    """Play N games (N matches with --match) between two agents and report the results; exit 1
+    if any game fails."""
     if cap < 1:
         _option_error("--cap", "must be at least 1")
     agents = _agents(agent_names)
@@ -178,18 +257,36 @@ def simulate(
     if cluster_address is not None and logs is not None:
         _option_error("--logs", "not with --cluster: the workers would write them on their own machines")
     if edition is None:  # a format compared with a local rule is of the rule's edition
-        files = [Path(t) for t in compare or () if _is_rules_file(t)] + ([rules] if rules else [])
+        files = [Path(t) for t in compare or () if _is_rules_file(t) and not _is_regulation(t)]
+        files += [rules] if rules else []
         edition = declared_edition(files[0], "--compare" if compare else "--rules") if files else "v7"
+    setups: list[Setup | None] = [None]
+    if regulation_text is not None:
+        if compare or rules is not None or format_id is not None:
+            _option_error("--regulation", "it names the format: leave out --format, --rules and --compare")
+        setup, format_id = _setup(edition, regulation_text, deck_files)
+        setups = [setup]
+    elif deck_files:
+        _option_error("--deck", "needs --regulation (with --compare, a side names its decks)")
+    regulated = regulation_text is not None or any(_is_regulation(t) for t in compare or ())
+    if regulated and logs is not None:
+        _option_error("--logs", "not with a regulation yet: a log does not record the regulation's set-up")
     if compare:
         if format_id is not None or rules is not None:
             _option_error("--compare", "it names both rule sets: leave out --format and --rules")
         if logs is not None:
             _option_error("--logs", "not with --compare (the two runs' games share their numbers)")
-        sources = [_side(edition, text) for text in compare]
+        sides = [
+            _regulation_side(edition, text) if _is_regulation(text) else (_side(edition, text), None)
+            for text in compare
+        ]
+        sources, setups = [source for source, _ in sides], [setup for _, setup in sides]
     elif rules is not None:
         sources = [RulesSource(edition, format_id or declared_format(rules, "--rules"), rules)]
     else:
         sources = [RulesSource(edition, format_id or DEFAULT_FORMAT)]
+    if whole_matches and not any(setups):
+        _option_error("--match", "needs --regulation, or a --compare side that names a regulation")
     compiled = [_compiled(source) for source in sources]
     # Every output is checked before the games: a bad path found after them loses the run.
     places = output_file(html_out, "--html", force=True) if html_out is not None else []
@@ -220,22 +317,39 @@ def simulate(
         Progress(*columns, console=errors, transient=True, disable=not errors.is_terminal) as progress,
     ):
         checks = Checks.EVERY if check_every else Checks.END
-        plans = [Plan(s, agents, seed, games, checks, cap, logs) for s in sources]
-        summaries = [
+        plans = [
+            Plan(source, agents, seed, games, checks, cap, logs, setup, whole_matches)
+            for source, setup in zip(sources, setups, strict=True)
+        ]
+        records = [
             _play(plan, rules, jobs, client, progress) for plan, rules in zip(plans, compiled, strict=True)
+        ]
+        summaries = [
+            _summary(r, rules, plan, seconds)
+            for (r, seconds), rules, plan in zip(records, compiled, plans, strict=True)
         ]
     result = Comparison.of(*summaries) if len(summaries) == 2 else summaries[0]
     changes = diff_rulesets(*compiled) if len(compiled) == 2 else None
+    matches = [
+        MatchSummary.of(played, setup.label, setup.names, setup.wins)
+        for (played, _), setup in zip(records, setups, strict=True)
+        if setup is not None and whole_matches
+    ]
     if as_json:
-        click.echo(json.dumps(result.json(), ensure_ascii=False))
+        data = result.json()
+        if matches:
+            data["matches"] = matches[0].json() if len(sources) == 1 else [m.json() for m in matches]
+        click.echo(json.dumps(data, ensure_ascii=False))
     else:
         out = Console(highlight=False, markup=False)  # names from a rules file stay text
         if not out.is_terminal:
             out.width = PIPED_WIDTH
         show(out, result, changes)
+        show_sections(out, [t for m in matches for t in match_sections(m, ENGLISH)])
     if html_out is not None:  # after the report is shown, so a failed write loses nothing
         try:
-            html_out.write_text(render_report(result, changes), encoding="utf-8")
+            extra = tuple(t for m in matches for t in match_sections(m, JAPANESE))
+            html_out.write_text(render_report(result, changes, extra), encoding="utf-8")
         except OSError as error:
             report([Diagnostic(Location(display(html_out), 0, 0), f"--html: cannot write: {error.strerror}")])
     failures = [f for s in summaries for f in s.failures]
@@ -265,6 +379,12 @@ def show(console: Console, result: Summary | Comparison, changes: RuleSetDiff | 
             f"in {s.seconds:.1f} s ({s.decisions / max(s.seconds, 1e-9):,.0f} decisions/s)",
             style="bold",
         )
+    show_sections(console, tables)
+    if note is not None:
+        console.print(note)
+
+
+def show_sections(console: Console, tables: Sequence[Section]) -> None:
     for section in tables:
         console.print(section.title, style="bold")
         table = Table()
@@ -273,5 +393,3 @@ def show(console: Console, result: Summary | Comparison, changes: RuleSetDiff | 
         for row in section.rows:
             table.add_row(*row)
         console.print(table)
-    if note is not None:
-        console.print(note)

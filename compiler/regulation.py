@@ -80,6 +80,9 @@ class Option(Named):
     text: str
     start: tuple[str, ...]
     actions: tuple[str, ...]
+    preset: tuple[str, ...] = ()  # character types placed from the deck's top at the start
+    unfit: str = "graveyard"  # where a preset card goes that makes no character of its type
+    left_out: str | None = None  # the zone holding the cards not in the deck (the pack)
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +264,9 @@ def _option(raw: Mapping[str, Any]) -> Option:
         raw["text"],
         tuple(raw.get("start", ())),
         tuple(raw.get("actions", ())),
+        tuple(raw["preset"]["types"]) if "preset" in raw else (),
+        raw["preset"]["unfit"] if "preset" in raw else "graveyard",
+        raw.get("left_out"),
     )
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from blackpoker.runtime.play.compare import ALPHA, ActionComparison, Comparison, Tested
-from blackpoker.runtime.play.stats import ActionUse, Mean, Rate, Spread, Summary
+from blackpoker.runtime.play.stats import ActionUse, MatchSummary, Mean, Rate, Spread, Summary
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +38,13 @@ class Labels:
     p_holm: str
     holm: str  # {alpha}, {count}: the note on the significance marks
     changes: str  # the heading of the rule change compared
+    matches: str  # {regulation}, {matches}, {finished}, {spread}: a run of whole matches
+    match_results: tuple[str, str, str]  # p1 won, p2 won, drawn
+    match_rate: str
+    deck_games: str  # the 2-deck matches' table of each deck's games
+    player: str
+    deck: str
+    deck_wins: str
 
 
 ENGLISH = Labels(
@@ -67,6 +74,16 @@ ENGLISH = Labels(
         "p (Holm) is the adjusted p-value."
     ),
     changes="Rule change compared",
+    matches=(
+        "{regulation}: {matches} matches, {finished} finished; games per match {spread} "
+        "(95% Wilson intervals)"
+    ),
+    match_results=("p1 won the match", "p2 won the match", "drawn match"),
+    match_rate="matches",
+    deck_games="Games won with each deck (95% Wilson intervals)",
+    player="player",
+    deck="deck",
+    deck_wins="games won",
 )
 
 JAPANESE = Labels(
@@ -96,6 +113,16 @@ JAPANESE = Labels(
         "有意水準 {alpha:.0%} で有意な差を示します。p値は補正後の値です。"
     ),
     changes="比較するルールの変更",
+    matches=(
+        "{regulation}: {matches} 対戦 (終わった対戦 {finished}), 1 対戦のゲーム数 {spread} "
+        "(95%信頼区間: Wilson)"
+    ),
+    match_results=("p1 の対戦勝利", "p2 の対戦勝利", "引き分けの対戦"),
+    match_rate="対戦",
+    deck_games="デッキごとのゲームの勝率 (95%信頼区間: Wilson)",
+    player="プレイヤー",
+    deck="デッキ",
+    deck_wins="勝ったゲーム",
 )
 
 
@@ -151,6 +178,29 @@ def sections(s: Summary, labels: Labels) -> tuple[Section, ...]:
             actions,
         ),
     )
+
+
+def match_sections(matches: MatchSummary, labels: Labels) -> tuple[Section, ...]:
+    """The tables of a run of whole matches: how the matches ended, and for 2-deck matches
+    each deck's games."""
+    title = labels.matches.format(
+        regulation=matches.regulation,
+        matches=matches.matches,
+        finished=matches.finished,
+        spread=spread_text(matches.games),
+    )
+    rates = (matches.p1, matches.p2, matches.draws)
+    found = [
+        Section(
+            title,
+            ("", labels.match_rate),
+            tuple(zip(labels.match_results, map(rate_cell, rates), strict=True)),
+        )
+    ]
+    if matches.decks:
+        rows = tuple((use.player, use.deck, rate_cell(use.wins)) for use in matches.decks)
+        found.append(Section(labels.deck_games, (labels.player, labels.deck, labels.deck_wins), rows))
+    return tuple(found)
 
 
 def compared_sections(comparison: Comparison, labels: Labels) -> tuple[Section, ...]:

@@ -15,6 +15,7 @@ from blackpoker.runtime.play.stats import Rate, Summary
 from blackpoker.site.render import environment
 from blackpoker.site.report_tables import (
     JAPANESE,
+    Section,
     action_rows,
     compared_sections,
     holm_note,
@@ -148,9 +149,11 @@ def histogram(title: str, summaries: Sequence[Summary]) -> Chart:
     return Chart(title, WIDTH, HISTOGRAM_HEIGHT, tuple(rects), tuple(lines), tuple(texts))
 
 
-def render_report(report: Summary | Comparison, changes: RuleSetDiff | None = None) -> str:
+def render_report(
+    report: Summary | Comparison, changes: RuleSetDiff | None = None, extra: tuple[Section, ...] = ()
+) -> str:
     """The report of one run, or of two runs compared (B against A) with the rule change between
-    their rule sets at the top."""
+    their rule sets at the top; `extra` tables follow (the match results of --match)."""
     summaries: tuple[Summary, ...]
     if isinstance(report, Comparison):
         summaries, tables, note = (
@@ -178,7 +181,7 @@ def render_report(report: Summary | Comparison, changes: RuleSetDiff | None = No
             summaries=summaries,
             changes=changes,
             note=note,
-            sections=tables,
+            sections=(*tables, *extra),
             charts=[
                 rate_chart("勝率と引き分けの割合 (ひげ: 95%信頼区間)", results, 0.5),
                 histogram("試合の長さ (ターン数ごとの試合の割合)", summaries),

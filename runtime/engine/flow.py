@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from blackpoker.compiler.model import Limit, Speed, Timing
-from blackpoker.compiler.program import PlayerName
+from blackpoker.compiler.program import KindOfType, PlayerName
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.events import Discarded, GameOver, Requested, Resolved, SetUp, Triggered
 from blackpoker.runtime.engine.expressions import condition
@@ -18,6 +18,7 @@ from blackpoker.runtime.engine.interpreter import run
 from blackpoker.runtime.engine.options import Choice, RequestOption
 from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.primitives import Signal
+from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.state import Followup, Frame, Origin, Request, Resolution, player_name
 from blackpoker.runtime.engine.targets import resolve_name
 from blackpoker.runtime.engine.zones import rank
@@ -26,15 +27,18 @@ if TYPE_CHECKING:
     from blackpoker.runtime.engine.game import Game
 
 
-def setup(g: Game, tops: Sequence[Sequence[int]] = ((), ())) -> None:
+def setup(g: Game, tops: Sequence[Sequence[int]] = ((), ()), start: Start | None = None) -> None:
     """001 §3.9: shuffle, draw 7, the rest is the life; reveal tops until one is higher;
     revealed cards go to the graveyard; the first player draws 1 and holds turn and chance.
     `tops`: each player's cards to put on top of the shuffled deck, top first (a scenario
-    stacks a deck this way)."""
+    stacks a deck this way). `start`: a regulation's preset characters, placed from the top
+    of the shuffled deck before the hand is drawn (2024 §5.3.1)."""
     state = g.state
     for index, player in enumerate(state.players):
         state.rng.shuffle(player.life)
         player.life = [*tops[index], *(c for c in player.life if c not in tops[index])]
+        if start is not None:
+            _preset(g, index, start)
         t.draw(state, index, g.rules.edition.core.hand_size)
     first = 0
     while all(p.life for p in state.players):
@@ -47,6 +51,19 @@ def setup(g: Game, tops: Sequence[Sequence[int]] = ((), ())) -> None:
     t.draw(state, first, 1)
     state.turn_player = state.chance = first
     g.record(SetUp(first))
+
+
+def _preset(g: Game, player: int, start: Start) -> None:
+    """Each preset type takes the top card as a standing character of that type; a card that
+    makes none (a Joker soldier where no soldier takes a Joker) goes to `start.unfit` and the
+    next card is taken (frame.yaml 第8.0版, the ライト preset)."""
+    life = g.state.players[player].life
+    for character_type in start.preset:
+        kind = KindOfType(type=character_type)
+        while life and not t.characters_of(g, life[:1], kind):
+            t.move_card(g.state, life[0], start.unfit)
+        if life:
+            t.place_units(g, life[:1], kind, None, charged=True)
 
 
 def request(g: Game, option: RequestOption) -> None:

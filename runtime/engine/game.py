@@ -23,6 +23,7 @@ from blackpoker.runtime.engine.legal import request_options
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption
 from blackpoker.runtime.engine.refs import option_data, target_data
 from blackpoker.runtime.engine.rules import Rules, rules_of
+from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.state import GameState, PlayerState
 from blackpoker.runtime.engine.zones import deck_ids
 
@@ -48,21 +49,24 @@ class Game:
 
     @classmethod
     def new(
-        cls, rules: RuleSet | Rules, seed: int, tops: Sequence[Sequence[int]] = ((), ()), **options: Any
+        cls,
+        rules: RuleSet | Rules,
+        seed: int,
+        tops: Sequence[Sequence[int]] = ((), ()),
+        start: Start | None = None,
+        **options: Any,
     ) -> Game:
-        """A game set up from `seed`; `tops` stacks each deck's top cards (flow.setup)."""
+        """A game set up from `seed`; `tops` stacks each deck's top cards (flow.setup); `start`
+        (a regulation's) chooses each deck's cards and its preset characters, else both play all 54."""
         rules = rules_of(rules)
         zones = [z.id for z in rules.edition.core.zones]
         state = GameState(
-            (
-                PlayerState(life=list(deck_ids(0)), zones={z: [] for z in zones}),
-                PlayerState(life=list(deck_ids(1)), zones={z: [] for z in zones}),
-            ),
+            (_player(0, zones, start), _player(1, zones, start)),
             random.Random(seed),
         )
         game = cls(rules, state, **options)
         game.seed = seed
-        flow.setup(game, tops)
+        flow.setup(game, tops, start)
         return game
 
     @property
@@ -155,6 +159,22 @@ class Game:
 
     def state_hash(self) -> str:
         return hashlib.sha256(json.dumps(snapshot(self.state), sort_keys=True).encode()).hexdigest()
+
+
+def _player(index: int, zones: list[str], start: Start | None) -> PlayerState:
+    """A player before set-up: the deck as the life, the cards left out of it in their zone."""
+    player = PlayerState(life=list(deck_ids(index)), zones={z: [] for z in zones})
+    if start is None:
+        return player
+    deck, aside = set(start.decks[index]), set(start.aside[index])
+    player.life = [c for c in player.life if c in deck]
+    left = [c for c in deck_ids(index) if c not in deck and c not in aside]
+    player.outside = sorted(aside)
+    if start.left_out is None:
+        player.outside += left
+    else:
+        player.zones[start.left_out] = left
+    return player
 
 
 @dataclass(frozen=True, slots=True)

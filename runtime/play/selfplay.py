@@ -14,6 +14,7 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.options import Option, RequestOption
 from blackpoker.runtime.engine.rules import Rules, rules_of
+from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.play.agents import Agent, make_agent
 from blackpoker.runtime.play.log import write_log
@@ -51,6 +52,8 @@ class GameRecord:
     decisions: int
     uses: tuple[tuple[str, int, int], ...]  # (action id, player, requests by that player's decisions)
     crash: str | None = None  # the exception that stopped the game
+    match: int | None = None  # the match it belongs to (--match: `index` is the game in the match)
+    decks: tuple[int, int] | None = None  # under a regulation: the deck each player used
 
     @property
     def failure(self) -> str | None:
@@ -128,6 +131,7 @@ def play_game(
     logs: Path | None = None,
     width: int = 4,
     source: RulesSource | None = None,
+    start: Start | None = None,
 ) -> GameRecord:
     """Play game `index` of a run seeded `seed`; with `logs`, write its command log there.
     `source` names the files the rules came from in the log's header. A run passes one
@@ -136,7 +140,9 @@ def play_game(
     number = game_seed(seed, index)
     context = rules_of(rules)
     seated = seated_agents(agents, context.ruleset, number)
-    game = Game.new(context, number, check=check is Checks.EVERY, events=None if logs is None else [])
+    game = Game.new(
+        context, number, start=start, check=check is Checks.EVERY, events=None if logs is None else []
+    )
     first = game.state.turn_player
     uses: Counter[tuple[str, int]] = Counter()
     crash = None

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.rules import Rules, rules_of
+from blackpoker.runtime.play.regulation import Setup, play_match
 from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord, log_width, play_game
 from blackpoker.runtime.play.source import RulesSource
 
@@ -37,6 +38,8 @@ class Plan:
     check: Checks = Checks.END  # when the invariants are checked
     cap: int = DECISION_CAP
     logs: Path | None = None
+    setup: Setup | None = None  # a regulation's decks and start (runtime/play/regulation.py)
+    match: bool = False  # with a setup: each of the `games` is a whole match
 
 
 def play_games(rules: RuleSet | Rules, plan: Plan, start: int, stop: int) -> list[GameRecord]:
@@ -44,6 +47,15 @@ def play_games(rules: RuleSet | Rules, plan: Plan, start: int, stop: int) -> lis
     the games share one rules context, and so its caches."""
     width = log_width(plan.games)
     context = rules_of(rules)
+    if plan.setup is not None:
+        games = None if plan.match else 1
+        return [
+            record
+            for i in range(start, stop)
+            for record in play_match(
+                context, plan.setup, plan.agents, plan.seed, i, games=games, check=plan.check, cap=plan.cap
+            )
+        ]
     return [
         play_game(
             context,
@@ -89,7 +101,12 @@ def run(plan: Plan, jobs: int = 1, rules: RuleSet | None = None) -> Iterator[lis
 
 def run_all(plan: Plan, jobs: int = 1, rules: RuleSet | None = None) -> list[GameRecord]:
     """Every record of the run, in game order."""
-    return sorted((r for part in run(plan, jobs, rules) for r in part), key=lambda r: r.index)
+    return sorted((r for part in run(plan, jobs, rules) for r in part), key=order)
+
+
+def order(record: GameRecord) -> tuple[int, int]:
+    """Game order: by match, then by game (a record of no match is its own)."""
+    return (record.index, 0) if record.match is None else (record.match, record.index)
 
 
 @contextmanager

@@ -309,3 +309,79 @@ def _r(value: float) -> float:
 def significant(value: float) -> float:
     """Three significant digits: a small p-value keeps its size, where rounding would give 0."""
     return float(f"{value:.3g}")
+
+
+@dataclass(frozen=True, slots=True)
+class DeckUse:
+    player: str
+    deck: str  # the deck file's name, or "deck N" for a dealt deck
+    wins: Rate  # the games won with it, of the finished games it played
+
+    def json(self) -> dict[str, Any]:
+        return {"player": self.player, "deck": self.deck, "wins": self.wins.json()}
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """--match: each of the run's matches as a whole, and for 2-deck matches each deck's games."""
+
+    regulation: str
+    matches: int
+    finished: int
+    p1: Rate
+    p2: Rate
+    draws: Rate
+    games: Spread  # games per finished match
+    decks: tuple[DeckUse, ...]
+
+    @classmethod
+    def of(
+        cls, records: Sequence[GameRecord], regulation: str, names: Sequence[Sequence[str]], wins: int
+    ) -> MatchSummary:
+        """`wins`: the games that take a match (a match without them is drawn)."""
+        by_match: dict[int, list[GameRecord]] = {}
+        for record in records:
+            by_match.setdefault(record.index if record.match is None else record.match, []).append(record)
+        done = [games for games in by_match.values() if all(g.result is not None for g in games)]
+        results = Counter(_match_result(games, wins) for games in done)
+        used: Counter[tuple[int, int]] = Counter()
+        won: Counter[tuple[int, int]] = Counter()
+        for record in (g for games in done for g in games):
+            for player in (0, 1):
+                deck = record.decks[player] if record.decks else 0
+                used[player, deck] += 1
+                won[player, deck] += record.result == player_name(player)
+        decks = tuple(
+            DeckUse(player_name(p), names[p][d], Rate(won[p, d], used[p, d]))
+            for p in (0, 1)
+            for d in range(len(names[p]))
+        )
+        n = len(done)
+        return cls(
+            regulation,
+            len(by_match),
+            n,
+            Rate(results["p1"], n),
+            Rate(results["p2"], n),
+            Rate(results["draw"], n),
+            Spread.of(sorted(len(games) for games in done)),
+            decks if any(len(mine) > 1 for mine in names) else (),
+        )
+
+    def json(self) -> dict[str, Any]:
+        return {
+            "regulation": self.regulation,
+            "matches": self.matches,
+            "finished": self.finished,
+            "p1": self.p1.json(),
+            "p2": self.p2.json(),
+            "draw": self.draws.json(),
+            "games": self.games.json(),
+            "decks": [deck.json() for deck in self.decks],
+        }
+
+
+def _match_result(games: Sequence[GameRecord], wins: int) -> str:
+    """The player who won `wins` games; else a draw."""
+    won = Counter(g.result for g in games)
+    return next((p for p in ("p1", "p2") if won[p] >= wins), "draw")

@@ -9,12 +9,14 @@ from typing import Any, assert_never
 
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.cards import Card
+from blackpoker.compiler.deck import Deck, read_deck
 from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.environment import Environment, display, find_files, is_path
 from blackpoker.compiler.load import Document, PathKey, load_file
 from blackpoker.compiler.matcher import compile_matcher
 from blackpoker.compiler.model import Face, RuleSet
 from blackpoker.compiler.parse import OverlaySource
+from blackpoker.compiler.regulation import deck_problems, parse_regulation, regulations_for
 from blackpoker.compiler.validate import schema_problems
 from blackpoker.runtime.engine.errors import InvariantError
 from blackpoker.runtime.engine.events import (
@@ -37,6 +39,7 @@ from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.state import GameState, PlayerState, Unit, player_name
 from blackpoker.runtime.engine.transitions import size
 from blackpoker.runtime.engine.zones import card, deck_ids, label
+from blackpoker.runtime.play.regulation import Match, Setup, start_problems
 from blackpoker.runtime.scenario.explain import explain
 from blackpoker.runtime.scenario.notation import Command, NotationError, name_characters, parse_command
 
@@ -52,6 +55,7 @@ class Scenario:
     commands: list[tuple[PathKey, Command, str | None]]  # where, what, expected refusal
     # where a checkpoint's `expect` is, and after how many commands it is checked
     checkpoints: list[tuple[int, PathKey]] = field(default_factory=list)
+    regulation: Setup | None = None  # a dealt set-up's regulation, with its deck files
 
 
 @dataclass
@@ -101,9 +105,13 @@ def load(path: Path, env: Environment | None = None) -> tuple[Scenario | None, l
         + _check_zones(doc, rules, expects)
         + [p for where in expects for p in _check_expect(doc, where, rules)]
     )
+    regulation = None
+    if "regulation" in doc.data["setup"]:
+        regulation, wrong = _regulation(doc, path, rules)
+        problems += wrong
     if problems:
         return None, problems
-    scenario = Scenario(doc, rules, commands, checkpoints)
+    scenario = Scenario(doc, rules, commands, checkpoints, regulation)
     try:  # the engine's own checks catch any position the checks above let through
         check_invariants(build(scenario))
     except InvariantError as error:
@@ -160,6 +168,38 @@ def _local_rules(doc: Document, path: Path, env: Environment) -> tuple[RuleSet |
             doc.at(("rules",), f"rules: {data['rules']} does not compile (below)"),
             *error.diagnostics,
         ]
+
+
+def _regulation(doc: Document, path: Path, rules: RuleSet) -> tuple[Setup | None, list[Diagnostic]]:
+    """`setup: {regulation, deck_files}`: the regulation of the rule set's edition, for its
+    format, and each player's deck files (relative to the scenario file) checked against it."""
+    setup = doc.data["setup"]
+    try:
+        chosen = parse_regulation(setup["regulation"], regulations_for(rules.edition.id))
+    except CompileError as error:
+        return None, [doc.at(("setup", "regulation"), f"regulation: {d.message}") for d in error.diagnostics]
+    if chosen.format.id != rules.format.id:
+        message = f"regulation: its format is {chosen.format}; the scenario's is {rules.format.id}"
+        return None, [doc.at(("setup", "regulation"), message)]
+    problems = start_problems(chosen, rules.edition)
+    decks: list[list[Deck]] = []
+    for who in PLAYER_KEYS:
+        mine: list[Deck] = []
+        for index, name in enumerate(setup.get("deck_files", {}).get(who, ())):
+            file = path.parent / name
+            if not file.is_file():
+                where = ("setup", "deck_files", who, index)
+                problems.append(doc.at(where, f"deck_files: no file {name} (relative to this scenario file)"))
+                continue
+            deck, found = read_deck(file, display(file))
+            problems += found
+            mine += [deck] if deck is not None else []
+        if not problems and (mine or chosen.frame.build == "built"):  # other frames deal
+            for problem in deck_problems(chosen, who, mine):
+                located = problem.location.path != "--deck"
+                problems.append(problem if located else doc.at(("setup",), f"deck_files: {problem.message}"))
+        decks.append(mine)
+    return (None, problems) if problems else (Setup.of(chosen, decks), [])
 
 
 def _command_text(doc: Document, item: Any, i: int) -> tuple[PathKey, str, str | None] | Diagnostic:
@@ -310,7 +350,7 @@ def _at(data: Any, path: PathKey) -> Any:
 def build(scenario: Scenario) -> Game:
     setup = scenario.doc.data["setup"]
     if "seed" in setup:
-        return _deal(scenario.rules, setup)
+        return _deal(scenario.rules, setup, scenario.regulation)
     turn = setup.get("turn_number", 3)
     state = GameState((PlayerState(), PlayerState()), random.Random(0), turn=turn)
     game = Game(scenario.rules, state, check=True, events=[])
@@ -352,8 +392,9 @@ def build(scenario: Scenario) -> Game:
     return game
 
 
-def _deal(rules: RuleSet, setup: dict[str, Any]) -> Game:
-    """The game's own set-up from the seed, each deck's named cards stacked on top."""
+def _deal(rules: RuleSet, setup: dict[str, Any], regulation: Setup | None) -> Game:
+    """The game's own set-up from the seed, each deck's named cards stacked on top; with a
+    regulation, the first game of a match seeded alike (runtime/play/regulation.py)."""
     tops = []
     for index, who in enumerate(PLAYER_KEYS):
         free = list(deck_ids(index))
@@ -363,7 +404,11 @@ def _deal(rules: RuleSet, setup: dict[str, Any]) -> Game:
             free.remove(cid)
             named.append(cid)
         tops.append(named)
-    return Game.new(rules, setup["seed"], tops, check=True, events=[])
+    start = None
+    if regulation is not None:
+        match = Match(regulation, random.Random(setup["seed"]))
+        start = regulation.start(match.decks, match.choose())
+    return Game.new(rules, setup["seed"], tops, start, check=True, events=[])
 
 
 def run(scenario: Scenario) -> Outcome:

@@ -1,0 +1,211 @@
+"""Games and matches under a regulation (rules 2024 §5): each player's decks come from the
+frame (fixed cards, dealt at random, or the player's deck files), the options add preset
+characters and the zone of the cards left out, and the match form says how many games are
+played, how many wins take the match, and whether a deck that won is retired.
+
+Everything comes from the regulation's data; a match is reproducible from its seed alone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from blackpoker.compiler.cards import Card, full_deck
+from blackpoker.compiler.deck import Deck
+from blackpoker.compiler.diagnostics import Diagnostic
+from blackpoker.compiler.model import Edition
+from blackpoker.compiler.regulation import Count, Regulation
+from blackpoker.runtime.engine.rules import Rules
+from blackpoker.runtime.engine.start import Start
+from blackpoker.runtime.engine.state import PLAYERS, player_name
+from blackpoker.runtime.engine.zones import card, deck_ids
+from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord, game_seed, play_game
+
+Cards = tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """A regulation as the games need it: plain data, so worker processes get it pickled."""
+
+    id: str  # the regulation's id, e.g. std+random-half+preset2
+    name: str
+    build: str  # fixed, random or built (the frame's build type)
+    cards: Cards | None  # a fixed frame's cards (None: the whole set)
+    size: Count | None  # each deck
+    together: Count | None  # a player's decks together
+    decks: int  # each player's decks
+    games: int  # games at most
+    wins: int  # wins that take the match
+    retire: bool  # a deck that won a game cannot be used again
+    preset: tuple[str, ...]
+    unfit: str
+    left_out: str | None
+    given: tuple[tuple[Cards, ...], tuple[Cards, ...]]  # each player's deck files (none: dealt)
+    names: tuple[tuple[str, ...], tuple[str, ...]]  # each player's deck names
+
+    @classmethod
+    def of(cls, regulation: Regulation, decks: Sequence[Sequence[Deck]] = ((), ())) -> Setup:
+        """The regulation with each player's checked decks (compiler.regulation.deck_problems)."""
+        frame, match = regulation.frame, regulation.frame.match
+        preset = tuple(t for option in regulation.options for t in option.preset)
+        unfit = next((o.unfit for o in regulation.options if o.preset), "graveyard")
+        left_out = next((o.left_out for o in regulation.options if o.left_out), None)
+        names = tuple(
+            tuple(d.name for d in mine) if mine else tuple(f"deck {n + 1}" for n in range(match.decks))
+            for mine in decks
+        )
+        return cls(
+            regulation.id,
+            regulation.name,
+            frame.build,
+            frame.cards,
+            frame.size,
+            frame.together,
+            match.decks,
+            match.games,
+            match.wins,
+            match.retire_winning_deck,
+            preset,
+            unfit,
+            left_out,
+            (tuple(d.cards for d in decks[0]), tuple(d.cards for d in decks[1])),
+            (names[0], names[1]),
+        )
+
+    @property
+    def label(self) -> str:
+        """The regulation's name, with the players' deck files when they bring any."""
+        given = [f"{player_name(p)} {' / '.join(self.names[p])}" for p in PLAYERS if self.given[p]]
+        return f"{self.name} ({', '.join(given)})" if given else self.name
+
+    def deal(self, rng: random.Random) -> tuple[tuple[Cards, ...], tuple[Cards, ...]]:
+        """Each player's decks for a match: the given deck files, else the frame's cards."""
+        dealt = tuple(self.given[p] or self._frame_decks(rng) for p in PLAYERS)
+        return dealt[0], dealt[1]
+
+    def _frame_decks(self, rng: random.Random) -> tuple[Cards, ...]:
+        if self.build != "random":  # fixed: the listed cards, or the whole set
+            return (self.cards or full_deck(),) * self.decks
+        pool = list(full_deck())
+        rng.shuffle(pool)
+        if self.decks == 1:
+            limit = self.size or self.together
+            return (tuple(pool[: limit.number if limit else len(pool)]),)
+        count = self.together.number if self.together else len(pool)
+        while True:  # each card to a deck at random; a deck is never empty
+            lots = [rng.randrange(self.decks) for _ in range(count)]
+            if len(set(lots)) == self.decks:
+                return tuple(
+                    tuple(c for c, lot in zip(pool, lots, strict=False) if lot == d)
+                    for d in range(self.decks)
+                )
+
+    def start(self, decks: Sequence[Sequence[Cards]], chosen: Sequence[int]) -> Start:
+        """The engine's start when each player plays the chosen one of their decks: the cards
+        in none of the player's decks are left out (the pack); the other decks are set aside."""
+        ids = [_deck_ids(p, decks[p]) for p in PLAYERS]
+        played = tuple(ids[p][chosen[p]] for p in PLAYERS)
+        aside = tuple(
+            tuple(c for d, deck in enumerate(ids[p]) if d != chosen[p] for c in deck) for p in PLAYERS
+        )
+        return Start((played[0], played[1]), self.left_out, self.preset, self.unfit, (aside[0], aside[1]))
+
+
+def start_problems(regulation: Regulation, edition: Edition) -> list[Diagnostic]:
+    """The options' preset types that are no character type of the rule set's edition, each at
+    its place in the regulations file (a wrong type would send every card to `unfit`)."""
+    known = edition.character_types
+    data = regulation.regulations.doc
+    problems = []
+    for index, raw in enumerate(data.data.get("options", ())):
+        if raw["id"] not in {o.id for o in regulation.options}:
+            continue
+        for at, name in enumerate(raw.get("preset", {}).get("types", ())):
+            if name not in known:
+                message = f"preset: '{name}' is not a character type of {edition.id} ({', '.join(known)})"
+                problems.append(data.at(("options", index, "preset", "types", at), message))
+    return problems
+
+
+def _deck_ids(player: int, decks: Sequence[Cards]) -> list[tuple[int, ...]]:
+    """The player's card ids of each deck; the decks come from one set, so the two Jokers of
+    the set are two ids wherever they lie."""
+    free = {value: [c for c in deck_ids(player) if card(c) == value] for d in decks for value in d}
+    return [tuple(free[value].pop(0) for value in deck) for deck in decks]
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One game of a match: the decks used (indexes into each player's decks) and the winner."""
+
+    decks: tuple[int, int]
+    result: str | None  # p1, p2, draw; None: the game failed
+
+
+class Match:
+    """A match in progress: who has won how often, which decks are retired, which game is next."""
+
+    def __init__(self, setup: Setup, rng: random.Random) -> None:
+        self.setup = setup
+        self.rng = rng
+        self.decks = setup.deal(rng)
+        self.wins = [0, 0]
+        self.retired: tuple[set[int], set[int]] = (set(), set())
+        self.games: list[Played] = []
+
+    @property
+    def over(self) -> bool:
+        failed = any(g.result is None for g in self.games)
+        return failed or max(self.wins) >= self.setup.wins or len(self.games) >= self.setup.games
+
+    @property
+    def result(self) -> str | None:
+        if any(g.result is None for g in self.games):
+            return None
+        won = [p for p in PLAYERS if self.wins[p] >= self.setup.wins]
+        return player_name(won[0]) if won else "draw"
+
+    def choose(self) -> tuple[int, int]:
+        """Each player picks, at random, a deck that may still be used (§5.2.1)."""
+        picks = [
+            self.rng.choice([d for d in range(len(self.decks[p])) if d not in self.retired[p]])
+            for p in PLAYERS
+        ]
+        return picks[0], picks[1]
+
+    def record(self, decks: tuple[int, int], result: str | None) -> None:
+        self.games.append(Played(decks, result))
+        for p in PLAYERS:
+            if result == player_name(p):
+                self.wins[p] += 1
+                if self.setup.retire:
+                    self.retired[p].add(decks[p])
+
+
+def play_match(
+    rules: Rules,
+    setup: Setup,
+    agents: tuple[str, str],
+    seed: int,
+    index: int,
+    *,
+    games: int | None = None,
+    check: Checks = Checks.END,
+    cap: int = DECISION_CAP,
+) -> list[GameRecord]:
+    """Match `index` of a run seeded `seed`, or its first `games` games: the decks are dealt
+    and picked from the match's own seed, and game k plays with seed game_seed(match seed, k)."""
+    number = game_seed(seed, index)
+    match = Match(setup, random.Random(number))
+    records: list[GameRecord] = []
+    while not match.over and len(records) < (games or setup.games):
+        decks = match.choose()
+        start = setup.start(match.decks, decks)
+        record = play_game(rules, agents, number, len(records), check=check, cap=cap, start=start)
+        records.append(dataclasses.replace(record, match=index, decks=decks))
+        match.record(decks, record.result)
+    return records

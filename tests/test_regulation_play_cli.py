@@ -12,7 +12,7 @@ from blackpoker.runtime.scenario.scenario import load
 from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
-DECKS = ROOT / "decks"
+DECKS = ROOT / "examples" / "decks"
 
 
 def simulate(*args: str) -> tuple[int, str]:

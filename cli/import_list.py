@@ -63,13 +63,8 @@ def import_command(
         imported = import_list(upstream, display(upstream), _edition, like, programs_from, edition_id)
     except CompileError as error:
         report(error.diagnostics, "nothing written")
-    target = out / f"{imported.data['id']}.yaml"
-    out.mkdir(parents=True, exist_ok=True)
-    places = output_file(target, "--out", force=force)
-    if places:
-        report(places, "nothing written")
     comment = [f"Imported from {upstream.name} ({imported.data['title']}) by `blackpoker import`."]
-    _write(target, edition_yaml(imported.data, comment))
+    target = _write_file(out, imported.data["id"], edition_yaml(imported.data, comment), force)
     _summary(imported, target)
 
 
@@ -79,13 +74,8 @@ def _import_extra(upstream: Path, out: Path, list_id: str | None, force: bool) -
     except CompileError as error:
         report(error.diagnostics, "nothing written")
     data = conversion.data
-    target = out / f"{data['id']}.yaml"
-    out.mkdir(parents=True, exist_ok=True)
-    places = output_file(target, "--out", force=force)
-    if places:
-        report(places, "nothing written")
     comment = [f"Imported from {upstream.name} ({data['title']}, {data['id']}) by `blackpoker import`."]
-    _write(target, extra_yaml(data, comment))
+    target = _write_file(out, data["id"], extra_yaml(data, comment), force)
     abilities = data["trumps"]
     actions = sum(len(t.get("actions", ())) for t in abilities)
     click.echo(
@@ -99,6 +89,17 @@ def _edition(value: str) -> Reference:
     """A built-in edition id, or the path of an edition file: its id and its (full) data."""
     source = edition_source(value)
     return source.edition.id, source.doc.data
+
+
+def _write_file(out: Path, file_id: str, text: str, force: bool) -> Path:
+    """`<out>/<file_id>.yaml`, written whole once its place is checked; the path written."""
+    target = out / f"{file_id}.yaml"
+    out.mkdir(parents=True, exist_ok=True)
+    places = output_file(target, "--out", force=force)
+    if places:
+        report(places, "nothing written")
+    _write(target, text)
+    return target
 
 
 def _write(target: Path, text: str) -> None:

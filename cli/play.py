@@ -16,6 +16,7 @@ import click
 from blackpoker.cli.options import EDITION_HELP, declared_format, rules_option
 from blackpoker.cli.outputs import output_file
 from blackpoker.cli.play_terminal import Chronicle, Table
+from blackpoker.cli.regulated import regulation_options, regulation_setup
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
@@ -25,6 +26,7 @@ from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.view import View, hidden_from, masked, view
 from blackpoker.runtime.play.agents import AGENTS, Agent, make_agent
 from blackpoker.runtime.play.log import write_log
+from blackpoker.runtime.play.regulation import Match
 from blackpoker.runtime.play.selfplay import decide
 from blackpoker.runtime.play.source import RulesSource
 from rich.console import Console
@@ -66,6 +68,7 @@ class HumanAgent:
 )
 @click.option("--log", type=click.Path(path_type=Path), help="Write the command log there.")
 @click.option("--force", is_flag=True, help="Replace an existing --log file.")
+@regulation_options
 def play(
     edition: str,
     format_id: str | None,
@@ -75,8 +78,32 @@ def play(
     opponent: str,
     log: Path | None,
     force: bool,
+    regulation_text: str | None,
+    deck_files: tuple[str, ...],
 ) -> None:
-    """Play against an agent; type an option's number, a command, or q to quit."""
+    """Play against an agent; type an option's number, a command, or q to quit. Under a
+    --regulation, the first game of a match: its decks, presets and pack."""
+    setup = None
+    if regulation_text is not None:
+        if format_id is not None or rules_file is not None:
+            report(
+                [
+                    Diagnostic(
+                        Location("--regulation", 0, 0), "it names the format: leave out --format and --rules"
+                    )
+                ]
+            )
+        if log is not None:
+            report(
+                [
+                    Diagnostic(
+                        Location("--log", 0, 0), "not with a regulation yet: a log does not record its set-up"
+                    )
+                ]
+            )
+        setup, format_id = regulation_setup(edition, regulation_text, deck_files)
+    elif deck_files:
+        report([Diagnostic(Location("--deck", 0, 0), "needs --regulation")])
     if format_id is None:
         format_id = "lite" if rules_file is None else declared_format(rules_file, "--rules")
     source = RulesSource(edition, format_id, rules_file)
@@ -90,14 +117,19 @@ def play(
     seed = random.randrange(1_000_000) if seed is None else seed
     me = SEATS.index(seat)
     console = Console(highlight=False, markup=False, soft_wrap=True)
-    game = Game.new(rules, seed, check=True, events=[])
+    start = None
+    if setup is not None:  # the decks each player plays first, dealt and picked from the seed
+        match = Match(setup, random.Random(seed))
+        start = setup.start(match.decks, match.choose())
+    game = Game.new(rules, seed, start=start, check=True, events=[])
     chronicle = Chronicle()
     table = Table(console, game, chronicle)
     bot = make_agent(opponent, rules, seed)
     agents: list[Agent] = [bot, bot]
     agents[me] = HumanAgent(table)
     console.print(
-        f"BlackPoker {edition} {format_id} · シード{seed} · あなたは{seat}、相手は{opponent}エージェント"
+        f"BlackPoker {edition} {setup.label if setup else format_id} · シード{seed} · "
+        f"あなたは{seat}、相手は{opponent}エージェント"
     )
     console.print("番号で選ぶ（0で戻る）、? 番号で説明、help で使い方、q で終了。")
     chronicle.follow(game)

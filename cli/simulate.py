@@ -16,18 +16,18 @@ import click
 from blackpoker.cli.diff import text_lines
 from blackpoker.cli.options import EDITION_HELP, declared_edition, declared_format, rules_option
 from blackpoker.cli.outputs import output_file, output_folder
-from blackpoker.cli.regulation import PLAYERS, read_decks
+from blackpoker.cli.regulated import regulation_options, regulation_setup
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.diff import RuleSetDiff, diff_rulesets
 from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.pipeline import display, edition_source
-from blackpoker.compiler.regulation import PLUS, deck_problems, parse_regulation, regulations_for
+from blackpoker.compiler.regulation import PLUS
 from blackpoker.runtime.play import cluster
 from blackpoker.runtime.play.agents import AGENTS
 from blackpoker.runtime.play.compare import Comparison
-from blackpoker.runtime.play.regulation import Setup, start_problems
+from blackpoker.runtime.play.regulation import Setup
 from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord
 from blackpoker.runtime.play.simulation import Plan, RulesSource, order, run
 from blackpoker.runtime.play.stats import MatchSummary, Summary, summarize
@@ -130,7 +130,7 @@ def _regulation_side(edition: str, text: str) -> tuple[RulesSource, Setup]:
     """A --compare side 'REGULATION [p1=FILE …]': the regulation, then its deck files."""
     words = text.split()
     decks = tuple(w for w in words if "=" in w)
-    setup, format_id = _setup(edition, " ".join(w for w in words if "=" not in w), decks)
+    setup, format_id = regulation_setup(edition, " ".join(w for w in words if "=" not in w), decks)
     return RulesSource(edition, format_id), setup
 
 
@@ -140,29 +140,6 @@ def _summary(records: list[GameRecord], rules: RuleSet, plan: Plan, seconds: flo
     summary = summarize(records, rules, plan.agents, plan.seed, seconds)
     setup = plan.setup
     return summary if setup is None else dataclasses.replace(summary, format=setup.id, title=setup.label)
-
-
-def _setup(edition: str, text: str, deck_files: tuple[str, ...]) -> tuple[Setup, str]:
-    """The regulation and the players' decks, checked as `regulation check` checks them; the
-    format it names."""
-    problems: list[Diagnostic] = []
-    by_player = read_decks(deck_files, problems)
-    try:
-        chosen = parse_regulation(text, regulations_for(edition))
-    except CompileError as error:
-        report([*error.diagnostics, *problems])
-    decks = [by_player.get(player, []) for player in PLAYERS]
-    try:
-        problems += start_problems(chosen, edition_source(edition).edition)
-    except CompileError as error:
-        report(error.diagnostics)
-    if not problems:
-        for player, mine in zip(PLAYERS, decks, strict=True):
-            if mine or chosen.frame.build == "built":  # a random or fixed frame deals when none is given
-                problems += deck_problems(chosen, player, mine)
-    if problems:
-        report(problems)
-    return Setup.of(chosen, decks), chosen.format.id
 
 
 @click.command()
@@ -212,19 +189,7 @@ def _setup(edition: str, text: str, deck_files: tuple[str, ...]) -> tuple[Setup,
     type=click.Path(path_type=Path),
     help="Write each game's command log into this folder (game-0000.jsonl …).",
 )
-@click.option(
-    "--regulation",
-    "regulation_text",
-    metavar="TEXT",
-    help="Play under a regulation, e.g. 'std+random-half+preset2' (docs/regulations.md): its format.",
-)
-@click.option(
-    "--deck",
-    "deck_files",
-    multiple=True,
-    metavar="PLAYER=FILE",
-    help="With --regulation: a deck file of p1 or p2; twice for a player who brings two decks.",
-)
+@regulation_options
 @click.option(
     "--match", "whole_matches", is_flag=True, help="With --regulation: each of the N is a whole match."
 )
@@ -264,7 +229,7 @@ def simulate(
     if regulation_text is not None:
         if compare or rules is not None or format_id is not None:
             _option_error("--regulation", "it names the format: leave out --format, --rules and --compare")
-        setup, format_id = _setup(edition, regulation_text, deck_files)
+        setup, format_id = regulation_setup(edition, regulation_text, deck_files)
         setups = [setup]
     elif deck_files:
         _option_error("--deck", "needs --regulation (with --compare, a side names its decks)")

@@ -128,3 +128,29 @@ def test_the_html_report_holds_the_match_tables(tmp_path: Path) -> None:
     html = out.read_text(encoding="utf-8")
     assert "スタンダード + ランダムハーフ: 4 対戦 (終わった対戦 4)" in html
     assert "デッキごとのゲームの勝率" in html and "p1 の対戦勝利" in html
+
+
+def _my_life(args: list[str]) -> int:
+    """The person's life on the first board of `blackpoker play ARGS` (quit at once)."""
+    played = CliRunner().invoke(main, ["play", *args], input="q\n")
+    assert played.exit_code == 0, played.output
+    line = next(line for line in played.output.splitlines() if "（あなた） ライフ" in line)
+    return int(line.split("ライフ")[1].split("枚")[0])
+
+
+def test_play_starts_the_first_game_of_a_regulation() -> None:
+    args = ["--regulation", "std+random40+preset2", "--seed", "4"]
+    opened = CliRunner().invoke(main, ["play", *args], input="q\n")
+    first = opened.output.splitlines()[0]
+    assert "ランダム40" in first and "プリセット2" in first
+    # 14 cards left out of the deck, and the presets on the field
+    assert _my_life(args) <= _my_life(["--format", "std", "--seed", "4"]) - 14
+
+
+def test_play_refuses_a_log_or_decks_it_cannot_use() -> None:
+    logged = CliRunner().invoke(main, ["play", "--regulation", "std+random40", "--log", "g.jsonl"])
+    assert logged.exit_code == 1 and logged.stderr.startswith("--log: not with a regulation yet")
+    decks = CliRunner().invoke(main, ["play", "--deck", f"p1={DECKS / 'spades-hearts.yaml'}"])
+    assert decks.exit_code == 1 and decks.stderr.startswith("--deck: needs --regulation")
+    refused = CliRunner().invoke(main, ["play", "--regulation", "エクストラ+エントリー"])
+    assert refused.exit_code == 1 and "Table 5.2" in refused.stderr

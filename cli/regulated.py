@@ -1,0 +1,57 @@
+"""The --regulation and --deck options of the commands that play games (simulate, play), and
+the checked set-up they give."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+from blackpoker.cli.regulation import PLAYERS, read_decks
+from blackpoker.cli.report import report
+from blackpoker.compiler import CompileError
+from blackpoker.compiler.diagnostics import Diagnostic
+from blackpoker.compiler.pipeline import edition_source
+from blackpoker.compiler.regulation import deck_problems, parse_regulation, regulations_for
+from blackpoker.runtime.play.regulation import Setup, start_problems
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def regulation_options(command: F) -> F:
+    command = click.option(
+        "--deck",
+        "deck_files",
+        multiple=True,
+        metavar="PLAYER=FILE",
+        help="With --regulation: a deck file of p1 or p2; twice for a player who brings two decks.",
+    )(command)
+    return click.option(
+        "--regulation",
+        "regulation_text",
+        metavar="TEXT",
+        help="Play under a regulation, e.g. 'std+random-half+preset2' (docs/regulations.md): its format.",
+    )(command)
+
+
+def regulation_setup(edition: str, text: str, deck_files: tuple[str, ...]) -> tuple[Setup, str]:
+    """The regulation and the players' decks, checked as `regulation check` checks them; the
+    format it names."""
+    problems: list[Diagnostic] = []
+    by_player = read_decks(deck_files, problems)
+    try:
+        chosen = parse_regulation(text, regulations_for(edition))
+    except CompileError as error:
+        report([*error.diagnostics, *problems])
+    decks = [by_player.get(player, []) for player in PLAYERS]
+    try:
+        problems += start_problems(chosen, edition_source(edition).edition)
+    except CompileError as error:
+        report(error.diagnostics)
+    if not problems:
+        for player, mine in zip(PLAYERS, decks, strict=True):
+            if mine or chosen.frame.build == "built":  # a random or fixed frame deals when none is given
+                problems += deck_problems(chosen, player, mine)
+    if problems:
+        report(problems)
+    return Setup.of(chosen, decks), chosen.format.id

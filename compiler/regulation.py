@@ -292,13 +292,16 @@ def builtin_files() -> list[Path]:
     )
 
 
+def builtin_regulations() -> list[Regulations]:
+    return [_checked(path, f"actionlists/{FOLDER}/{path.name}") for path in builtin_files()]
+
+
 def regulations_for(edition: str) -> Regulations:
     """The regulations of an edition (a built-in edition id), or of a regulations file (a path)."""
     if is_path(edition):
         return _checked(Path(edition), edition)
     known: list[str] = []
-    for path in builtin_files():
-        regulations = _checked(path, f"actionlists/{FOLDER}/{path.name}")
+    for regulations in builtin_regulations():
         if edition in regulations.editions:
             return regulations
         known += regulations.editions

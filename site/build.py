@@ -24,9 +24,25 @@ from pathlib import Path
 from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
 from blackpoker.compiler.environment import Environment, display
 from blackpoker.site.fonts import require_japanese_font
-from blackpoker.site.pages import ChangesPage, ExtraPage, Page, changes, extra_pages, plan
+from blackpoker.site.pages import (
+    ChangesPage,
+    ExtraPage,
+    Page,
+    RegulationsPage,
+    changes,
+    extra_pages,
+    plan,
+    regulation_pages,
+)
 from blackpoker.site.pdf_extra import require_pdf_extra
-from blackpoker.site.render import pdf_names, render_diff, render_extra, render_index, render_sheet
+from blackpoker.site.render import (
+    pdf_names,
+    render_diff,
+    render_extra,
+    render_index,
+    render_regulations,
+    render_sheet,
+)
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -70,6 +86,7 @@ def build_site(options: BuildOptions, console: Console | None = None) -> BuildRe
     pages = plan(env, options.editions, options.formats, options.rules)
     history = [] if options.formats else changes(env, options.editions)
     extras = extra_pages(env, options.editions, options.formats)
+    rules_of_play = regulation_pages(env, options.editions, options.formats)
     if not options.html_only:
         require_pdf_extra()
         require_japanese_font()
@@ -78,7 +95,7 @@ def build_site(options: BuildOptions, console: Console | None = None) -> BuildRe
     with _staging(options.out) as staging, _progress(console) as progress:
         sheets = len(pages) + len(extras)
         task = progress.add_task("HTML", total=sheets * (1 if options.html_only else 2) + 1)
-        files = _write_html(staging, pages, history, extras, options)
+        files = _write_html(staging, pages, history, extras, rules_of_play, options)
         progress.update(task, advance=sheets + 1, refresh=True)
         if not options.html_only:
             progress.update(task, description="PDF", refresh=True)
@@ -138,6 +155,7 @@ def _write_html(
     pages: Sequence[Page],
     history: Sequence[ChangesPage],
     extras: Sequence[ExtraPage],
+    rules_of_play: Sequence[RegulationsPage],
     options: BuildOptions,
 ) -> list[Path]:
     static = root / "static"
@@ -162,7 +180,13 @@ def _write_html(
         target.parent.mkdir(exist_ok=True)
         target.write_text(render_extra(extra, with_pdf), encoding="utf-8")
         files.append(Path(extra.path))
-    (root / "index.html").write_text(render_index(pages, history, with_pdf, extras), encoding="utf-8")
+    for regulations in rules_of_play:
+        target = root / regulations.path
+        target.parent.mkdir(exist_ok=True)
+        target.write_text(render_regulations(regulations), encoding="utf-8")
+        files.append(Path(regulations.path))
+    index = render_index(pages, history, with_pdf, extras, rules_of_play)
+    (root / "index.html").write_text(index, encoding="utf-8")
     return [*files, Path("index.html")]
 
 

@@ -18,9 +18,11 @@ from blackpoker.compiler.extra import ExtraSource
 from blackpoker.compiler.load import load_file
 from blackpoker.compiler.model import Edition, Format
 from blackpoker.compiler.parse import OverlaySource
+from blackpoker.compiler.regulation import Regulations, builtin_regulations, regulations_for
 
 ALL = EVERY_FORMAT.id  # the page listing every action of an edition, whatever its formats
 EXTRA = "extra"  # the extra format's pages: an edition's extra lists (切札, seed 001 §4.2)
+REGULATIONS = "regulations"  # the page name of an edition's match regulations
 CHANGES = "changes"  # the page name of an edition's 変更履歴
 
 
@@ -75,6 +77,19 @@ class ExtraPage:
 
 
 @dataclass(frozen=True, slots=True)
+class RegulationsPage:
+    """An edition's match regulations: formats, frames, options and their tables (001 §5)."""
+
+    edition: str
+    edition_title: str
+    regulations: Regulations
+
+    @property
+    def path(self) -> str:
+        return f"{self.edition}/{REGULATIONS}.html"
+
+
+@dataclass(frozen=True, slots=True)
 class ChangesPage:
     """An edition's 変更履歴: what it adds, removes and changes against its predecessor."""
 
@@ -113,7 +128,7 @@ def plan(env: Environment, editions: Sequence[str], formats: Sequence[str], rule
             overlay.append(_house_page(env, rules))
         except CompileError as error:
             problems += error.diagnostics
-    official = [f for f in formats if f not in declared and f != EXTRA]
+    official = [f for f in formats if f not in declared and f not in (EXTRA, REGULATIONS)]
     if not formats or official:
         for edition in editions or env.builtin_editions():
             try:
@@ -139,6 +154,21 @@ def extra_pages(env: Environment, editions: Sequence[str], formats: Sequence[str
                 raise CompileError(problems)
             assert isinstance(source, ExtraSource)
             pages.append(ExtraPage(source, _extra_ruleset(env.edition(edition).edition, source)))
+    return pages
+
+
+def regulation_pages(
+    env: Environment, editions: Sequence[str], formats: Sequence[str]
+) -> list[RegulationsPage]:
+    """The regulations of the built-in editions asked for that have some, in a build of every
+    format (or when `regulations` is asked for)."""
+    if formats and REGULATIONS not in formats:
+        return []
+    pages = []
+    for edition in editions or env.builtin_editions():
+        if not is_path(edition) and any(edition in r.editions for r in builtin_regulations()):
+            title = env.edition(edition).edition.title
+            pages.append(RegulationsPage(edition, title, regulations_for(edition)))
     return pages
 
 

@@ -12,7 +12,7 @@ from blackpoker.compiler.diff import RuleSetDiff, side_name
 from blackpoker.compiler.extra import NUMBERS, SUITS
 from blackpoker.compiler.model import Format, RuleSet
 from blackpoker.site.markup import Paragraph, Separator, blocks, suits
-from blackpoker.site.pages import ChangesPage, ExtraPage, Page
+from blackpoker.site.pages import ChangesPage, ExtraPage, Page, RegulationsPage
 from blackpoker.site.qr import qr_svg
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
@@ -100,8 +100,25 @@ def render_extra(page: ExtraPage, with_pdf: bool) -> str:
     )
 
 
+def render_regulations(page: RegulationsPage) -> str:
+    """An edition's regulations: each frame (match, deck, start, added actions, public
+    information), each option, and each compatibility table as a ○ / × matrix."""
+    regulations = page.regulations
+    kinds = {"formats": regulations.formats, "frames": regulations.frames, "options": regulations.options}
+    tables = [(table, kinds[table.rows], kinds[table.columns]) for table in regulations.tables]
+    return (
+        environment()
+        .get_template("regulations.html")
+        .render(root="../", regulations=regulations, edition_title=page.edition_title, tables=tables)
+    )
+
+
 def render_index(
-    pages: Sequence[Page], history: Sequence[ChangesPage], with_pdf: bool, extras: Sequence[ExtraPage] = ()
+    pages: Sequence[Page],
+    history: Sequence[ChangesPage],
+    with_pdf: bool,
+    extras: Sequence[ExtraPage] = (),
+    regulations: Sequence[RegulationsPage] = (),
 ) -> str:
     """Links to every page, grouped by edition in the pages' order (newest edition first),
     each edition's extra lists after its formats."""
@@ -116,6 +133,7 @@ def render_index(
             editions=list({edition.id: (edition, group) for edition, group in editions}.values()),
             extras={page.edition: [e for e in extras if e.edition == page.edition] for page in extras},
             changes={page.edition: page for page in history},
+            regulations={page.edition: page for page in regulations},
             side_name=side_name,
             downloads=pdf_names if with_pdf else None,
         )

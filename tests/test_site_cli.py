@@ -10,6 +10,7 @@ import pytest
 from blackpoker.cli.main import main
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.pipeline import builtin_editions, compile_edition
+from blackpoker.compiler.regulation import builtin_regulations
 from blackpoker.site.build import MANIFEST, STAGING_MARK, STAGING_PREFIX
 from click.testing import CliRunner
 from editions_support import formats
@@ -45,7 +46,8 @@ def test_index_links_every_format_of_every_edition(html_site: Path) -> None:
     changes = {f"{e}/changes.html" for e in editions[:-1]}  # the oldest edition has none
     env = Environment()
     extras = {f"{e}/extra-{path.stem}.html" for e in editions for path in env.builtin_extras(e)}
-    assert links == pages | changes | extras
+    regulations = {f"{e}/regulations.html" for r in builtin_regulations() for e in r.editions}
+    assert links == pages | changes | extras | regulations
     assert all((html_site / link).is_file() for link in links)
     assert {"static/sheet.css", "static/sheet.js"} <= {str(p) for p in files_under(html_site)}
 

@@ -1,0 +1,47 @@
+"""Each edition with regulations gets a page of them: every frame, option and compatibility
+table cell, read from the regulation data, and a link from the index."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from blackpoker.compiler.regulation import Regulations, builtin_regulations
+from blackpoker.site.build import BuildOptions, build_site
+from site_support import squash, text_content
+
+REGULATIONS = [(edition, r) for r in builtin_regulations() for edition in r.editions]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("regulations") / "site"
+    build_site(BuildOptions(out, tuple(dict.fromkeys(e for e, _ in REGULATIONS)), html_only=True))
+    return out
+
+
+@pytest.mark.parametrize(("edition", "regulations"), REGULATIONS, ids=[e for e, _ in REGULATIONS])
+def test_the_page_shows_every_frame_option_and_table_cell(
+    site: Path, edition: str, regulations: Regulations
+) -> None:
+    html = (site / edition / "regulations.html").read_text(encoding="utf-8")
+    text = squash(text_content(html))
+    for entry in (*regulations.frames, *regulations.options):
+        assert f"{entry.name}[{entry.id}]" in text
+    for frame in regulations.frames:
+        assert all(squash(step) in text for step in frame.start)
+    kinds = {"formats": regulations.formats, "frames": regulations.frames, "options": regulations.options}
+    for table in regulations.tables:
+        body = html.split(f">{table.name} <", 1)[1].split("</table>", 1)[0]
+        rows = re.findall(r"<tr><th scope=\"row\">(.*?)</th>(.*?)</tr>", body)
+        assert [name for name, _ in rows] == [row.name for row in kinds[table.rows]]
+        for (_, cells), row in zip(rows, kinds[table.rows], strict=True):
+            marks = re.findall(r"<td>(.)</td>", cells)
+            expected = ["○" if c.id in table.allowed.get(row.id, ()) else "×" for c in kinds[table.columns]]
+            assert marks == expected, (table.name, row.id)
+
+
+def test_the_index_links_each_regulations_page(site: Path) -> None:
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert all(f'href="{edition}/regulations.html"' in index for edition, _ in REGULATIONS)

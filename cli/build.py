@@ -70,7 +70,7 @@ def build(
         report(error.diagnostics, "nothing written")
     except (FontMissing, PdfExtraMissing) as error:
         _stop(error.message)
-    sheets = len(result.pages) + len(result.extras)
+    sheets = len(result.pages) + len(result.extras) + len(result.regulations)
     console.print(f"{sheets} page(s), {len(result.files)} files written to {out}/")
     console.print(f"open {out / 'index.html'}")
 

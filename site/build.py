@@ -74,6 +74,7 @@ class BuildResult:
     changes: tuple[ChangesPage, ...]  # the editions' 変更履歴 pages
     files: tuple[Path, ...]  # relative to the output folder
     extras: tuple[ExtraPage, ...] = ()  # the editions' extra lists (切札)
+    regulations: tuple[RegulationsPage, ...] = ()  # the editions' regulations pages
 
 
 def build_site(options: BuildOptions, console: Console | None = None) -> BuildResult:
@@ -106,7 +107,9 @@ def build_site(options: BuildOptions, console: Console | None = None) -> BuildRe
                 lambda: progress.update(task, advance=1, refresh=True),
             )
         _move_into_place(staging, options.out, files, owned)
-    return BuildResult(tuple(pages), tuple(history), tuple(sorted(files)), tuple(extras))
+    return BuildResult(
+        tuple(pages), tuple(history), tuple(sorted(files)), tuple(extras), tuple(rules_of_play)
+    )
 
 
 def _refused(out: Path, message: str) -> BuildRefused:

@@ -7,8 +7,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
-from blackpoker.cli.report import report
-from blackpoker.compiler.diagnostics import Diagnostic, Location
+from blackpoker.cli.report import option_error, report
 from blackpoker.compiler.environment import Environment, display
 from blackpoker.compiler.parse import OverlaySource
 
@@ -21,9 +20,7 @@ def _one_file(_ctx: click.Context, _param: click.Parameter, values: tuple[Path, 
     # Taken as a list so that a second --rules is refused rather than silently replacing the first.
     if len(values) > 1:
         given = ", ".join(display(v) for v in values)
-        report(
-            [Diagnostic(Location("--rules", 0, 0), f"give one local-rule file; got {len(values)}: {given}")]
-        )
+        option_error("--rules", f"give one local-rule file; got {len(values)}: {given}")
     return values[0] if values else None
 
 

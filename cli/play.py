@@ -17,7 +17,7 @@ from blackpoker.cli.options import EDITION_HELP, declared_format, rules_option
 from blackpoker.cli.outputs import output_file
 from blackpoker.cli.play_terminal import Chronicle, Table
 from blackpoker.cli.regulated import regulation_options, regulation_setup
-from blackpoker.cli.report import report
+from blackpoker.cli.report import option_error, report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.pipeline import display
@@ -86,24 +86,12 @@ def play(
     setup = None
     if regulation_text is not None:
         if format_id is not None or rules_file is not None:
-            report(
-                [
-                    Diagnostic(
-                        Location("--regulation", 0, 0), "it names the format: leave out --format and --rules"
-                    )
-                ]
-            )
+            option_error("--regulation", "it names the format: leave out --format and --rules")
         if log is not None:
-            report(
-                [
-                    Diagnostic(
-                        Location("--log", 0, 0), "not with a regulation yet: a log does not record its set-up"
-                    )
-                ]
-            )
+            option_error("--log", "not with a regulation yet: a log does not record its set-up")
         setup, format_id = regulation_setup(edition, regulation_text, deck_files)
     elif deck_files:
-        report([Diagnostic(Location("--deck", 0, 0), "needs --regulation")])
+        option_error("--deck", "needs --regulation")
     if format_id is None:
         format_id = "lite" if rules_file is None else declared_format(rules_file, "--rules")
     source = RulesSource(edition, format_id, rules_file)

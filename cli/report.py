@@ -8,6 +8,7 @@ from typing import NoReturn
 
 import click
 from blackpoker.compiler import Diagnostic
+from blackpoker.compiler.diagnostics import Location
 
 
 def report(diagnostics: Iterable[Diagnostic], outcome: str = "") -> NoReturn:
@@ -18,3 +19,8 @@ def report(diagnostics: Iterable[Diagnostic], outcome: str = "") -> NoReturn:
     count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found"
     click.echo(f"{count}; {outcome}" if outcome else count, err=True)
     sys.exit(1)
+
+
+def option_error(option: str, message: str) -> NoReturn:
+    """A command-line option that cannot be used as given: `--option: message`, exit 1."""
+    report([Diagnostic(Location(option, 0, 0), message)])

@@ -10,14 +10,14 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 import click
 from blackpoker.cli.diff import text_lines
 from blackpoker.cli.options import EDITION_HELP, declared_edition, declared_format, rules_option
 from blackpoker.cli.outputs import output_file, output_folder
 from blackpoker.cli.regulated import regulation_options, regulation_setup
-from blackpoker.cli.report import report
+from blackpoker.cli.report import option_error, report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.diff import RuleSetDiff, diff_rulesets
@@ -52,14 +52,10 @@ DEFAULT_FORMAT = "lite"
 PIPED_WIDTH = 200  # the report's width in a file or pipe: the compared tables need it
 
 
-def _option_error(option: str, message: str) -> NoReturn:
-    report([Diagnostic(Location(option, 0, 0), message)])
-
-
 def _agents(text: str) -> tuple[str, str]:
     names = tuple(n.strip() for n in text.split(","))
     if len(names) != 2 or any(n not in AGENTS for n in names):
-        _option_error("--agents", f"expected two of {', '.join(AGENTS)} separated by a comma, got '{text}'")
+        option_error("--agents", f"expected two of {', '.join(AGENTS)} separated by a comma, got '{text}'")
     return names[0], names[1]
 
 
@@ -77,7 +73,7 @@ def _side(edition: str, text: str) -> RulesSource:
     except CompileError as error:
         report(error.diagnostics)
     if text not in known:
-        _option_error(
+        option_error(
             "--compare",
             f"'{text}' is neither a format of {edition} ({', '.join(known)}) nor a local-rule file",
         )
@@ -215,12 +211,12 @@ def simulate(
     """Play N games (N matches with --match) between two agents and report the results; exit 1
     if any game fails."""
     if cap < 1:
-        _option_error("--cap", "must be at least 1")
+        option_error("--cap", "must be at least 1")
     agents = _agents(agent_names)
     if cluster_address is not None and jobs > 1:
-        _option_error("--jobs", "not with --cluster: the cluster's workers play the games")
+        option_error("--jobs", "not with --cluster: the cluster's workers play the games")
     if cluster_address is not None and logs is not None:
-        _option_error("--logs", "not with --cluster: the workers would write them on their own machines")
+        option_error("--logs", "not with --cluster: the workers would write them on their own machines")
     if edition is None:  # a format compared with a local rule is of the rule's edition
         files = [Path(t) for t in compare or () if _is_rules_file(t) and not _is_regulation(t)]
         files += [rules] if rules else []
@@ -228,19 +224,19 @@ def simulate(
     setups: list[Setup | None] = [None]
     if regulation_text is not None:
         if compare or rules is not None or format_id is not None:
-            _option_error("--regulation", "it names the format: leave out --format, --rules and --compare")
+            option_error("--regulation", "it names the format: leave out --format, --rules and --compare")
         setup, format_id = regulation_setup(edition, regulation_text, deck_files)
         setups = [setup]
     elif deck_files:
-        _option_error("--deck", "needs --regulation (with --compare, a side names its decks)")
+        option_error("--deck", "needs --regulation (with --compare, a side names its decks)")
     regulated = regulation_text is not None or any(_is_regulation(t) for t in compare or ())
     if regulated and logs is not None:
-        _option_error("--logs", "not with a regulation yet: a log does not record the regulation's set-up")
+        option_error("--logs", "not with a regulation yet: a log does not record the regulation's set-up")
     if compare:
         if format_id is not None or rules is not None:
-            _option_error("--compare", "it names both rule sets: leave out --format and --rules")
+            option_error("--compare", "it names both rule sets: leave out --format and --rules")
         if logs is not None:
-            _option_error("--logs", "not with --compare (the two runs' games share their numbers)")
+            option_error("--logs", "not with --compare (the two runs' games share their numbers)")
         sides = [
             _regulation_side(edition, text) if _is_regulation(text) else (_side(edition, text), None)
             for text in compare
@@ -251,7 +247,7 @@ def simulate(
     else:
         sources = [RulesSource(edition, format_id or DEFAULT_FORMAT)]
     if whole_matches and not any(setups):
-        _option_error("--match", "needs --regulation, or a --compare side that names a regulation")
+        option_error("--match", "needs --regulation, or a --compare side that names a regulation")
     compiled = [_compiled(source) for source in sources]
     # Every output is checked before the games: a bad path found after them loses the run.
     places = output_file(html_out, "--html", force=True) if html_out is not None else []

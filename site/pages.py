@@ -18,7 +18,7 @@ from blackpoker.compiler.extra import ExtraSource
 from blackpoker.compiler.load import load_file
 from blackpoker.compiler.model import Edition, Format
 from blackpoker.compiler.parse import OverlaySource
-from blackpoker.compiler.regulation import Regulations, builtin_regulations, regulations_for
+from blackpoker.compiler.regulation import Regulations, builtin_regulations
 
 ALL = EVERY_FORMAT.id  # the page listing every action of an edition, whatever its formats
 EXTRA = "extra"  # the extra format's pages: an edition's extra lists (切札, seed 001 §4.2)
@@ -81,7 +81,7 @@ class RegulationsPage:
     """An edition's match regulations: formats, frames, options and their tables (001 §5)."""
 
     edition: str
-    edition_title: str
+    about: Edition  # the edition's header, for the page's heading and the index
     regulations: Regulations
 
     @property
@@ -164,12 +164,12 @@ def regulation_pages(
     format (or when `regulations` is asked for)."""
     if formats and REGULATIONS not in formats:
         return []
-    pages = []
-    for edition in editions or env.builtin_editions():
-        if not is_path(edition) and any(edition in r.editions for r in builtin_regulations()):
-            title = env.edition(edition).edition.title
-            pages.append(RegulationsPage(edition, title, regulations_for(edition)))
-    return pages
+    by_edition = {edition: r for r in builtin_regulations() for edition in r.editions}  # read once
+    return [
+        RegulationsPage(edition, env.edition(edition).edition, by_edition[edition])
+        for edition in editions or env.builtin_editions()
+        if edition in by_edition
+    ]
 
 
 def _extra_ruleset(edition: Edition, extra: ExtraSource) -> RuleSet:

@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import groupby
 from typing import TypeVar
 
 from blackpoker.compiler.diff import RuleSetDiff, side_name
 from blackpoker.compiler.extra import NUMBERS, SUITS
-from blackpoker.compiler.model import Format, RuleSet
+from blackpoker.compiler.model import Edition, Format, RuleSet
 from blackpoker.site.markup import Paragraph, Separator, blocks, suits
 from blackpoker.site.pages import ChangesPage, ExtraPage, Page, RegulationsPage
 from blackpoker.site.qr import qr_svg
@@ -109,7 +108,7 @@ def render_regulations(page: RegulationsPage) -> str:
     return (
         environment()
         .get_template("regulations.html")
-        .render(root="../", regulations=regulations, edition_title=page.edition_title, tables=tables)
+        .render(root="../", regulations=regulations, edition_title=page.about.title, tables=tables)
     )
 
 
@@ -121,17 +120,23 @@ def render_index(
     regulations: Sequence[RegulationsPage] = (),
 ) -> str:
     """Links to every page, grouped by edition in the pages' order (newest edition first),
-    each edition's extra lists after its formats."""
-    editions = [(edition, list(group)) for edition, group in groupby(pages, key=lambda p: p.ruleset.edition)]
-    shown = {edition.id for edition, _ in editions}
-    editions += [(page.ruleset.edition, []) for page in extras if page.edition not in shown]
+    each edition's extra lists after its formats; an edition with only extra lists or
+    regulations (a build of just those) is listed after the others."""
+    editions: dict[str, tuple[Edition, list[Page]]] = {}
+    for page in pages:
+        editions.setdefault(page.ruleset.edition.id, (page.ruleset.edition, []))[1].append(page)
+    for edition in (*(e.ruleset.edition for e in extras), *(r.about for r in regulations)):
+        editions.setdefault(edition.id, (edition, []))
+    extra_lists: dict[str, list[ExtraPage]] = {}
+    for extra in extras:
+        extra_lists.setdefault(extra.edition, []).append(extra)
     return (
         environment()
         .get_template("index.html")
         .render(
             root="",
-            editions=list({edition.id: (edition, group) for edition, group in editions}.values()),
-            extras={page.edition: [e for e in extras if e.edition == page.edition] for page in extras},
+            editions=list(editions.values()),
+            extras=extra_lists,
             changes={page.edition: page for page in history},
             regulations={page.edition: page for page in regulations},
             side_name=side_name,

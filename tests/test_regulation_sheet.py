@@ -45,3 +45,9 @@ def test_the_page_shows_every_frame_option_and_table_cell(
 def test_the_index_links_each_regulations_page(site: Path) -> None:
     index = (site / "index.html").read_text(encoding="utf-8")
     assert all(f'href="{edition}/regulations.html"' in index for edition, _ in REGULATIONS)
+
+
+def test_a_build_of_just_the_regulations_links_them_from_the_index(tmp_path: Path) -> None:
+    build_site(BuildOptions(tmp_path / "site", formats=("regulations",), html_only=True))
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert all(f'href="{edition}/regulations.html"' in index for edition, _ in REGULATIONS)

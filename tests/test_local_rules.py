@@ -31,19 +31,6 @@ def _reference() -> tuple[str, RuleSet]:
     return edition, env.compile(edition, first)
 
 
-def _overlay(tmp_path: Path, ruleset: RuleSet, action: dict[str, object]) -> Path:
-    path = tmp_path / "house.yaml"
-    data = {
-        "kind": "overlay",
-        "name": "house",
-        "edition": ruleset.edition.id,
-        "base": ruleset.format.id,
-        "actions": {"add": [action]},
-    }
-    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    return path
-
-
 def test_choose_one_labels_may_be_japanese_and_are_typed_as_printed(tmp_path: Path) -> None:
     _, ruleset = _reference()
     labels = ["一枚引く", "二枚引く"]
@@ -65,7 +52,8 @@ def test_choose_one_labels_may_be_japanese_and_are_typed_as_printed(tmp_path: Pa
             }
         ],
     }
-    rules = Environment().compile(ruleset.edition.id, "house", _overlay(tmp_path, ruleset, action))
+    assert _house(tmp_path, actions={"add": [action]}) == []
+    rules = Environment().compile(ruleset.edition.id, "house", tmp_path / "house.yaml")
     game = Game.new(rules, seed=1)
     for _ in range(200):  # play the first legal option until someone may request the action
         mover = game.to_move
@@ -84,39 +72,10 @@ def test_choose_one_labels_may_be_japanese_and_are_typed_as_printed(tmp_path: Pa
 
 
 def test_a_bad_label_says_what_a_label_may_be(tmp_path: Path) -> None:
-    edition, ruleset = _reference()
-    path = tmp_path / "house.yaml"
-    path.write_text(
-        yaml.safe_dump(
-            {
-                "kind": "overlay",
-                "name": "house",
-                "edition": edition,
-                "base": ruleset.format.id,
-                "actions": {
-                    "change": {
-                        ruleset.actions[0].id: {
-                            "program": [
-                                {
-                                    "choose_one": {
-                                        "player": "you",
-                                        "options": [
-                                            {"label": "引く 2枚", "steps": []},
-                                            {"label": "pass", "steps": []},
-                                        ],
-                                    }
-                                }
-                            ]
-                        }
-                    }
-                },
-            },
-            allow_unicode=True,
-        ),
-        encoding="utf-8",
-    )
-    _, problems = Environment().check_paths([path])
-    messages = [d.render() for d in problems]
+    _, ruleset = _reference()
+    options = [{"label": "引く 2枚", "steps": []}, {"label": "pass", "steps": []}]
+    program = [{"choose_one": {"player": "you", "options": options}}]
+    messages = _house(tmp_path, actions={"change": {ruleset.actions[0].id: {"program": program}}})
     assert len(messages) == 2, messages
     assert all("without spaces" in m and "pattern" not in m for m in messages), messages
 

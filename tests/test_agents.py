@@ -99,20 +99,19 @@ def test_greedy_requests_every_action_a_player_may_request() -> None:
     assert used == {a.id for a in rules.actions if a.direct}
 
 
-# The steps whose nested effects the greedy agent weighs; an action whose program repeats
-# (`repeat`) can be offered in many games and never chosen, so that edition is not used here.
-WEIGHED = {"if", "may", "choose_one", "for_each"}
+# The steps whose nested effects the greedy agent weighs.
+WEIGHED = {"if", "may", "choose_one", "for_each", "repeat"}
 NESTED = reference_edition(
-    lambda rulesets: not any("repeat" in ops(a.steps) for r in rulesets.values() for a in r.actions)
+    lambda rulesets: any(ops(a.steps) & WEIGHED for r in rulesets.values() for a in r.actions)
 )
 
 
 @pytest.mark.parametrize("fmt", [formats(NESTED)[1], formats(NESTED)[-1]])
 def test_greedy_requests_every_action_it_is_offered_in_several_games(fmt: str) -> None:
     """Each action whose request was a legal option in two or more greedy-vs-greedy games was
-    chosen in some game: effects nested in if, may, choose_one and for_each count for the agent.
-    (An action offered once may meet a better option then: a key card serves several actions.)
-    Played in the newest edition whose programs nest effects only in those steps."""
+    chosen in some game: effects nested in if, may, choose_one, for_each and repeat count for
+    the agent. (An action offered once may meet a better option then: a key card serves
+    several actions.) Played in the newest edition whose programs nest effects."""
     rules = compile(NESTED, fmt)
     assert any(ops(a.steps) & WEIGHED for a in rules.actions)
     offered: Counter[str] = Counter()

@@ -95,6 +95,7 @@ class FirstLegalAgent:
 SOLDIER_BASE = 1.0  # a soldier is worth one hit of its size, plus this
 BULWARK = 1.5  # a bulwark absorbs one attack
 SEARCHED = 1.5  # a card of one's choice from the life
+TURNED_TO_HAND = 1.0  # a card turned over from the top of the life that ends in the hand
 SPENT_KEY = 0.3  # a key card that goes to the graveyard instead of onto the field
 DRIVE = 0.4  # a B or S payment: the character cannot block or attack until it is charged again
 END_TURN = 0.05  # ending the turn is worth a little, so it comes once nothing else is worth more
@@ -275,6 +276,9 @@ class GreedyAgent:
         if isinstance(step, Choose):
             return self._chosen(view, option, step)
         if isinstance(step, Move):
+            taken = loops.taken.get(step.cards.name) if isinstance(step.cards, Name) else None
+            if taken is not None:  # cards a `top` took from the life: no characters
+                return TURNED_TO_HAND * self._amount(view, option, taken) if step.to == "hand" else 0.0
             units = self._units(view, option, step.cards, loops)
             return sum(self._moved(view, me, u, step.to) for u in units)
         if isinstance(step, ModifySize):

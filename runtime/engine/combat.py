@@ -12,10 +12,10 @@ from blackpoker.runtime.engine.transitions import damage, remove_unit, size
 from blackpoker.runtime.engine.zones import card, rank, rank_label_of
 
 if TYPE_CHECKING:
-    from blackpoker.runtime.engine.game import Game
+    from blackpoker.runtime.engine.table import Table
 
 
-def can_attack(g: Game, unit: Unit, step: DeclareAttackers) -> bool:
+def can_attack(g: Table, unit: Unit, step: DeclareAttackers) -> bool:
     """Charged, allowed to attack, and 速攻 or not made only of cards that entered this turn
     (準備). Allowed and 速攻 come from the character's `attack` rule, or, when the step names
     a label, from its labels: it has the step's label, and a `haste` entry's label (with
@@ -40,7 +40,7 @@ def can_attack(g: Game, unit: Unit, step: DeclareAttackers) -> bool:
     return haste or unit.entered < g.state.turn
 
 
-def block_pairs(g: Game, defender: int, label: str | None) -> list[tuple[Unit, Unit]]:
+def block_pairs(g: Table, defender: int, label: str | None) -> list[tuple[Unit, Unit]]:
     """(attacker, blocker) pairs still open: charged blockers (with `label`, if given), each
     blocking once; a bulwark blocks alone."""
     state = g.state
@@ -64,7 +64,7 @@ def block_pairs(g: Game, defender: int, label: str | None) -> list[tuple[Unit, U
     return pairs
 
 
-def judge(g: Game) -> None:
+def judge(g: Table) -> None:
     """ダメージ判定: each attacker in order against its blockers still on the field."""
     state = g.state
     for uid in list(state.attackers):
@@ -82,7 +82,7 @@ def judge(g: Game) -> None:
     state.blocks.clear()
 
 
-def _bulwark(g: Game, attacker: Unit, bulwark: Unit) -> None:
+def _bulwark(g: Table, attacker: Unit, bulwark: Unit) -> None:
     bulwark.face_up = True
     shown = card(bulwark.cards[0])
     if shown.is_joker or any(rank(c) == shown.rank for c in attacker.cards):
@@ -90,7 +90,7 @@ def _bulwark(g: Game, attacker: Unit, bulwark: Unit) -> None:
     remove_unit(g, bulwark, "graveyard")
 
 
-def _soldiers(g: Game, attacker: Unit, blockers: list[Unit]) -> None:
+def _soldiers(g: Table, attacker: Unit, blockers: list[Unit]) -> None:
     attack, block = size(attacker), sum(size(u) for u in blockers)
     if block <= attack:
         for blocker in blockers:

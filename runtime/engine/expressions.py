@@ -35,10 +35,10 @@ from blackpoker.runtime.engine.transitions import size
 from blackpoker.runtime.engine.zones import card, owner, rank, rank_label_of
 
 if TYPE_CHECKING:
-    from blackpoker.runtime.engine.game import Game
+    from blackpoker.runtime.engine.table import Table
 
 
-def player(g: Game, res: Resolution, ref: PlayerRef) -> int:
+def player(g: Table, res: Resolution, ref: PlayerRef) -> int:
     """A player's index, or -1 when the reference names nobody (a lost target, no cards)."""
     if isinstance(ref, OwnerOf):
         found = cards_of(things(g, res, ref.of))
@@ -55,7 +55,7 @@ def player(g: Game, res: Resolution, ref: PlayerRef) -> int:
     return target.index if isinstance(target, refs.PlayerRef) else -1
 
 
-def things(g: Game, res: Resolution, ref: Cards) -> list[Any]:
+def things(g: Table, res: Resolution, ref: Cards) -> list[Any]:
     """What a reference names now: card ids, characters (Unit) or requests (Request)."""
     state = g.state
     if isinstance(ref, Pile):
@@ -91,7 +91,7 @@ def things(g: Game, res: Resolution, ref: Cards) -> list[Any]:
     ]
 
 
-def target_object(g: Game, request: Request) -> Unit | Request | int | None:
+def target_object(g: Table, request: Request) -> Unit | Request | int | None:
     """The request's target if it still exists (a character on the field, a request on the stage)."""
     target = request.target
     if isinstance(target, refs.UnitRef):
@@ -111,7 +111,7 @@ def cards_of(items: list[Any]) -> list[int]:
     return found
 
 
-def number(g: Game, res: Resolution, expr: Number) -> int:
+def number(g: Table, res: Resolution, expr: Number) -> int:
     if isinstance(expr, int):
         return expr
     if isinstance(expr, Sum):
@@ -155,7 +155,7 @@ def points(cards: list[int], expr: Points) -> int:
     return total
 
 
-def condition(g: Game, res: Resolution, cond: Condition) -> bool:
+def condition(g: Table, res: Resolution, cond: Condition) -> bool:
     if isinstance(cond, All):
         return all(condition(g, res, c) for c in cond.items)
     if isinstance(cond, AnyOf):

@@ -24,10 +24,10 @@ from blackpoker.runtime.engine.targets import resolve_name
 from blackpoker.runtime.engine.zones import rank
 
 if TYPE_CHECKING:
-    from blackpoker.runtime.engine.game import Game
+    from blackpoker.runtime.engine.table import Table
 
 
-def setup(g: Game, tops: Sequence[Sequence[int]] = ((), ()), start: Start | None = None) -> None:
+def setup(g: Table, tops: Sequence[Sequence[int]] = ((), ()), start: Start | None = None) -> None:
     """001 §3.9: shuffle, draw 7, the rest is the life; reveal tops until one is higher;
     revealed cards go to the graveyard; the first player draws 1 and holds turn and chance.
     `tops`: each player's cards to put on top of the shuffled deck, top first (a scenario
@@ -53,7 +53,7 @@ def setup(g: Game, tops: Sequence[Sequence[int]] = ((), ()), start: Start | None
     g.record(SetUp(first))
 
 
-def _preset(g: Game, player: int, start: Start) -> None:
+def _preset(g: Table, player: int, start: Start) -> None:
     """Each preset type takes the top card as a standing character of that type; a card that
     makes none (a Joker soldier where no soldier takes a Joker) goes to `start.unfit` and the
     next card is taken (frame.yaml 第8.0版, the ライト preset)."""
@@ -66,7 +66,7 @@ def _preset(g: Game, player: int, start: Start) -> None:
             t.place_units(g, life[:1], kind, None, charged=True)
 
 
-def request(g: Game, option: RequestOption) -> None:
+def request(g: Table, option: RequestOption) -> None:
     """[4] reset the pass record, [5] pay and request, then [7]/[8] resolve or [10] stage."""
     state = g.state
     p = option.player
@@ -89,7 +89,7 @@ def request(g: Game, option: RequestOption) -> None:
     advance(g)
 
 
-def _start(g: Game, req: Request) -> None:
+def _start(g: Table, req: Request) -> None:
     """[7] an immediate request resolves, [10] a normal one goes on the stage."""
     state = g.state
     if req.action.speed is Speed.IMMEDIATE:
@@ -100,7 +100,7 @@ def _start(g: Game, req: Request) -> None:
             state.followup = Followup.AUTO_PASS
 
 
-def pass_chance(g: Game, p: int) -> None:
+def pass_chance(g: Table, p: int) -> None:
     """[11] record the pass; [12] all passed → [15] resolve the top, else [16] move chance."""
     state = g.state
     state.passes.add(p)
@@ -117,14 +117,14 @@ def pass_chance(g: Game, p: int) -> None:
         state.chance = state.turn_player
 
 
-def answer(g: Game, choice: Choice) -> None:
+def answer(g: Table, choice: Choice) -> None:
     res = g.state.resolving[-1]
     res.waiting = None
     res.answer = choice
     advance(g)
 
 
-def advance(g: Game) -> None:
+def advance(g: Table) -> None:
     """Run resolutions and the trigger check until a player must decide or the game ends."""
     state = g.state
     while state.result is None:
@@ -154,7 +154,7 @@ def advance(g: Game) -> None:
         return
 
 
-def _finish(g: Game, res: Resolution) -> None:
+def _finish(g: Table, res: Resolution) -> None:
     """After the effect: key cards it did not put elsewhere go to the graveyard, [9] win check,
     and the actions whose 誘発条件 this resolution meets go to the buffer ([6-1])."""
     state = g.state
@@ -180,7 +180,7 @@ _TRIGGERED_FOR = {
 }
 
 
-def _win_check(g: Game) -> None:
+def _win_check(g: Table) -> None:
     empty = [not p.life for p in g.state.players]
     if all(empty):
         g.state.result = "draw"
@@ -190,7 +190,7 @@ def _win_check(g: Game) -> None:
         g.record(GameOver(g.state.result))
 
 
-def _trigger_step(g: Game) -> None:
+def _trigger_step(g: Table) -> None:
     """One request out of the buffer: immediate before normal, the turn player's first, main
     before quick; a main-timing normal trigger is discarded when the stage is not empty."""
     state = g.state

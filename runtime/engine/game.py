@@ -80,12 +80,7 @@ class Game:
     @property
     def to_move(self) -> int | None:
         """Who decides now: the player an effect waits on, else the chance holder."""
-        state = self.state
-        if state.result is not None:
-            return None
-        if state.resolving and state.resolving[-1].waiting is not None:
-            return state.resolving[-1].waiting.player
-        return state.chance
+        return self.state.to_move()
 
     def legal_options(self) -> tuple[Option, ...]:
         """The complete list of legal options; computed once per decision (only `apply` changes the state)."""

@@ -8,10 +8,10 @@ from blackpoker.runtime.engine.primitives import PRIMITIVES, Signal
 from blackpoker.runtime.engine.state import Resolution
 
 if TYPE_CHECKING:
-    from blackpoker.runtime.engine.game import Game
+    from blackpoker.runtime.engine.table import Table
 
 
-def run(g: Game, res: Resolution) -> Signal | None:
+def run(g: Table, res: Resolution) -> Signal | None:
     """Run until the program ends (None), waits for a decision, or starts a nested request.
 
     A step that waits is run again with the answer, so the program counter only moves on

@@ -13,13 +13,13 @@ from blackpoker.runtime.engine.state import PLAYERS, Unit
 from blackpoker.runtime.engine.zones import DECK_SIZE, owner
 
 if TYPE_CHECKING:
-    from blackpoker.runtime.engine.game import Game
+    from blackpoker.runtime.engine.table import Table
 
 
 GAME_CARDS = frozenset(range(len(PLAYERS) * DECK_SIZE))  # both decks' card ids
 
 
-def check_invariants(g: Game) -> None:
+def check_invariants(g: Table) -> None:
     """Raise InvariantError naming the first invariant the state breaks.
 
     Conservation is two set tests: the zones hold as many cards as the decks, and together

@@ -28,7 +28,7 @@ from blackpoker.runtime.engine.targets import candidates
 from blackpoker.runtime.engine.zones import card, order
 
 if TYPE_CHECKING:
-    from blackpoker.runtime.engine.game import Game
+    from blackpoker.runtime.engine.table import Table
 
 
 Cost = tuple[tuple[str, int], ...]  # (unit letter, how many), in letter order
@@ -72,13 +72,13 @@ class Planned:
         self._options: tuple[RequestOption, ...] | None = None
         self._aimed: tuple[Sequence[OptionTarget], tuple[RequestOption, ...]] = ((), ())
 
-    def paid(self, g: Game) -> Paid:
+    def paid(self, g: Table) -> Paid:
         """Each key way that can pay the cost, with its payments; only for a `hand_only` cost."""
         if self._paid is None:
             self._paid = _paid(Payer(g, self.player), self.entry, self.hand, self.ways, False)
         return self._paid
 
-    def options(self, g: Game) -> tuple[RequestOption, ...]:
+    def options(self, g: Table) -> tuple[RequestOption, ...]:
         """All its options; only when neither its cost nor its target reads the field."""
         if self._options is None:
             action = self.entry.action
@@ -89,7 +89,7 @@ class Planned:
             )
         return self._options
 
-    def aimed(self, g: Game, targets: Sequence[OptionTarget]) -> tuple[RequestOption, ...]:
+    def aimed(self, g: Table, targets: Sequence[OptionTarget]) -> tuple[RequestOption, ...]:
         """All its options at these targets; only when its cost does not read the field and its
         target test does not read the key cards. The last targets' options are kept: the
         field often stays the same from one of the player's decisions to the next."""
@@ -145,7 +145,7 @@ class Payer:
 
     __slots__ = ("game", "parts", "payments", "player")
 
-    def __init__(self, game: Game, player: int) -> None:
+    def __init__(self, game: Table, player: int) -> None:
         self.game = game
         self.player = player
         self.parts: dict[tuple[str, int, tuple[int, ...]], Sequence[tuple[Payment, ...]]] = {}
@@ -173,7 +173,7 @@ class Payer:
         return found
 
 
-def request_options(g: Game, p: int) -> list[RequestOption]:
+def request_options(g: Table, p: int) -> list[RequestOption]:
     """Every legal request, in a fixed order: by action, key-card way, payment, target.
 
     Called for every chance decision, so the work is arranged to be done once: what the hand
@@ -257,7 +257,7 @@ def _paid(payer: Payer, entry: Requestable, hand: tuple[int, ...], ways: KeyWays
     return tuple((keys, pays) for keys, pays in paid if pays)
 
 
-def hand_plan(g: Game, p: int, hand: tuple[int, ...], main: bool, turn: bool) -> tuple[Planned, ...]:
+def hand_plan(g: Table, p: int, hand: tuple[int, ...], main: bool, turn: bool) -> tuple[Planned, ...]:
     """The actions player `p` may request by timing whose key cards `hand` (sorted ids) holds,
     with what the hand alone decides of their options; the rest is left to each call. The
     timing situations of one hand share each action's plan."""
@@ -275,13 +275,13 @@ def hand_plan(g: Game, p: int, hand: tuple[int, ...], main: bool, turn: bool) ->
     return tuple(plan)
 
 
-def _planned(g: Game, p: int, hand: tuple[int, ...], held: int, entry: Requestable) -> Planned | None:
+def _planned(g: Table, p: int, hand: tuple[int, ...], held: int, entry: Requestable) -> Planned | None:
     action = entry.action
     ways = NO_KEYS if action.matcher is None else key_ways(g, action, hand, held)
     return Planned(entry, p, hand, ways) if ways else None
 
 
-def key_ways(g: Game, action: Action, hand: tuple[int, ...], held: int) -> KeyWays:
+def key_ways(g: Table, action: Action, hand: tuple[int, ...], held: int) -> KeyWays:
     """Each distinct choice of key cards from a hand (sorted ids; `held`: the same as bits by
     id), in canonical card order.
 

@@ -28,7 +28,7 @@ from blackpoker.runtime.engine.targets import candidates
 from blackpoker.runtime.engine.zones import card, owner
 
 if TYPE_CHECKING:
-    from blackpoker.runtime.engine.game import Game
+    from blackpoker.runtime.engine.table import Table
 
 
 class Written(Protocol):
@@ -53,13 +53,18 @@ class Refusal:
     message: str
 
 
-@dataclass(frozen=True, slots=True)
 class Subject:
-    """The request under check and what the checks look up once."""
+    """The request under check and what the checks look up once.
 
-    game: Game
-    written: Written
-    action: Action | None  # the action it names, if the format has one
+    A plain class, not a dataclass: `Table` is known here only to the type checker, and a
+    compiled dataclass (mypyc, docs/engine.md) needs its field types at run time."""
+
+    __slots__ = ("action", "game", "written")
+
+    def __init__(self, game: Table, written: Written, action: Action | None) -> None:
+        self.game = game
+        self.written = written
+        self.action = action  # the action it names, if the format has one
 
     @property
     def who(self) -> str:
@@ -87,7 +92,7 @@ def once_allows(action: Action, used: Collection[str]) -> bool:
     return Limit.ONCE_PER_TURN not in action.limits or action.id not in used
 
 
-def waived_units(g: Game, p: int) -> dict[str, frozenset[str] | None]:
+def waived_units(g: Table, p: int) -> dict[str, frozenset[str] | None]:
     """魔力増加: action type → the cost units a character on the player's field waives for it
     (None: the whole cost)."""
     found: dict[str, frozenset[str] | None] = {}
@@ -104,7 +109,7 @@ def cost_left(units: tuple[str, ...], waived: frozenset[str] | None) -> tuple[st
     return () if waived is None else tuple(u for u in units if u not in waived)
 
 
-def cost_needed(g: Game, p: int, action: Action) -> tuple[str, ...]:
+def cost_needed(g: Table, p: int, action: Action) -> tuple[str, ...]:
     """The payment units the request must pay, after what characters waive for its type."""
     waived = waived_units(g, p)
     units = action.cost.units
@@ -115,11 +120,11 @@ def cost_needed(g: Game, p: int, action: Action) -> tuple[str, ...]:
 
 
 def game_on(s: Subject) -> str | None:
-    return "the game is over" if s.game.over else None
+    return "the game is over" if s.game.state.result is not None else None
 
 
 def deciding(s: Subject) -> str | None:
-    decider = s.game.to_move
+    decider = s.game.state.to_move()
     if decider != s.written.player:
         return f"{s.who} cannot act now: {'nobody' if decider is None else player_name(decider)} decides"
     return None
@@ -269,12 +274,12 @@ CHECKS: Checks = (
 )
 
 
-def subject(game: Game, written: Written) -> Subject:
+def subject(game: Table, written: Written) -> Subject:
     action = next((a for a in game.rules.actions if a.name == written.name), None)
     return Subject(game, written, action)
 
 
-def first_refusal(game: Game, written: Written, checks: Checks = CHECKS) -> Refusal | None:
+def first_refusal(game: Table, written: Written, checks: Checks = CHECKS) -> Refusal | None:
     """The first rule the request breaks (later checks assume the earlier ones passed), or
     None when it breaks none of `checks`: then it is legal."""
     s = subject(game, written)

@@ -24,7 +24,7 @@ from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.zones import card, order
 
 if TYPE_CHECKING:
-    from blackpoker.runtime.engine.game import Game
+    from blackpoker.runtime.engine.table import Table
 
 Ways = Sequence[tuple[Payment, ...]]
 
@@ -51,15 +51,15 @@ class PaymentUnit(ABC):
         return None
 
     @abstractmethod
-    def ways(self, g: Game, p: int, n: int, rest: tuple[int, ...]) -> Ways:
+    def ways(self, g: Table, p: int, n: int, rest: tuple[int, ...]) -> Ways:
         """Each way player `p` can pay `n` of it now; `rest` is the hand left after key cards."""
 
     @abstractmethod
-    def pay(self, g: Game, p: int, cid: int | None) -> None:
+    def pay(self, g: Table, p: int, cid: int | None) -> None:
         """Pay one of it (the card a payment names, if any)."""
 
     @abstractmethod
-    def refusal(self, g: Game, p: int, paid: Card | None, spent: Spent) -> str | None:
+    def refusal(self, g: Table, p: int, paid: Card | None, spent: Spent) -> str | None:
         """Why `paid` cannot pay one of it, or None after taking it from `spent`."""
 
 
@@ -71,13 +71,13 @@ class Life(PaymentUnit):
     def constant(self, n: int) -> tuple[Payment, ...]:
         return (("L", None),) * n
 
-    def ways(self, g: Game, p: int, n: int, rest: tuple[int, ...]) -> Ways:
+    def ways(self, g: Table, p: int, n: int, rest: tuple[int, ...]) -> Ways:
         return [self.constant(n)]
 
-    def pay(self, g: Game, p: int, cid: int | None) -> None:
+    def pay(self, g: Table, p: int, cid: int | None) -> None:
         t.damage(g.state, p, 1)
 
-    def refusal(self, g: Game, p: int, paid: Card | None, spent: Spent) -> str | None:
+    def refusal(self, g: Table, p: int, paid: Card | None, spent: Spent) -> str | None:
         return None if paid is None else f"$L is 1 damage and names no card, not {paid}"
 
 
@@ -87,16 +87,16 @@ class Discard(PaymentUnit):
     letter = "D"
     uses_hand = True
 
-    def ways(self, g: Game, p: int, n: int, rest: tuple[int, ...]) -> Ways:
+    def ways(self, g: Table, p: int, n: int, rest: tuple[int, ...]) -> Ways:
         cache = g.rules.discard_ways
         found = cache.get((n, rest))
         return cache.put((n, rest), _discards(n, rest)) if found is None else found
 
-    def pay(self, g: Game, p: int, cid: int | None) -> None:
+    def pay(self, g: Table, p: int, cid: int | None) -> None:
         assert cid is not None
         t.move_card(g.state, cid, "graveyard")
 
-    def refusal(self, g: Game, p: int, paid: Card | None, spent: Spent) -> str | None:
+    def refusal(self, g: Table, p: int, paid: Card | None, spent: Spent) -> str | None:
         if paid is None:
             return f"the payment is missing its card: $D names the card {spent.who} discards, $D(card)"
         if paid not in spent.hand:
@@ -127,11 +127,11 @@ class OwnCharacter(PaymentUnit):
     def fits(self, unit: Unit) -> bool:
         """Whether this character can pay it."""
 
-    def ways(self, g: Game, p: int, n: int, rest: tuple[int, ...]) -> Ways:
+    def ways(self, g: Table, p: int, n: int, rest: tuple[int, ...]) -> Ways:
         pool = [u for u in g.state.players[p].field if self.fits(u)]
         return [tuple((self.letter, u.cards[0]) for u in combo) for combo in combinations(pool, n)]
 
-    def refusal(self, g: Game, p: int, paid: Card | None, spent: Spent) -> str | None:
+    def refusal(self, g: Table, p: int, paid: Card | None, spent: Spent) -> str | None:
         if paid is None:
             return (
                 f"the payment is missing its card: ${self.letter} names {self.needs} of {spent.who} "
@@ -150,7 +150,7 @@ class OwnCharacter(PaymentUnit):
         spent.named.append(unit)
         return None
 
-    def unit_of(self, g: Game, p: int, cid: int | None) -> Unit:
+    def unit_of(self, g: Table, p: int, cid: int | None) -> Unit:
         return next(u for u in g.state.players[p].field if cid in u.cards)
 
 
@@ -163,7 +163,7 @@ class Bulwark(OwnCharacter):
     def fits(self, unit: Unit) -> bool:
         return unit.charged and unit.kind.combat is Combat.BULWARK
 
-    def pay(self, g: Game, p: int, cid: int | None) -> None:
+    def pay(self, g: Table, p: int, cid: int | None) -> None:
         t.drive(self.unit_of(g, p, cid))
 
 
@@ -176,7 +176,7 @@ class Sacrifice(OwnCharacter):
     def fits(self, unit: Unit) -> bool:
         return True
 
-    def pay(self, g: Game, p: int, cid: int | None) -> None:
+    def pay(self, g: Table, p: int, cid: int | None) -> None:
         t.remove_unit(g, self.unit_of(g, p, cid), "graveyard")
 
 

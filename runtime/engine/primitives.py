@@ -26,7 +26,7 @@ from blackpoker.runtime.engine.targets import resolve_name, retarget_candidates,
 from blackpoker.runtime.engine.zones import card, rank_label_of
 
 if TYPE_CHECKING:
-    from blackpoker.runtime.engine.game import Game
+    from blackpoker.runtime.engine.table import Table
 
 
 class Signal(Enum):
@@ -36,7 +36,7 @@ class Signal(Enum):
 
 
 S = TypeVar("S", bound=Step)
-Primitive = Callable[["Game", Resolution, S], Signal | None]
+Primitive = Callable[["Table", Resolution, S], Signal | None]
 _ORDER = "_order"  # the cards an ordered move has named so far; no program name starts with _
 PRIMITIVES: dict[type[Step], Primitive[Any]] = {}  # node class → its one implementation
 MAX_NESTED = 64  # resolutions in progress at once; far above any real chain (docs/engine.md)
@@ -76,7 +76,7 @@ def _units(items: list[Any]) -> list[Unit]:
 
 
 @primitive(program.Target)
-def _target(g: Game, res: Resolution, step: program.Target) -> Signal | None:
+def _target(g: Table, res: Resolution, step: program.Target) -> Signal | None:
     if still_valid(g, res.request, step):
         return None
     g.record(LostTarget(res.request.action.id))
@@ -84,7 +84,7 @@ def _target(g: Game, res: Resolution, step: program.Target) -> Signal | None:
 
 
 @primitive(program.Choose)
-def _choose(g: Game, res: Resolution, step: program.Choose) -> Signal | None:
+def _choose(g: Table, res: Resolution, step: program.Choose) -> Signal | None:
     """One decision per card; the picks so far are bound to the name (a new list each time,
     so a copied resolution keeps its own)."""
     who = player(g, res, step.player)
@@ -101,7 +101,7 @@ def _choose(g: Game, res: Resolution, step: program.Choose) -> Signal | None:
 
 
 @primitive(program.Top)
-def _top(g: Game, res: Resolution, step: program.Top) -> Signal | None:
+def _top(g: Table, res: Resolution, step: program.Top) -> Signal | None:
     who = player(g, res, step.player)
     count = max(number(g, res, step.count), 0)
     res.vars[step.as_] = list(g.state.players[who].life[:count]) if who >= 0 else []
@@ -109,7 +109,7 @@ def _top(g: Game, res: Resolution, step: program.Top) -> Signal | None:
 
 
 @primitive(program.PutCharacter)
-def _put_character(g: Game, res: Resolution, step: program.PutCharacter) -> Signal | None:
+def _put_character(g: Table, res: Resolution, step: program.PutCharacter) -> Signal | None:
     cards = cards_of(things(g, res, step.cards))
     if cards:
         face = step.face
@@ -120,21 +120,21 @@ def _put_character(g: Game, res: Resolution, step: program.PutCharacter) -> Sign
 
 
 @primitive(program.Become)
-def _become(g: Game, res: Resolution, step: program.Become) -> Signal | None:
+def _become(g: Table, res: Resolution, step: program.Become) -> Signal | None:
     for unit in _units(things(g, res, step.of)):
         t.transform(g, unit, step.as_)
     return None
 
 
 @primitive(program.LeaveCombat)
-def _leave_combat(g: Game, res: Resolution, step: program.LeaveCombat) -> Signal | None:
+def _leave_combat(g: Table, res: Resolution, step: program.LeaveCombat) -> Signal | None:
     for unit in _units(things(g, res, step.of)):
         t.leave_combat(g.state, unit.uid)
     return None
 
 
 @primitive(program.Mount)
-def _mount(g: Game, res: Resolution, step: program.Mount) -> Signal | None:
+def _mount(g: Table, res: Resolution, step: program.Mount) -> Signal | None:
     units = _units(things(g, res, step.onto))
     cards = cards_of(things(g, res, step.cards))
     if units and cards:
@@ -143,7 +143,7 @@ def _mount(g: Game, res: Resolution, step: program.Mount) -> Signal | None:
 
 
 @primitive(program.Move)
-def _move(g: Game, res: Resolution, step: program.Move) -> Signal | None:
+def _move(g: Table, res: Resolution, step: program.Move) -> Signal | None:
     """Characters and loose cards (a card inside a character moves only with it). With
     `order`, that player names the cards from the top down, one decision each."""
     zone = step.to
@@ -174,7 +174,7 @@ def _move(g: Game, res: Resolution, step: program.Move) -> Signal | None:
 
 
 @primitive(program.Damage)
-def _damage(g: Game, res: Resolution, step: program.Damage) -> Signal | None:
+def _damage(g: Table, res: Resolution, step: program.Damage) -> Signal | None:
     who = player(g, res, step.player)
     if who >= 0:
         t.damage(g.state, who, number(g, res, step.amount))
@@ -182,7 +182,7 @@ def _damage(g: Game, res: Resolution, step: program.Damage) -> Signal | None:
 
 
 @primitive(program.Draw)
-def _draw(g: Game, res: Resolution, step: program.Draw) -> Signal | None:
+def _draw(g: Table, res: Resolution, step: program.Draw) -> Signal | None:
     who = player(g, res, step.player)
     if who >= 0:
         t.draw(g.state, who, number(g, res, step.count))
@@ -190,7 +190,7 @@ def _draw(g: Game, res: Resolution, step: program.Draw) -> Signal | None:
 
 
 @primitive(program.SetState)
-def _set_state(g: Game, res: Resolution, step: program.SetState) -> Signal | None:
+def _set_state(g: Table, res: Resolution, step: program.SetState) -> Signal | None:
     charged = step.state is State.CHARGED
     for unit in _units(things(g, res, step.of)):
         unit.charged = charged
@@ -198,7 +198,7 @@ def _set_state(g: Game, res: Resolution, step: program.SetState) -> Signal | Non
 
 
 @primitive(program.ModifySize)
-def _modify_size(g: Game, res: Resolution, step: program.ModifySize) -> Signal | None:
+def _modify_size(g: Table, res: Resolution, step: program.ModifySize) -> Signal | None:
     amount = number(g, res, step.by)
     for unit in _units(things(g, res, step.of)):
         unit.size_mod += amount
@@ -206,7 +206,7 @@ def _modify_size(g: Game, res: Resolution, step: program.ModifySize) -> Signal |
 
 
 @primitive(program.If)
-def _if(g: Game, res: Resolution, step: program.If) -> Signal | None:
+def _if(g: Table, res: Resolution, step: program.If) -> Signal | None:
     branch = step.then if condition(g, res, step.cond) else step.otherwise
     if branch:
         res.frames.append(Frame(branch))
@@ -214,13 +214,13 @@ def _if(g: Game, res: Resolution, step: program.If) -> Signal | None:
 
 
 @primitive(program.May)
-def _may(g: Game, res: Resolution, step: program.May) -> Signal | None:
+def _may(g: Table, res: Resolution, step: program.May) -> Signal | None:
     # 必要であれば: a choice between doing the steps and doing nothing.
     return _branch(g, res, step.player, {"yes": step.steps, "no": ()})
 
 
 @primitive(program.Repeat)
-def _repeat(g: Game, res: Resolution, step: program.Repeat) -> Signal | None:
+def _repeat(g: Table, res: Resolution, step: program.Repeat) -> Signal | None:
     """Asked again after each pass: the steps run on top of a frame that repeats this step."""
     if not condition(g, res, step.cond):
         _answer(res)
@@ -236,11 +236,11 @@ def _repeat(g: Game, res: Resolution, step: program.Repeat) -> Signal | None:
 
 
 @primitive(program.ChooseOne)
-def _choose_one(g: Game, res: Resolution, step: program.ChooseOne) -> Signal | None:
+def _choose_one(g: Table, res: Resolution, step: program.ChooseOne) -> Signal | None:
     return _branch(g, res, step.player, {o.label: o.steps for o in step.options})
 
 
-def _branch(g: Game, res: Resolution, who_value: PlayerRef, branches: dict[str, Steps]) -> Signal | None:
+def _branch(g: Table, res: Resolution, who_value: PlayerRef, branches: dict[str, Steps]) -> Signal | None:
     """Ask the player for one label, then run that label's steps."""
     who = player(g, res, who_value)
     answer = _answer(res)
@@ -252,21 +252,22 @@ def _branch(g: Game, res: Resolution, who_value: PlayerRef, branches: dict[str, 
 
 
 @primitive(program.ForEach)
-def _for_each(g: Game, res: Resolution, step: program.ForEach) -> Signal | None:
-    # Frames run last-in first-out, so the passes are pushed in reverse.
-    for item in reversed(things(g, res, step.in_)):
+def _for_each(g: Table, res: Resolution, step: program.ForEach) -> Signal | None:
+    # Frames run last-in first-out, so the passes are pushed in reverse (a slice: mypyc
+    # cannot compile reversed() over a list of Any).
+    for item in things(g, res, step.in_)[::-1]:
         res.frames.append(Frame(step.steps, 0, (step.as_, [item])))
     return None
 
 
 @primitive(program.Reveal)
-def _reveal(g: Game, res: Resolution, step: program.Reveal) -> Signal | None:
+def _reveal(g: Table, res: Resolution, step: program.Reveal) -> Signal | None:
     g.record(Revealed(tuple(cards_of(things(g, res, step.cards)))))
     return None
 
 
 @primitive(program.Shuffle)
-def _shuffle(g: Game, res: Resolution, step: program.Shuffle) -> Signal | None:
+def _shuffle(g: Table, res: Resolution, step: program.Shuffle) -> Signal | None:
     who = player(g, res, step.player)
     if who >= 0:
         g.state.rng.shuffle(g.state.players[who].life)
@@ -275,7 +276,7 @@ def _shuffle(g: Game, res: Resolution, step: program.Shuffle) -> Signal | None:
 
 
 @primitive(program.Request)
-def _request(g: Game, res: Resolution, step: program.Request) -> Signal | None:
+def _request(g: Table, res: Resolution, step: program.Request) -> Signal | None:
     """An indirect request: no cost, no automatic pass, chance does not move."""
     state = g.state
     action = g.rules.action(step.action)
@@ -292,7 +293,7 @@ def _request(g: Game, res: Resolution, step: program.Request) -> Signal | None:
 
 
 @primitive(program.Negate)
-def _negate(g: Game, res: Resolution, step: program.Negate) -> Signal | None:
+def _negate(g: Table, res: Resolution, step: program.Negate) -> Signal | None:
     found = target_object(g, res.request) if step.of.name == "target" else None
     if isinstance(found, Request):
         g.state.stage.remove(found)
@@ -302,7 +303,7 @@ def _negate(g: Game, res: Resolution, step: program.Negate) -> Signal | None:
 
 
 @primitive(program.Retarget)
-def _retarget(g: Game, res: Resolution, step: program.Retarget) -> Signal | None:
+def _retarget(g: Table, res: Resolution, step: program.Retarget) -> Signal | None:
     """The controller of the resolving request picks the named request's new target."""
     requests = [r for r in things(g, res, step.of) if isinstance(r, Request)]
     if not requests:
@@ -317,7 +318,7 @@ def _retarget(g: Game, res: Resolution, step: program.Retarget) -> Signal | None
 
 
 @primitive(program.DiscardDownTo)
-def _discard_down_to(g: Game, res: Resolution, step: program.DiscardDownTo) -> Signal | None:
+def _discard_down_to(g: Table, res: Resolution, step: program.DiscardDownTo) -> Signal | None:
     who = player(g, res, step.player)
     answer = _answer(res)
     if answer is not None and answer.a is not None:
@@ -329,7 +330,7 @@ def _discard_down_to(g: Game, res: Resolution, step: program.DiscardDownTo) -> S
 
 
 @primitive(program.PassTurn)
-def _pass_turn(g: Game, res: Resolution, step: program.PassTurn) -> Signal | None:
+def _pass_turn(g: Table, res: Resolution, step: program.PassTurn) -> Signal | None:
     state = g.state
     state.turn_player = 1 - state.turn_player
     state.turn += 1
@@ -344,7 +345,7 @@ def _pass_turn(g: Game, res: Resolution, step: program.PassTurn) -> Signal | Non
 
 
 @primitive(program.DeclareAttackers)
-def _declare_attackers(g: Game, res: Resolution, step: program.DeclareAttackers) -> Signal | None:
+def _declare_attackers(g: Table, res: Resolution, step: program.DeclareAttackers) -> Signal | None:
     who = player(g, res, step.player)
     state = g.state
     answer = _answer(res)
@@ -364,7 +365,7 @@ def _declare_attackers(g: Game, res: Resolution, step: program.DeclareAttackers)
 
 
 @primitive(program.DeclareBlockers)
-def _declare_blockers(g: Game, res: Resolution, step: program.DeclareBlockers) -> Signal | None:
+def _declare_blockers(g: Table, res: Resolution, step: program.DeclareBlockers) -> Signal | None:
     who = player(g, res, step.player)
     state = g.state
     answer = _answer(res)
@@ -383,13 +384,13 @@ def _declare_blockers(g: Game, res: Resolution, step: program.DeclareBlockers) -
 
 
 @primitive(program.JudgeCombat)
-def _judge_combat(g: Game, res: Resolution, step: program.JudgeCombat) -> Signal | None:
+def _judge_combat(g: Table, res: Resolution, step: program.JudgeCombat) -> Signal | None:
     judge(g)
     return None
 
 
 @primitive(program.DigUntil)
-def _dig_until(g: Game, res: Resolution, step: program.DigUntil) -> Signal | None:
+def _dig_until(g: Table, res: Resolution, step: program.DigUntil) -> Signal | None:
     who = player(g, res, step.player)
     life = g.state.players[who].life
     ranks = step.ranks

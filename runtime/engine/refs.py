@@ -10,10 +10,10 @@ Options print through `options.target_text`; commands parse in runtime/scenario/
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # the compiler package imports the engine's state, which imports this module
-    from blackpoker.compiler.cards import Card
+# Imported at run time, not only for the type checker: a dataclass compiled with mypyc needs
+# its field types then (docs/engine.md, "The compiled engine").
+from blackpoker.compiler.cards import Card
 
 
 @dataclass(frozen=True, slots=True)

@@ -178,6 +178,14 @@ class GameState:
             self.next_uid,
         )
 
+    def to_move(self) -> int | None:
+        """Who decides now: the player an effect waits on, else the chance holder."""
+        if self.result is not None:
+            return None
+        if self.resolving and self.resolving[-1].waiting is not None:
+            return self.resolving[-1].waiting.player
+        return self.chance
+
     def new_uid(self) -> int:
         self.next_uid += 1
         return self.next_uid - 1

@@ -26,10 +26,10 @@ from blackpoker.runtime.engine.state import GameState, Request, Unit
 from blackpoker.runtime.engine.zones import card
 
 if TYPE_CHECKING:
-    from blackpoker.runtime.engine.game import Game
+    from blackpoker.runtime.engine.table import Table
 
 
-def candidates(g: Game, controller: int, spec: TargetSpec, key_cards: tuple[int, ...]) -> list[OptionTarget]:
+def candidates(g: Table, controller: int, spec: TargetSpec, key_cards: tuple[int, ...]) -> list[OptionTarget]:
     """The targets a request may name, as options name them: a character by its first card,
     a request by its stage position (from 1), a player by index."""
     kind = spec.kind
@@ -45,7 +45,7 @@ def candidates(g: Game, controller: int, spec: TargetSpec, key_cards: tuple[int,
     return [PlayerRef(p) for p in _players(controller, spec)]
 
 
-def still_valid(g: Game, request: Request, spec: TargetSpec) -> bool:
+def still_valid(g: Table, request: Request, spec: TargetSpec) -> bool:
     target = request.target
     kind = spec.kind
     if isinstance(target, UnitRef) and kind is TargetKind.CHARACTER:
@@ -84,7 +84,7 @@ def request_ok(spec: TargetSpec, request: Request) -> bool:
     return not (spec.counterable and Limit.UNCOUNTERABLE in request.action.limits)
 
 
-def retarget_candidates(g: Game, request: Request, changer: Request) -> list[OptionTarget]:
+def retarget_candidates(g: Table, request: Request, changer: Request) -> list[OptionTarget]:
     """The targets `request` could name instead of its own, as options name them: by its
     target spec, from its controller's side, with its key cards. A request never targets
     itself; `changer` (the resolving request that changes it) is named `resolving:N`."""
@@ -115,7 +115,7 @@ def named(state: GameState, target: StateTarget | None) -> OptionTarget | None:
     return target
 
 
-def resolve_name(g: Game, target: OptionTarget) -> StateTarget:
+def resolve_name(g: Table, target: OptionTarget) -> StateTarget:
     """An option's target → the state's (a character by id, a request by id): the inverse of `named`."""
     if isinstance(target, CharacterByCard):
         card_id = target.card

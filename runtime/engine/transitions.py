@@ -15,7 +15,7 @@ from blackpoker.runtime.engine.state import GameState, Request, Unit
 from blackpoker.runtime.engine.zones import card, owner, rank, rank_label_of
 
 if TYPE_CHECKING:
-    from blackpoker.runtime.engine.game import Game
+    from blackpoker.runtime.engine.table import Table
 
 
 def take_card(state: GameState, cid: int) -> None:
@@ -87,7 +87,7 @@ def _take_from_life(life: list[int], count: int, into: list[int]) -> int:
     return taken
 
 
-def characters_of(g: Game, cards: Sequence[int], kind: Kind) -> list[tuple[Character, list[int]]]:
+def characters_of(g: Table, cards: Sequence[int], kind: Kind) -> list[tuple[Character, list[int]]]:
     """The characters cards make (001 §3.8.3): one when the kind's key takes them all, else one
     per card (a bulwark is one card); [] when some card makes no character of the kind."""
     whole = _kind_of(g, cards, kind)
@@ -97,7 +97,7 @@ def characters_of(g: Game, cards: Sequence[int], kind: Kind) -> list[tuple[Chara
     return [(k, part) for k, part in parts if k is not None] if all(k for k, _ in parts) else []
 
 
-def _kind_of(g: Game, cards: Sequence[int], kind: Kind) -> Character | None:
+def _kind_of(g: Table, cards: Sequence[int], kind: Kind) -> Character | None:
     matchers = g.rules.character_matchers
     values = [card(c) for c in cards]
     if isinstance(kind, str):
@@ -108,7 +108,7 @@ def _kind_of(g: Game, cards: Sequence[int], kind: Kind) -> Character | None:
     )
 
 
-def place_units(g: Game, cards: list[int], kind: Kind, face_up: bool | None, charged: bool) -> None:
+def place_units(g: Table, cards: list[int], kind: Kind, face_up: bool | None, charged: bool) -> None:
     """Put loose cards onto their owner's field as new characters (characters_of)."""
     for character, part in characters_of(g, cards, kind):
         for cid in part:
@@ -126,7 +126,7 @@ def place_units(g: Game, cards: list[int], kind: Kind, face_up: bool | None, cha
         g.state.players[controller].field.append(unit)
 
 
-def transform(g: Game, unit: Unit, kind: Kind) -> None:
+def transform(g: Table, unit: Unit, kind: Kind) -> None:
     """A character becomes another kind; the effects it received end. When the new kind does
     not take all its cards it splits into one character per card, each a new one (so a
     request targeting it loses its target, 001 §3.10.4); its state and entry turn stay."""
@@ -150,14 +150,14 @@ def transform(g: Game, unit: Unit, kind: Kind) -> None:
     field[index : index + 1] = made
 
 
-def mount(g: Game, unit: Unit, cards: list[int], kind_id: str) -> None:
+def mount(g: Table, unit: Unit, cards: list[int], kind_id: str) -> None:
     for cid in cards:
         take_card(g.state, cid)
     unit.cards.extend(cards)
     unit.kind = g.rules.character(kind_id)
 
 
-def remove_unit(g: Game, unit: Unit, zone: str, placing: Sequence[int] | None = None) -> None:
+def remove_unit(g: Table, unit: Unit, zone: str, placing: Sequence[int] | None = None) -> None:
     """A character leaves the field (its cards placed one by one in `placing` order, default
     its own); to the graveyard it may trigger (世代交代)."""
     state = g.state

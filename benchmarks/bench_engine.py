@@ -11,19 +11,25 @@ each run's games share one rules context (its caches), as `simulate`'s do.
 Rates are decisions per CPU second of this process, so other load on a shared machine does
 not count against the engine. Goals: engine >= 100,000 decisions/s; simulate >= 0.8 x engine.
 
-python benchmarks/bench_engine.py [games per run] [runs] [--profile]
+With --compiled, the same runs on the engine compiled with mypyc (benchmarks/compiled_engine.py)
+take turns with the pure ones, and both are printed with the speed-up.
+
+python benchmarks/bench_engine.py [games per run] [runs] [--compiled] [--profile]
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import pstats
 import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import compiled_engine
+from blackpoker.runtime.engine import engine_build
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, game_seed, play_game, random_agents
@@ -102,29 +108,69 @@ def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="?", type=int, default=200, help="games per run")
     parser.add_argument("runs", nargs="?", type=int, default=5)
+    parser.add_argument("--first-seed", type=int, default=1, help="run i plays with seed first-seed + i")
     parser.add_argument("--profile", action="store_true", help="then a cProfile summary of the simulate path")
+    parser.add_argument(
+        "--compiled",
+        action="store_true",
+        help="also measure the mypyc-compiled engine (benchmarks/.venv-compiled, built when missing)",
+    )
+    parser.add_argument("--json", action="store_true", help="print each loop's (decisions, seconds) per run")
     return parser.parse_args(argv)
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    args = arguments(argv)
+Samples = dict[str, list[tuple[int, float]]]  # (decisions, CPU seconds) per run, by loop label
+
+
+def measure(games: int, runs: int, first_seed: int, compiled: bool) -> tuple[Samples, Samples]:
+    """The loops' runs here and, with `compiled`, on the compiled engine, taking turns so that a
+    slow spell of the machine hits all."""
     for loop in LOOPS:
         loop.play(2, 0)  # warm the per-rule-set tables
-    samples: dict[str, list[tuple[int, float]]] = {loop.label: [] for loop in LOOPS}
-    for run in range(args.runs):  # the loops take turns, so a slow spell of the machine hits all
+    here: Samples = {loop.label: [] for loop in LOOPS}
+    there: Samples = {loop.label: [] for loop in LOOPS}
+    for run in range(runs):
         for loop in LOOPS:
-            samples[loop.label].append(timed(loop, args.games, run + 1))
-    print(f"{SOURCE.edition} {SOURCE.format}, random vs random, {args.games} games per run, {args.runs} runs")
+            here[loop.label].append(timed(loop, games, first_seed + run))
+        if compiled:
+            for label, sample in compiled_engine.engine_runs(games, first_seed + run).items():
+                there[label].append(sample)
+    return here, there
+
+
+def report(title: str, samples: Samples) -> dict[str, float]:
+    """Print the median rate of each loop; the rates by label."""
     counts = {label: [d for d, _ in runs] for label, runs in samples.items()}
     if len({tuple(c) for c in counts.values()}) != 1:
         raise SystemExit(f"the loops did not play the same games: decisions per run {counts}")
     rates = {label: statistics.median(d / s for d, s in runs) for label, runs in samples.items()}
+    print(title)
     for label, rate in rates.items():
-        print(f"{label:36s} {rate:>9,.0f} decisions/s")
+        print(f"  {label:36s} {rate:>9,.0f} decisions/s")
     per_run = ", ".join(f"{d:,}" for d in counts[LOOPS[0].label])
-    print(f"(the same games each way: {per_run} decisions per run)")
+    print(f"  (the same games each way: {per_run} decisions per run)")
+    return rates
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = arguments(argv)
+    problem = compiled_engine.setup() if args.compiled else None
+    here, there = measure(args.games, args.runs, args.first_seed, args.compiled and problem is None)
+    if args.json:
+        print(json.dumps({label: runs[0] for label, runs in here.items()}))
+        return
+    print(f"{SOURCE.edition} {SOURCE.format}, random vs random, {args.games} games per run, {args.runs} runs")
+    rates = report(f"this environment, {engine_build()}:", here)
     for line in goal_lines(rates):
         print(line)
+    if problem:
+        print(f"compiled engine: not measured: {problem}")
+    elif args.compiled:
+        fast = report("compiled with mypyc:", there)
+        for line in goal_lines(fast):
+            print(f"compiled: {line}")
+        speedups = ", ".join(f"{fast[label] / rate:.2f}x" for label, rate in rates.items())
+        print(f"compiled / pure, loop by loop: {speedups}")
     if args.profile:
         profile = cProfile.Profile()
         profile.runcall(simulate_path, args.games, 99)

@@ -11,6 +11,8 @@ second of the process that plays. OpenSpiel lives in its own virtual environment
 benchmarks/.venv-openspiel, never in the project's: `--setup` creates it (python -m venv,
 then pip install of the open_spiel wheel alone: the driver imports only its C++ binding,
 pyspiel, so numpy and scipy are left out). Without it, the run says so and prints ours.
+Our loops run twice: in this environment and on the engine compiled with mypyc
+(benchmarks/compiled_engine.py builds benchmarks/.venv-compiled), with the goals for each.
 
 python benchmarks/bench_openspiel.py [our games per round] [hearts games per round] [rounds]
                                      [--openspiel hearts,crazy_eights,...] [--no-setup] [--setup]
@@ -28,7 +30,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench_engine import LOOPS, SOURCE, goal_lines, timed, verdict
+import compiled_engine
+from bench_engine import LOOPS, SOURCE, Samples, goal_lines, measure, report, verdict
+from blackpoker.runtime.engine import engine_build
 
 HERE = Path(__file__).resolve().parent
 VENV = HERE / ".venv-openspiel"
@@ -102,26 +106,37 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.setup:
         problem = setup()
         print(f"OpenSpiel environment: {problem or f'ready in {VENV.name}'}")
+        built = compiled_engine.setup()
+        print(f"compiled engine: {built or f'ready in {compiled_engine.VENV.name}'}")
         return
     problem = None if available() else "not set up (--no-setup)" if args.no_setup else setup()
+    unbuilt = (
+        None
+        if compiled_engine.available()
+        else "not built (--no-setup)"
+        if args.no_setup
+        else compiled_engine.setup()
+    )
     spiel_games = [] if problem else [*dict.fromkeys([REFERENCE, *args.openspiel.split(",")])]
-    for loop in LOOPS:
-        loop.play(2, 0)  # warm the per-rule-set tables
-    ours: dict[str, list[float]] = {loop.label: [] for loop in LOOPS}
+    ours: Samples = {loop.label: [] for loop in LOOPS}
+    compiled: Samples = {loop.label: [] for loop in LOOPS}
     theirs: dict[str, list[SpielRun]] = {game: [] for game in spiel_games}
     for round_ in range(args.rounds):
-        for loop in LOOPS:
-            decisions, seconds = timed(loop, args.games, round_ + 1)
-            ours[loop.label].append(decisions / seconds)
+        here, there = measure(args.games, 1, round_ + 1, unbuilt is None)
+        for label in ours:
+            ours[label] += here[label]
+            compiled[label] += there[label]
         for game in spiel_games:
             theirs[game].append(play_openspiel(game, args.spiel_games, round_ + 1))
     print(
         f"{args.rounds} rounds, each: {args.games} {SOURCE.edition} {SOURCE.format} games per loop of ours"
         + "".join(f", {args.spiel_games} OpenSpiel {game} games" for game in spiel_games)
     )
-    rates = {label: statistics.median(samples) for label, samples in ours.items()}
-    for label, rate in rates.items():
-        print(f"{label:42s} {rate:>9,.0f} decisions/s")
+    engines = {f"this environment, {engine_build()}": report(f"this environment, {engine_build()}:", ours)}
+    if unbuilt:
+        print(f"compiled engine: not measured: {unbuilt}")
+    else:
+        engines["compiled with mypyc"] = report("compiled with mypyc:", compiled)
     if problem:
         print(f"OpenSpiel: not measured, its environment is missing: {problem}")
     for game, runs in theirs.items():
@@ -131,16 +146,18 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"{label:42s} {statistics.median(r.rate for r in runs):>9,.0f} decisions/s"
             f"  ({per_game:.1f} player decisions per game; chance outcomes not counted)"
         )
-    for line in goal_lines(rates):
-        print(line)
-    if not problem:
-        hearts = statistics.median(r.rate for r in theirs[REFERENCE])
-        engine, simulate = rates[LOOPS[0].label], rates[LOOPS[2].label]
-        print(f"engine/{REFERENCE} {engine / hearts:.3f}, simulate/{REFERENCE} {simulate / hearts:.3f}")
-        print(
-            f"goal simulate/{REFERENCE} >= {RATIO_GOAL}: {simulate / hearts:.3f}, "
-            f"{verdict(simulate / hearts >= RATIO_GOAL)}"
-        )
+    for name, rates in engines.items():
+        for line in goal_lines(rates):
+            print(f"{name}: {line}")
+        if not problem:
+            hearts = statistics.median(r.rate for r in theirs[REFERENCE])
+            engine, simulate = rates[LOOPS[0].label], rates[LOOPS[2].label]
+            ratios = f"engine/{REFERENCE} {engine / hearts:.3f}, simulate/{REFERENCE} {simulate / hearts:.3f}"
+            print(f"{name}: {ratios}")
+            print(
+                f"{name}: goal simulate/{REFERENCE} >= {RATIO_GOAL}: {simulate / hearts:.3f}, "
+                f"{verdict(simulate / hearts >= RATIO_GOAL)}"
+            )
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.compiler.environment import Environment
+from blackpoker.runtime.engine import engine_build
 
 # The other commands, imported only when run (or listed by --help): a command's start-up
 # then pays only for its own modules, not for the sheets', the engine's and the server's.
@@ -45,7 +46,7 @@ class LazyGroup(click.Group):
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="blackpoker")
+@click.version_option(package_name="blackpoker", message=f"%(prog)s %(version)s (engine: {engine_build()})")
 def main() -> None:
     """BlackPoker rules compiler: one YAML source per edition → sheets and a rules engine."""
 

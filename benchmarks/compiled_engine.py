@@ -1,0 +1,88 @@
+"""The engine compiled with mypyc, in its own environment, for the benchmarks that measure it
+beside the pure-Python one (docs/engine.md, "The compiled engine").
+
+benchmarks/.venv-compiled has the system's packages (the project's dependencies) and the
+project built with `BLACKPOKER_COMPILED=1` (setup.py). A stamp holds the digest of the sources
+it was built from, so a change to them rebuilds it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+VENV = HERE / ".venv-compiled"
+STAMP = VENV / "sources.sha256"
+ENGINE_BENCH = HERE / "bench_engine.py"
+
+
+def python() -> Path:
+    return VENV / "bin" / "python"
+
+
+def digest() -> str:
+    """The sources a compiled build depends on: the compiler and the engine, and setup.py."""
+    engine = (ROOT / "runtime" / "engine").glob("*.py")
+    files = sorted([ROOT / "setup.py", *(ROOT / "compiler").glob("*.py"), *engine])
+    hashed = hashlib.sha256()
+    for path in files:
+        hashed.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    return hashed.hexdigest()
+
+
+def available() -> bool:
+    """Built, and from the sources as they are now."""
+    return STAMP.is_file() and STAMP.read_text() == digest()
+
+
+def setup() -> str | None:
+    """Build the environment unless it is current; None when ready, else why it is not."""
+    if available():
+        return None
+    shutil.rmtree(VENV, ignore_errors=True)
+    build = {**os.environ, "BLACKPOKER_COMPILED": "1"}
+    probe = "import blackpoker.runtime.engine.legal as m; assert m.__file__.endswith('.so'), m.__file__"
+    steps: dict[str, tuple[list[str], dict[str, str] | None]] = {
+        "python -m venv": ([sys.executable, "-m", "venv", "--system-site-packages", str(VENV)], None),
+        "pip install (BLACKPOKER_COMPILED=1)": (
+            [
+                str(python()),
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--disable-pip-version-check",
+                "--no-deps",
+                "--no-build-isolation",
+                str(ROOT),
+            ],
+            build,
+        ),
+        "import the compiled engine": ([str(python()), "-c", probe], None),
+    }
+    for name, (command, env) in steps.items():
+        try:
+            subprocess.run(command, check=True, capture_output=True, text=True, env=env, cwd=HERE)
+        except (OSError, subprocess.CalledProcessError) as error:
+            shutil.rmtree(VENV, ignore_errors=True)  # half made is absent: the next run tries again
+            output = getattr(error, "stderr", None) or str(error)
+            lines = [line for line in output.splitlines() if line.strip()]
+            return f"{name} failed: {lines[-1] if lines else error}"
+    STAMP.write_text(digest())
+    return None
+
+
+def engine_runs(games: int, first_seed: int) -> dict[str, tuple[int, float]]:
+    """One run of bench_engine.py's loops on the compiled engine: (decisions, CPU seconds) by loop."""
+    command = [str(python()), str(ENGINE_BENCH), str(games), "1", "--first-seed", str(first_seed), "--json"]
+    result = subprocess.run(command, check=True, capture_output=True, text=True)
+    found: dict[str, Any] = json.loads(result.stdout)
+    return {label: (int(d), float(s)) for label, (d, s) in found.items()}

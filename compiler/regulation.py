@@ -72,6 +72,7 @@ class Frame(Named):
     start: tuple[str, ...]
     actions: tuple[str, ...]
     access: tuple[Mapping[str, str], ...]
+    unplayable: str | None  # why no game can be played under it yet
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # compared and hashed by id and name
@@ -253,6 +254,7 @@ def _frame(
         tuple(raw.get("start", ())),
         tuple(raw.get("actions", ())),
         tuple(raw.get("access", ())),
+        raw.get("unplayable"),
     )
 
 
@@ -297,16 +299,20 @@ def builtin_regulations() -> list[Regulations]:
 
 
 def regulations_for(edition: str) -> Regulations:
-    """The regulations of an edition (a built-in edition id), or of a regulations file (a path)."""
+    """The regulations of an edition (a built-in edition id), a built-in regulations file by its
+    id (one no edition plays yet, too), or a regulations file (a path)."""
     if is_path(edition):
         return _checked(Path(edition), edition)
     known: list[str] = []
+    ids: list[str] = []
     for regulations in builtin_regulations():
-        if edition in regulations.editions:
+        if edition in regulations.editions or edition == regulations.id:
             return regulations
         known += regulations.editions
+        ids.append(regulations.id)
     message = (
-        f"no regulations for edition '{edition}' (built in for: {', '.join(known)}; or a regulations file)"
+        f"no regulations for edition '{edition}' (built in for: {', '.join(known)}; "
+        f"built-in regulations: {', '.join(ids)}; or a regulations file)"
     )
     raise CompileError([Diagnostic(Location("--edition", 0, 0), message)])
 

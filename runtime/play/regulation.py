@@ -116,11 +116,18 @@ class Setup:
 
 
 def start_problems(regulation: Regulation, edition: Edition) -> list[Diagnostic]:
-    """The options' preset types that are no character type of the rule set's edition, each at
-    its place in the regulations file (a wrong type would send every card to `unfit`)."""
+    """What keeps games from being played under the regulation, each at its place in the
+    regulations file: a frame the engine cannot play yet (its `unplayable`), and the options'
+    preset types that are no character type of the rule set's edition (a wrong type would send
+    every card to `unfit`)."""
     known = edition.character_types
     data = regulation.regulations.doc
     problems = []
+    frame = regulation.frame
+    if frame.unplayable is not None:
+        index = [f.id for f in regulation.regulations.frames].index(frame.id)
+        message = f"{frame.name} cannot be played yet: {frame.unplayable}"
+        problems.append(data.at(("frames", index, "unplayable"), message))
     for index, raw in enumerate(data.data.get("options", ())):
         if raw["id"] not in {o.id for o in regulation.options}:
             continue

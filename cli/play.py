@@ -99,6 +99,8 @@ def play(
         rules = source.compile()
     except CompileError as error:
         report(error.diagnostics)
+    if setup is not None:  # the actions its frame and options add
+        rules = setup.additions.widen(rules)
     place = output_file(log, "--log", force=force) if log is not None else []
     if place:  # checked before the game: a log that cannot be written after it is lost
         report(place)

@@ -12,7 +12,7 @@ from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.pipeline import edition_source
-from blackpoker.compiler.regulation import deck_problems, parse_regulation, regulations_for
+from blackpoker.compiler.regulation import additions, deck_problems, parse_regulation, regulations_for
 from blackpoker.runtime.play.regulation import Setup, start_problems
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -45,13 +45,16 @@ def regulation_setup(edition: str, text: str, deck_files: tuple[str, ...]) -> tu
         report([*error.diagnostics, *problems])
     decks = [by_player.get(player, []) for player in PLAYERS]
     try:
-        problems += start_problems(chosen, edition_source(edition).edition)
+        source = edition_source(edition)
     except CompileError as error:
         report(error.diagnostics)
+    problems += start_problems(chosen, source.edition)
+    added, wrong = additions(chosen, source)
+    problems += wrong
     if not problems:
         for player, mine in zip(PLAYERS, decks, strict=True):
             if mine or chosen.frame.build == "built":  # a random or fixed frame deals when none is given
                 problems += deck_problems(chosen, player, mine)
     if problems:
         report(problems)
-    return Setup.of(chosen, decks), chosen.format.id
+    return Setup.of(chosen, decks, added), chosen.format.id

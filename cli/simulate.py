@@ -248,7 +248,10 @@ def simulate(
         sources = [RulesSource(edition, format_id or DEFAULT_FORMAT)]
     if whole_matches and not any(setups):
         option_error("--match", "needs --regulation, or a --compare side that names a regulation")
-    compiled = [_compiled(source) for source in sources]
+    compiled = [
+        _compiled(source) if setup is None else setup.additions.widen(_compiled(source))
+        for source, setup in zip(sources, setups, strict=True)
+    ]
     # Every output is checked before the games: a bad path found after them loses the run.
     places = output_file(html_out, "--html", force=True) if html_out is not None else []
     places += output_folder(logs, "--logs", empty=True) if logs is not None else []

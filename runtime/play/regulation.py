@@ -17,7 +17,7 @@ from blackpoker.compiler.cards import Card, full_deck
 from blackpoker.compiler.deck import Deck
 from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.model import Edition
-from blackpoker.compiler.regulation import Count, Regulation
+from blackpoker.compiler.regulation import Additions, Count, Regulation
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.state import PLAYERS, player_name
@@ -46,10 +46,17 @@ class Setup:
     left_out: str | None
     given: tuple[tuple[Cards, ...], tuple[Cards, ...]]  # each player's deck files (none: dealt)
     names: tuple[tuple[str, ...], tuple[str, ...]]  # each player's deck names
+    additions: Additions = dataclasses.field(default_factory=Additions)  # its frame's actions
 
     @classmethod
-    def of(cls, regulation: Regulation, decks: Sequence[Sequence[Deck]] = ((), ())) -> Setup:
-        """The regulation with each player's checked decks (compiler.regulation.deck_problems)."""
+    def of(
+        cls,
+        regulation: Regulation,
+        decks: Sequence[Sequence[Deck]] = ((), ()),
+        additions: Additions | None = None,
+    ) -> Setup:
+        """The regulation with each player's checked decks (compiler.regulation.deck_problems)
+        and what it adds to the rule set (compiler.regulation.additions)."""
         frame, match = regulation.frame, regulation.frame.match
         preset = tuple(t for option in regulation.options for t in option.preset)
         unfit = next((o.unfit for o in regulation.options if o.preset), "graveyard")
@@ -74,6 +81,7 @@ class Setup:
             left_out,
             (tuple(d.cards for d in decks[0]), tuple(d.cards for d in decks[1])),
             (names[0], names[1]),
+            additions or Additions(),
         )
 
     @property

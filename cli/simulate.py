@@ -223,9 +223,9 @@ def simulate(
         edition = declared_edition(files[0], "--compare" if compare else "--rules") if files else "v7"
     setups: list[Setup | None] = [None]
     if regulation_text is not None:
-        if compare or rules is not None or format_id is not None:
-            option_error("--regulation", "it names the format: leave out --format, --rules and --compare")
-        setup, format_id = regulation_setup(edition, regulation_text, deck_files)
+        if compare or rules is not None:
+            option_error("--regulation", "it names the rule set: leave out --rules and --compare")
+        setup, format_id = regulation_setup(edition, regulation_text, deck_files, format_id)
         setups = [setup]
     elif deck_files:
         option_error("--deck", "needs --regulation (with --compare, a side names its decks)")

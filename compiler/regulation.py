@@ -77,6 +77,15 @@ class Frame(Named):
     actions: tuple[str, ...]
     access: tuple[Mapping[str, str], ...]
     unplayable: str | None  # why no game can be played under it yet
+    default_deck: str | None = None  # full: without deck files, a built frame plays the whole set
+    set_aside: tuple[tuple[str, int], ...] = ()  # (zone, N): the shuffled deck's top N go there
+    preset: tuple[str, ...] = ()  # as an option's
+    unfit: str = "graveyard"
+
+    @property
+    def needs_decks(self) -> bool:
+        """Whether each player must bring deck files (a built frame without a default deck)."""
+        return self.build == "built" and self.default_deck is None
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # compared and hashed by id and name
@@ -117,6 +126,15 @@ class Regulations:
 
     def kind(self, name: str) -> Sequence[Named]:
         return {"formats": self.formats, "frames": self.frames, "options": self.options}[name]
+
+    def matrices(self) -> tuple[Table, ...]:
+        """The tables as the sheet prints them: the compatibility tables, then, when frames name
+        the formats they are played with (frame.yaml), the frame × format matrix of those."""
+        if all(frame.formats is None for frame in self.frames):
+            return self.tables
+        every = frozenset(f.id for f in self.formats)
+        allowed = {f.id: every if f.formats is None else frozenset(f.formats) for f in self.frames}
+        return (*self.tables, Table("フレーム × フォーマット", self.notation, "frames", "formats", allowed))
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,6 +274,12 @@ def regulations_from(doc: Document) -> tuple[Regulations | None, list[Diagnostic
         for i, raw in enumerate(data.get("actions", ()))
     )
     problems += _unknown_actions(doc, data, {a.id for a in actions})
+    zone_ids = {z["id"] for z in data.get("zones", ())}
+    for index, raw in enumerate(data["frames"]):
+        for at, entry in enumerate(raw.get("set_aside", ())):
+            if entry["zone"] not in zone_ids:
+                message = f"set_aside: no zone '{entry['zone']}' in zones ({', '.join(sorted(zone_ids))})"
+                problems.append(doc.at(("frames", index, "set_aside", at, "zone"), message))
     if problems:
         return None, problems
     regulations = Regulations(
@@ -357,6 +381,9 @@ def _frame(
         tuple(raw.get("actions", ())),
         tuple(raw.get("access", ())),
         raw.get("unplayable"),
+        raw.get("default_deck"),
+        tuple((entry["zone"], entry["count"]) for entry in raw.get("set_aside", ())),
+        *_preset(raw),
     )
 
 
@@ -368,10 +395,15 @@ def _option(raw: Mapping[str, Any]) -> Option:
         raw["text"],
         tuple(raw.get("start", ())),
         tuple(raw.get("actions", ())),
-        tuple(raw["preset"]["types"]) if "preset" in raw else (),
-        raw["preset"]["unfit"] if "preset" in raw else "graveyard",
+        *_preset(raw),
         raw.get("left_out"),
     )
+
+
+def _preset(raw: Mapping[str, Any]) -> tuple[tuple[str, ...], str]:
+    """A frame's or an option's preset: the types, and where an unfit card goes."""
+    preset = raw.get("preset", {"types": (), "unfit": "graveyard"})
+    return tuple(preset["types"]), preset["unfit"]
 
 
 def _table(doc: Document, index: int, raw: Mapping[str, Any], problems: list[Diagnostic]) -> Table:

@@ -104,7 +104,7 @@ def render_regulations(page: RegulationsPage) -> str:
     information), each option, and each compatibility table as a ○ / × matrix."""
     regulations = page.regulations
     kinds = {"formats": regulations.formats, "frames": regulations.frames, "options": regulations.options}
-    tables = [(table, kinds[table.rows], kinds[table.columns]) for table in regulations.tables]
+    tables = [(table, kinds[table.rows], kinds[table.columns]) for table in regulations.matrices()]
     return (
         environment()
         .get_template("regulations.html")

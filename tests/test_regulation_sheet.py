@@ -32,7 +32,7 @@ def test_the_page_shows_every_frame_option_and_table_cell(
     for frame in regulations.frames:
         assert all(squash(step) in text for step in frame.start)
     kinds = {"formats": regulations.formats, "frames": regulations.frames, "options": regulations.options}
-    for table in regulations.tables:
+    for table in regulations.matrices():
         body = html.split(f">{table.name} <", 1)[1].split("</table>", 1)[0]
         rows = re.findall(r"<tr><th scope=\"row\">(.*?)</th>(.*?)</tr>", body)
         assert [name for name, _ in rows] == [row.name for row in kinds[table.rows]]
@@ -51,3 +51,15 @@ def test_a_build_of_just_the_regulations_links_them_from_the_index(tmp_path: Pat
     build_site(BuildOptions(tmp_path / "site", formats=("regulations",), html_only=True))
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert all(f'href="{edition}/regulations.html"' in index for edition, _ in REGULATIONS)
+
+
+@pytest.mark.parametrize(("edition", "regulations"), REGULATIONS, ids=[e for e, _ in REGULATIONS])
+def test_frames_that_name_their_formats_get_a_frame_by_format_matrix(
+    edition: str, regulations: Regulations
+) -> None:
+    derived = regulations.matrices()[len(regulations.tables) :]
+    named = [frame for frame in regulations.frames if frame.formats is not None]
+    assert len(derived) == (1 if named else 0), edition
+    for table in derived:
+        assert (table.rows, table.columns) == ("frames", "formats")
+        assert all(table.allowed[frame.id] == set(frame.formats or ()) for frame in named)

@@ -198,7 +198,7 @@ def _regulation(doc: Document, path: Path, rules: RuleSet) -> tuple[Setup | None
             deck, found = read_deck(file, display(file))
             problems += found
             mine += [deck] if deck is not None else []
-        if not problems and (mine or chosen.frame.build == "built"):  # other frames deal
+        if not problems and (mine or chosen.frame.needs_decks):  # other frames deal, or play the set
             for problem in deck_problems(chosen, who, mine):
                 located = problem.location.path != "--deck"
                 problems.append(problem if located else doc.at(("setup",), f"deck_files: {problem.message}"))

@@ -6,11 +6,9 @@ Every regulation, zone and action is found in the data by what it is, never by n
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
-import yaml
 from bad_input_support import invoke, refused
 from blackpoker.compiler import CompileError, compile
 from blackpoker.compiler.model import Visibility
@@ -19,17 +17,16 @@ from blackpoker.compiler.regulation import (
     Regulation,
     Regulations,
     additions,
-    builtin_files,
     builtin_regulations,
     parse_regulation,
 )
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.legality import first_refusal
 from blackpoker.runtime.engine.options import RequestOption
-from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.view import view
-from blackpoker.runtime.play.regulation import Match, Setup
+from blackpoker.runtime.play.regulation import Setup
 from blackpoker.runtime.scenario.notation import parse_command
+from regulation_support import file_data, game_under, write
 
 PLAYED = [r for r in builtin_regulations() if r.editions]
 
@@ -54,16 +51,6 @@ def _with_pack(regs: Regulations) -> Regulation:
 def regulation() -> Regulation:
     regs = next(r for r in PLAYED if any(o.left_out and o.actions for o in r.options))
     return _with_pack(regs)
-
-
-def _game(regulation: Regulation, seed: int) -> tuple[Game, Setup]:
-    edition = regulation.regulations.editions[0]
-    added, problems = additions(regulation, edition_source(edition))
-    assert problems == []
-    setup = Setup.of(regulation, ((), ()), added)
-    match = Match(setup, random.Random(seed))
-    rules = Rules(added.widen(compile(edition, regulation.format.id)))
-    return Game.new(rules, seed, start=setup.start(match.decks, match.choose()), check=True), setup
 
 
 def _added_options(game: Game, setup: Setup, player: int) -> list[RequestOption]:
@@ -106,7 +93,7 @@ def test_the_added_actions_are_in_the_rule_set_only_under_the_regulation(regulat
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_pack_is_opened_once_and_then_shown(regulation: Regulation, seed: int) -> None:
-    game, setup = _game(regulation, seed)
+    game, setup = game_under(regulation, seed)
     (zone,) = [o.left_out for o in regulation.options if o.left_out]
     me = game.state.turn_player
     pack = list(game.state.players[me].zones[zone])
@@ -142,32 +129,28 @@ def test_a_regulations_files_actions_are_checked_at_their_place(tmp_path: Path) 
     """`validate` reads a regulations file's actions against its editions: a zone no one
     declares, an unknown action a frame adds, an edition that does not exist."""
     regs = next(r for r in PLAYED if r.actions and r.frames)
-    (source,) = [p for p in builtin_files() if p.name == Path(regs.doc.path).name]
-    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    data = file_data(regs)
     action = next(a for a in data["actions"] if any("move" in step for step in a["program"]))
     step = next(step for step in action["program"] if "move" in step)
     step["move"]["to"] = "nowhere"
     data["editions"].append("v0")
-    path = tmp_path / "regs.yaml"
-    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    path = write(tmp_path / "regs.yaml", data)
     result = refused(invoke("validate", path))
     assert "move.to: unknown zone 'nowhere'" in result.stderr
     assert "editions: no edition 'v0' to play them with" in result.stderr
     assert result.stderr.endswith("2 problems found\n") and "Traceback" not in result.output
     owner = next(part for part in ("frames", "options") for entry in data.get(part, ()) if "actions" in entry)
     next(e for e in data[owner] if "actions" in e)["actions"].append("nothing")
-    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    write(path, data)
     result = refused(invoke("validate", path))
     assert f"{path}:" in result.stderr and "actions: no action 'nothing' in actions" in result.stderr
 
 
 def test_a_requires_that_reads_a_name_is_refused(tmp_path: Path) -> None:
     regs = next(r for r in PLAYED if any(a.requires for a in r.actions))
-    (source,) = [p for p in builtin_files() if p.name == Path(regs.doc.path).name]
-    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    data = file_data(regs)
     action = next(a for a in data["actions"] if "requires" in a)
     action["requires"] = {"gt": [{"count": "key"}, 0]}
-    path = tmp_path / "regs.yaml"
-    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    path = write(tmp_path / "regs.yaml", data)
     result = refused(invoke("validate", path))
     assert "requires: 'key' names cards of a request, which does not exist yet" in result.stderr

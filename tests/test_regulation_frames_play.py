@@ -5,28 +5,19 @@ data by what they do, never by name."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
-import yaml
 from bad_input_support import invoke, refused
-from blackpoker.compiler import compile
 from blackpoker.compiler.cards import full_deck
-from blackpoker.compiler.pipeline import edition_source
 from blackpoker.compiler.regulation import (
     Frame,
     Regulation,
     Regulations,
-    additions,
-    builtin_files,
     builtin_regulations,
     parse_regulation,
 )
-from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.invariants import check_invariants
-from blackpoker.runtime.engine.rules import Rules
-from blackpoker.runtime.play.regulation import Match, Setup
+from regulation_support import file_data, game_under, write
 
 FRAMED = [r for r in builtin_regulations() if r.editions and any(f.set_aside for f in r.frames)]
 
@@ -42,23 +33,11 @@ def _regulation(regs: Regulations, frame: Frame) -> Regulation:
     return parse_regulation(f"{fmt.id}+{frame.id}", regs)
 
 
-def _game(regulation: Regulation, seed: int) -> Game:
-    edition = regulation.regulations.editions[0]
-    added, problems = additions(regulation, edition_source(edition))
-    assert problems == []
-    setup = Setup.of(regulation, ((), ()), added)
-    match = Match(setup, random.Random(seed))
-    rules = Rules(added.widen(compile(edition, regulation.format.id)))
-    game = Game.new(rules, seed, start=setup.start(match.decks, match.choose()), check=True)
-    check_invariants(game)
-    return game
-
-
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_pack_is_set_aside_and_the_presets_stand(regs: Regulations, seed: int) -> None:
     frame = next(f for f in regs.frames if f.set_aside and not f.unplayable)
     assert frame.default_deck is not None  # played here without deck files: the whole set
-    game = _game(_regulation(regs, frame), seed)
+    game, _ = game_under(_regulation(regs, frame), seed)
     for player in game.state.players:
         for zone, count in frame.set_aside:
             assert len(player.zones[zone]) == count
@@ -72,14 +51,14 @@ def test_the_pack_is_set_aside_and_the_presets_stand(regs: Regulations, seed: in
             + sum(len(u.cards) for u in player.field)
         )
         assert held + sum(len(z) for z in player.zones.values()) == len(full_deck())
-    first = _game(_regulation(regs, frame), seed).state.players[0].zones[frame.set_aside[0][0]]
-    other = _game(_regulation(regs, frame), seed + 10).state.players[0].zones[frame.set_aside[0][0]]
+    first = game_under(_regulation(regs, frame), seed)[0].state.players[0].zones[frame.set_aside[0][0]]
+    other = game_under(_regulation(regs, frame), seed + 10)[0].state.players[0].zones[frame.set_aside[0][0]]
     assert first != other  # the top of a shuffled deck
 
 
 def test_a_fixed_frame_places_its_presets(regs: Regulations) -> None:
     frame = next(f for f in regs.frames if f.cards and f.preset)
-    game = _game(_regulation(regs, frame), 3)
+    game, _ = game_under(_regulation(regs, frame), 3)
     for player in game.state.players:
         assert len(player.field) == len(frame.preset)
         assert len(player.outside) == len(full_deck()) - len(frame.cards or ())
@@ -108,16 +87,14 @@ def test_a_frame_the_engine_cannot_play_is_refused_by_simulate(regs: Regulations
 
 
 def test_a_frames_set_aside_names_a_zone_of_the_file(regs: Regulations, tmp_path: Path) -> None:
-    (source,) = [p for p in builtin_files() if p.name == Path(regs.doc.path).name]
-    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    data = file_data(regs)
     frame = next(f for f in data["frames"] if "set_aside" in f)
     frame["set_aside"][0]["zone"] = "nowhere"
     frame["default_deck"] = "half"
-    path = tmp_path / "frames.yaml"
-    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    path = write(tmp_path / "frames.yaml", data)
     result = refused(invoke("validate", path))
     assert "default_deck" in result.stderr and "Traceback" not in result.output
     del frame["default_deck"]
-    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    write(path, data)
     result = refused(invoke("validate", path))
     assert f"{path}:" in result.stderr and "set_aside: no zone 'nowhere' in zones" in result.stderr

@@ -6,17 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 from bad_input_support import invoke, refused
 from blackpoker.compiler.regulation import (
     Regulations,
-    builtin_files,
     builtin_regulations,
     parse_regulation,
     regulations_for,
 )
 from blackpoker.runtime.play.regulation import start_problems
 from editions_support import EDITIONS, environment, read_upstream
+from regulation_support import file_data, write
 
 ACT_FRAME = read_upstream("act-frame.yaml")
 
@@ -85,10 +84,8 @@ def test_a_frame_the_engine_cannot_play_is_refused_at_its_place(regs: Regulation
 
 
 def test_an_empty_unplayable_reason_is_refused(tmp_path: Path, regs: Regulations) -> None:
-    (source,) = [p for p in builtin_files() if Path(regs.doc.path).name == p.name]
-    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    data = file_data(regs)
     data["frames"][0]["unplayable"] = ""
-    path = tmp_path / "frames.yaml"
-    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    path = write(tmp_path / "frames.yaml", data)
     result = refused(invoke("validate", path))
     assert f"{path}:" in result.stderr and "unplayable" in result.stderr

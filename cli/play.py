@@ -85,11 +85,11 @@ def play(
     --regulation, the first game of a match: its decks, presets and pack."""
     setup = None
     if regulation_text is not None:
-        if format_id is not None or rules_file is not None:
-            option_error("--regulation", "it names the format: leave out --format and --rules")
+        if rules_file is not None:
+            option_error("--regulation", "it names the rule set: leave out --rules")
         if log is not None:
             option_error("--log", "not with a regulation yet: a log does not record its set-up")
-        setup, format_id = regulation_setup(edition, regulation_text, deck_files)
+        setup, format_id = regulation_setup(edition, regulation_text, deck_files, format_id)
     elif deck_files:
         option_error("--deck", "needs --regulation")
     if format_id is None:
@@ -99,6 +99,8 @@ def play(
         rules = source.compile()
     except CompileError as error:
         report(error.diagnostics)
+    if setup is not None:  # the actions its frame and options add
+        rules = setup.additions.widen(rules)
     place = output_file(log, "--log", force=force) if log is not None else []
     if place:  # checked before the game: a log that cannot be written after it is lost
         report(place)

@@ -12,7 +12,7 @@ from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.pipeline import edition_source
-from blackpoker.compiler.regulation import deck_problems, parse_regulation, regulations_for
+from blackpoker.compiler.regulation import additions, deck_problems, parse_regulation, regulations_for
 from blackpoker.runtime.play.regulation import Setup, start_problems
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -30,13 +30,18 @@ def regulation_options(command: F) -> F:
         "--regulation",
         "regulation_text",
         metavar="TEXT",
-        help="Play under a regulation, e.g. 'std+random-half+preset2' (docs/regulations.md): its format.",
+        help="Play under a regulation, e.g. 'std+random-half+preset2' (docs/regulations.md); with "
+        "--format, its frame and options only ('pack').",
     )(command)
 
 
-def regulation_setup(edition: str, text: str, deck_files: tuple[str, ...]) -> tuple[Setup, str]:
+def regulation_setup(
+    edition: str, text: str, deck_files: tuple[str, ...], format_id: str | None = None
+) -> tuple[Setup, str]:
     """The regulation and the players' decks, checked as `regulation check` checks them; the
-    format it names."""
+    format it names. With `format_id` (--format), the text names the frame and options only."""
+    if format_id is not None:
+        text = f"{format_id}+{text}"
     problems: list[Diagnostic] = []
     by_player = read_decks(deck_files, problems)
     try:
@@ -45,13 +50,16 @@ def regulation_setup(edition: str, text: str, deck_files: tuple[str, ...]) -> tu
         report([*error.diagnostics, *problems])
     decks = [by_player.get(player, []) for player in PLAYERS]
     try:
-        problems += start_problems(chosen, edition_source(edition).edition)
+        source = edition_source(edition)
     except CompileError as error:
         report(error.diagnostics)
+    problems += start_problems(chosen, source.edition)
+    added, wrong = additions(chosen, source)
+    problems += wrong
     if not problems:
         for player, mine in zip(PLAYERS, decks, strict=True):
-            if mine or chosen.frame.build == "built":  # a random or fixed frame deals when none is given
+            if mine or chosen.frame.needs_decks:  # other frames deal, or play the whole set
                 problems += deck_problems(chosen, player, mine)
     if problems:
         report(problems)
-    return Setup.of(chosen, decks), chosen.format.id
+    return Setup.of(chosen, decks, added), chosen.format.id

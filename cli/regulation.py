@@ -25,7 +25,8 @@ def regulation() -> None:
     "--edition",
     default="v7",
     show_default=True,
-    help="The edition whose regulations apply (a built-in id), or the path of a regulations file.",
+    help="The edition whose regulations apply (a built-in id), built-in regulations by their id "
+    "(9-0), or the path of a regulations file.",
 )
 @click.option(
     "--deck",
@@ -88,6 +89,7 @@ def describe(chosen: Regulation, decks: dict[str, list[Deck]]) -> list[str]:
         lines.append(f"  a player's decks together: {frame.together} cards, from one set")
     lines += [f"  start: {step}" for step in frame.start]
     lines += [f"  adds: {action}" for action in frame.actions]
+    lines += [f"  not playable yet: {frame.unplayable}"] if frame.unplayable else []
     lines += [
         f"  {a['what']}: 完全公開 {a['public']} / 個人公開 {a['owner']} / 非公開 {a['hidden']}"
         for a in frame.access

@@ -223,9 +223,9 @@ def simulate(
         edition = declared_edition(files[0], "--compare" if compare else "--rules") if files else "v7"
     setups: list[Setup | None] = [None]
     if regulation_text is not None:
-        if compare or rules is not None or format_id is not None:
-            option_error("--regulation", "it names the format: leave out --format, --rules and --compare")
-        setup, format_id = regulation_setup(edition, regulation_text, deck_files)
+        if compare or rules is not None:
+            option_error("--regulation", "it names the rule set: leave out --rules and --compare")
+        setup, format_id = regulation_setup(edition, regulation_text, deck_files, format_id)
         setups = [setup]
     elif deck_files:
         option_error("--deck", "needs --regulation (with --compare, a side names its decks)")
@@ -248,7 +248,10 @@ def simulate(
         sources = [RulesSource(edition, format_id or DEFAULT_FORMAT)]
     if whole_matches and not any(setups):
         option_error("--match", "needs --regulation, or a --compare side that names a regulation")
-    compiled = [_compiled(source) for source in sources]
+    compiled = [
+        _compiled(source) if setup is None else setup.additions.widen(_compiled(source))
+        for source, setup in zip(sources, setups, strict=True)
+    ]
     # Every output is checked before the games: a bad path found after them loses the run.
     places = output_file(html_out, "--html", force=True) if html_out is not None else []
     places += output_folder(logs, "--logs", empty=True) if logs is not None else []

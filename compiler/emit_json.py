@@ -68,6 +68,7 @@ def _action(ruleset: RuleSet, action: Action) -> dict[str, Any]:
         "changed": action.changed,
         "dev_note": action.dev_note,
         **({"triggered_by": _node(action.triggered_by)} if action.triggered_by else {}),
+        **({"requires": _node(action.requires)} if action.requires else {}),
     }
 
 

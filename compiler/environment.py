@@ -286,7 +286,7 @@ class Environment:
         files, problems = find_files(paths, _SUFFIXES)
         sources: list[Source | ExtraSource] = []
         for file in files:
-            data = data_file_problems(file, display(file))
+            data = data_file_problems(file, display(file), self.edition)
             if data is not None:
                 problems += data
                 continue

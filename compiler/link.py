@@ -32,6 +32,7 @@ from blackpoker.compiler.parse import EditionSource, Edits, OverlaySource
 from blackpoker.compiler.program import (
     BUILT_IN_NAMES,
     Become,
+    Choose,
     ChooseOne,
     DeclareAttackers,
     DeclareBlockers,
@@ -44,6 +45,7 @@ from blackpoker.compiler.program import (
     Mount,
     Move,
     Name,
+    Node,
     Pile,
     PutCharacter,
     Request,
@@ -406,8 +408,13 @@ def _check_program(
     be bound before it on every path."""
     steps = _get(action, "steps") or ()
     program = (*path, "program")
-    problems = [
-        doc.at(where, message) for where, message in _unknown_names(source, action, program, steps, added)
+    requires = _get(action, "requires")
+    nodes = [*walk_steps(steps, program), *(walk(requires, path) if requires is not None else ())]
+    problems = [doc.at(where, message) for where, message in _unknown_names(source, action, nodes, added)]
+    problems += [
+        doc.at(where, f"requires: '{node.name}' names cards of a request, which does not exist yet")
+        for where, node in (walk(requires, path) if requires is not None else ())
+        if isinstance(node, Name)
     ]
     _bound(doc, program, steps, (), problems)
     problems += _check_triggered_by(source, doc, path, _get(action, "triggered_by"), added)
@@ -439,7 +446,7 @@ def _check_triggered_by(
 
 
 def _unknown_names(
-    source: EditionSource, action: Any, path: PathKey, steps: Steps, added: Added
+    source: EditionSource, action: Any, nodes: Iterable[tuple[PathKey, Node]], added: Added
 ) -> Iterator[tuple[PathKey, str]]:
     actions = {a.id: a.formats for a in source.actions}
     characters = {c.id for c in source.characters} | added.characters
@@ -451,7 +458,7 @@ def _unknown_names(
     labels = [label.id for label in source.edition.labels]
     named_labels = (None, *labels)  # a step without a label reads the characters' attack rule
     step_at: set[PathKey] = set()
-    for where, node in walk_steps(steps, path):
+    for where, node in nodes:
         if isinstance(node, Step):
             step_at.add(where)
         if isinstance(node, Request):
@@ -472,6 +479,8 @@ def _unknown_names(
             yield (*where, *node.at("to")), f"move.to: {_unknown('zone', node.to, zones)}"
         elif isinstance(node, Pile) and node.zone not in piles:
             yield (*where, *node.at("zone")), f"zone: {_unknown('zone', node.zone, piles)}"
+        elif isinstance(node, Choose) and node.zone not in piles:
+            yield (*where, *node.at("zone")), f"choose.from: {_unknown('zone', node.zone, piles)}"
         elif isinstance(node, DeclareAttackers | DeclareBlockers | Haste) and node.label not in named_labels:
             yield (*where, *node.at("label")), f"label: {_unknown('label', str(node.label), labels)}"
         if isinstance(node, PutCharacter | Mount | Become):

@@ -12,7 +12,7 @@ from blackpoker.compiler.keyspec import KeySpec
 from blackpoker.compiler.matcher import KeyMatcher
 
 if TYPE_CHECKING:
-    from blackpoker.compiler.program import Step, TriggeredBy
+    from blackpoker.compiler.program import Requires, Step, TriggeredBy
 
 
 class Timing(StrEnum):
@@ -87,6 +87,7 @@ class Action:
     activation_condition: str = ""  # 起動条件 as printed; `limits` is its structured form
     trigger_condition: str = ""  # 誘発条件 as printed; `triggered_by` is its structured form
     triggered_by: TriggeredBy | None = None  # 誘発条件: another action's resolution triggers it
+    requires: Requires | None = None  # 起動条件 the engine checks before a request
     changed: bool = False  # the ● of an entry changed in this edition
     dev_note: str = ""
     format: str = ""  # the first format, as written; `formats` is computed from it
@@ -197,6 +198,7 @@ class LegendBox:
 class Visibility(StrEnum):
     PUBLIC = "public"  # 完全公開: every player sees the cards
     OWNER = "owner"  # 個人公開: the owner sees the cards, the opponent the count
+    HIDDEN = "hidden"  # 非公開: both players see only the count (an unopened pack)
 
 
 @dataclass(frozen=True, slots=True)

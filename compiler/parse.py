@@ -68,6 +68,7 @@ from blackpoker.compiler.program import (
     Plus,
     Points,
     RankCount,
+    Requires,
     Size,
     State,
     Step,
@@ -90,6 +91,7 @@ _ACTION: dict[str, Callable[[Any], Any]] = {
     "limits": lambda values: frozenset(map(Limit, values)),
     "program": tuple,
     "triggered_by": lambda value: _build(TriggeredBy, {"triggered_by": value}),
+    "requires": lambda value: _build(Requires, {"requires": value}),
 }
 _CHARACTER: dict[str, Callable[[Any], Any]] = {
     **_COMMON,

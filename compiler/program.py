@@ -582,6 +582,15 @@ class TriggeredBy(Node):
     cond: Condition | None = field(default=None, metadata=at("if"))
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Requires(Node):
+    """起動条件 as data: the action can be requested only while the condition holds, read for
+    the requesting player (`you`) before there is a request, so it names no cards of one."""
+
+    prefix: ClassVar[PathKey] = ("requires",)
+    cond: Condition = field(metadata=at())
+
+
 def binding(step: Step) -> str | None:
     """The name a step binds for the steps after it (a for_each's name is bound inside only)."""
     if isinstance(step, ForEach):

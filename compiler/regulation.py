@@ -9,8 +9,8 @@ Every name, number and rule citation comes from the data file: the code knows on
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -18,8 +18,12 @@ from typing import Any
 from blackpoker.compiler.cards import Card
 from blackpoker.compiler.deck import Deck, deck_from, set_problems
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
+from blackpoker.compiler.link import Added, check_action_names
 from blackpoker.compiler.load import Document, is_path, load_file
+from blackpoker.compiler.matcher import compile_matcher
+from blackpoker.compiler.model import Action, RuleSet, ZoneRule
 from blackpoker.compiler.normalize import normalize
+from blackpoker.compiler.parse import _ACTION, EditionSource, _fields
 from blackpoker.compiler.validate import schema_problems
 
 FOLDER = "regulations"  # in actionlists/: one file per rules release
@@ -72,6 +76,16 @@ class Frame(Named):
     start: tuple[str, ...]
     actions: tuple[str, ...]
     access: tuple[Mapping[str, str], ...]
+    unplayable: str | None  # why no game can be played under it yet
+    default_deck: str | None = None  # full: without deck files, a built frame plays the whole set
+    set_aside: tuple[tuple[str, int], ...] = ()  # (zone, N): the shuffled deck's top N go there
+    preset: tuple[str, ...] = ()  # as an option's
+    unfit: str = "graveyard"
+
+    @property
+    def needs_decks(self) -> bool:
+        """Whether each player must bring deck files (a built frame without a default deck)."""
+        return self.build == "built" and self.default_deck is None
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # compared and hashed by id and name
@@ -106,9 +120,21 @@ class Regulations:
     frames: tuple[Frame, ...]
     options: tuple[Option, ...]
     tables: tuple[Table, ...]
+    zones: tuple[ZoneRule, ...] = ()  # zones its actions name (the pack)
+    action_types: tuple[str, ...] = ()  # added to the edition's
+    actions: tuple[Action, ...] = ()  # the actions frames and options add, by id
 
     def kind(self, name: str) -> Sequence[Named]:
         return {"formats": self.formats, "frames": self.frames, "options": self.options}[name]
+
+    def matrices(self) -> tuple[Table, ...]:
+        """The tables as the sheet prints them: the compatibility tables, then, when frames name
+        the formats they are played with (frame.yaml), the frame × format matrix of those."""
+        if all(frame.formats is None for frame in self.frames):
+            return self.tables
+        every = frozenset(f.id for f in self.formats)
+        allowed = {f.id: every if f.formats is None else frozenset(f.formats) for f in self.frames}
+        return (*self.tables, Table("フレーム × フォーマット", self.notation, "frames", "formats", allowed))
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +156,79 @@ class Regulation:
 
     def _parts(self) -> tuple[Named, ...]:
         return (self.format, self.frame, *self.options)
+
+    @property
+    def added(self) -> tuple[str, ...]:
+        """The ids of the actions its frame and options add, each once."""
+        return tuple(dict.fromkeys((*self.frame.actions, *(a for o in self.options for a in o.actions))))
+
+
+@dataclass(frozen=True, slots=True)
+class Additions:
+    """What a regulation adds to the rule set its games are played with: its zones, action
+    types and the actions of its frame and options (plain data, so it pickles)."""
+
+    zones: tuple[ZoneRule, ...] = ()
+    action_types: tuple[str, ...] = ()
+    actions: tuple[Action, ...] = ()
+
+    def widen(self, ruleset: RuleSet) -> RuleSet:
+        """The rule set with the additions, its added actions of the rule set's format."""
+        if not (self.zones or self.actions):
+            return ruleset
+        edition = ruleset.edition
+        core = replace(edition.core, zones=(*edition.core.zones, *self.zones))
+        types = tuple(dict.fromkeys((*edition.action_types, *self.action_types)))
+        actions = tuple(
+            replace(a, formats=(ruleset.format.id,), matcher=compile_matcher(a.key) if a.key else None)
+            for a in self.actions
+        )
+        return RuleSet(
+            replace(edition, core=core, action_types=types),
+            ruleset.format,
+            (*ruleset.actions, *actions),
+            ruleset.characters,
+            ruleset.fogs,
+        )
+
+
+def additions(regulation: Regulation, source: EditionSource) -> tuple[Additions, list[Diagnostic]]:
+    """What the regulation adds to its format of the edition, and the names its actions use
+    that the edition lacks (see `action_problems`)."""
+    regulations = regulation.regulations
+    wanted = regulation.added
+    declared = {z.id for z in source.edition.core.zones}
+    added = Additions(
+        tuple(z for z in regulations.zones if z.id not in declared) if wanted else (),
+        regulations.action_types if wanted else (),
+        tuple(replace(a, formats=(regulation.format.id,)) for a in regulations.actions if a.id in wanted),
+    )
+    return added, action_problems(regulations, source, added.actions)
+
+
+def action_problems(
+    regulations: Regulations, source: EditionSource, actions: Sequence[Action]
+) -> list[Diagnostic]:
+    """The names the regulations' actions use that the edition (with the regulations' zones
+    and action types) lacks, each at its place in the regulations file; an action with
+    `formats` is checked in those formats of the edition."""
+    edition = source.edition
+    declared = {z.id for z in edition.core.zones}
+    widened = replace(
+        edition,
+        core=replace(
+            edition.core, zones=(*edition.core.zones, *(z for z in regulations.zones if z.id not in declared))
+        ),
+        action_types=tuple(dict.fromkeys((*edition.action_types, *regulations.action_types))),
+    )
+    checked = EditionSource(regulations.doc, widened, source.actions, source.characters, source.fogs)
+    own = Added(frozenset(a.id for a in regulations.actions) - {a.id for a in source.actions})
+    at = {a.id: index for index, a in enumerate(regulations.actions)}
+    return [
+        problem
+        for action in actions
+        for problem in check_action_names(checked, regulations.doc, ("actions", at[action.id]), action, own)
+    ]
 
 
 # --- the data files ---------------------------------------------------------------------------
@@ -170,6 +269,17 @@ def regulations_from(doc: Document) -> tuple[Regulations | None, list[Diagnostic
                 where = ("frames", index, "formats", at)
                 problems.append(doc.at(where, f"formats: no format '{format_id}' in formats"))
     tables = tuple(_table(doc, index, raw, problems) for index, raw in enumerate(data.get("tables", ())))
+    actions = tuple(
+        Action(**{"section": "", "formats": (), **_fields(doc, ("actions", i), raw, _ACTION, problems)})
+        for i, raw in enumerate(data.get("actions", ()))
+    )
+    problems += _unknown_actions(doc, data, {a.id for a in actions})
+    zone_ids = {z["id"] for z in data.get("zones", ())}
+    for index, raw in enumerate(data["frames"]):
+        for at, entry in enumerate(raw.get("set_aside", ())):
+            if entry["zone"] not in zone_ids:
+                message = f"set_aside: no zone '{entry['zone']}' in zones ({', '.join(sorted(zone_ids))})"
+                problems.append(doc.at(("frames", index, "set_aside", at, "zone"), message))
     if problems:
         return None, problems
     regulations = Regulations(
@@ -183,14 +293,31 @@ def regulations_from(doc: Document) -> tuple[Regulations | None, list[Diagnostic
         tuple(frames),
         tuple(_option(raw) for raw in data.get("options", ())),
         tables,
+        tuple(ZoneRule(**raw) for raw in data.get("zones", ())),
+        tuple(data.get("action_types", ())),
+        actions,
     )
     return regulations, []
+
+
+def _unknown_actions(doc: Document, data: Mapping[str, Any], known: set[str]) -> list[Diagnostic]:
+    """Every action a frame or an option adds is one of the file's `actions`."""
+    return [
+        doc.at(
+            (part, index, "actions", at),
+            f"actions: no action '{action_id}' in actions ({', '.join(sorted(known))})",
+        )
+        for part in ("frames", "options")
+        for index, raw in enumerate(data.get(part, ()))
+        for at, action_id in enumerate(raw.get("actions", ()))
+        if action_id not in known
+    ]
 
 
 def _unique(doc: Document, data: Mapping[str, Any]) -> list[Diagnostic]:
     """Ids, and names as the notation reads them, are unique within each list."""
     problems = []
-    for part in ("formats", "matches", "frames", "options"):
+    for part in ("formats", "matches", "frames", "options", "actions"):
         seen: dict[tuple[str, str], int] = {}
         for index, raw in enumerate(data.get(part, ())):
             for field, key in (("id", raw["id"]), ("name", _key(raw["name"]))):
@@ -253,6 +380,10 @@ def _frame(
         tuple(raw.get("start", ())),
         tuple(raw.get("actions", ())),
         tuple(raw.get("access", ())),
+        raw.get("unplayable"),
+        raw.get("default_deck"),
+        tuple((entry["zone"], entry["count"]) for entry in raw.get("set_aside", ())),
+        *_preset(raw),
     )
 
 
@@ -264,10 +395,15 @@ def _option(raw: Mapping[str, Any]) -> Option:
         raw["text"],
         tuple(raw.get("start", ())),
         tuple(raw.get("actions", ())),
-        tuple(raw["preset"]["types"]) if "preset" in raw else (),
-        raw["preset"]["unfit"] if "preset" in raw else "graveyard",
+        *_preset(raw),
         raw.get("left_out"),
     )
+
+
+def _preset(raw: Mapping[str, Any]) -> tuple[tuple[str, ...], str]:
+    """A frame's or an option's preset: the types, and where an unfit card goes."""
+    preset = raw.get("preset", {"types": (), "unfit": "graveyard"})
+    return tuple(preset["types"]), preset["unfit"]
 
 
 def _table(doc: Document, index: int, raw: Mapping[str, Any], problems: list[Diagnostic]) -> Table:
@@ -297,16 +433,20 @@ def builtin_regulations() -> list[Regulations]:
 
 
 def regulations_for(edition: str) -> Regulations:
-    """The regulations of an edition (a built-in edition id), or of a regulations file (a path)."""
+    """The regulations of an edition (a built-in edition id), a built-in regulations file by its
+    id (one no edition plays yet, too), or a regulations file (a path)."""
     if is_path(edition):
         return _checked(Path(edition), edition)
     known: list[str] = []
+    ids: list[str] = []
     for regulations in builtin_regulations():
-        if edition in regulations.editions:
+        if edition in regulations.editions or edition == regulations.id:
             return regulations
         known += regulations.editions
+        ids.append(regulations.id)
     message = (
-        f"no regulations for edition '{edition}' (built in for: {', '.join(known)}; or a regulations file)"
+        f"no regulations for edition '{edition}' (built in for: {', '.join(known)}; "
+        f"built-in regulations: {', '.join(ids)}; or a regulations file)"
     )
     raise CompileError([Diagnostic(Location("--edition", 0, 0), message)])
 
@@ -459,10 +599,27 @@ def _fixed_problems(deck: Deck, cards: tuple[Card, ...], cite: str) -> list[Diag
     return problems
 
 
-def data_file_problems(path: Path, shown: str) -> list[Diagnostic] | None:
-    """The problems of a deck or regulations file; None for a file of any other kind."""
+def data_file_problems(
+    path: Path, shown: str, edition: Callable[[str], EditionSource]
+) -> list[Diagnostic] | None:
+    """The problems of a deck or regulations file; None for a file of any other kind. A
+    regulations file's actions are checked against each of its editions (`edition` reads one)."""
     doc, problems = load_file(path, shown)
     kind = doc.data.get("kind") if doc is not None and isinstance(doc.data, dict) else None
     if doc is None or kind not in ("deck", "regulations"):
         return None
-    return problems + (deck_from(doc) if kind == "deck" else regulations_from(doc))[1]
+    if kind == "deck":
+        return problems + deck_from(doc)[1]
+    regulations, found = regulations_from(doc)
+    problems += found
+    for index, edition_id in enumerate(regulations.editions if regulations else ()):
+        assert regulations is not None
+        try:
+            source = edition(edition_id)
+        except CompileError:
+            problems.append(
+                doc.at(("editions", index), f"editions: no edition '{edition_id}' to play them with")
+            )
+            continue
+        problems += action_problems(regulations, source, regulations.actions)
+    return problems

@@ -94,7 +94,7 @@ def build_site(options: BuildOptions, console: Console | None = None) -> BuildRe
     owned = _owned(options.out, options.force)
     console = console or Console(stderr=True)
     with _staging(options.out) as staging, _progress(console) as progress:
-        sheets = len(pages) + len(extras)
+        sheets = len(pages) + len(extras) + len(rules_of_play)
         task = progress.add_task("HTML", total=sheets * (1 if options.html_only else 2) + 1)
         files = _write_html(staging, pages, history, extras, rules_of_play, options)
         progress.update(task, advance=sheets + 1, refresh=True)
@@ -102,7 +102,7 @@ def build_site(options: BuildOptions, console: Console | None = None) -> BuildRe
             progress.update(task, description="PDF", refresh=True)
             files += _write_pdfs(
                 staging,
-                [*pages, *extras],
+                [*pages, *extras, *rules_of_play],
                 options.workers,
                 lambda: progress.update(task, advance=1, refresh=True),
             )
@@ -186,7 +186,7 @@ def _write_html(
     for regulations in rules_of_play:
         target = root / regulations.path
         target.parent.mkdir(exist_ok=True)
-        target.write_text(render_regulations(regulations), encoding="utf-8")
+        target.write_text(render_regulations(regulations, with_pdf), encoding="utf-8")
         files.append(Path(regulations.path))
     index = render_index(pages, history, with_pdf, extras, rules_of_play)
     (root / "index.html").write_text(index, encoding="utf-8")
@@ -194,7 +194,10 @@ def _write_html(
 
 
 def _write_pdfs(
-    root: Path, pages: Sequence[Page | ExtraPage], workers: int | None, advance: Callable[[], None]
+    root: Path,
+    pages: Sequence[Page | ExtraPage | RegulationsPage],
+    workers: int | None,
+    advance: Callable[[], None],
 ) -> list[Path]:
     # WeasyPrint is an optional dependency (extra "pdf"): only PDF builds import it.
     from blackpoker.site.pdf import PdfJob, render_all

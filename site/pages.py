@@ -85,8 +85,12 @@ class RegulationsPage:
     regulations: Regulations
 
     @property
+    def slug(self) -> str:
+        return REGULATIONS
+
+    @property
     def path(self) -> str:
-        return f"{self.edition}/{REGULATIONS}.html"
+        return f"{self.edition}/{self.slug}.html"
 
 
 @dataclass(frozen=True, slots=True)

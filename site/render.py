@@ -48,7 +48,7 @@ def page_url(base_url: str, page: Page) -> str | None:
     return f"{base_url.rstrip('/')}/{page.path}" if base_url else page.official_url
 
 
-def pdf_names(page: Page | ExtraPage) -> Downloads:
+def pdf_names(page: Page | ExtraPage | RegulationsPage) -> Downloads:
     return Downloads(f"{page.slug}.pdf", f"{page.slug}-2up.pdf")
 
 
@@ -99,16 +99,22 @@ def render_extra(page: ExtraPage, with_pdf: bool) -> str:
     )
 
 
-def render_regulations(page: RegulationsPage) -> str:
+def render_regulations(page: RegulationsPage, with_pdf: bool) -> str:
     """An edition's regulations: each frame (match, deck, start, added actions, public
     information), each option, and each compatibility table as a ○ / × matrix."""
     regulations = page.regulations
     kinds = {"formats": regulations.formats, "frames": regulations.frames, "options": regulations.options}
-    tables = [(table, kinds[table.rows], kinds[table.columns]) for table in regulations.tables]
+    tables = [(table, kinds[table.rows], kinds[table.columns]) for table in regulations.matrices()]
     return (
         environment()
         .get_template("regulations.html")
-        .render(root="../", regulations=regulations, edition_title=page.about.title, tables=tables)
+        .render(
+            root="../",
+            regulations=regulations,
+            edition_title=page.about.title,
+            tables=tables,
+            downloads=pdf_names(page) if with_pdf else None,
+        )
     )
 
 

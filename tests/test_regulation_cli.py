@@ -80,7 +80,8 @@ def test_every_built_in_regulations_file_validates() -> None:
     assert result.exit_code == 0, result.output
     for path in files:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        assert regulations_for(data["editions"][0]).id == data["id"]
+        assert regulations_for(data["id"]).id == data["id"]
+        assert all(regulations_for(edition).id == data["id"] for edition in data["editions"])
 
 
 def test_a_broken_regulations_file_is_located(tmp_path: Path) -> None:

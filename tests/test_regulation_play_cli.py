@@ -10,6 +10,7 @@ from typing import Any
 from blackpoker.cli.main import main
 from blackpoker.runtime.scenario.scenario import load
 from click.testing import CliRunner
+from editions_support import EDITIONS
 
 ROOT = Path(__file__).resolve().parents[1]
 DECKS = ROOT / "examples" / "decks"
@@ -70,8 +71,10 @@ def test_bad_regulation_options_are_located() -> None:
     assert code == 1 and "--deck: p1: 構築40 is a 1デッキマッチ" in output
     code, output = simulate("--match", "-n", "2")
     assert code == 1 and "--match: needs --regulation" in output
-    code, output = simulate("--regulation", "std+full", "--format", "lite")
-    assert code == 1 and "--regulation: it names the format" in output
+    code, output = simulate("--edition", EDITIONS[0], "--regulation", "std+full", "--rules", "x.yaml")
+    assert code == 1 and "--regulation: it names the rule set" in output
+    code, output = simulate("--regulation", "std+full", "--format", "lite")  # then it names no format
+    assert code == 1 and "regulation:1:6: 'std' is not a frame" in output
 
 
 def test_a_scenario_with_a_refused_regulation_is_located(tmp_path: Path) -> None:

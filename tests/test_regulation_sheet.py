@@ -4,12 +4,14 @@ table cell, read from the regulation data, and a link from the index."""
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 from blackpoker.compiler.regulation import Regulations, builtin_regulations
 from blackpoker.site.build import BuildOptions, build_site
-from site_support import squash, text_content
+from pypdf import PdfReader
+from site_support import pdf_text, squash, text_content
 
 REGULATIONS = [(edition, r) for r in builtin_regulations() for edition in r.editions]
 
@@ -32,7 +34,7 @@ def test_the_page_shows_every_frame_option_and_table_cell(
     for frame in regulations.frames:
         assert all(squash(step) in text for step in frame.start)
     kinds = {"formats": regulations.formats, "frames": regulations.frames, "options": regulations.options}
-    for table in regulations.tables:
+    for table in regulations.matrices():
         body = html.split(f">{table.name} <", 1)[1].split("</table>", 1)[0]
         rows = re.findall(r"<tr><th scope=\"row\">(.*?)</th>(.*?)</tr>", body)
         assert [name for name, _ in rows] == [row.name for row in kinds[table.rows]]
@@ -51,3 +53,34 @@ def test_a_build_of_just_the_regulations_links_them_from_the_index(tmp_path: Pat
     build_site(BuildOptions(tmp_path / "site", formats=("regulations",), html_only=True))
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert all(f'href="{edition}/regulations.html"' in index for edition, _ in REGULATIONS)
+
+
+@pytest.mark.parametrize(("edition", "regulations"), REGULATIONS, ids=[e for e, _ in REGULATIONS])
+def test_frames_that_name_their_formats_get_a_frame_by_format_matrix(
+    edition: str, regulations: Regulations
+) -> None:
+    derived = regulations.matrices()[len(regulations.tables) :]
+    named = [frame for frame in regulations.frames if frame.formats is not None]
+    assert len(derived) == (1 if named else 0), edition
+    for table in derived:
+        assert (table.rows, table.columns) == ("frames", "formats")
+        assert all(table.allowed[frame.id] == set(frame.formats or ()) for frame in named)
+
+
+def test_the_page_is_printed_as_pdf_a4_and_two_up(tmp_path: Path) -> None:
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext is not installed (apt-get install poppler-utils)")
+    edition, regulations = REGULATIONS[0]
+    out = tmp_path / "site"
+    result = build_site(BuildOptions(out, (edition,), ("regulations",), workers=1))
+    (page,) = result.regulations
+    a4, two_up = (out / page.path.replace(".html", suffix) for suffix in (".pdf", "-2up.pdf"))
+    assert a4.is_file() and two_up.is_file()
+    printed = squash(pdf_text(a4))
+    assert all(squash(frame.name) in printed for frame in regulations.frames)
+    assert all(squash(table.name) in printed for table in regulations.matrices())
+    assert len(PdfReader(two_up).pages) == (len(PdfReader(a4).pages) + 1) // 2
+    index = (out / "index.html").read_text(encoding="utf-8")
+    html = (out / page.path).read_text(encoding="utf-8")
+    for pdf in (a4, two_up):
+        assert f'href="{pdf.relative_to(out).as_posix()}"' in index and f'href="{pdf.name}"' in html

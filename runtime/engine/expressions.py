@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, assert_never
 
+from blackpoker.compiler.model import Action
 from blackpoker.compiler.program import (
     COMPARE,
     All,
@@ -30,7 +31,7 @@ from blackpoker.compiler.program import (
     Sum,
 )
 from blackpoker.runtime.engine import refs
-from blackpoker.runtime.engine.state import Request, Resolution, Unit
+from blackpoker.runtime.engine.state import Origin, Request, Resolution, Unit
 from blackpoker.runtime.engine.transitions import size
 from blackpoker.runtime.engine.zones import card, owner, rank, rank_label_of
 
@@ -173,6 +174,15 @@ def condition(g: Table, res: Resolution, cond: Condition) -> bool:
     if isinstance(cond, Compare):
         return bool(COMPARE[cond.op](number(g, res, cond.left), number(g, res, cond.right)))
     assert_never(cond)
+
+
+def requirement_holds(g: Game, player: int, action: Action) -> bool:
+    """Whether the action's 起動条件 (`requires`) holds for the player now, before any request:
+    its condition reads `you` as the player."""
+    if action.requires is None:
+        return True
+    probe = Resolution(Request(-1, action, player, (), []), Origin.PLAYER, [])
+    return condition(g, probe, action.requires.cond)
 
 
 def _suit_value(cid: int) -> str | None:

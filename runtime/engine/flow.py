@@ -31,13 +31,17 @@ def setup(g: Table, tops: Sequence[Sequence[int]] = ((), ()), start: Start | Non
     """001 §3.9: shuffle, draw 7, the rest is the life; reveal tops until one is higher;
     revealed cards go to the graveyard; the first player draws 1 and holds turn and chance.
     `tops`: each player's cards to put on top of the shuffled deck, top first (a scenario
-    stacks a deck this way). `start`: a regulation's preset characters, placed from the top
-    of the shuffled deck before the hand is drawn (2024 §5.3.1)."""
+    stacks a deck this way). `start`: a regulation's cards set aside from the top of the
+    shuffled deck (a frame's pack), then its preset characters, placed from the top before the
+    hand is drawn (2024 §5.3.1)."""
     state = g.state
     for index, player in enumerate(state.players):
         state.rng.shuffle(player.life)
         player.life = [*tops[index], *(c for c in player.life if c not in tops[index])]
         if start is not None:
+            for zone, count in start.set_aside:  # before the presets: the pack of frame.yaml
+                player.zones[zone] += player.life[:count]
+                del player.life[:count]
             _preset(g, index, start)
         t.draw(state, index, g.rules.edition.core.hand_size)
     first = 0

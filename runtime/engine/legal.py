@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from blackpoker.compiler.model import Action
 from blackpoker.compiler.program import Target
+from blackpoker.runtime.engine.expressions import requirement_holds
 from blackpoker.runtime.engine.legality import (
     cost_left,
     once_allows,
@@ -202,6 +203,8 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
         entry = planned.entry
         action = entry.action
         if entry.once and not once_allows(action, used):
+            continue
+        if action.requires is not None and not requirement_holds(g, p, action):
             continue
         free = part = False
         if action.type in waived:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from blackpoker.compiler.cards import Card
 from blackpoker.compiler.model import Action, Limit, Timing
+from blackpoker.runtime.engine.expressions import requirement_holds
 from blackpoker.runtime.engine.options import target_text
 from blackpoker.runtime.engine.payments import UNITS, Spent
 from blackpoker.runtime.engine.refs import (
@@ -177,6 +178,13 @@ def hand_after_keys(s: Subject) -> list[Card] | Card:
     return rest
 
 
+def requirement(s: Subject) -> str | None:
+    action = s.named
+    if requirement_holds(s.game, s.written.player, action):
+        return None
+    return f"{action.name} can be requested only when: {action.activation_condition or 'its requires holds'}"
+
+
 def keys_in_hand(s: Subject) -> str | None:
     missing = hand_after_keys(s)
     return f"key card {missing} is not in {s.who}'s hand" if isinstance(missing, Card) else None
@@ -265,6 +273,7 @@ CHECKS: Checks = (
     ("timing", timing),
     ("once per turn", once_per_turn),
     ("only without turn", without_turn),
+    ("requirement", requirement),
     ("key cards in hand", keys_in_hand),
     ("key cards match", keys_match),
     ("cost", cost),

@@ -94,7 +94,7 @@ def _choose(g: Table, res: Resolution, step: program.Choose) -> Signal | None:
     res.vars[step.as_] = picked
     if who < 0 or holder < 0:
         return None
-    left = [c for c in getattr(g.state.players[holder], step.zone) if c not in picked]
+    left = [c for c in g.state.players[holder].pile(step.zone) if c not in picked]
     if not left or len(picked) >= number(g, res, step.count):
         return None
     return _ask(res, who, [Choice(who, "pick", cid) for cid in _distinct(left)])

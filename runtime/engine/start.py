@@ -16,3 +16,4 @@ class Start:
     preset: tuple[str, ...] = ()  # character types placed from the shuffled deck's top, in order
     unfit: str = "graveyard"  # where a preset card goes that makes no character of its type
     aside: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())  # a player's other decks: out of the game
+    set_aside: tuple[tuple[str, int], ...] = ()  # (zone, N): the shuffled deck's top N cards go there

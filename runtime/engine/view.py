@@ -10,7 +10,8 @@
 * The stage, the resolving requests, chance, turn and combat are public.
 * A zone the edition declares (`core.zones`, the fog) shows as its `visibility` says:
   public — its cards to everyone (the fog holds lingering magic's marks, face up);
-  owner — its cards to the owner, the count to the opponent.
+  owner — its cards to the owner, the count to the opponent; hidden — the count to both (a
+  regulation's unopened pack).
 """
 
 from __future__ import annotations
@@ -156,7 +157,7 @@ def _player(game: Game, index: int, me: int, hidden: set[int]) -> PlayerView:
             ZoneView(
                 z.id,
                 z.name,
-                tuple(p.zones[z.id]) if mine or z.visibility is Visibility.PUBLIC else None,
+                tuple(p.zones[z.id]) if _shown(z.visibility, mine) else None,
                 len(p.zones[z.id]),
             )
             for z in game.rules.edition.core.zones
@@ -244,3 +245,8 @@ def _masked_options(state: GameState, options: tuple[Option, ...], hidden: set[i
             shown = list(options) if shown is None else shown
             shown[index] = dataclasses.replace(option, target=HiddenCharacter(uid))
     return options if shown is None else tuple(shown)
+
+
+def _shown(visibility: Visibility, mine: bool) -> bool:
+    """Whether a player sees the cards of a declared zone (else only their count)."""
+    return visibility is Visibility.PUBLIC or (mine and visibility is Visibility.OWNER)

@@ -17,7 +17,7 @@ from blackpoker.compiler.cards import Card, full_deck
 from blackpoker.compiler.deck import Deck
 from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.model import Edition
-from blackpoker.compiler.regulation import Count, Regulation
+from blackpoker.compiler.regulation import Additions, Count, Frame, Option, Regulation
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.state import PLAYERS, player_name
@@ -46,13 +46,22 @@ class Setup:
     left_out: str | None
     given: tuple[tuple[Cards, ...], tuple[Cards, ...]]  # each player's deck files (none: dealt)
     names: tuple[tuple[str, ...], tuple[str, ...]]  # each player's deck names
+    additions: Additions = dataclasses.field(default_factory=Additions)  # its frame's actions
+    set_aside: tuple[tuple[str, int], ...] = ()  # the frame's: the deck's top cards into a zone
 
     @classmethod
-    def of(cls, regulation: Regulation, decks: Sequence[Sequence[Deck]] = ((), ())) -> Setup:
-        """The regulation with each player's checked decks (compiler.regulation.deck_problems)."""
+    def of(
+        cls,
+        regulation: Regulation,
+        decks: Sequence[Sequence[Deck]] = ((), ()),
+        additions: Additions | None = None,
+    ) -> Setup:
+        """The regulation with each player's checked decks (compiler.regulation.deck_problems)
+        and what it adds to the rule set (compiler.regulation.additions)."""
         frame, match = regulation.frame, regulation.frame.match
-        preset = tuple(t for option in regulation.options for t in option.preset)
-        unfit = next((o.unfit for o in regulation.options if o.preset), "graveyard")
+        parts: tuple[Frame | Option, ...] = (frame, *regulation.options)
+        preset = tuple(t for part in parts for t in part.preset)
+        unfit = next((part.unfit for part in parts if part.preset), "graveyard")
         left_out = next((o.left_out for o in regulation.options if o.left_out), None)
         names = tuple(
             tuple(d.name for d in mine) if mine else tuple(f"deck {n + 1}" for n in range(match.decks))
@@ -74,6 +83,8 @@ class Setup:
             left_out,
             (tuple(d.cards for d in decks[0]), tuple(d.cards for d in decks[1])),
             (names[0], names[1]),
+            additions or Additions(),
+            frame.set_aside,
         )
 
     @property
@@ -112,22 +123,38 @@ class Setup:
         aside = tuple(
             tuple(c for d, deck in enumerate(ids[p]) if d != chosen[p] for c in deck) for p in PLAYERS
         )
-        return Start((played[0], played[1]), self.left_out, self.preset, self.unfit, (aside[0], aside[1]))
+        return Start(
+            (played[0], played[1]),
+            self.left_out,
+            self.preset,
+            self.unfit,
+            (aside[0], aside[1]),
+            self.set_aside,
+        )
 
 
 def start_problems(regulation: Regulation, edition: Edition) -> list[Diagnostic]:
-    """The options' preset types that are no character type of the rule set's edition, each at
-    its place in the regulations file (a wrong type would send every card to `unfit`)."""
+    """What keeps games from being played under the regulation, each at its place in the
+    regulations file: a frame the engine cannot play yet (its `unplayable`), and the options'
+    preset types that are no character type of the rule set's edition (a wrong type would send
+    every card to `unfit`)."""
     known = edition.character_types
     data = regulation.regulations.doc
     problems = []
-    for index, raw in enumerate(data.data.get("options", ())):
-        if raw["id"] not in {o.id for o in regulation.options}:
-            continue
-        for at, name in enumerate(raw.get("preset", {}).get("types", ())):
-            if name not in known:
-                message = f"preset: '{name}' is not a character type of {edition.id} ({', '.join(known)})"
-                problems.append(data.at(("options", index, "preset", "types", at), message))
+    frame = regulation.frame
+    if frame.unplayable is not None:
+        index = [f.id for f in regulation.regulations.frames].index(frame.id)
+        message = f"{frame.name} cannot be played yet: {frame.unplayable}"
+        problems.append(data.at(("frames", index, "unplayable"), message))
+    chosen = {"frames": {frame.id}, "options": {o.id for o in regulation.options}}
+    for part, ids in chosen.items():
+        for index, raw in enumerate(data.data.get(part, ())):
+            if raw["id"] not in ids:
+                continue
+            for at, name in enumerate(raw.get("preset", {}).get("types", ())):
+                if name not in known:
+                    message = f"preset: '{name}' is not a character type of {edition.id} ({', '.join(known)})"
+                    problems.append(data.at((part, index, "preset", "types", at), message))
     return problems
 
 

@@ -15,8 +15,8 @@ from blackpoker.compiler.environment import Environment, display, find_files, is
 from blackpoker.compiler.load import Document, PathKey, load_file
 from blackpoker.compiler.matcher import compile_matcher
 from blackpoker.compiler.model import Face, RuleSet
-from blackpoker.compiler.parse import OverlaySource
-from blackpoker.compiler.regulation import deck_problems, parse_regulation, regulations_for
+from blackpoker.compiler.parse import EditionSource, OverlaySource
+from blackpoker.compiler.regulation import additions, deck_problems, parse_regulation, regulations_for
 from blackpoker.compiler.validate import schema_problems
 from blackpoker.runtime.engine.errors import InvariantError
 from blackpoker.runtime.engine.events import (
@@ -111,7 +111,8 @@ def load(path: Path, env: Environment | None = None) -> tuple[Scenario | None, l
         problems += wrong
     if problems:
         return None, problems
-    scenario = Scenario(doc, rules, commands, checkpoints, regulation)
+    played = rules if regulation is None else regulation.additions.widen(rules)  # its frame's actions
+    scenario = Scenario(doc, played, commands, checkpoints, regulation)
     try:  # the engine's own checks catch any position the checks above let through
         check_invariants(build(scenario))
     except InvariantError as error:
@@ -182,6 +183,9 @@ def _regulation(doc: Document, path: Path, rules: RuleSet) -> tuple[Setup | None
         message = f"regulation: its format is {chosen.format}; the scenario's is {rules.format.id}"
         return None, [doc.at(("setup", "regulation"), message)]
     problems = start_problems(chosen, rules.edition)
+    source = EditionSource(doc, rules.edition, rules.actions, rules.characters, rules.fogs)
+    added, wrong = additions(chosen, source)
+    problems += wrong
     decks: list[list[Deck]] = []
     for who in PLAYER_KEYS:
         mine: list[Deck] = []
@@ -194,12 +198,12 @@ def _regulation(doc: Document, path: Path, rules: RuleSet) -> tuple[Setup | None
             deck, found = read_deck(file, display(file))
             problems += found
             mine += [deck] if deck is not None else []
-        if not problems and (mine or chosen.frame.build == "built"):  # other frames deal
+        if not problems and (mine or chosen.frame.needs_decks):  # other frames deal, or play the set
             for problem in deck_problems(chosen, who, mine):
                 located = problem.location.path != "--deck"
                 problems.append(problem if located else doc.at(("setup",), f"deck_files: {problem.message}"))
         decks.append(mine)
-    return (None, problems) if problems else (Setup.of(chosen, decks), [])
+    return (None, problems) if problems else (Setup.of(chosen, decks, added), [])
 
 
 def _command_text(doc: Document, item: Any, i: int) -> tuple[PathKey, str, str | None] | Diagnostic:

@@ -1,0 +1,42 @@
+"""Games under a built-in regulation, and copies of its file to break, for the regulation tests."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import yaml
+from blackpoker.compiler import compile
+from blackpoker.compiler.pipeline import edition_source
+from blackpoker.compiler.regulation import Regulation, Regulations, additions, builtin_files
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.invariants import check_invariants
+from blackpoker.runtime.engine.rules import Rules
+from blackpoker.runtime.play.regulation import Match, Setup
+
+
+def game_under(regulation: Regulation, seed: int) -> tuple[Game, Setup]:
+    """The first game of a match under the regulation (of its first edition), its decks dealt
+    from the seed; the rule set has what the regulation adds."""
+    edition = regulation.regulations.editions[0]
+    added, problems = additions(regulation, edition_source(edition))
+    assert problems == []
+    setup = Setup.of(regulation, ((), ()), added)
+    match = Match(setup, random.Random(seed))
+    rules = Rules(added.widen(compile(edition, regulation.format.id)))
+    game = Game.new(rules, seed, start=setup.start(match.decks, match.choose()), check=True)
+    check_invariants(game)
+    return game, setup
+
+
+def file_data(regulations: Regulations) -> dict[str, Any]:
+    """The data of a built-in regulations file, to change and write elsewhere."""
+    (source,) = [p for p in builtin_files() if p.name == Path(regulations.doc.path).name]
+    data: dict[str, Any] = yaml.safe_load(source.read_text(encoding="utf-8"))
+    return data
+
+
+def write(path: Path, data: dict[str, Any]) -> Path:
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return path

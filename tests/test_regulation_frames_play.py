@@ -1,0 +1,100 @@
+"""Games under a frame of frame.yaml (the frames that bring their own start): the pack is the
+shuffled deck's top cards, the presets stand on the field, a built frame without deck files
+plays the whole set, and a frame the engine cannot play is refused. Frames are found in the
+data by what they do, never by name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bad_input_support import invoke, refused
+from blackpoker.compiler.cards import full_deck
+from blackpoker.compiler.regulation import (
+    Frame,
+    Regulation,
+    Regulations,
+    builtin_regulations,
+    parse_regulation,
+)
+from regulation_support import file_data, game_under, write
+
+FRAMED = [r for r in builtin_regulations() if r.editions and any(f.set_aside for f in r.frames)]
+
+
+@pytest.fixture(scope="module", params=FRAMED, ids=lambda r: r.id)
+def regs(request: pytest.FixtureRequest) -> Regulations:
+    found: Regulations = request.param
+    return found
+
+
+def _regulation(regs: Regulations, frame: Frame) -> Regulation:
+    fmt = next(f for f in regs.formats if frame.formats is None or f.id in frame.formats)
+    return parse_regulation(f"{fmt.id}+{frame.id}", regs)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_pack_is_set_aside_and_the_presets_stand(regs: Regulations, seed: int) -> None:
+    frame = next(f for f in regs.frames if f.set_aside and not f.unplayable)
+    assert frame.default_deck is not None  # played here without deck files: the whole set
+    game, _ = game_under(_regulation(regs, frame), seed)
+    for player in game.state.players:
+        for zone, count in frame.set_aside:
+            assert len(player.zones[zone]) == count
+        types = [u.kind.type for u in player.field]
+        assert sorted(types) == sorted(frame.preset)
+        assert all(u.charged for u in player.field)
+        held = (
+            len(player.life)
+            + len(player.hand)
+            + len(player.graveyard)
+            + sum(len(u.cards) for u in player.field)
+        )
+        assert held + sum(len(z) for z in player.zones.values()) == len(full_deck())
+    first = game_under(_regulation(regs, frame), seed)[0].state.players[0].zones[frame.set_aside[0][0]]
+    other = game_under(_regulation(regs, frame), seed + 10)[0].state.players[0].zones[frame.set_aside[0][0]]
+    assert first != other  # the top of a shuffled deck
+
+
+def test_a_fixed_frame_places_its_presets(regs: Regulations) -> None:
+    frame = next(f for f in regs.frames if f.cards and f.preset)
+    game, _ = game_under(_regulation(regs, frame), 3)
+    for player in game.state.players:
+        assert len(player.field) == len(frame.preset)
+        assert len(player.outside) == len(full_deck()) - len(frame.cards or ())
+
+
+def test_simulate_plays_a_frame_given_with_format(regs: Regulations) -> None:
+    frame = next(f for f in regs.frames if f.set_aside and not f.unplayable)
+    (edition,) = regs.editions
+    fmt = next(f.id for f in regs.formats if frame.formats is None or f.id in frame.formats)
+    result = invoke(
+        "simulate", "--edition", edition, "--format", fmt, "--regulation", frame.id, "-n", "20", "--check"
+    )
+    assert result.exit_code == 0, result.output
+    names = {a.name for a in regs.actions if a.id in frame.actions}
+    assert all(name in result.stdout for name in names)
+    assert f"{edition} {fmt}+{frame.id} " in result.stdout
+
+
+def test_a_frame_the_engine_cannot_play_is_refused_by_simulate(regs: Regulations) -> None:
+    frame = next(f for f in regs.frames if f.unplayable)
+    (edition,) = regs.editions
+    fmt = next(f.id for f in regs.formats if frame.formats is None or f.id in frame.formats)
+    result = invoke("simulate", "--edition", edition, "--regulation", f"{fmt}+{frame.id}", "-n", "2")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{frame.name} cannot be played yet: {frame.unplayable}" in result.stderr
+
+
+def test_a_frames_set_aside_names_a_zone_of_the_file(regs: Regulations, tmp_path: Path) -> None:
+    data = file_data(regs)
+    frame = next(f for f in data["frames"] if "set_aside" in f)
+    frame["set_aside"][0]["zone"] = "nowhere"
+    frame["default_deck"] = "half"
+    path = write(tmp_path / "frames.yaml", data)
+    result = refused(invoke("validate", path))
+    assert "default_deck" in result.stderr and "Traceback" not in result.output
+    del frame["default_deck"]
+    write(path, data)
+    result = refused(invoke("validate", path))
+    assert f"{path}:" in result.stderr and "set_aside: no zone 'nowhere' in zones" in result.stderr

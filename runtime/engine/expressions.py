@@ -176,7 +176,7 @@ def condition(g: Table, res: Resolution, cond: Condition) -> bool:
     assert_never(cond)
 
 
-def requirement_holds(g: Game, player: int, action: Action) -> bool:
+def requirement_holds(g: Table, player: int, action: Action) -> bool:
     """Whether the action's 起動条件 (`requires`) holds for the player now, before any request:
     its condition reads `you` as the player."""
     if action.requires is None:

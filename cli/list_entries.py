@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import click
-from blackpoker.cli.options import EDITION_HELP, declared_format, rules_option
+from blackpoker.cli.options import declared_format, edition_option, rules_option
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError, RuleSet
 from blackpoker.compiler.diagnostics import display_width
@@ -19,7 +19,7 @@ HEADINGS = ("種類", "id", "名前", "タイプ", "フォーマット")
 
 
 @click.command(name="list")
-@click.option("--edition", default="v7", show_default=True, help=EDITION_HELP)
+@edition_option()
 @click.option("--format", "format_id", help="Only the entries of this format. Default: every entry.")
 @rules_option("A local-rule file: list the entries of its format.")
 def list_command(edition: str, format_id: str | None, rules: Path | None) -> None:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import click
-from blackpoker.cli.options import EDITION_HELP, declared_format, rules_option
+from blackpoker.cli.options import declared_format, edition_option, rules_option
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.emit_json import ruleset_json
@@ -72,13 +72,17 @@ def validate(paths: tuple[Path, ...]) -> None:
 
 
 @main.command(name="compile")
-@click.option("--edition", default="v7", show_default=True, help=EDITION_HELP)
-@click.option("--format", "format_id", help="Format id. Default: std, or the --rules file's format.")
+@edition_option()
+@click.option(
+    "--format",
+    "format_id",
+    help="Format id. Default: the registry's, or the --rules file's format.",
+)
 @rules_option()
 def compile_command(edition: str, format_id: str | None, rules: Path | None) -> None:
     """Print a compiled rule set as JSON on stdout."""
     if format_id is None:
-        format_id = "std" if rules is None else declared_format(rules, "--rules")
+        format_id = Environment().default("format") if rules is None else declared_format(rules, "--rules")
     try:
         ruleset = Environment().compile(edition, format_id, rules)
     except CompileError as error:

@@ -11,7 +11,8 @@ from blackpoker.cli.report import option_error, report
 from blackpoker.compiler.environment import Environment, display
 from blackpoker.compiler.parse import OverlaySource
 
-EDITION_HELP = "Edition: a built-in id (v7) or the path of an edition file."
+EDITION_HELP = "Edition: a built-in id or the path of an edition file."
+DEFAULTS_HELP = "the registry's (`defaults:` in actionlists/editions.yaml)"
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -22,6 +23,22 @@ def _one_file(_ctx: click.Context, _param: click.Parameter, values: tuple[Path, 
         given = ", ".join(display(v) for v in values)
         option_error("--rules", f"give one local-rule file; got {len(values)}: {given}")
     return values[0] if values else None
+
+
+def default_edition() -> str:
+    """The edition a command takes when not told: click calls it only then."""
+    return Environment().default("edition")
+
+
+def play_format() -> str:
+    """The format play and simulate take when neither --format nor --rules names one."""
+    return Environment().default("play_format")
+
+
+def edition_option() -> Callable[[F], F]:
+    return click.option(
+        "--edition", default=default_edition, help=f"{EDITION_HELP} Default: {DEFAULTS_HELP}."
+    )
 
 
 def rules_option(help_text: str = "A local-rule file.", name: str = "rules") -> Callable[[F], F]:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import click
-from blackpoker.cli.options import EDITION_HELP, declared_format, rules_option
+from blackpoker.cli.options import declared_format, edition_option, play_format, rules_option
 from blackpoker.cli.outputs import output_file
 from blackpoker.cli.play_terminal import Chronicle, Table
 from blackpoker.cli.regulated import regulation_options, regulation_setup
@@ -56,8 +56,12 @@ class HumanAgent:
 
 
 @click.command()
-@click.option("--edition", default="v7", show_default=True, help=EDITION_HELP)
-@click.option("--format", "format_id", help="Format id. Default: lite, or the --rules file's format.")
+@edition_option()
+@click.option(
+    "--format",
+    "format_id",
+    help="Format id. Default: the registry's play_format, or the --rules file's format.",
+)
 @rules_option(name="rules_file")
 @click.option("--seed", type=int, help="The game's seed (default: a random one, printed).")
 @click.option(
@@ -93,7 +97,7 @@ def play(
     elif deck_files:
         option_error("--deck", "needs --regulation")
     if format_id is None:
-        format_id = "lite" if rules_file is None else declared_format(rules_file, "--rules")
+        format_id = play_format() if rules_file is None else declared_format(rules_file, "--rules")
     source = RulesSource(edition, format_id, rules_file)
     try:
         rules = source.compile()

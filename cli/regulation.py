@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from blackpoker.cli.options import default_edition
 from blackpoker.cli.report import report
 from blackpoker.compiler.deck import Deck, read_deck
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
@@ -23,10 +24,9 @@ def regulation() -> None:
 @click.argument("text")
 @click.option(
     "--edition",
-    default="v7",
-    show_default=True,
-    help="The edition whose regulations apply (a built-in id), built-in regulations by their id "
-    "(9-0), or the path of a regulations file.",
+    default=default_edition,
+    help="The edition whose regulations apply (a built-in id; default: the registry's), built-in "
+    "regulations by their id (9-0), or the path of a regulations file.",
 )
 @click.option(
     "--deck",

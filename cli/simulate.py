@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING
 
 import click
 from blackpoker.cli.diff import text_lines
-from blackpoker.cli.options import EDITION_HELP, declared_edition, declared_format, rules_option
+from blackpoker.cli.options import (
+    DEFAULTS_HELP,
+    EDITION_HELP,
+    declared_edition,
+    declared_format,
+    default_edition,
+    play_format,
+    rules_option,
+)
 from blackpoker.cli.outputs import output_file, output_folder
 from blackpoker.cli.regulated import regulation_options, regulation_setup
 from blackpoker.cli.report import option_error, report
@@ -48,7 +56,6 @@ from rich.table import Table
 if TYPE_CHECKING:
     from distributed import Client
 
-DEFAULT_FORMAT = "lite"
 PIPED_WIDTH = 200  # the report's width in a file or pipe: the compared tables need it
 
 
@@ -139,8 +146,10 @@ def _summary(records: list[GameRecord], rules: RuleSet, plan: Plan, seconds: flo
 
 
 @click.command()
-@click.option("--edition", help=f"{EDITION_HELP} Default: a local-rule file's edition, else v7.")
-@click.option("--format", "format_id", help=f"Format id (default {DEFAULT_FORMAT}, or the --rules file's).")
+@click.option("--edition", help=f"{EDITION_HELP} Default: a local-rule file's edition, else {DEFAULTS_HELP}.")
+@click.option(
+    "--format", "format_id", help="Format id (default: the registry's `play_format`, or the --rules file's)."
+)
 @rules_option()
 @click.option("-n", "games", default=1000, show_default=True, type=click.IntRange(min=1), help="Games.")
 @click.option("--seed", default=1, show_default=True, help="Game i plays with a seed derived from (seed, i).")
@@ -220,7 +229,9 @@ def simulate(
     if edition is None:  # a format compared with a local rule is of the rule's edition
         files = [Path(t) for t in compare or () if _is_rules_file(t) and not _is_regulation(t)]
         files += [rules] if rules else []
-        edition = declared_edition(files[0], "--compare" if compare else "--rules") if files else "v7"
+        edition = (
+            declared_edition(files[0], "--compare" if compare else "--rules") if files else default_edition()
+        )
     setups: list[Setup | None] = [None]
     if regulation_text is not None:
         if compare or rules is not None:
@@ -245,7 +256,7 @@ def simulate(
     elif rules is not None:
         sources = [RulesSource(edition, format_id or declared_format(rules, "--rules"), rules)]
     else:
-        sources = [RulesSource(edition, format_id or DEFAULT_FORMAT)]
+        sources = [RulesSource(edition, format_id or play_format())]
     if whole_matches and not any(setups):
         option_error("--match", "needs --regulation, or a --compare side that names a regulation")
     compiled = [

@@ -12,6 +12,7 @@ import os
 from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
+from typing import Literal
 
 from blackpoker.compiler.based import apply_changes
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
@@ -45,6 +46,7 @@ class Environment:
         self._builtin: dict[str, Path] | None = None
         self._sheets: dict[str, dict[str, str]] = {}  # built-in edition -> format -> official page
         self._extras: dict[str, tuple[Path, ...]] = {}  # built-in edition -> its extra lists' files
+        self._defaults: dict[str, str] = {}  # edition / format / play_format -> the registry's default
         # file -> (the identity on disk of it and of each base it was read with, what it gave)
         self._read: dict[Path, tuple[tuple[_Stamp, ...], Read]] = {}
 
@@ -62,6 +64,12 @@ class Environment:
         self._index()
         return self._extras.get(edition, ())
 
+    def default(self, what: Literal["edition", "format", "play_format"]) -> str:
+        """What the commands take when not told (the registry's `defaults:`): the edition, the
+        format of compile and list, or the format of play and simulate."""
+        self._index()
+        return self._defaults[what]
+
     def official_sheet(self, edition: str, format_id: str) -> str | None:
         """The official site's address of a built-in edition's sheet (the registry's `sheets:`);
         None for an edition file, a format the official site lacks, and `all`."""
@@ -74,10 +82,11 @@ class Environment:
             where = f"actionlists/{INDEX}"
             doc, problems = load_bytes(folder.joinpath(INDEX).read_bytes(), where)
             entries = doc.data.get("editions") if doc is not None and isinstance(doc.data, dict) else None
-            if problems or not isinstance(entries, list):
-                raise CompileError(
-                    problems or [Diagnostic(Location(where, 1, 1), "expected editions: [...]")]
-                )
+            defaults = doc.data.get("defaults") if doc is not None and isinstance(doc.data, dict) else None
+            if problems or not isinstance(entries, list) or not isinstance(defaults, dict):
+                shape = "expected editions: [...] and defaults: {edition, format, play_format}"
+                raise CompileError(problems or [Diagnostic(Location(where, 1, 1), shape)])
+            self._defaults = {k: str(v) for k, v in defaults.items()}
             self._builtin = {e["id"]: Path(str(folder.joinpath(e["file"]))) for e in entries}
             self._sheets = {e["id"]: dict(e.get("sheets") or {}) for e in entries}
             self._extras = {
@@ -202,9 +211,14 @@ class Environment:
 
     # --- compiling --------------------------------------------------------------------------
 
-    def compile(self, edition: str = "v7", format: str = "std", rules: Path | str | None = None) -> RuleSet:
+    def compile(
+        self, edition: str | None = None, format: str | None = None, rules: Path | str | None = None
+    ) -> RuleSet:
         """Compile one format of an edition, or the local-rule format declared in `rules`
-        (or the format that file starts from: an official one, or another local rule's)."""
+        (or the format that file starts from: an official one, or another local rule's); the
+        registry's defaults stand in for an edition or format not given."""
+        edition = self.default("edition") if edition is None else edition
+        format = self.default("format") if format is None else format
         if rules is None:
             return link(self.edition(edition), format)
         path = Path(rules)
@@ -264,8 +278,8 @@ class Environment:
             raise CompileError([overlay.doc.at(("base",), message)])
         return target, chain
 
-    def compile_edition(self, edition: str = "v7") -> dict[str, RuleSet]:
-        source = self.edition(edition)
+    def compile_edition(self, edition: str | None = None) -> dict[str, RuleSet]:
+        source = self.edition(self.default("edition") if edition is None else edition)
         return {f.id: link(source, f.id) for f in source.edition.formats}
 
     def _overlay(self, path: Path) -> OverlaySource:

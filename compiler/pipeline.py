@@ -46,11 +46,13 @@ def edition_source(edition: str) -> EditionSource:
     return Environment().edition(edition)
 
 
-def compile_ruleset(edition: str = "v7", format: str = "std", rules: Path | str | None = None) -> RuleSet:
+def compile_ruleset(
+    edition: str | None = None, format: str | None = None, rules: Path | str | None = None
+) -> RuleSet:
     return Environment().compile(edition, format, rules)
 
 
-def compile_edition(edition: str = "v7") -> dict[str, RuleSet]:
+def compile_edition(edition: str | None = None) -> dict[str, RuleSet]:
     return Environment().compile_edition(edition)
 
 

@@ -462,3 +462,13 @@ def test_a_fog_names_a_declared_type_and_an_action(tmp_path: Path) -> None:
     assert lines[1].startswith(
         f"{path}:{line_of(path, 'action: nonesuch')}:11: action: unknown action 'nonesuch'"
     )
+
+
+def test_the_commands_defaults_are_data_naming_a_built_in_edition_and_its_formats() -> None:
+    env = Environment()
+    edition = env.default("edition")
+    assert edition in env.builtin_editions()
+    known = {f.id for f in env.edition(edition).edition.formats}
+    assert {env.default("format"), env.default("play_format")} <= known
+    compiled = env.compile()  # the Python API takes the same defaults
+    assert (compiled.edition.id, compiled.format.id) == (edition, env.default("format"))

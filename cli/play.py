@@ -128,8 +128,11 @@ def play(
             assert mover is not None
             option = decide(game, agents)
             shown = masked(game.state, option, hidden_from(game.state, me))  # before it leaves the field
+            seen = None if mover == me else view(game, me).visible_cards()
             game.apply(option)
-            chronicle.decided(game, mover, shown)
+            if seen is not None:  # a card seen before or after the decision may be named
+                seen |= view(game, me).visible_cards()
+            chronicle.decided(game, mover, shown, seen)
     except Quit:
         console.print("終了しました: quit")
     if log is not None:

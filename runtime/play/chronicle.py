@@ -22,7 +22,8 @@ from blackpoker.runtime.engine.events import (
     TurnPassed,
 )
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.options import Option, Pass
+from blackpoker.runtime.engine.options import Choice, Option, Pass
+from blackpoker.runtime.engine.refs import CharacterByCard
 from blackpoker.runtime.engine.state import player_name
 from blackpoker.runtime.engine.zones import label
 
@@ -36,10 +37,10 @@ class Chronicle:
     mark: int = 0
     hands: tuple[int, int] = (0, 0)
 
-    def decided(self, game: Game, mover: int, shown: Option) -> None:
-        """A decision (masked as the person may see it) and then the events it caused."""
-        text = "パス" if isinstance(shown, Pass) else str(shown)
-        self.lines.append(f"{player_name(mover)}: {text}")
+    def decided(self, game: Game, mover: int, shown: Option, visible: set[int] | None = None) -> None:
+        """A decision (masked as the person may see it) and then the events it caused; with
+        `visible` (the cards the person sees), one naming other cards is said by its word."""
+        self.lines.append(f"{player_name(mover)}: {said(shown, visible)}")
         self.follow(game)
 
     def follow(self, game: Game) -> None:
@@ -61,6 +62,30 @@ class Chronicle:
         news = self.lines[self.mark :] or self.lines[-1:]
         self.mark = len(self.lines)
         return news
+
+
+def named_cards(option: Option) -> set[int]:
+    """The cards an option names: key cards, payments, answer cards, a character target."""
+    if isinstance(option, Pass):
+        return set()
+    if isinstance(option, Choice):
+        named = {option.a, option.b}
+    else:
+        named = {*option.keys, *(c for _, c in option.payment)}
+    if isinstance(option.target, CharacterByCard):
+        named.add(option.target.card)
+    return {c for c in named if c is not None}
+
+
+def said(option: Option, visible: set[int] | None = None) -> str:
+    """A decision in words; with `visible`, one that names a card outside it (a face-down
+    bulwark paid with $B, a card placed on a life) is said by its action or answer alone."""
+    if isinstance(option, Pass):
+        return "パス"
+    if visible is None or named_cards(option) <= visible:
+        return str(option)
+    word = option.word if isinstance(option, Choice) else option.name
+    return f"{word}（非公開のカード）"
 
 
 def _event(game: Game, event: Event) -> str | None:

@@ -226,9 +226,12 @@ class Handler(BaseHTTPRequestHandler):
     do_DELETE = do_PATCH = do_PUT
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
-        """http.server's own refusals (a malformed request line, an unknown method) as JSON too."""
+        """http.server's own refusals (a malformed request line, an unknown method) as JSON too,
+        as the client's fault (4xx), in HTTP/1.1 even when the request line named no version."""
         self.close_connection = True
-        self._json({"error": message or HTTPStatus(code).phrase}, code)
+        self.request_version = self.protocol_version
+        status = {HTTPStatus.NOT_IMPLEMENTED: 405, HTTPStatus.HTTP_VERSION_NOT_SUPPORTED: 400}.get(code, code)
+        self._json({"error": message or HTTPStatus(code).phrase}, status)
 
     def _unsupported(self, url: SplitResult) -> None:
         raise Refusal(405, f"{self.command} is not supported: the API takes GET and POST")

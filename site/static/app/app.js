@@ -169,6 +169,7 @@ function renderMenu() {
     const button = el("button", "entry", entry.text);
     button.type = "button";
     button.dataset.value = entry.value;
+    button.dataset.marks = entry.marks.join(" ");
     button.addEventListener("click", () => step(entry.value));
     list.append(button);
     for (const mark of entry.marks) {

@@ -230,7 +230,7 @@ class Handler(BaseHTTPRequestHandler):
         as the client's fault (4xx), in HTTP/1.1 even when the request line named no version."""
         self.close_connection = True
         self.request_version = self.protocol_version
-        status = {HTTPStatus.NOT_IMPLEMENTED: 405, HTTPStatus.HTTP_VERSION_NOT_SUPPORTED: 400}.get(code, code)
+        status = {501: 405, 505: 400}.get(int(code), int(code))  # not implemented, HTTP version
         self._json({"error": message or HTTPStatus(code).phrase}, status)
 
     def _unsupported(self, url: SplitResult) -> None:

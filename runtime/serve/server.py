@@ -210,6 +210,9 @@ class Handler(BaseHTTPRequestHandler):
 
     server: Server
     protocol_version = "HTTP/1.1"
+    # the head and the body go out in two writes: without this, Nagle's algorithm holds the
+    # body until the client's delayed ACK, some 40 ms per answer
+    disable_nagle_algorithm = True
 
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: a page polls the server, so a line per request would flood the terminal."""

@@ -163,7 +163,6 @@ function renderMenu() {
     return;
   }
   box.append(el("p", "question", menu.question));
-  if (menu.chosen.some(Boolean)) box.append(el("p", "path", menu.chosen.filter(Boolean).join(" › ")));
   const list = el("div", "entries");
   for (const entry of menu.entries) {
     const button = el("button", "entry", entry.text);

@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 from blackpoker.cli.main import main
+from blackpoker.cli.options import declared_edition, declared_format
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.chronicle import said
-from blackpoker.runtime.serve.server import MAX_BODY
+from blackpoker.runtime.serve.server import MAX_BODY, Defaults
 from click.testing import CliRunner
 from serve_support import EDITION, SMALLEST, Running, card_ids, hidden_cards, positions, running
 
@@ -257,3 +258,18 @@ def test_serve_refuses_a_port_in_use_and_wrong_rules() -> None:
     )
     result = CliRunner().invoke(main, ["serve", "--format", "no-such-format"])
     assert result.exit_code == 1 and "no-such-format" in result.output, result.output
+
+
+def test_a_server_started_with_local_rules_plays_them_and_exports_them(tmp_path: Path) -> None:
+    rules = Path(__file__).resolve().parents[1] / "examples" / "my-std.yaml"
+    declared = declared_format(rules, "--rules")
+    with running(Defaults(declared_edition(rules, "--rules"), declared, rules)) as local:
+        assert local.call("GET", "/api/lobby").data["rules"] == rules.name
+        token = local.new_game(seed=SEED)["p1"]
+        assert local.session(token).game.rules.format.id == declared
+        exported = local.call("GET", f"/api/seat/{token}/scenario").text
+    path = tmp_path / "position.yaml"
+    path.write_text(exported, encoding="utf-8")
+    assert f"rules: {rules}" in exported
+    result = CliRunner().invoke(main, ["scenario", "run", str(path)])
+    assert result.exit_code == 0 and "1 passed" in result.output, result.output

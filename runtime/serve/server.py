@@ -40,8 +40,7 @@ from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.scenario.scenario import build, load
 from blackpoker.runtime.serve.board import Json
 from blackpoker.runtime.serve.replays import WHO, Replay
-from blackpoker.runtime.serve.session import Path as StepPath
-from blackpoker.runtime.serve.session import Refusal, Session
+from blackpoker.runtime.serve.session import Refusal, Session, Steps
 from blackpoker.site.render import environment
 
 MAX_BODY = 8 * 1024 * 1024  # a command log of a whole game is a few hundred KiB
@@ -282,7 +281,7 @@ class Handler(BaseHTTPRequestHandler):
             return self._json(app.new_game(self._json_body()), 201)
         if (match := ROUTES["seat"].fullmatch(path)) and match.group(2) in ("choose", "back"):
             session, seat = app.seat(match.group(1))
-            step = StepPath.read(self._json_body())
+            step = Steps.read(self._json_body())
             answer = session.choose(seat, step) if match.group(2) == "choose" else session.back(seat, step)
             return self._json(answer)
         raise Refusal(404, f"no such API: POST {path}")

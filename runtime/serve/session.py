@@ -39,7 +39,7 @@ class Refusal(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class Path:
+class Steps:
     """The steps a person has taken in the current decision (`auto`: taken without asking)."""
 
     decision: int  # the decision it was chosen at: a path of an earlier one is stale
@@ -47,7 +47,7 @@ class Path:
     auto: tuple[bool, ...] = ()
 
     @classmethod
-    def read(cls, data: Any) -> Path:
+    def read(cls, data: Any) -> Steps:
         """A path from a request's JSON, checked for shape (not yet for legality)."""
         if not isinstance(data, dict):
             raise Refusal(400, "expected a JSON object {decision, chosen, auto}")
@@ -93,12 +93,12 @@ class Session:
 
     # -- answers -----------------------------------------------------------------------------
 
-    def state(self, seat: int, path: Path | None = None) -> Json:
+    def state(self, seat: int, path: Steps | None = None) -> Json:
         """What the seat's page shows: its board, the log and, when it decides, the menu."""
         with self.lock:
             return self._state(seat, path)
 
-    def choose(self, seat: int, path: Path) -> Json:
+    def choose(self, seat: int, path: Steps) -> Json:
         """Take a step (or settle on an option and play it, then let the agent move)."""
         with self.lock:
             menu = self._menu(seat, path)
@@ -109,7 +109,7 @@ class Session:
                 return self._state(seat, None)
             return self._state(seat, path)
 
-    def back(self, seat: int, path: Path) -> Json:
+    def back(self, seat: int, path: Steps) -> Json:
         with self.lock:
             menu = self._menu(seat, path)
             if not isinstance(menu, Menu):
@@ -117,7 +117,7 @@ class Session:
             previous = back(menu)
             if previous is None:
                 raise Refusal(409, "this is the first step: nothing to go back to")
-            return self._state(seat, Path(path.decision, tuple(previous[0]), tuple(previous[1])))
+            return self._state(seat, Steps(path.decision, tuple(previous[0]), tuple(previous[1])))
 
     def scenario(self, seat: int) -> str:
         """The position as a scenario file; in a game between people, only once it is over
@@ -134,7 +134,7 @@ class Session:
 
     # -- the game ----------------------------------------------------------------------------
 
-    def _menu(self, seat: int, path: Path) -> Menu | Option:
+    def _menu(self, seat: int, path: Steps) -> Menu | Option:
         game = self.game
         if path.decision != game.decisions:
             raise Refusal(
@@ -179,7 +179,7 @@ class Session:
                 assert self.agent is not None
                 self._apply(decide(game, [self.agent, self.agent]))
 
-    def _state(self, seat: int, path: Path | None) -> Json:
+    def _state(self, seat: int, path: Steps | None) -> Json:
         game = self.game
         seen = view(game, seat)
         menu = None

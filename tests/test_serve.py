@@ -55,6 +55,7 @@ def test_a_whole_game_against_an_agent_is_played_through_the_api(server: Running
     game = server.session(token).game
     assert game.over and state["board"]["result"] == game.result
     assert state["decision"] == game.decisions and state["log"], state["log"][-3:]
+    _refused(server.call("GET", f"/api/seat/{token}/scenario"), 409, "a result")  # a scenario cannot write it
 
 
 def test_the_page_and_its_assets_are_served_from_the_package(server: Running) -> None:
@@ -228,7 +229,7 @@ def test_a_game_between_two_people_sends_each_seat_only_its_view(server: Running
                 f"/api/seat/{seats[other]}/choose", {**path, "decision": answer.data["decision"]}
             )
             assert refused.status == 409 and "not your decision" in refused.text, refused.text
-    _refused(server.call("GET", f"/api/seat/{seats['p1']}/scenario"), 403, "when it is over")
+    _refused(server.call("GET", f"/api/seat/{seats['p1']}/scenario"), 403, "not exported")
     at = positions(game)
     for me in (0, 1):
         for state in seen[me]:

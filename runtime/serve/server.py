@@ -267,7 +267,7 @@ class Handler(BaseHTTPRequestHandler):
         if (match := ROUTES["seat"].fullmatch(path)) and match.group(2) in (None, "scenario"):
             session, seat = app.seat(match.group(1))
             if match.group(2) == "scenario":
-                return self._send(session.scenario(seat).encode(), "application/yaml; charset=utf-8")
+                return self._send(session.scenario().encode(), "application/yaml; charset=utf-8")
             return self._json(session.state(seat))
         if match := ROUTES["replay"].fullmatch(path):
             return self._json(app.replay_frame(match.group(1), parse_qs(url.query)))

@@ -24,7 +24,7 @@ from blackpoker.runtime.play.chronicle import Chronicle
 from blackpoker.runtime.play.selfplay import decide
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.serve.board import Json, board_json, marks
-from blackpoker.runtime.serve.position import position_scenario, scenario_yaml
+from blackpoker.runtime.serve.position import Unwritable, position_scenario, scenario_yaml
 
 MAX_STEPS = 8  # a path is at most a request's four steps: longer is not a path
 
@@ -119,18 +119,22 @@ class Session:
                 raise Refusal(409, "this is the first step: nothing to go back to")
             return self._state(seat, Steps(path.decision, tuple(previous[0]), tuple(previous[1])))
 
-    def scenario(self, seat: int) -> str:
-        """The position as a scenario file; in a game between people, only once it is over
-        (it holds both players' hidden cards)."""
+    def scenario(self) -> str:
+        """The position as a scenario file: only in a game against an agent, since the file
+        holds both players' hidden cards."""
         with self.lock:
             game = self.game
-            if len(self.humans) > 1 and not game.over:
+            if len(self.humans) > 1:
                 raise Refusal(
-                    403, "a game between two people is exported when it is over: the file shows both hands"
+                    403, "a game between two people is not exported: the file would show both hands"
                 )
-            return scenario_yaml(
-                position_scenario(game, self.source, f"{self.title}: {game.decisions}回目の決定のあと"), game
-            )
+            try:
+                position = position_scenario(
+                    game, self.source, f"{self.title}: {game.decisions}回目の決定のあと"
+                )
+            except Unwritable as error:
+                raise Refusal(409, str(error)) from None
+            return scenario_yaml(position, game)
 
     # -- the game ----------------------------------------------------------------------------
 

@@ -12,12 +12,12 @@ import re
 from collections.abc import Sequence
 
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption
+from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.state import player_name
 from blackpoker.runtime.engine.view import CharacterView, PlayerView, RequestView, View
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.agents import by_command
-from blackpoker.runtime.play.choosing import ANSWERS, Menu, advance, back, entry, parts, question
+from blackpoker.runtime.play.choosing import Menu, advance, back, entry, explain_entry, parts, question
 from blackpoker.runtime.play.chronicle import Chronicle
 from blackpoker.runtime.scenario.explain import explain
 from blackpoker.runtime.scenario.notation import NotationError, parse_command
@@ -26,14 +26,6 @@ from rich.console import Console
 
 ROWS = 24  # the board, the menu and the input line fit a terminal this tall
 BACK = ("0", "b")
-PAYMENTS = {
-    "D": "D(カード): 手札のそのカードを捨てる",
-    "B": "B(カード): そのチャージ状態の防壁をドライブ状態にする",
-    "S": "S(カード): そのキャラクターを墓地に置く（生け贄）",
-    "L": "L: 1ダメージを受ける（ライフの一番上を墓地へ）",
-}
-PASS = "pass: 何もせずにチャンスを相手に渡す。\n両者が続けてパスすると、ステージの一番上が解決する。"
-TARGETS = "対象（p2:♣9 そのカードを持つキャラクター、p2 プレイヤー、stage:N ステージの下からN番目）"
 HELP = """\
 使い方:
   番号        いま表示されている選択肢を選ぶ（アクション → キーカード → 支払い → 対象 の順）
@@ -224,42 +216,12 @@ class Table:
         return f"できません: {explain(self.game, command)}"
 
     def _explain(self, text: str, seen: View, menu: Menu) -> str:
-        values, step = menu.values, menu.step
+        values = menu.values
         if not text:
-            return "\n".join([question(self.game.rules, seen, menu), *self._effect_of_resolving(seen)])
+            return explain_entry(self.game.rules, seen, menu, None)
         if not (text.isascii() and text.isdigit() and 1 <= int(text[:3]) <= len(values)):
             return f"? のあとに 1から{len(values)}までの番号"
-        value = values[int(text[:3]) - 1]
-        option = menu.matching(value)[0]
-        if isinstance(option, Pass):
-            return PASS
-        if isinstance(option, Choice):
-            meaning = ANSWERS.get(option.word, "効果が示す選択肢のひとつ")
-            return "\n".join([f"{value}: {meaning}", *self._effect_of_resolving(seen)])
-        if step == 0:
-            return self._action_text(option)
-        if value.startswith("★"):
-            return f"{value}: キーカード。手札から表向きに出す"
-        if value.startswith("$"):
-            used = sorted({u for u in re.findall(r"[A-Z]", value) if u in PAYMENTS})
-            return "\n".join(f"支払い {PAYMENTS[u]}" for u in used)
-        return f"{value}: {TARGETS}"
-
-    def _action_text(self, option: RequestOption) -> str:
-        action = self.game.rules.action(option.action)
-        head = f"{action.name}（{action.type}）"
-        if action.key is not None:
-            head += f" キー: {action.key}"
-        lines = [head, *action.effect.splitlines()]
-        if action.note:
-            lines.append(action.note)
-        return "\n".join(lines)
-
-    def _effect_of_resolving(self, seen: View) -> list[str]:
-        if not seen.resolving:
-            return []
-        action = self.game.rules.action(seen.resolving[-1].action)
-        return [f"{action.name}の効果:", *action.effect.splitlines()]
+        return explain_entry(self.game.rules, seen, menu, values[int(text[:3]) - 1])
 
     def _fit(self, lines: list[str]) -> list[str]:
         return [row for line in lines for row in _fold(line, self.width)]

@@ -8,10 +8,11 @@ and the one step the person chose before them. Labels are Japanese, as on the sh
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from blackpoker.runtime.engine.options import Choice, Option, Pass, target_text
+from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.view import View
 
@@ -29,6 +30,14 @@ ANSWERS = {
     "yes": "する",
     "no": "しない",
 }
+PAYMENTS = {
+    "D": "D(カード): 手札のそのカードを捨てる",
+    "B": "B(カード): そのチャージ状態の防壁をドライブ状態にする",
+    "S": "S(カード): そのキャラクターを墓地に置く（生け贄）",
+    "L": "L: 1ダメージを受ける（ライフの一番上を墓地へ）",
+}
+PASS = "pass: 何もせずにチャンスを相手に渡す。\n両者が続けてパスすると、ステージの一番上が解決する。"
+TARGETS = "対象（p2:♣9 そのカードを持つキャラクター、p2 プレイヤー、stage:N ステージの下からN番目）"
 
 
 def parts(option: Option) -> tuple[str, ...]:
@@ -143,3 +152,43 @@ def may(rules: Rules, action: str) -> str:
             clause = line.split("必要であれば", 1)[1].lstrip("、,").rstrip("。")
             return f": {clause}"
     return ""
+
+
+def explain_entry(rules: Rules, seen: View, menu: Menu, value: str | None) -> str:
+    """What an entry means (`?` at the terminal, a button's help in the browser): an action's
+    type, key and effect text, a key card, a payment's units, a target's notation, an effect's
+    answer; without a value, what is being decided and the effect being resolved."""
+    if value is None:
+        return "\n".join([question(rules, seen, menu), *_effect_of_resolving(rules, seen)])
+    option = menu.matching(value)[0]
+    if isinstance(option, Pass):
+        return PASS
+    if isinstance(option, Choice):
+        meaning = ANSWERS.get(option.word, "効果が示す選択肢のひとつ")
+        return "\n".join([f"{value}: {meaning}", *_effect_of_resolving(rules, seen)])
+    if menu.step == 0:
+        return _action_text(rules, option)
+    if value.startswith("★"):
+        return f"{value}: キーカード。手札から表向きに出す"
+    if value.startswith("$"):
+        used = sorted({u for u in re.findall(r"[A-Z]", value) if u in PAYMENTS})
+        return "\n".join(f"支払い {PAYMENTS[u]}" for u in used)
+    return f"{value}: {TARGETS}"
+
+
+def _action_text(rules: Rules, option: RequestOption) -> str:
+    action = rules.action(option.action)
+    head = f"{action.name}（{action.type}）"
+    if action.key is not None:
+        head += f" キー: {action.key}"
+    lines = [head, *action.effect.splitlines()]
+    if action.note:
+        lines.append(action.note)
+    return "\n".join(lines)
+
+
+def _effect_of_resolving(rules: Rules, seen: View) -> list[str]:
+    if not seen.resolving:
+        return []
+    action = rules.action(seen.resolving[-1].action)
+    return [f"{action.name}の効果:", *action.effect.splitlines()]

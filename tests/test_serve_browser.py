@@ -265,6 +265,9 @@ def test_the_table_fits_a_phone_and_a_desktop(
             assert menu["y"] < board["y"] and menu["width"] > viewport["width"] * 0.8
         else:  # the menu beside the board
             assert menu["x"] > board["x"] + board["width"] * 0.9 and menu["y"] < 200
+        page.locator(".about").first.click()  # an entry's explanation, as `?` gives it at the terminal
+        explained = page.locator(".entry").first.get_attribute("title")
+        assert explained and page.locator(".help").inner_text() == explained
         shot = tmp_path / "table.png"
         page.screenshot(path=str(shot), full_page=True)
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

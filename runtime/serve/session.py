@@ -19,7 +19,7 @@ from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.state import player_name
 from blackpoker.runtime.engine.view import View, hidden_from, masked, view
 from blackpoker.runtime.play.agents import Agent
-from blackpoker.runtime.play.choosing import Menu, advance, back, entry, question
+from blackpoker.runtime.play.choosing import Menu, advance, back, entry, explain_entry, question
 from blackpoker.runtime.play.chronicle import Chronicle
 from blackpoker.runtime.play.selfplay import decide
 from blackpoker.runtime.play.source import RulesSource
@@ -205,6 +205,7 @@ class Session:
 def _menu_json(game: Game, seen: View, menu: Menu) -> Json:
     return {
         "question": question(game.rules, seen, menu, keys=False),
+        "effect": "\n".join(explain_entry(game.rules, seen, menu, None).splitlines()[1:]),
         "chosen": list(menu.chosen),
         "auto": list(menu.auto),
         "can_back": not all(menu.auto),
@@ -212,6 +213,7 @@ def _menu_json(game: Game, seen: View, menu: Menu) -> Json:
             {
                 "value": value,
                 "text": entry(menu, value),
+                "help": explain_entry(game.rules, seen, menu, value),
                 "marks": _marks(menu, value),
             }
             for value in menu.values

@@ -163,21 +163,33 @@ function renderMenu() {
     return;
   }
   box.append(el("p", "question", menu.question));
+  const help = el("p", "help", menu.effect);
+  help.hidden = !menu.effect;
   const list = el("div", "entries");
   for (const entry of menu.entries) {
+    const row = el("div", "entry-row");
     const button = el("button", "entry", entry.text);
     button.type = "button";
+    button.title = entry.help;
     button.dataset.value = entry.value;
     button.dataset.marks = entry.marks.join(" ");
     button.addEventListener("click", () => step(entry.value));
-    list.append(button);
+    const about = el("button", "about", "?");
+    about.type = "button";
+    about.setAttribute("aria-label", `${entry.text} の説明`);
+    about.addEventListener("click", () => {
+      help.textContent = entry.help;
+      help.hidden = false;
+    });
+    row.append(button, about);
+    list.append(row);
     for (const mark of entry.marks) {
       for (const node of document.querySelectorAll(`[data-keys]`)) {
         if (node.dataset.keys.split(" ").includes(mark)) node.classList.add("pickable");
       }
     }
   }
-  box.append(list);
+  box.append(list, help);
   const back = el("button", "back", "← 戻る");
   back.type = "button";
   back.disabled = !menu.can_back;

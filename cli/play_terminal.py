@@ -8,7 +8,6 @@ table shows everyone: whether a character entered this turn (準備) and its siz
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from blackpoker.runtime.engine.game import Game
@@ -16,11 +15,17 @@ from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.state import player_name
 from blackpoker.runtime.engine.view import CharacterView, PlayerView, RequestView, View
 from blackpoker.runtime.engine.zones import label
-from blackpoker.runtime.play.agents import by_command
-from blackpoker.runtime.play.choosing import Menu, advance, back, entry, explain_entry, parts, question
+from blackpoker.runtime.play.choosing import (
+    Menu,
+    advance,
+    back,
+    command_option,
+    entry,
+    explain_entry,
+    parts,
+    question,
+)
 from blackpoker.runtime.play.chronicle import Chronicle
-from blackpoker.runtime.scenario.explain import explain
-from blackpoker.runtime.scenario.notation import NotationError, parse_command
 from rich.cells import cell_len
 from rich.console import Console
 
@@ -201,19 +206,7 @@ class Table:
             if isinstance(picked, str):
                 return picked
             return [*menu.chosen, menu.values[picked - 1]], [*menu.auto, False]
-        return self._command(text, seen.me, options)
-
-    def _command(self, text: str, me: int, options: Sequence[Option]) -> Option | str:
-        """The option a command in the notation names, or the rule it breaks."""
-        found = by_command(text, me, options)
-        if not isinstance(found, str):
-            return found
-        written = text if re.match(r"p[12]\s*:", text) else f"{player_name(me)}: {text}"
-        try:
-            command = parse_command(written)
-        except NotationError as error:
-            return f"'{text}' は選択肢でもコマンドでもありません: {error.message}（help で説明）"
-        return f"できません: {explain(self.game, command)}"
+        return command_option(self.game, seen.me, options, text, "（help で説明）")
 
     def _explain(self, text: str, seen: View, menu: Menu) -> str:
         values = menu.values

@@ -12,9 +12,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
 from blackpoker.runtime.engine.rules import Rules
+from blackpoker.runtime.engine.state import player_name
 from blackpoker.runtime.engine.view import View
+from blackpoker.runtime.play.agents import by_command
+from blackpoker.runtime.scenario.explain import explain
+from blackpoker.runtime.scenario.notation import NotationError, parse_command
 
 REQUEST_STEPS = ("アクション", "キーカード", "支払い", "対象")
 CHOICE_STEPS = ("答え", "カード・対象")
@@ -192,3 +197,18 @@ def _effect_of_resolving(rules: Rules, seen: View) -> list[str]:
         return []
     action = rules.action(seen.resolving[-1].action)
     return [f"{action.name}の効果:", *action.effect.splitlines()]
+
+
+def command_option(game: Game, me: int, options: Sequence[Option], text: str, hint: str = "") -> Option | str:
+    """The option a command in the notation names (typed instead of chosen in steps), or why
+    it is refused: the notation's error, or the rule the command breaks (the engine's one
+    legality check, as the ruling scenarios explain it)."""
+    found = by_command(text, me, options)
+    if not isinstance(found, str):
+        return found
+    written = text if re.match(r"p[12]\s*:", text) else f"{player_name(me)}: {text}"
+    try:
+        command = parse_command(written)
+    except NotationError as error:
+        return f"'{text}' は選択肢でもコマンドでもありません: {error.message}{hint}"
+    return f"できません: {explain(game, command)}"

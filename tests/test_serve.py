@@ -147,6 +147,13 @@ def test_bad_input_gets_a_json_4xx_and_changes_nothing(server: Running, log: Pat
         server.post(f"/api/seat/{token}/choose", {**good, "decision": good["decision"] - 1}), 409, "moved on"
     )
     _refused(server.post(f"/api/seat/{token}/back", good), 409, "first step")
+    command = f"/api/seat/{token}/command"
+    _refused(server.post(command, {"decision": good["decision"], "text": "p2: pass"}), 400, "できません: p2")
+    _refused(
+        server.post(command, {"decision": good["decision"], "text": "★★★"}), 400, "コマンドでもありません"
+    )
+    _refused(server.post(command, {"decision": good["decision"] + 1, "text": "pass"}), 409, "moved on")
+    _refused(server.post(command, {"text": "pass"}), 400, "{decision, text}")
     _refused(server.post("/api/seat/not-a-seat/choose", good), 404, "no such seat")
     _refused(server.call("GET", "/api/seat/not-a-seat"), 404, "no such seat")
     _refused(server.call("GET", "/play/not-a-seat"), 404, "no such seat")
@@ -165,6 +172,15 @@ def test_bad_input_gets_a_json_4xx_and_changes_nothing(server: Running, log: Pat
     _refused(server.call("POST", "/api/games", b"{}", big), 413, "more than")
     assert (game.state_hash(), game.decisions) == before
     assert server.app.replays == {} or all("upload" not in k for k in server.app.replays)
+
+
+def test_a_command_in_the_notation_is_played(server: Running) -> None:
+    token = server.new_game(seed=SEED)["p1"]
+    state = server.call("GET", f"/api/seat/{token}").data
+    assert any(e["value"] == "pass" for e in state["menu"]["entries"])
+    answer = server.post(f"/api/seat/{token}/command", {"decision": state["decision"], "text": "pass"})
+    assert answer.status == 200 and answer.data["decision"] > state["decision"], answer.text
+    assert "p1: パス" in answer.data["log"]
 
 
 @pytest.mark.parametrize(

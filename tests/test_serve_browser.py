@@ -265,12 +265,16 @@ def test_the_table_fits_a_phone_and_a_desktop(
             assert menu["y"] < board["y"] and menu["width"] > viewport["width"] * 0.8
         else:  # the menu beside the board
             assert menu["x"] > board["x"] + board["width"] * 0.9 and menu["y"] < 200
+        page.fill("input[name=command]", "p2: pass")  # a command that breaks a rule: refused, said why
+        page.click(".command button")
+        page.wait_for_selector("#error:not([hidden])")
+        assert "できません" in page.locator("#error").inner_text()
         page.locator(".about").first.click()  # an entry's explanation, as `?` gives it at the terminal
         explained = page.locator(".entry").first.get_attribute("title")
         assert explained and page.locator(".help").inner_text() == explained
         shot = tmp_path / "table.png"
         page.screenshot(path=str(shot), full_page=True)
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-        assert seat.problems == []
+        assert [p for p in seat.problems if "status of 400" not in p] == []  # the refused command's only
     finally:
         seat.close()

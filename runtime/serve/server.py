@@ -7,6 +7,7 @@ Routes (TOKEN is a seat's secret, ID a replay's):
   GET  /                          the lobby          GET  /api/lobby       editions, formats, agents
   POST /api/games                 a new game         GET  /play/TOKEN      a seat's page
   GET  /api/seat/TOKEN            the seat's state   POST /api/seat/TOKEN/choose | /back   a step
+  POST /api/seat/TOKEN/command    a command typed in the notation
   GET  /api/seat/TOKEN/scenario   the position as a scenario file
   POST /api/replays               a command log      GET  /replay/ID       the replay page
   GET  /api/replay/ID?step=N&who=p1|p2|all         one position of the replay
@@ -51,7 +52,7 @@ SCENARIO_NAME = "upload.yaml"  # how an uploaded scenario is named in its errors
 TOKEN = r"([A-Za-z0-9_-]{1,64})"
 ROUTES = {
     "page": re.compile(r"/(play|replay)/" + TOKEN),
-    "seat": re.compile(r"/api/seat/" + TOKEN + r"(?:/(choose|back|scenario))?"),
+    "seat": re.compile(r"/api/seat/" + TOKEN + r"(?:/(choose|back|command|scenario))?"),
     "replay": re.compile(r"/api/replay/" + TOKEN),
 }
 
@@ -279,6 +280,17 @@ class Handler(BaseHTTPRequestHandler):
             return self._json(app.new_replay(self._body()), 201)
         if path == "/api/games":
             return self._json(app.new_game(self._json_body()), 201)
+        if (match := ROUTES["seat"].fullmatch(path)) and match.group(2) == "command":
+            session, seat = app.seat(match.group(1))
+            data = self._json_body()
+            decision, text = (
+                (data.get("decision"), data.get("text")) if isinstance(data, dict) else (None, None)
+            )
+            if not isinstance(decision, int) or not isinstance(text, str) or not text.strip():
+                raise Refusal(
+                    400, "expected a JSON object {decision, text}: the decision number and a command"
+                )
+            return self._json(session.command(seat, decision, text.strip()))
         if (match := ROUTES["seat"].fullmatch(path)) and match.group(2) in ("choose", "back"):
             session, seat = app.seat(match.group(1))
             step = Steps.read(self._json_body())

@@ -19,7 +19,15 @@ from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.state import player_name
 from blackpoker.runtime.engine.view import View, hidden_from, masked, view
 from blackpoker.runtime.play.agents import Agent
-from blackpoker.runtime.play.choosing import Menu, advance, back, entry, explain_entry, question
+from blackpoker.runtime.play.choosing import (
+    Menu,
+    advance,
+    back,
+    command_option,
+    entry,
+    explain_entry,
+    question,
+)
 from blackpoker.runtime.play.chronicle import Chronicle
 from blackpoker.runtime.play.selfplay import decide
 from blackpoker.runtime.play.source import RulesSource
@@ -103,11 +111,18 @@ class Session:
         with self.lock:
             menu = self._menu(seat, path)
             if not isinstance(menu, Menu):
-                seen = view(self.game, seat)
-                self._apply(self.game.legal_options()[seen.options.index(menu)])
-                self._settle()
-                return self._state(seat, None)
+                return self._play(seat, menu)
             return self._state(seat, path)
+
+    def command(self, seat: int, decision: int, text: str) -> Json:
+        """Play a command typed in the notation; one that is no legal option is refused with
+        the rule it breaks."""
+        with self.lock:
+            self._menu(seat, Steps(decision))  # the decision's and the seat's checks
+            found = command_option(self.game, seat, view(self.game, seat).options, text)
+            if isinstance(found, str):
+                raise Refusal(400, found)
+            return self._play(seat, found)
 
     def back(self, seat: int, path: Steps) -> Json:
         with self.lock:
@@ -150,6 +165,13 @@ class Session:
         if found is None:
             raise Refusal(400, f"not a legal choice now: {' › '.join(path.chosen)}")
         return found
+
+    def _play(self, seat: int, shown: Option) -> Json:
+        """Play an option of the seat's view (the engine's at the same index), let the agent
+        answer, and say what the seat sees then."""
+        self._apply(self.game.legal_options()[view(self.game, seat).options.index(shown)])
+        self._settle()
+        return self._state(seat, None)
 
     def _apply(self, option: Option) -> None:
         game = self.game

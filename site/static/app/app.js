@@ -194,7 +194,28 @@ function renderMenu() {
   back.type = "button";
   back.disabled = !menu.can_back;
   back.addEventListener("click", goBack);
-  box.append(back);
+  const typed = el("form", "command");
+  const input = el("input");
+  input.name = "command";
+  input.placeholder = "コマンドを記法で（例: pass）";
+  input.setAttribute("aria-label", "コマンド");
+  const go = el("button", "", "送る");
+  go.type = "submit";
+  typed.append(input, go);
+  typed.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (input.value.trim()) sendCommand(input.value.trim());
+  });
+  box.append(back, typed);
+}
+
+async function sendCommand(text) {
+  try {
+    render(await post(`/api/seat/${key}/command`, { decision: state.decision, text }));
+    showError("");
+  } catch (error) {
+    showError(error.message);
+  }
 }
 
 function render(next) {

@@ -285,6 +285,9 @@ def test_a_server_started_with_local_rules_plays_them_and_exports_them(tmp_path:
         token = local.new_game(seed=SEED)["p1"]
         assert local.session(token).game.rules.format.id == declared
         exported = local.call("GET", f"/api/seat/{token}/scenario").text
+        again = local.new_game(scenario=exported)["p1"]  # the export starts a game, which exports alike
+        assert local.session(again).game.rules.format.id == declared
+        assert local.call("GET", f"/api/seat/{again}/scenario").text.count(f"rules: {rules}") == 1
     path = tmp_path / "position.yaml"
     path.write_text(exported, encoding="utf-8")
     assert f"rules: {rules}" in exported

@@ -154,8 +154,10 @@ class App:
             if scenario is None:
                 raise Refusal(400, "\n".join(p.render() for p in problems))
             game = build(scenario)
-        rules = scenario.rules
-        return game, RulesSource(rules.edition.id, rules.format.id)
+        rules, named = scenario.rules, scenario.doc.data.get("rules")
+        # a local-rule file is found from an upload only by an absolute path (as exports name it)
+        local = None if named is None else Path(folder) / named
+        return game, RulesSource(rules.edition.id, rules.format.id, local)
 
     def seat(self, token: str) -> tuple[Session, int]:
         with self.lock:

@@ -26,6 +26,7 @@ LAZY_COMMANDS = {
     "regulation": "blackpoker.cli.regulation:regulation",
     "replay": "blackpoker.cli.replay:replay",
     "scenario": "blackpoker.cli.scenario:scenario",
+    "serve": "blackpoker.cli.serve:serve",
     "simulate": "blackpoker.cli.simulate:simulate",
 }
 

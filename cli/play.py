@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 from blackpoker.cli.options import declared_format, edition_option, play_format, rules_option
 from blackpoker.cli.outputs import output_file
-from blackpoker.cli.play_terminal import Chronicle, Table
+from blackpoker.cli.play_terminal import Table
 from blackpoker.cli.regulated import regulation_options, regulation_setup
 from blackpoker.cli.report import option_error, report
 from blackpoker.compiler import CompileError
@@ -25,6 +25,7 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.view import View, hidden_from, masked, view
 from blackpoker.runtime.play.agents import AGENTS, Agent, make_agent
+from blackpoker.runtime.play.chronicle import Chronicle
 from blackpoker.runtime.play.log import write_log
 from blackpoker.runtime.play.regulation import Match
 from blackpoker.runtime.play.selfplay import decide
@@ -133,8 +134,11 @@ def play(
             assert mover is not None
             option = decide(game, agents)
             shown = masked(game.state, option, hidden_from(game.state, me))  # before it leaves the field
+            seen = None if mover == me else view(game, me).visible_cards()
             game.apply(option)
-            chronicle.decided(game, mover, shown)
+            if seen is not None:  # a card seen before or after the decision may be named
+                seen |= view(game, me).visible_cards()
+            chronicle.decided(game, mover, shown, seen)
     except Quit:
         console.print("終了しました: quit")
     if log is not None:

@@ -165,6 +165,8 @@ def _write_html(
     static.mkdir()
     files = []
     for source in resources.files("blackpoker.site").joinpath("static").iterdir():
+        if not source.is_file():  # static/app/ is the browser app's (`blackpoker serve`), not the sheets'
+            continue
         (static / source.name).write_bytes(source.read_bytes())
         files.append(Path("static", source.name))
     with_pdf = not options.html_only

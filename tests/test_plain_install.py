@@ -6,8 +6,10 @@ core dependencies are there (pip fetches them from the package index).
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+import urllib.request
 import venv
 from pathlib import Path
 
@@ -65,3 +67,23 @@ def test_a_pdf_build_says_which_extra_to_install(plain: Path, tmp_path: Path) ->
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "blackpoker[pdf]" in lines[0] and "apt-get install" in lines[0], lines
     assert not (tmp_path / "site").exists()  # refused before anything is written
+
+
+def test_serve_runs_from_the_wheel_with_its_page_and_assets(plain: Path, tmp_path: Path) -> None:
+    server = subprocess.Popen(
+        [str(plain / "blackpoker"), "serve", "--port", "0"], cwd=tmp_path, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert server.stderr is not None
+        address = re.search(r"http://[\d.]+:\d+/", server.stderr.readline())
+        assert address is not None
+        for path, kind in (
+            ("", "text/html"),
+            ("static/app/app.js", "text/javascript"),
+            ("static/app/app.css", "text/css"),
+        ):
+            with urllib.request.urlopen(address[0] + path, timeout=30) as answer:
+                assert answer.headers["Content-Type"].startswith(kind) and len(answer.read()) > 1000, path
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

@@ -9,13 +9,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from blackpoker.cli.play_terminal import parts
 from blackpoker.compiler import compile
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.view import View
 from blackpoker.runtime.engine.zones import card, label
 from blackpoker.runtime.play.agents import RandomAgent, ScriptedAgent
+from blackpoker.runtime.play.choosing import parts
 from blackpoker.runtime.play.selfplay import play, random_agents
 from editions_support import EDITIONS, acting, formats
 

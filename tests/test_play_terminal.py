@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from blackpoker.cli.play_terminal import parts
 from blackpoker.compiler import compile
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import RequestOption
+from blackpoker.runtime.play.choosing import parts
 from editions_support import EDITIONS, acting, formats
 from rich.cells import cell_len
 

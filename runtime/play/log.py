@@ -10,7 +10,7 @@ plays the logged decisions again and checks every event and the final state hash
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, assert_never
@@ -36,6 +36,7 @@ from blackpoker.runtime.engine.events import (
     TurnPassed,
 )
 from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.state import player_name
 from blackpoker.runtime.engine.zones import label
@@ -149,18 +150,25 @@ class _Line:
 
 
 def replay(
-    path: Path, shown: str | None = None, edition: str | None = None, env: Environment | None = None
+    path: Path,
+    shown: str | None = None,
+    edition: str | None = None,
+    env: Environment | None = None,
+    watch: Callable[[Game, Option | None], None] | None = None,
 ) -> Replayed:
     """Replay a log with the current compiled rules; raise ReplayError at the first difference.
 
     `edition` (a built-in id or an edition file) replaces the edition the header names, for
-    logs played with an edition file; the rules are compiled in `env` (several logs share one)."""
+    logs played with an edition file; the rules are compiled in `env` (several logs share one).
+    `watch` sees the game after its set-up (no option) and after each decision (its option)."""
     lines = _read(path, shown or str(path))
     header, body, end = lines[0], lines[1:-1], lines[-1]
     rules = _rules(header, edition, env or Environment(), path.parent)
     produced: list[Event] = []
     game = Game.new(rules, header.data["seed"], check=True, events=produced)
     checked = _match(produced, body, end, 0)
+    if watch is not None:
+        watch(game, None)
     for position, line in enumerate(body):
         if line.data["event"] != "decision":
             continue
@@ -179,6 +187,8 @@ def replay(
         except Exception as error:  # an engine failure is reported at the decision that caused it
             raise line.error(f"the engine failed on this decision: {type(error).__name__}: {error}") from None
         checked = _match(produced, body, end, checked)
+        if watch is not None:
+            watch(game, options[index])
     if checked < len(body):
         raise body[checked].error("the replay does not produce this event")
     replayed = Replayed(game.decisions, game.result, game.state_hash())

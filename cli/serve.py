@@ -1,0 +1,61 @@
+"""`blackpoker serve`: the browser app on a local web server (runtime/serve/, docs/play.md)."""
+
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+
+import click
+from blackpoker.cli.options import EDITION_HELP, declared_format, rules_option
+from blackpoker.cli.report import option_error, report
+from blackpoker.compiler import CompileError
+from blackpoker.runtime.play.agents import AGENTS
+from blackpoker.runtime.play.source import RulesSource
+from blackpoker.runtime.serve.server import App, Defaults, Server
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="0: any free port."
+)
+@click.option("--edition", default="v7", show_default=True, help=EDITION_HELP)
+@click.option("--format", "format_id", help="Format id. Default: lite, or the --rules file's format.")
+@rules_option(help_text="A local-rule file: every game plays it.")
+@click.option("--seed", type=int, help="The games' seed (default: a random one per game).")
+@click.option(
+    "--opponent", type=click.Choice(AGENTS), default="random", show_default=True, help="The default agent."
+)
+def serve(
+    host: str,
+    port: int,
+    edition: str,
+    format_id: str | None,
+    rules: Path | None,
+    seed: int | None,
+    opponent: str,
+) -> None:
+    """Play in the browser: against an agent or a person, replays, positions. Ctrl-C stops it."""
+    if format_id is None:
+        format_id = "lite" if rules is None else declared_format(rules, "--rules")
+    try:  # compiled now, so a wrong --edition, --format or --rules is said before serving
+        RulesSource(edition, format_id, rules).compile()
+    except CompileError as error:
+        report(error.diagnostics)
+    app = App(Defaults(edition, format_id, rules, seed, opponent))
+    try:
+        server = Server((host, port), app)
+    except OSError as error:
+        reason = "the port is in use" if error.errno == errno.EADDRINUSE else error.strerror
+        option_error(
+            "--port" if error.errno == errno.EADDRINUSE else "--host",
+            f"cannot listen on {host}:{port}: {reason}",
+        )
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"blackpoker serve: http://{shown}:{server.server_address[1]}/  (Ctrl-C で終了)", err=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        click.echo("終了しました", err=True)
+    finally:
+        server.server_close()

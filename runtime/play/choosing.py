@@ -1,0 +1,214 @@
+"""The stepwise choice of an option, shared by the terminal (`blackpoker play`) and the
+browser (`blackpoker serve`): a request is chosen action → key cards → payment → target, an
+answer word → cards/target, each step offering only what is still legal, with a way back.
+
+A step with one value left is taken without asking (marked `auto`); going back undoes those
+and the one step the person chose before them. Labels are Japanese, as on the sheets.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
+from blackpoker.runtime.engine.rules import Rules
+from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.view import View
+from blackpoker.runtime.play.agents import by_command
+from blackpoker.runtime.scenario.explain import explain
+from blackpoker.runtime.scenario.notation import NotationError, parse_command
+
+REQUEST_STEPS = ("アクション", "キーカード", "支払い", "対象")
+CHOICE_STEPS = ("答え", "カード・対象")
+# The engine's answer words (runtime/engine/primitives.py); a choose_one label is the rule set's.
+ANSWERS = {
+    "pick": "カードを選ぶ",
+    "place": "次に置くカードを選ぶ（上から順に）",
+    "discard": "捨てるカードを選ぶ",
+    "attacker": "アタックするキャラクターを選ぶ",
+    "block": "ブロックする組（アタッカー with ブロッカー）を選ぶ",
+    "retarget": "新しい対象を選ぶ",
+    "done": "選び終える",
+    "yes": "する",
+    "no": "しない",
+}
+PAYMENTS = {
+    "D": "D(カード): 手札のそのカードを捨てる",
+    "B": "B(カード): そのチャージ状態の防壁をドライブ状態にする",
+    "S": "S(カード): そのキャラクターを墓地に置く（生け贄）",
+    "L": "L: 1ダメージを受ける（ライフの一番上を墓地へ）",
+}
+PASS = "pass: 何もせずにチャンスを相手に渡す。\n両者が続けてパスすると、ステージの一番上が解決する。"
+TARGETS = "対象（p2:♣9 そのカードを持つキャラクター、p2 プレイヤー、stage:N ステージの下からN番目）"
+
+
+def parts(option: Option) -> tuple[str, ...]:
+    """An option's text split by the steps it is chosen in (empty where it has no such part)."""
+    if isinstance(option, Pass):
+        return ("pass",)
+    if isinstance(option, Choice):
+        return (option.word, str(option).removeprefix(option.word).strip())
+    text = str(option)
+    keys = " ".join(p for p in text.split(" ") if p.startswith("★"))
+    paid = " ".join(p for p in text.split(" ") if p.startswith("$"))
+    target = "→ " + target_text(option.target) if option.target is not None else ""
+    return (option.name, keys, paid, target)
+
+
+def steps(option: Option) -> tuple[str, ...]:
+    return CHOICE_STEPS if isinstance(option, Choice) else REQUEST_STEPS
+
+
+@dataclass(frozen=True, slots=True)
+class Menu:
+    """One step of a choice: the options still open, the values settled so far (`auto`: taken
+    without asking) and the values (two or more) to choose between now."""
+
+    left: tuple[Option, ...]
+    chosen: tuple[str, ...]
+    auto: tuple[bool, ...]
+    values: tuple[str, ...]
+
+    @property
+    def step(self) -> int:
+        return len(self.chosen)
+
+    def matching(self, value: str) -> list[Option]:
+        return [o for o in self.left if parts(o)[self.step] == value]
+
+
+def advance(options: Sequence[Option], chosen: Sequence[str], auto: Sequence[bool]) -> Menu | Option | None:
+    """The option `chosen` settles on, else the next step to ask; None when no option starts
+    with `chosen` (a stale or made-up path)."""
+    path, taken = list(chosen), list(auto)
+    while True:
+        left = [o for o in options if parts(o)[: len(path)] == tuple(path)]
+        if not left:
+            return None
+        step = len(path)
+        if len(left) == 1 or step >= len(parts(left[0])):
+            return left[0]  # two options may print alike (two Jokers): either is the same move
+        values = list(dict.fromkeys(parts(o)[step] for o in left))
+        if len(values) == 1:
+            path.append(values[0])
+            taken.append(True)
+            continue
+        return Menu(tuple(left), tuple(path), tuple(taken), tuple(values))
+
+
+def back(menu: Menu) -> tuple[list[str], list[bool]] | None:
+    """The path one step back (the steps taken without asking, then one the person took), or
+    None when the person has chosen nothing yet."""
+    if all(menu.auto):
+        return None
+    path, taken = list(menu.chosen), list(menu.auto)
+    while path:
+        path.pop()
+        if not taken.pop():
+            break
+    return path, taken
+
+
+def entry(menu: Menu, value: str) -> str:
+    """A menu entry: a group of options by its value at this step, or the one option whole."""
+    matching = menu.matching(value)
+    first = matching[0]
+    if menu.step > 0:
+        shown = value or "（なし）"
+    elif isinstance(first, Pass):
+        shown = "pass（パス）"
+    else:
+        shown = str(first) if len(matching) == 1 else value
+        if isinstance(first, Choice) and shown == value and value in ANSWERS:
+            shown += f"（{ANSWERS[value]}）"
+    return shown + (f"（{len(matching)}通り）" if len(matching) > 1 else "")
+
+
+def question(rules: Rules, seen: View, menu: Menu, keys: bool = True) -> str:
+    """What is being decided now, in words; `keys`: with the terminal's keys (?, help, 0)."""
+    left, step, chosen = menu.left, menu.step, menu.chosen
+
+    def hint(text: str) -> str:
+        return f"（{text}）" if keys else ""
+
+    so_far = " ".join(c for c in chosen if c)
+    title = steps(left[0])[step]
+    if isinstance(left[0], Choice) and seen.resolving:
+        action = seen.resolving[-1]
+        if {parts(o)[0] for o in left} <= {"yes", "no"}:
+            return f"「{action.name}」{may(rules, action.action)} — しますか？"
+        word = chosen[0] if chosen else ""
+        doing = f"{word}: {ANSWERS[word]}" if word in ANSWERS else f"{so_far} {title}を選ぶ".strip()
+        return f"「{action.name}」の解決: {doing}{hint('? で効果の文')}"
+    if step == 0 and not isinstance(left[0], Choice):  # an answer outside a resolution: below
+        where = "ステージに対応する" if seen.stage else "アクションを起こす"
+        return f"あなたのチャンス: {where}か pass{hint('? 番号で説明・help')}"
+    path = f"{so_far} › " if so_far else ""
+    return f"{path}{title}を選ぶ{hint('0で戻る')}"
+
+
+def may(rules: Rules, action: str) -> str:
+    """The clause of the effect the player may do (必要であれば…), as the sheet writes it."""
+    for line in rules.action(action).effect.splitlines():
+        if "必要であれば" in line:
+            clause = line.split("必要であれば", 1)[1].lstrip("、,").rstrip("。")
+            return f": {clause}"
+    return ""
+
+
+def explain_entry(rules: Rules, seen: View, menu: Menu, value: str | None) -> str:
+    """What an entry means (`?` at the terminal, a button's help in the browser): an action's
+    type, key and effect text, a key card, a payment's units, a target's notation, an effect's
+    answer; without a value, what is being decided and the effect being resolved."""
+    if value is None:
+        return "\n".join([question(rules, seen, menu), *_effect_of_resolving(rules, seen)])
+    option = menu.matching(value)[0]
+    if isinstance(option, Pass):
+        return PASS
+    if isinstance(option, Choice):
+        meaning = ANSWERS.get(option.word, "効果が示す選択肢のひとつ")
+        return "\n".join([f"{value}: {meaning}", *_effect_of_resolving(rules, seen)])
+    if menu.step == 0:
+        return _action_text(rules, option)
+    if value.startswith("★"):
+        return f"{value}: キーカード。手札から表向きに出す"
+    if value.startswith("$"):
+        used = sorted({u for u in re.findall(r"[A-Z]", value) if u in PAYMENTS})
+        return "\n".join(f"支払い {PAYMENTS[u]}" for u in used)
+    return f"{value}: {TARGETS}"
+
+
+def _action_text(rules: Rules, option: RequestOption) -> str:
+    action = rules.action(option.action)
+    head = f"{action.name}（{action.type}）"
+    if action.key is not None:
+        head += f" キー: {action.key}"
+    lines = [head, *action.effect.splitlines()]
+    if action.note:
+        lines.append(action.note)
+    return "\n".join(lines)
+
+
+def _effect_of_resolving(rules: Rules, seen: View) -> list[str]:
+    if not seen.resolving:
+        return []
+    action = rules.action(seen.resolving[-1].action)
+    return [f"{action.name}の効果:", *action.effect.splitlines()]
+
+
+def command_option(game: Game, me: int, options: Sequence[Option], text: str, hint: str = "") -> Option | str:
+    """The option a command in the notation names (typed instead of chosen in steps), or why
+    it is refused: the notation's error, or the rule the command breaks (the engine's one
+    legality check, as the ruling scenarios explain it)."""
+    found = by_command(text, me, options)
+    if not isinstance(found, str):
+        return found
+    written = text if re.match(r"p[12]\s*:", text) else f"{player_name(me)}: {text}"
+    try:
+        command = parse_command(written)
+    except NotationError as error:
+        return f"'{text}' は選択肢でもコマンドでもありません: {error.message}{hint}"
+    return f"できません: {explain(game, command)}"

@@ -1,0 +1,121 @@
+"""The game's events in words, as a person at the table follows them (`blackpoker play`,
+`blackpoker serve`): decisions as the person may see them, resolutions, turns and draws.
+Labels are Japanese, as on the sheets; action names come from the rule set."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from blackpoker.runtime.engine.events import (
+    Decided,
+    Discarded,
+    Event,
+    GameOver,
+    LostTarget,
+    Negated,
+    Requested,
+    Resolved,
+    Revealed,
+    SetUp,
+    Shuffled,
+    Triggered,
+    TurnPassed,
+)
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.options import Choice, Option, Pass
+from blackpoker.runtime.engine.refs import CharacterByCard
+from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.zones import label
+
+
+@dataclass
+class Chronicle:
+    """The game's events in words, newest last; `mark` is where the person last looked."""
+
+    lines: list[str] = field(default_factory=list)
+    told: int = 0
+    mark: int = 0
+    hands: tuple[int, int] = (0, 0)
+
+    def decided(self, game: Game, mover: int, shown: Option, visible: set[int] | None = None) -> None:
+        """A decision (masked as the person may see it) and then the events it caused; with
+        `visible` (the cards the person sees), one naming other cards is said by its word."""
+        self.lines.append(f"{player_name(mover)}: {said(shown, visible)}")
+        self.follow(game)
+
+    def follow(self, game: Game) -> None:
+        events = game.events or []
+        for event in events[self.told :]:
+            said = _event(game, event)
+            if said:
+                self.lines.append(said)
+        self.told = len(events)
+        # A draw is seen as cards going from the life to the hand: said for whoever drew.
+        state = game.state
+        hands = (len(state.players[0].hand), len(state.players[1].hand))
+        for index, (before, now) in enumerate(zip(self.hands, hands, strict=True)):
+            if now > before and self.told > 1:
+                self.lines.append(f"  · {player_name(index)}が{now - before}枚引いた（手札{now}枚）")
+        self.hands = hands
+
+    def since_mark(self) -> list[str]:
+        news = self.lines[self.mark :] or self.lines[-1:]
+        self.mark = len(self.lines)
+        return news
+
+
+def named_cards(option: Option) -> set[int]:
+    """The cards an option names: key cards, payments, answer cards, a character target."""
+    if isinstance(option, Pass):
+        return set()
+    if isinstance(option, Choice):
+        named = {option.a, option.b}
+    else:
+        named = {*option.keys, *(c for _, c in option.payment)}
+    if isinstance(option.target, CharacterByCard):
+        named.add(option.target.card)
+    return {c for c in named if c is not None}
+
+
+def said(option: Option, visible: set[int] | None = None) -> str:
+    """A decision in words; with `visible`, one that names a card outside it (a face-down
+    bulwark paid with $B, a card placed on a life) is said by its action or answer alone."""
+    if isinstance(option, Pass):
+        return "パス"
+    if visible is None or named_cards(option) <= visible:
+        return str(option)
+    word = option.word if isinstance(option, Choice) else option.name
+    return f"{word}（非公開のカード）"
+
+
+def _event(game: Game, event: Event) -> str | None:
+    def name(action: str) -> str:
+        return game.rules.action(action).name
+
+    match event:
+        case SetUp(first):
+            return f"{player_name(first)}が先攻"
+        case TurnPassed(player, turn):
+            return f"── ターン{turn}: {player_name(player)}のターン ──"
+        case Revealed(cards):
+            return f"  · 公開: {' '.join(label(c) for c in cards)}"
+        case Shuffled(player):
+            return f"  · {player_name(player)}のライフをシャッフル"
+        case LostTarget(action):
+            return f"  · {name(action)}は対象を失い、効果なし"
+        case Requested(player, action, indirect=True):
+            return f"  · 効果で{name(action)}が起きた"
+        case Triggered(player, action):
+            return f"  · {name(action)}が誘発"
+        case Resolved(player, action):
+            # An effect's request is its controller's, not whoever it acts for (ドロー acts for the
+            # turn player): only a request a player made is said to be theirs.
+            owner = f"{player_name(player)}の" if game.rules.action(action).direct else ""
+            return f"  · {owner}{name(action)}を解決"
+        case Discarded(action):
+            return f"  · {name(action)}は捨てられた"
+        case Negated(action):
+            return f"  · {name(action)}は打ち消された"
+        case Decided() | GameOver() | Requested():
+            return None  # a decision is said as it is made, the result at the end
+    return None

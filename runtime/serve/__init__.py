@@ -1,0 +1,1 @@
+"""`blackpoker serve`: the browser app — play against an agent or a person, replays, positions."""

@@ -1,0 +1,114 @@
+"""The board as JSON for the browser: a player's view (runtime/engine/view.py) and nothing more.
+
+Cards are `{id, label, suit}`: the id tells apart the two players' equal cards (each has its
+own deck) and lets the page mark the cards an option uses; a card is sent only where the
+view shows it. From the game, only what the table shows everyone is added: whether a
+character entered this turn (準備) and its size change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.options import Choice, Option, Pass, target_text
+from blackpoker.runtime.engine.refs import CharacterByCard, HiddenCharacter, OptionTarget, PlayerRef
+from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.view import CharacterView, RequestView, View
+from blackpoker.runtime.engine.zones import card, label
+
+Json = dict[str, Any]
+SUITS = {"♠": "spade", "♡": "heart", "♢": "diamond", "♣": "club"}
+
+
+def card_json(cid: int) -> Json:
+    suit = card(cid).suit
+    return {"id": cid, "label": label(cid), "suit": SUITS[suit.value] if suit is not None else "joker"}
+
+
+def cards_json(cards: tuple[int, ...] | list[int]) -> list[Json]:
+    return [card_json(c) for c in cards]
+
+
+def board_json(game: Game, seen: View) -> Json:
+    """The view `seen` of `game` (a player's, or a merge of both for the full state)."""
+    players = []
+    for index, p in enumerate(seen.players):
+        units = game.state.players[index].field  # the view keeps the field's order
+        players.append(
+            {
+                "name": p.name,
+                "life": p.life,
+                "hand": None if p.hand is None else cards_json(p.hand),
+                "hand_count": p.hand_count,
+                "graveyard": cards_json(p.graveyard),
+                "zones": [
+                    {"name": z.name, "cards": z.cards and cards_json(z.cards), "count": z.count}
+                    for z in p.zones
+                ],
+                "field": [
+                    _unit(u, units[n].entered >= game.state.turn, units[n].size_mod)
+                    for n, u in enumerate(p.field)
+                ],
+            }
+        )
+    return {
+        "turn": seen.turn,
+        "turn_player": player_name(seen.turn_player),
+        "chance": None if seen.chance is None else player_name(seen.chance),
+        "players": players,
+        "stage": [_request(game, r) for r in seen.stage],
+        "resolving": [_request(game, r) for r in seen.resolving],
+        "result": seen.result,
+    }
+
+
+def _unit(unit: CharacterView, new: bool, size_mod: int) -> Json:
+    return {
+        "ref": unit.ref,
+        "name": unit.name,
+        "cards": cards_json(unit.cards),
+        "face_up": unit.face_up,
+        "charged": unit.charged,
+        "new": new,
+        "size": unit.size,
+        "size_mod": size_mod if unit.size is not None else 0,
+        "attacking": unit.attacking,
+        "blocking": unit.blocking,
+    }
+
+
+def _request(game: Game, r: RequestView) -> Json:
+    return {
+        "name": r.name,
+        "player": r.player,
+        "keys": cards_json(r.key_cards),
+        "target": r.target,
+        "by_effect": not game.rules.action(r.action).direct,
+    }
+
+
+def marks(option: Option, step: int | None = None) -> list[str]:
+    """The board's things an option uses — all, or those of one step of its choice
+    (runtime/play/choosing.py) — as the page names them: `card:ID`, `unit:REF` (a hidden
+    character, by its reference), `stage:N`, `resolving:N`, `player:pN`."""
+    if isinstance(option, Pass):
+        return []
+    target = [] if option.target is None else [_mark(option.target)]
+    if isinstance(option, Choice):
+        cards = [f"card:{c}" for c in (option.a, option.b) if c is not None]
+        by_step = [[], cards + target]
+    else:
+        paid = [f"card:{c}" for _, c in option.payment if c is not None]
+        by_step = [[], [f"card:{c}" for c in option.keys], paid, target]
+    return [m for n, found in enumerate(by_step) if step in (None, n) for m in found]
+
+
+def _mark(target: OptionTarget) -> str:
+    if isinstance(target, CharacterByCard):
+        return f"card:{target.card}"
+    if isinstance(target, HiddenCharacter):
+        return f"unit:{target_text(target)}"
+    if isinstance(target, PlayerRef):
+        return f"player:{player_name(target.index)}"
+    return target_text(target)  # stage:N, resolving:N

@@ -1,0 +1,73 @@
+"""A command log opened in the browser: replayed and checked (runtime/play/log.py), every
+position kept, so the page steps forward and back with either player's view or the full state.
+
+A log holds every decision in full, so whoever has it sees everything: the players' views
+here only show the board as each player saw it."""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from blackpoker.compiler.environment import Environment
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.options import Option
+from blackpoker.runtime.engine.view import view
+from blackpoker.runtime.play.chronicle import Chronicle
+from blackpoker.runtime.play.log import replay
+from blackpoker.runtime.serve.board import Json, board_json, cards_json
+
+UPLOAD_NAME = "upload.jsonl"  # how an uploaded log is named in its errors
+WHO = ("p1", "p2", "all")
+
+
+@dataclass
+class Replay:
+    title: str
+    frames: list[Game] = field(default_factory=list)  # the game after set-up, then after each decision
+    told: list[int] = field(default_factory=list)  # the log lines said by each frame
+    chronicle: Chronicle = field(default_factory=Chronicle)
+
+    @classmethod
+    def of_upload(cls, data: bytes, env: Environment) -> Replay:
+        """A log's bytes replayed; a ReplayError (a tampered or broken log) is the caller's."""
+        book = cls("")
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / UPLOAD_NAME
+            path.write_bytes(data)
+            done = replay(path, UPLOAD_NAME, env=env, watch=book._watch)
+        game = book.frames[0]
+        book.title = (
+            f"{game.rules.edition.id} {game.rules.format.id} · シード{game.seed} · "
+            f"{done.decisions}回の決定 · 結果 {done.result or 'なし'}"
+        )
+        return book
+
+    def _watch(self, game: Game, option: Option | None) -> None:
+        if option is None:
+            self.chronicle.follow(game)
+        else:
+            self.chronicle.decided(game, option.player, option)
+        self.frames.append(game.copy())
+        self.told.append(len(self.chronicle.lines))
+
+    def frame(self, step: int, who: str) -> Json:
+        """The position after `step` decisions, as `who` (p1, p2) saw it or in full (all)."""
+        game = self.frames[step]
+        if who == "all":
+            mine = (view(game, 0), view(game, 1))  # each player as its owner sees them
+            seen = replace(mine[0], players=(mine[0].players[0], mine[1].players[1]), options=())
+            board = board_json(game, seen)
+            for index, player in enumerate(board["players"]):
+                player["life_cards"] = cards_json(game.state.players[index].life)
+        else:
+            board = board_json(game, view(game, WHO.index(who)))
+        return {
+            "title": self.title,
+            "step": step,
+            "steps": len(self.frames) - 1,
+            "who": who,
+            "board": board,
+            "log": self.chronicle.lines[: self.told[step]][-300:],
+        }

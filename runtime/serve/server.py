@@ -1,0 +1,342 @@
+"""The HTTP side of `blackpoker serve`: the standard library's ThreadingHTTPServer, pages from
+the site's Jinja templates (autoescaped), assets shipped in the package (site/static/app/), and
+a JSON API. Every error is a JSON `{"error": …}` with a 4xx status (5xx only for a fault of
+the server itself, never with a traceback); a refused request changes nothing.
+
+Routes (TOKEN is a seat's secret, ID a replay's):
+  GET  /                          the lobby          GET  /api/lobby       editions, formats, agents
+  POST /api/games                 a new game         GET  /play/TOKEN      a seat's page
+  GET  /api/seat/TOKEN            the seat's state   POST /api/seat/TOKEN/choose | /back   a step
+  POST /api/seat/TOKEN/command    a command typed in the notation
+  GET  /api/seat/TOKEN/scenario   the position as a scenario file
+  POST /api/replays               a command log      GET  /replay/ID       the replay page
+  GET  /api/replay/ID?step=N&who=p1|p2|all         one position of the replay
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import secrets
+import tempfile
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import SplitResult, parse_qs, urlsplit
+
+from blackpoker.compiler import CompileError
+from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.model import RuleSet
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.play.agents import AGENTS, make_agent
+from blackpoker.runtime.play.log import ReplayError
+from blackpoker.runtime.play.source import RulesSource
+from blackpoker.runtime.scenario.scenario import build, load
+from blackpoker.runtime.serve.board import Json
+from blackpoker.runtime.serve.replays import WHO, Replay
+from blackpoker.runtime.serve.session import Refusal, Session, Steps
+from blackpoker.site.render import environment
+
+MAX_BODY = 8 * 1024 * 1024  # a command log of a whole game is a few hundred KiB
+MAX_SESSIONS = 64  # games and replays kept; the oldest is dropped first
+SEATS = ("p1", "p2")
+ASSETS = {"app.js": "text/javascript", "app.css": "text/css"}
+SCENARIO_NAME = "upload.yaml"  # how an uploaded scenario is named in its errors
+TOKEN = r"([A-Za-z0-9_-]{1,64})"
+ROUTES = {
+    "page": re.compile(r"/(play|replay)/" + TOKEN),
+    "seat": re.compile(r"/api/seat/" + TOKEN + r"(?:/(choose|back|command|scenario))?"),
+    "replay": re.compile(r"/api/replay/" + TOKEN),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Defaults:
+    """What `blackpoker serve` was started with: a new game's defaults."""
+
+    edition: str = "v7"
+    format: str = "lite"
+    rules: Path | None = None  # a local-rule file: every game plays it
+    seed: int | None = None
+    opponent: str = "random"
+
+
+class App:
+    """The server's state: games by seat token, replays by id, compiled rule sets."""
+
+    def __init__(self, defaults: Defaults, env: Environment | None = None) -> None:
+        self.defaults = defaults
+        self.env = env or Environment()
+        self.seats: OrderedDict[str, Session] = OrderedDict()
+        self.replays: OrderedDict[str, Replay] = OrderedDict()
+        self.compiled: dict[RulesSource, RuleSet] = {}
+        self.lock = threading.Lock()  # for the tables above
+        self.compiling = threading.Lock()  # for the environment, which caches what it read
+
+    # -- games -------------------------------------------------------------------------------
+
+    def rules(self, source: RulesSource) -> RuleSet:
+        with self.compiling:
+            if source not in self.compiled:
+                try:
+                    self.compiled[source] = source.compile(self.env)
+                except CompileError as error:
+                    raise Refusal(400, error.diagnostics[0].render()) from None
+            return self.compiled[source]
+
+    def lobby(self) -> Json:
+        d = self.defaults
+        editions = {
+            e: [f.id for f in self.env.edition(e).edition.formats] for e in self.env.builtin_editions()
+        }
+        return {
+            "editions": editions,
+            "agents": list(AGENTS),
+            "defaults": {"edition": d.edition, "format": d.format, "seed": d.seed, "opponent": d.opponent},
+            "rules": None if d.rules is None else d.rules.name,
+        }
+
+    def new_game(self, data: Any) -> Json:
+        """A game from the lobby's form: {edition, format, opponent, seat, people, seed, scenario}."""
+        if not isinstance(data, dict):
+            raise Refusal(400, "expected a JSON object")
+        d = self.defaults
+        edition, format_id = _text(data, "edition", d.edition), _text(data, "format", d.format)
+        opponent, seat = _text(data, "opponent", d.opponent), _text(data, "seat", "p1")
+        if opponent not in AGENTS:
+            raise Refusal(400, f"opponent: one of {', '.join(AGENTS)}")
+        if seat not in SEATS:
+            raise Refusal(400, "seat: p1 or p2")
+        people = data.get("people", 1)
+        if people not in (1, 2) or isinstance(people, bool):
+            raise Refusal(400, "people: 1 (against an agent) or 2 (two browsers)")
+        seed = data.get("seed", d.seed)
+        if seed is None:
+            seed = random.randrange(1_000_000)
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+            raise Refusal(400, "seed: a whole number from 0")
+        scenario = data.get("scenario")
+        if scenario is not None and not isinstance(scenario, str):
+            raise Refusal(400, "scenario: the text of a scenario file")
+        # a server started with local rules plays them only
+        source = RulesSource(d.edition, d.format, d.rules) if d.rules else RulesSource(edition, format_id)
+        if scenario is not None:
+            game, source = self._scenario_game(scenario)
+        else:
+            game = Game.new(self.rules(source), seed, check=True, events=[])
+        humans = (0, 1) if people == 2 else (SEATS.index(seat),)
+        agent = None if people == 2 else make_agent(opponent, game.rules.ruleset, seed)
+        rules = game.rules.ruleset
+        against = "二人対戦" if people == 2 else f"相手 {opponent}"
+        where = "シナリオ" if scenario is not None else f"シード{seed}"
+        title = f"{rules.edition.id} {rules.format.id} · {where} · {against}"
+        session = Session(game, source, title, humans, agent)
+        with self.lock:
+            for token in session.tokens:
+                self.seats[token] = session
+            _trim(self.seats, MAX_SESSIONS * 2)
+        return {"title": title, "seats": {SEATS[s]: f"/play/{session.token_of(s)}" for s in humans}}
+
+    def _scenario_game(self, text: str) -> tuple[Game, RulesSource]:
+        """A game from an uploaded scenario's set-up (its commands and expectations are not played)."""
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / SCENARIO_NAME
+            path.write_text(text, encoding="utf-8")
+            with self.compiling:
+                scenario, problems = load(path, self.env)
+            if scenario is None:
+                raise Refusal(400, "\n".join(p.render() for p in problems))
+            game = build(scenario)
+        rules, named = scenario.rules, scenario.doc.data.get("rules")
+        # a local-rule file is found from an upload only by an absolute path (as exports name it)
+        local = None if named is None else Path(folder) / named
+        return game, RulesSource(rules.edition.id, rules.format.id, local)
+
+    def seat(self, token: str) -> tuple[Session, int]:
+        with self.lock:
+            session = self.seats.get(token)
+        if session is None:
+            raise Refusal(404, "no such seat: the link is wrong, or the server was restarted")
+        return session, session.tokens[token]
+
+    # -- replays -----------------------------------------------------------------------------
+
+    def new_replay(self, body: bytes) -> Json:
+        try:
+            with self.compiling:
+                book = Replay.of_upload(body, self.env)
+        except ReplayError as error:
+            raise Refusal(
+                400, f"not a command log this server can replay: {error.diagnostic.render()}"
+            ) from None
+        ident = secrets.token_urlsafe(12)
+        with self.lock:
+            self.replays[ident] = book
+            _trim(self.replays, MAX_SESSIONS)
+        return {"title": book.title, "steps": len(book.frames) - 1, "page": f"/replay/{ident}"}
+
+    def replay_frame(self, ident: str, query: dict[str, list[str]]) -> Json:
+        with self.lock:
+            book = self.replays.get(ident)
+        if book is None:
+            raise Refusal(404, "no such replay: open the log again")
+        step_text, who = query.get("step", ["0"])[-1], query.get("who", ["all"])[-1]
+        if not step_text.isascii() or not step_text.isdigit() or int(step_text[:9]) >= len(book.frames):
+            raise Refusal(400, f"step: a number from 0 to {len(book.frames) - 1}")
+        if who not in WHO:
+            raise Refusal(400, f"who: one of {', '.join(WHO)}")
+        return book.frame(int(step_text), who)
+
+
+def _text(data: dict[str, Any], key: str, default: str) -> str:
+    value = data.get(key, default)
+    if not isinstance(value, str) or not value:
+        raise Refusal(400, f"{key}: expected a name")
+    return value
+
+
+def _trim(kept: OrderedDict[str, Any], most: int) -> None:
+    while len(kept) > most:
+        kept.popitem(last=False)
+
+
+class Handler(BaseHTTPRequestHandler):
+    """One request; `server.app` is the App. Answers only as the routes above say."""
+
+    server: Server
+    protocol_version = "HTTP/1.1"
+    # the head and the body go out in two writes: without this, Nagle's algorithm holds the
+    # body until the client's delayed ACK, some 40 ms per answer
+    disable_nagle_algorithm = True
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: a page polls the server, so a line per request would flood the terminal."""
+
+    def do_GET(self) -> None:
+        self._answer(self._get)
+
+    def do_POST(self) -> None:
+        self._answer(self._post)
+
+    def do_PUT(self) -> None:
+        self._answer(self._unsupported)
+
+    do_DELETE = do_PATCH = do_PUT
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """http.server's own refusals (a malformed request line, an unknown method) as JSON too,
+        as the client's fault (4xx), in HTTP/1.1 even when the request line named no version."""
+        self.close_connection = True
+        self.request_version = self.protocol_version
+        status = {501: 405, 505: 400}.get(int(code), int(code))  # not implemented, HTTP version
+        self._json({"error": message or HTTPStatus(code).phrase}, status)
+
+    def _unsupported(self, url: SplitResult) -> None:
+        raise Refusal(405, f"{self.command} is not supported: the API takes GET and POST")
+
+    def _answer(self, route: Callable[[SplitResult], None]) -> None:
+        try:
+            route(urlsplit(self.path))
+        except Refusal as refusal:
+            self._json({"error": refusal.message}, refusal.status)
+        except Exception as error:  # a fault of the server: said in one line, the game untouched
+            self._json({"error": f"internal error: {type(error).__name__}"}, 500)
+            self.log_error("%s", f"{type(error).__name__}: {error}")
+
+    def _get(self, url: SplitResult) -> None:
+        app, path = self.server.app, url.path
+        if path == "/":
+            return self._page("lobby", "")
+        if path == "/api/lobby":
+            return self._json(app.lobby())
+        if path.startswith("/static/app/") and path.removeprefix("/static/app/") in ASSETS:
+            name = path.removeprefix("/static/app/")
+            data = resources.files("blackpoker.site").joinpath("static", "app", name).read_bytes()
+            return self._send(data, ASSETS[name] + "; charset=utf-8")
+        if match := ROUTES["page"].fullmatch(path):
+            kind, key = match.groups()
+            if kind == "play":
+                app.seat(key)
+            elif key not in app.replays:
+                raise Refusal(404, "no such replay: open the log again")
+            return self._page(kind, key)
+        if (match := ROUTES["seat"].fullmatch(path)) and match.group(2) in (None, "scenario"):
+            session, seat = app.seat(match.group(1))
+            if match.group(2) == "scenario":
+                return self._send(session.scenario().encode(), "application/yaml; charset=utf-8")
+            return self._json(session.state(seat))
+        if match := ROUTES["replay"].fullmatch(path):
+            return self._json(app.replay_frame(match.group(1), parse_qs(url.query)))
+        raise Refusal(404, f"no such page: {path}")
+
+    def _post(self, url: SplitResult) -> None:
+        app, path = self.server.app, url.path
+        if path == "/api/replays":
+            return self._json(app.new_replay(self._body()), 201)
+        if path == "/api/games":
+            return self._json(app.new_game(self._json_body()), 201)
+        if (match := ROUTES["seat"].fullmatch(path)) and match.group(2) == "command":
+            session, seat = app.seat(match.group(1))
+            data = self._json_body()
+            decision, text = (
+                (data.get("decision"), data.get("text")) if isinstance(data, dict) else (None, None)
+            )
+            if not isinstance(decision, int) or not isinstance(text, str) or not text.strip():
+                raise Refusal(
+                    400, "expected a JSON object {decision, text}: the decision number and a command"
+                )
+            return self._json(session.command(seat, decision, text.strip()))
+        if (match := ROUTES["seat"].fullmatch(path)) and match.group(2) in ("choose", "back"):
+            session, seat = app.seat(match.group(1))
+            step = Steps.read(self._json_body())
+            answer = session.choose(seat, step) if match.group(2) == "choose" else session.back(seat, step)
+            return self._json(answer)
+        raise Refusal(404, f"no such API: POST {path}")
+
+    def _body(self) -> bytes:
+        length = self.headers.get("Content-Length")
+        if length is None or not length.isdigit():
+            raise Refusal(411, "a request body needs a Content-Length")
+        if int(length) > MAX_BODY:
+            self.close_connection = True  # the body is not read: the connection cannot go on
+            raise Refusal(413, f"the body is {length} bytes, more than {MAX_BODY}")
+        return self.rfile.read(int(length))
+
+    def _json_body(self) -> Any:
+        try:
+            return json.loads(self._body())
+        except (UnicodeDecodeError, ValueError, RecursionError) as error:
+            raise Refusal(400, f"not a JSON body: {error}") from None
+
+    def _page(self, kind: str, key: str) -> None:
+        html = environment().get_template("app.html").render(kind=kind, key=key)
+        self._send(html.encode(), "text/html; charset=utf-8")
+
+    def _json(self, data: Json, status: int = 200) -> None:
+        self._send(json.dumps(data, ensure_ascii=False).encode(), "application/json; charset=utf-8", status)
+
+    def _send(self, data: bytes, kind: str, status: int = 200) -> None:
+        self.send_response(status, HTTPStatus(status).phrase)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        # everything the pages use is this server's own: no CDN, no inline script
+        self.send_header("Content-Security-Policy", "default-src 'self'; img-src 'self' data:")
+        self.end_headers()
+        self.wfile.write(data)
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], app: App) -> None:
+        super().__init__(address, Handler)
+        self.app = app

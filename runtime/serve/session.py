@@ -1,0 +1,251 @@
+"""A game at the browser table: its seats (a person's, by a secret token) and an agent.
+
+Each seat is answered from its player's view only (runtime/engine/view.py): the board, the
+menu of the stepwise choice (runtime/play/choosing.py) and the events in words as that player
+may read them. A request changes the game only when its whole path names a legal option of
+the decision it was made at; anything else is a Refusal and leaves the game as it was.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.options import Option
+from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.view import View, hidden_from, masked, view
+from blackpoker.runtime.play.agents import Agent
+from blackpoker.runtime.play.choosing import (
+    Menu,
+    advance,
+    back,
+    command_option,
+    entry,
+    explain_entry,
+    question,
+)
+from blackpoker.runtime.play.chronicle import Chronicle
+from blackpoker.runtime.play.selfplay import decide
+from blackpoker.runtime.play.source import RulesSource
+from blackpoker.runtime.serve.board import Json, board_json, marks
+from blackpoker.runtime.serve.position import Unwritable, position_scenario, scenario_yaml
+
+MAX_STEPS = 8  # a path is at most a request's four steps: longer is not a path
+
+
+class Refusal(Exception):
+    """A request the server does not carry out: its HTTP status and what is wrong."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Steps:
+    """The steps a person has taken in the current decision (`auto`: taken without asking)."""
+
+    decision: int  # the decision it was chosen at: a path of an earlier one is stale
+    chosen: tuple[str, ...] = ()
+    auto: tuple[bool, ...] = ()
+
+    @classmethod
+    def read(cls, data: Any) -> Steps:
+        """A path from a request's JSON, checked for shape (not yet for legality)."""
+        if not isinstance(data, dict):
+            raise Refusal(400, "expected a JSON object {decision, chosen, auto}")
+        decision, chosen, auto = data.get("decision"), data.get("chosen", []), data.get("auto", [])
+        if not isinstance(decision, int) or isinstance(decision, bool):
+            raise Refusal(400, "decision: expected the decision number the path was chosen at")
+        if not isinstance(chosen, list) or not all(isinstance(c, str) for c in chosen):
+            raise Refusal(400, "chosen: expected a list of the values chosen")
+        if (
+            not isinstance(auto, list)
+            or not all(isinstance(a, bool) for a in auto)
+            or len(auto) != len(chosen)
+        ):
+            raise Refusal(400, "auto: expected a true/false for each value chosen")
+        if len(chosen) > MAX_STEPS:
+            raise Refusal(400, f"chosen: a path has at most {MAX_STEPS} steps")
+        return cls(decision, tuple(chosen), tuple(auto))
+
+
+class Session:
+    """One game: `humans` are the seats people play (by token); an agent plays the others."""
+
+    def __init__(
+        self, game: Game, source: RulesSource, title: str, humans: Sequence[int], agent: Agent | None
+    ) -> None:
+        self.game = game
+        self.source = source
+        self.title = title
+        self.agent = agent
+        self.tokens = {secrets.token_urlsafe(18): seat for seat in humans}
+        self.chronicles = {seat: Chronicle() for seat in humans}
+        self.lock = threading.Lock()
+        for chronicle in self.chronicles.values():
+            chronicle.follow(game)
+        self._settle()
+
+    @property
+    def humans(self) -> set[int]:
+        return set(self.chronicles)
+
+    def token_of(self, seat: int) -> str:
+        return next(t for t, s in self.tokens.items() if s == seat)
+
+    # -- answers -----------------------------------------------------------------------------
+
+    def state(self, seat: int, path: Steps | None = None) -> Json:
+        """What the seat's page shows: its board, the log and, when it decides, the menu."""
+        with self.lock:
+            return self._state(seat, path)
+
+    def choose(self, seat: int, path: Steps) -> Json:
+        """Take a step (or settle on an option and play it, then let the agent move)."""
+        with self.lock:
+            menu = self._menu(seat, path)
+            if not isinstance(menu, Menu):
+                return self._play(seat, menu)
+            return self._state(seat, path)
+
+    def command(self, seat: int, decision: int, text: str) -> Json:
+        """Play a command typed in the notation; one that is no legal option is refused with
+        the rule it breaks."""
+        with self.lock:
+            self._menu(seat, Steps(decision))  # the decision's and the seat's checks
+            found = command_option(self.game, seat, view(self.game, seat).options, text)
+            if isinstance(found, str):
+                raise Refusal(400, found)
+            return self._play(seat, found)
+
+    def back(self, seat: int, path: Steps) -> Json:
+        with self.lock:
+            menu = self._menu(seat, path)
+            if not isinstance(menu, Menu):
+                raise Refusal(400, "this path settles on an option: there is no step to go back from")
+            previous = back(menu)
+            if previous is None:
+                raise Refusal(409, "this is the first step: nothing to go back to")
+            return self._state(seat, Steps(path.decision, tuple(previous[0]), tuple(previous[1])))
+
+    def scenario(self) -> str:
+        """The position as a scenario file: only in a game against an agent, since the file
+        holds both players' hidden cards."""
+        with self.lock:
+            game = self.game
+            if len(self.humans) > 1:
+                raise Refusal(
+                    403, "a game between two people is not exported: the file would show both hands"
+                )
+            try:
+                position = position_scenario(
+                    game, self.source, f"{self.title}: {game.decisions}回目の決定のあと"
+                )
+            except Unwritable as error:
+                raise Refusal(409, str(error)) from None
+            return scenario_yaml(position, game)
+
+    # -- the game ----------------------------------------------------------------------------
+
+    def _menu(self, seat: int, path: Steps) -> Menu | Option:
+        game = self.game
+        if path.decision != game.decisions:
+            raise Refusal(
+                409, f"the game has moved on: this path is of decision {path.decision}, now {game.decisions}"
+            )
+        if game.to_move != seat:
+            raise Refusal(409, "it is not your decision now")
+        found = advance(view(game, seat).options, path.chosen, path.auto)
+        if found is None:
+            raise Refusal(400, f"not a legal choice now: {' › '.join(path.chosen)}")
+        return found
+
+    def _play(self, seat: int, shown: Option) -> Json:
+        """Play an option of the seat's view (the engine's at the same index), let the agent
+        answer, and say what the seat sees then."""
+        self._apply(self.game.legal_options()[view(self.game, seat).options.index(shown)])
+        self._settle()
+        return self._state(seat, None)
+
+    def _apply(self, option: Option) -> None:
+        game = self.game
+        mover = option.player
+        shown: dict[int, Option] = {}
+        seen: dict[int, set[int]] = {}
+        for seat in self.humans:  # masked before the decision moves its cards
+            shown[seat] = masked(game.state, option, hidden_from(game.state, seat))
+            if seat != mover:
+                seen[seat] = view(game, seat).visible_cards()
+        game.play(option)
+        for seat, chronicle in self.chronicles.items():
+            if seat in seen:  # a card seen before or after the decision may be named
+                seen[seat] |= view(game, seat).visible_cards()
+            chronicle.decided(game, mover, shown[seat], seen.get(seat))
+
+    def _settle(self) -> None:
+        """Play on until a person has a choice to make: the agent's decisions, and a person's
+        decisions with one option only (taken without asking, as at the terminal)."""
+        game = self.game
+        while not game.over:
+            mover = game.to_move
+            assert mover is not None
+            if mover in self.humans:
+                seen = view(game, mover)
+                only = advance(seen.options, (), ())
+                if isinstance(only, Menu) or only is None:
+                    return
+                self._apply(game.legal_options()[seen.options.index(only)])
+            else:
+                assert self.agent is not None
+                self._apply(decide(game, [self.agent, self.agent]))
+
+    def _state(self, seat: int, path: Steps | None) -> Json:
+        game = self.game
+        seen = view(game, seat)
+        menu = None
+        if game.to_move == seat:
+            found = advance(seen.options, path.chosen if path else (), path.auto if path else ())
+            menu = _menu_json(game, seen, found) if isinstance(found, Menu) else None
+        return {
+            "title": self.title,
+            "seat": player_name(seat),
+            "people": len(self.humans),
+            "decision": game.decisions,
+            "to_move": None if game.to_move is None else player_name(game.to_move),
+            "board": board_json(game, seen),
+            "menu": menu,
+            "log": self.chronicles[seat].lines[-300:],
+        }
+
+
+def _menu_json(game: Game, seen: View, menu: Menu) -> Json:
+    return {
+        "question": question(game.rules, seen, menu, keys=False),
+        "effect": "\n".join(explain_entry(game.rules, seen, menu, None).splitlines()[1:]),
+        "chosen": list(menu.chosen),
+        "auto": list(menu.auto),
+        "can_back": not all(menu.auto),
+        "entries": [
+            {
+                "value": value,
+                "text": entry(menu, value),
+                "help": explain_entry(game.rules, seen, menu, value),
+                "marks": _marks(menu, value),
+            }
+            for value in menu.values
+        ],
+    }
+
+
+def _marks(menu: Menu, value: str) -> list[str]:
+    """What an entry uses on the board: at the first step, a whole option's all (a group of
+    options by action marks nothing), later the things this step chooses."""
+    matching = menu.matching(value)
+    step = None if menu.step == 0 and len(matching) == 1 else menu.step
+    return sorted({m for option in matching for m in marks(option, step)})

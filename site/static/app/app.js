@@ -1,0 +1,414 @@
+// The browser app of `blackpoker serve`: the lobby, a seat's table and the replay viewer.
+// Everything shown comes from the server's JSON; text goes in with textContent only.
+"use strict";
+
+const body = document.body;
+const kind = body.dataset.kind;
+const key = body.dataset.key;
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+function showError(message) {
+  const box = document.getElementById("error");
+  box.textContent = message || "";
+  box.hidden = !message;
+}
+
+async function api(path, options) {
+  const response = await fetch(path, options);
+  const type = response.headers.get("Content-Type") || "";
+  const data = type.startsWith("application/json") ? await response.json() : await response.text();
+  if (!response.ok) throw new Error(typeof data === "object" && data.error ? data.error : String(data));
+  return data;
+}
+
+function post(path, data, raw) {
+  return api(path, {
+    method: "POST",
+    headers: { "Content-Type": raw ? "application/x-ndjson" : "application/json" },
+    body: raw ? data : JSON.stringify(data),
+  });
+}
+
+// -- cards and the board ----------------------------------------------------------------------
+
+function cardNode(card) {
+  const node = el("span", `card suit-${card.suit}`, card.label);
+  node.dataset.keys = `card:${card.id}`;
+  return node;
+}
+
+function backNode(text) {
+  return el("span", "card back", text || "");
+}
+
+function pile(title, cards, extra) {
+  const box = el("div", "pile");
+  box.append(el("span", "pile-title", title));
+  const row = el("span", "cards");
+  for (const card of cards) row.append(cardNode(card));
+  if (extra) row.append(extra);
+  box.append(row);
+  return box;
+}
+
+function unitNode(unit) {
+  const node = el("div", `unit ${unit.charged ? "charged" : "driven"}${unit.face_up ? "" : " face-down"}`);
+  node.dataset.keys = [`unit:${unit.ref}`, ...unit.cards.map((c) => `card:${c.id}`)].join(" ");
+  const cards = el("div", "unit-cards");
+  if (unit.cards.length) for (const card of unit.cards) cards.append(cardNode(card));
+  else cards.append(backNode("裏"));
+  node.append(cards);
+  const states = [unit.charged ? "チャージ" : "ドライブ"];
+  if (unit.new) states.push("準備");
+  if (!unit.face_up) states.push("裏向き");
+  if (unit.size !== null) states.push(`サイズ${unit.size}${unit.size_mod ? `(${unit.size_mod > 0 ? "+" : ""}${unit.size_mod})` : ""}`);
+  if (unit.attacking) states.push("アタック中");
+  if (unit.blocking) states.push(`${unit.blocking}をブロック`);
+  node.append(el("div", "unit-name", unit.name), el("div", "unit-state", states.join("・")));
+  return node;
+}
+
+function playerNode(player, mine, label) {
+  const box = el("section", `player${mine ? " mine" : ""}`);
+  box.dataset.keys = `player:${player.name}`;
+  const head = el("h2", "player-head", `${player.name}（${label}）`);
+  head.append(el("span", "count", ` ライフ ${player.life}枚`));
+  if (player.life_cards) head.append(el("span", "count", " ・ 上から順に"));
+  box.append(head);
+  if (player.life_cards) box.append(pile("ライフ", player.life_cards));
+  if (player.hand) box.append(pile("手札", player.hand, player.hand.length ? null : el("span", "empty", "なし")));
+  else {
+    const backs = el("span", "cards");
+    for (let i = 0; i < player.hand_count; i += 1) backs.append(backNode());
+    const hand = el("div", "pile");
+    hand.append(el("span", "pile-title", `手札 ${player.hand_count}枚`), backs);
+    box.append(hand);
+  }
+  box.append(pile(player.hand ? "墓地（下から順に）" : "墓地の一番上", player.graveyard));
+  for (const zone of player.zones) {
+    box.append(zone.cards ? pile(zone.name, zone.cards) : pile(`${zone.name} ${zone.count}枚`, []));
+  }
+  const field = el("div", "field");
+  field.append(el("span", "pile-title", "場"));
+  if (!player.field.length) field.append(el("span", "empty", "なし"));
+  for (const unit of player.field) field.append(unitNode(unit));
+  box.append(field);
+  return box;
+}
+
+function requestsNode(title, requests, prefix) {
+  const box = el("section", "requests");
+  box.append(el("h2", "", title));
+  const list = el("ol");
+  requests.forEach((request, index) => {
+    const item = el("li", "request");
+    item.dataset.keys = `${prefix}:${index + 1}`;
+    item.append(el("span", "request-name", request.name));
+    for (const card of request.keys) item.append(cardNode(card));
+    if (request.target) item.append(el("span", "", ` → ${request.target}`));
+    item.append(el("span", "who", request.by_effect ? "（効果）" : `（${request.player}）`));
+    list.append(item);
+  });
+  if (!requests.length) list.append(el("li", "empty", "なし"));
+  box.append(list);
+  return box;
+}
+
+function renderBoard(board, me) {
+  const root = document.getElementById("board");
+  root.replaceChildren();
+  const chance = board.chance || "なし";
+  const status = el("p", "status", `ターン${board.turn} ・ ${board.turn_player}のターン ・ チャンス: ${chance}`);
+  if (board.result) {
+    const outcome = board.result === "draw" ? "引き分け" : me === null ? `${board.result}の勝ち` : board.result === me ? "あなたの勝ち" : "あなたの負け";
+    status.append(el("strong", "result", ` ・ ゲーム終了: ${outcome}`));
+  }
+  root.append(status);
+  const order = me === "p2" ? [0, 1] : [1, 0]; // the opponent on top, the seat at the bottom
+  const [top, bottom] = order.map((index) => board.players[index]);
+  const label = (player) => (me === null ? "" : player.name === me ? "あなた" : "相手");
+  root.append(playerNode(top, false, label(top) || top.name));
+  const middle = el("div", "middle");
+  middle.append(requestsNode("ステージ（下から順に）", board.stage, "stage"));
+  if (board.resolving.length) middle.append(requestsNode("解決中", board.resolving, "resolving"));
+  root.append(middle);
+  root.append(playerNode(bottom, me !== null, label(bottom) || bottom.name));
+}
+
+function renderLog(lines) {
+  const log = document.getElementById("log");
+  log.replaceChildren(...lines.map((line) => el("li", line.startsWith("──") ? "turn" : "", line)));
+  log.scrollTop = log.scrollHeight;
+}
+
+// -- a seat's table ---------------------------------------------------------------------------
+
+let state = null;
+let poller = null;
+
+function renderMenu() {
+  const box = document.getElementById("menu");
+  box.replaceChildren();
+  for (const node of document.querySelectorAll(".pickable")) node.classList.remove("pickable");
+  const menu = state.menu;
+  if (!menu) {
+    const waiting = state.board.result ? "ゲーム終了" : `${state.to_move}の決定を待っています…`;
+    box.append(el("p", "question", waiting));
+    return;
+  }
+  box.append(el("p", "question", menu.question));
+  const help = el("p", "help", menu.effect);
+  help.hidden = !menu.effect;
+  const list = el("div", "entries");
+  for (const entry of menu.entries) {
+    const row = el("div", "entry-row");
+    const button = el("button", "entry", entry.text);
+    button.type = "button";
+    button.title = entry.help;
+    button.dataset.value = entry.value;
+    button.dataset.marks = entry.marks.join(" ");
+    button.addEventListener("click", () => step(entry.value));
+    const about = el("button", "about", "?");
+    about.type = "button";
+    about.setAttribute("aria-label", `${entry.text} の説明`);
+    about.addEventListener("click", () => {
+      help.textContent = entry.help;
+      help.hidden = false;
+    });
+    row.append(button, about);
+    list.append(row);
+    for (const mark of entry.marks) {
+      for (const node of document.querySelectorAll(`[data-keys]`)) {
+        if (node.dataset.keys.split(" ").includes(mark)) node.classList.add("pickable");
+      }
+    }
+  }
+  box.append(list, help);
+  const back = el("button", "back", "← 戻る");
+  back.type = "button";
+  back.disabled = !menu.can_back;
+  back.addEventListener("click", goBack);
+  const typed = el("form", "command");
+  const input = el("input");
+  input.name = "command";
+  input.placeholder = "コマンドを記法で（例: pass）";
+  input.setAttribute("aria-label", "コマンド");
+  const go = el("button", "", "送る");
+  go.type = "submit";
+  typed.append(input, go);
+  typed.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (input.value.trim()) sendCommand(input.value.trim());
+  });
+  box.append(back, typed);
+}
+
+async function sendCommand(text) {
+  try {
+    render(await post(`/api/seat/${key}/command`, { decision: state.decision, text }));
+    showError("");
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+function render(next) {
+  state = next;
+  document.getElementById("title").textContent = `${state.title} ・ あなたは${state.seat}`;
+  renderBoard(state.board, state.seat);
+  renderMenu();
+  renderLog(state.log);
+  clearTimeout(poller);
+  if (!state.menu && !state.board.result) poller = setTimeout(refresh, 1000); // the other person's move
+}
+
+async function refresh() {
+  try {
+    render(await api(`/api/seat/${key}`));
+    showError("");
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+async function send(action, chosen, auto) {
+  try {
+    render(await post(`/api/seat/${key}/${action}`, { decision: state.decision, chosen, auto }));
+    showError("");
+  } catch (error) {
+    showError(error.message);
+    await refresh();
+  }
+}
+
+function step(value) {
+  const menu = state.menu;
+  send("choose", [...menu.chosen, value], [...menu.auto, false]);
+}
+
+function goBack() {
+  send("back", state.menu.chosen, state.menu.auto);
+}
+
+function boardClick(event) {
+  const menu = state && state.menu;
+  if (!menu) return;
+  const keys = []; // a card's, and those of the character or player it belongs to
+  for (let node = event.target.closest("[data-keys]"); node; node = node.parentElement.closest("[data-keys]")) {
+    keys.push(...node.dataset.keys.split(" "));
+  }
+  if (!keys.length) return;
+  const hits = menu.entries.filter((entry) => entry.marks.some((mark) => keys.includes(mark)));
+  if (hits.length === 1) {
+    step(hits[0].value);
+    return;
+  }
+  for (const button of document.querySelectorAll(".entry")) {
+    button.classList.toggle("hint", hits.some((entry) => entry.value === button.dataset.value));
+  }
+}
+
+async function exportScenario() {
+  try {
+    const text = await api(`/api/seat/${key}/scenario`);
+    const link = el("a");
+    link.href = URL.createObjectURL(new Blob([text], { type: "application/yaml" }));
+    link.download = `position-${state.decision}.yaml`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    showError("");
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+// -- the replay viewer ------------------------------------------------------------------------
+
+let frame = null;
+
+async function showFrame(step) {
+  const who = document.getElementById("who").value;
+  try {
+    frame = await api(`/api/replay/${key}?step=${step}&who=${who}`);
+    showError("");
+  } catch (error) {
+    showError(error.message);
+    return;
+  }
+  document.getElementById("title").textContent = frame.title;
+  document.getElementById("position").textContent = `${frame.step} / ${frame.steps}`;
+  const slider = document.getElementById("slider");
+  slider.max = String(frame.steps);
+  slider.value = String(frame.step);
+  renderBoard(frame.board, who === "all" ? null : who);
+  renderLog(frame.log);
+}
+
+function startReplay() {
+  const moves = {
+    first: () => 0,
+    back: () => Math.max(0, frame.step - 1),
+    forward: () => Math.min(frame.steps, frame.step + 1),
+    last: () => frame.steps,
+  };
+  for (const button of document.querySelectorAll("[data-go]")) {
+    button.addEventListener("click", () => frame && showFrame(moves[button.dataset.go]()));
+  }
+  document.getElementById("slider").addEventListener("change", (event) => showFrame(event.target.value));
+  document.getElementById("who").addEventListener("change", () => showFrame(frame ? frame.step : 0));
+  document.addEventListener("keydown", (event) => {
+    if (!frame || event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
+    if (event.key === "ArrowRight") showFrame(moves.forward());
+    if (event.key === "ArrowLeft") showFrame(moves.back());
+  });
+  showFrame(0);
+}
+
+// -- the lobby --------------------------------------------------------------------------------
+
+async function startLobby() {
+  const form = document.getElementById("new-game");
+  const lobby = await api("/api/lobby");
+  const fill = (select, values, chosen) => {
+    select.replaceChildren(...values.map((value) => el("option", "", value)));
+    if (values.includes(chosen)) select.value = chosen;
+  };
+  fill(form.edition, Object.keys(lobby.editions), lobby.defaults.edition);
+  const formats = () => fill(form.format, lobby.editions[form.edition.value] || [], lobby.defaults.format);
+  formats();
+  form.edition.addEventListener("change", formats);
+  fill(form.opponent, lobby.agents, lobby.defaults.opponent);
+  if (lobby.defaults.seed !== null) form.seed.value = String(lobby.defaults.seed);
+  if (lobby.rules) {
+    const note = document.getElementById("local-rules");
+    note.textContent = `ローカルルール ${lobby.rules}（${lobby.defaults.format}）で遊びます`;
+    note.hidden = false;
+    form.edition.disabled = form.format.disabled = true;
+  }
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = {
+      edition: form.edition.value,
+      format: form.format.value,
+      opponent: form.opponent.value,
+      seat: form.seat.value,
+      people: Number(form.people.value),
+    };
+    if (form.seed.value.trim()) data.seed = Number(form.seed.value.trim());
+    try {
+      if (form.scenario.files.length) data.scenario = await form.scenario.files[0].text();
+      const made = await post("/api/games", data);
+      showError("");
+      const seats = Object.entries(made.seats);
+      if (seats.length === 1) {
+        window.location.assign(seats[0][1]);
+        return;
+      }
+      const list = document.getElementById("link-list");
+      list.replaceChildren(
+        ...seats.map(([seat, path]) => {
+          const item = el("li", "", `${seat}: `);
+          const link = el("a", "", new URL(path, window.location.href).href);
+          link.href = path;
+          link.target = "_blank";
+          item.append(link);
+          return item;
+        }),
+      );
+      document.getElementById("links").hidden = false;
+    } catch (error) {
+      showError(error.message);
+    }
+  });
+  document.getElementById("open-replay").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const files = event.target.log.files;
+    if (!files.length) {
+      showError("コマンドログのファイルを選んでください");
+      return;
+    }
+    try {
+      const opened = await post("/api/replays", await files[0].text(), true);
+      window.location.assign(opened.page);
+    } catch (error) {
+      showError(error.message);
+    }
+  });
+}
+
+if (kind === "play") {
+  document.getElementById("board").addEventListener("click", boardClick);
+  document.getElementById("export").addEventListener("click", exportScenario);
+  refresh();
+} else if (kind === "replay") {
+  startReplay();
+} else {
+  startLobby().catch((error) => showError(error.message));
+}

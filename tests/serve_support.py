@@ -1,0 +1,116 @@
+"""A `blackpoker serve` server in a thread of the test process, on a free port, with helpers
+to call its API over real HTTP (http.client) and to replay a game's decisions."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from blackpoker.runtime.engine.events import Decided
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.serve.server import App, Defaults, Server
+from blackpoker.runtime.serve.session import Session
+from editions_support import EDITIONS, formats
+
+EDITION = EDITIONS[0]
+SMALLEST = formats(EDITION)[0]
+
+
+@dataclass
+class Answer:
+    status: int
+    kind: str
+    text: str
+
+    @property
+    def data(self) -> Any:
+        assert self.kind.startswith("application/json"), (self.status, self.kind, self.text[:200])
+        return json.loads(self.text)
+
+
+@dataclass
+class Running:
+    app: App
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def call(
+        self, method: str, path: str, body: bytes | str | None = None, headers: dict[str, str] | None = None
+    ) -> Answer:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        data = body.encode() if isinstance(body, str) else body
+        connection.request(method, path, body=data, headers=headers or {})
+        response = connection.getresponse()
+        answer = Answer(response.status, response.getheader("Content-Type") or "", response.read().decode())
+        connection.close()
+        return answer
+
+    def post(self, path: str, data: Any) -> Answer:
+        return self.call(
+            "POST", path, json.dumps(data, ensure_ascii=False), {"Content-Type": "application/json"}
+        )
+
+    def new_game(self, **form: Any) -> dict[str, str]:
+        answer = self.post("/api/games", {"edition": EDITION, "format": SMALLEST, **form})
+        assert answer.status == 201, answer.text
+        return {seat: path.rsplit("/", 1)[1] for seat, path in answer.data["seats"].items()}
+
+    def session(self, token: str) -> Session:
+        return self.app.seats[token]
+
+
+@contextmanager
+def running(defaults: Defaults | None = None) -> Iterator[Running]:
+    app = App(defaults or Defaults(EDITION, SMALLEST))
+    server = Server(("127.0.0.1", 0), app)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield Running(app, server.server_address[1])
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def positions(game: Game) -> list[Game]:
+    """The game's positions from its set-up on (a game kept with events=[] and a seed): the
+    same seed and the logged decisions, replayed."""
+    assert game.seed is not None and game.events is not None
+    again = Game.new(game.rules, game.seed, events=[])
+    found = [again.copy()]
+    for event in game.events:
+        if isinstance(event, Decided):
+            again.apply(again.legal_options()[event.index])
+            found.append(again.copy())
+    return found
+
+
+def hidden_cards(game: Game, opponent: int) -> set[int]:
+    """The opponent's cards the other player may not see: hand, life, face-down characters."""
+    them = game.state.players[opponent]
+    return {*them.hand, *them.life, *(c for u in them.field if not u.face_up for c in u.cards)}
+
+
+def card_ids(data: Any) -> set[int]:
+    """Every card id a JSON answer carries: card objects, and the menu's `card:ID` marks."""
+    found: set[int] = set()
+    if isinstance(data, dict):
+        if {"id", "label", "suit"} <= data.keys():
+            found.add(data["id"])
+        for value in data.values():
+            found |= card_ids(value)
+    elif isinstance(data, list):
+        for value in data:
+            found |= card_ids(value)
+    elif isinstance(data, str) and data.startswith("card:"):
+        found.add(int(data.removeprefix("card:")))
+    return found

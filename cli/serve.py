@@ -6,7 +6,7 @@ import errno
 from pathlib import Path
 
 import click
-from blackpoker.cli.options import EDITION_HELP, declared_format, rules_option
+from blackpoker.cli.options import declared_format, edition_option, play_format, rules_option
 from blackpoker.cli.report import option_error, report
 from blackpoker.compiler import CompileError
 from blackpoker.runtime.play.agents import AGENTS
@@ -19,8 +19,12 @@ from blackpoker.runtime.serve.server import App, Defaults, Server
 @click.option(
     "--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="0: any free port."
 )
-@click.option("--edition", default="v7", show_default=True, help=EDITION_HELP)
-@click.option("--format", "format_id", help="Format id. Default: lite, or the --rules file's format.")
+@edition_option()
+@click.option(
+    "--format",
+    "format_id",
+    help="Format id. Default: the registry's play_format, or the --rules file's format.",
+)
 @rules_option(help_text="A local-rule file: every game plays it.")
 @click.option("--seed", type=int, help="The games' seed (default: a random one per game).")
 @click.option(
@@ -37,7 +41,7 @@ def serve(
 ) -> None:
     """Play in the browser: against an agent or a person, replays, positions. Ctrl-C stops it."""
     if format_id is None:
-        format_id = "lite" if rules is None else declared_format(rules, "--rules")
+        format_id = play_format() if rules is None else declared_format(rules, "--rules")
     try:  # compiled now, so a wrong --edition, --format or --rules is said before serving
         RulesSource(edition, format_id, rules).compile()
     except CompileError as error:

@@ -61,8 +61,8 @@ ROUTES = {
 class Defaults:
     """What `blackpoker serve` was started with: a new game's defaults."""
 
-    edition: str = "v7"
-    format: str = "lite"
+    edition: str
+    format: str
     rules: Path | None = None  # a local-rule file: every game plays it
     seed: int | None = None
     opponent: str = "random"

@@ -105,6 +105,7 @@ BROKEN = {
     "refused-no-player": (P2_PASS, "  - {refused: x}   #", "give exactly one of p1, p2"),
     "two-players": (P2_PASS, "  - {p1: pass, p2: pass}   #", "give exactly one of p1, p2"),
     "life-too-large": (P2_LIFE[0], "p2: {life: 60,", "life: 60 cards, but p2 has only"),
+    "unknown-used": (P2_LIFE[0], f"{P2_LIFE[0]} used: [dragon],", "used: no action named 'dragon'"),
     "bad-expect-card": ("hand: [], graveyard: [", "hand: [♣Z], graveyard: [", "♣Z"),
     "empty-expect": (EXPECT, "expect: {}\n", "expect: checks nothing"),
     "empty-player-expect": (EXPECT, "expect: {p1: {}}\n", "expect: checks nothing"),

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from blackpoker.cli.main import main
 from blackpoker.cli.options import declared_edition, declared_format
+from blackpoker.compiler.model import Limit
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.chronicle import said
@@ -216,6 +217,22 @@ def test_a_position_exports_as_a_scenario_that_passes_and_starts_a_game(
             list(map(label, getattr(p, zone))) for p in game.state.players
         ], zone
     assert server.call("GET", f"/api/seat/{again}").data["board"]["players"][0]["hand"] is not None
+
+
+def test_an_exported_position_keeps_the_once_per_turn_record(server: Running, tmp_path: Path) -> None:
+    token = server.new_game(seed=SEED)["p1"]
+    game = server.session(token).game
+    once = [a for a in game.rules.actions if Limit.ONCE_PER_TURN in a.limits]
+    assert once, "the format has no once-per-turn action"
+    game.state.players[0].used.add(once[0].id)
+    answer = server.call("GET", f"/api/seat/{token}/scenario")
+    assert answer.status == 200, answer.text
+    path = tmp_path / "position.yaml"
+    path.write_text(answer.text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["scenario", "run", str(path)])  # its expect checks `used`
+    assert result.exit_code == 0 and "1 passed, 0 failed" in result.output, result.output
+    again = server.new_game(scenario=answer.text)["p1"]
+    assert server.session(again).game.state.players[0].used == {once[0].id}
 
 
 def test_a_game_between_two_people_sends_each_seat_only_its_view(server: Running) -> None:

@@ -104,6 +104,12 @@ def load(path: Path, env: Environment | None = None) -> tuple[Scenario | None, l
         + _check_characters(doc, rules)
         + _check_zones(doc, rules, expects)
         + [p for where in expects for p in _check_expect(doc, where, rules)]
+        + [
+            p
+            for who in PLAYER_KEYS
+            if isinstance(doc.data["setup"].get(who), dict)
+            for p in _used_problems(doc, ("setup", who), rules)
+        ]
     )
     regulation = None
     if "regulation" in doc.data["setup"]:
@@ -286,7 +292,6 @@ def _check_expect(doc: Document, where: PathKey, rules: RuleSet) -> list[Diagnos
     every event starts with an event word."""
     expect = _at(doc.data, where)
     problems = []
-    names = {a.name for a in rules.actions}
     for who in PLAYER_KEYS:
         wanted = expect.get(who, {})
         labels: list[tuple[PathKey, str]] = []
@@ -302,11 +307,8 @@ def _check_expect(doc: Document, where: PathKey, rules: RuleSet) -> list[Diagnos
                 Card.parse(text)
             except ValueError as error:
                 problems.append(doc.at((*where, who, *path), str(error)))
-        for j, name in enumerate(wanted.get("used", ())):
-            if name not in names:
-                problems.append(
-                    doc.at((*where, who, "used", j), f"used: no action named '{name}' in {rules.format.id}")
-                )
+        if who in expect:
+            problems += _used_problems(doc, (*where, who), rules)
     for j, text in enumerate(expect.get("events", ())):
         if text.split(" ", 1)[0] not in EVENT_WORDS:
             problems.append(
@@ -345,6 +347,16 @@ def _check_zones(doc: Document, rules: RuleSet, expects: list[PathKey]) -> list[
     return problems
 
 
+def _used_problems(doc: Document, where: PathKey, rules: RuleSet) -> list[Diagnostic]:
+    """A player's `used` (in the set-up or an `expect`) names actions of the format."""
+    names = {a.name for a in rules.actions}
+    return [
+        doc.at((*where, "used", j), f"used: no action named '{name}' in {rules.format.id}")
+        for j, name in enumerate(_at(doc.data, where).get("used", ()))
+        if name not in names
+    ]
+
+
 def _at(data: Any, path: PathKey) -> Any:
     for key in path:
         data = data[key]
@@ -368,6 +380,8 @@ def build(scenario: Scenario) -> Game:
             return cid
 
         player.hand = [take(t) for t in zones.get("hand", ())]
+        by_name = {a.name: a.id for a in scenario.rules.actions}
+        player.used = {by_name[name] for name in zones.get("used", ())}
         player.graveyard = [take(t) for t in zones.get("graveyard", ())]
         player.zones = {
             z.id: [take(t) for t in zones.get("zones", {}).get(z.id, ())]

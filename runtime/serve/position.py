@@ -3,8 +3,7 @@ commands, and an `expect` that checks the same position — so `blackpoker scena
 on it, and `blackpoker serve` can start a game from it.
 
 The written form has no stage, resolving requests, size changes or combat: a position with
-any of them is refused, by name. Nor has it the once-per-turn record (アタック used this
-turn): the file says so in a comment, and its player may use them again.
+any of them is refused, by name.
 """
 
 from __future__ import annotations
@@ -73,6 +72,8 @@ def position_scenario(game: Game, source: RulesSource, name: str) -> dict[str, A
         zones["graveyard"] = _labels(p.graveyard)
         if p.zones:
             zones["zones"] = {zone: _labels(cards) for zone, cards in p.zones.items()}
+        if p.used:
+            zones["used"] = sorted(game.rules.action(a).name for a in p.used)
         field = []
         for unit in p.field:
             spec: dict[str, Any] = {"as": unit.kind.id, "cards": _labels(unit.cards)}
@@ -87,14 +88,8 @@ def position_scenario(game: Game, source: RulesSource, name: str) -> dict[str, A
     return {"kind": "scenario", "name": name, **names, "setup": setup, "commands": [], "expect": expect}
 
 
-def scenario_yaml(data: dict[str, Any], game: Game) -> str:
-    used = [
-        f"{player_name(index)}: {', '.join(game.rules.action(a).name for a in sorted(p.used))}"
-        for index, p in enumerate(game.state.players)
-        if p.used
-    ]
-    note = f"# used this turn, not written (a scenario cannot): {'; '.join(used)}\n" if used else ""
-    return note + yaml.dump(
+def scenario_yaml(data: dict[str, Any]) -> str:
+    return yaml.dump(
         data, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=1000, default_flow_style=None
     )
 

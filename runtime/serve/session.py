@@ -149,7 +149,7 @@ class Session:
                 )
             except Unwritable as error:
                 raise Refusal(409, str(error)) from None
-            return scenario_yaml(position, game)
+            return scenario_yaml(position)
 
     # -- the game ----------------------------------------------------------------------------
 

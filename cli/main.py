@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import click
-from blackpoker.cli.options import EDITION_HELP, declared_format, rules_option
+from blackpoker.cli.options import EDITION_HELP, declared_format, extra_option, rules_option
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.emit_json import ruleset_json
@@ -75,12 +75,13 @@ def validate(paths: tuple[Path, ...]) -> None:
 @click.option("--edition", default="v7", show_default=True, help=EDITION_HELP)
 @click.option("--format", "format_id", help="Format id. Default: std, or the --rules file's format.")
 @rules_option()
-def compile_command(edition: str, format_id: str | None, rules: Path | None) -> None:
+@extra_option()
+def compile_command(edition: str, format_id: str | None, rules: Path | None, extra: str | None) -> None:
     """Print a compiled rule set as JSON on stdout."""
     if format_id is None:
         format_id = "std" if rules is None else declared_format(rules, "--rules")
     try:
-        ruleset = Environment().compile(edition, format_id, rules)
+        ruleset = Environment().compile(edition, format_id, rules, extra)
     except CompileError as error:
         report(error.diagnostics)
     text = json.dumps(ruleset_json(ruleset), ensure_ascii=False, indent=2)  # whole, or nothing printed

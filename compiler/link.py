@@ -111,7 +111,7 @@ def link(source: EditionSource, format_id: str) -> RuleSet:
         known = ", ".join(f.id for f in source.edition.formats)
         message = f"edition {source.edition.id} has no format '{format_id}' (known: {known})"
         raise CompileError([Diagnostic(Location("--format", 0, 0), message)])
-    return _finish(_official(source, fmt))
+    return finish(_official(source, fmt))
 
 
 def link_overlay(source: EditionSource, overlay: OverlaySource, under: RuleSet | None = None) -> RuleSet:
@@ -123,7 +123,7 @@ def link_overlay(source: EditionSource, overlay: OverlaySource, under: RuleSet |
     ruleset, problems = _apply(source, overlay, under)
     if problems:
         raise CompileError(problems)
-    return _finish(ruleset)
+    return finish(ruleset)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +153,7 @@ def _official(source: EditionSource, fmt: Format) -> RuleSet:
     )
 
 
-def _finish(ruleset: RuleSet) -> RuleSet:
+def finish(ruleset: RuleSet) -> RuleSet:
     actions = tuple(replace(a, matcher=compile_matcher(a.key) if a.key else None) for a in ruleset.actions)
     return replace(ruleset, actions=actions)
 

@@ -199,6 +199,7 @@ class Visibility(StrEnum):
     PUBLIC = "public"  # 完全公開: every player sees the cards
     OWNER = "owner"  # 個人公開: the owner sees the cards, the opponent the count
     HIDDEN = "hidden"  # 非公開: both players see only the count (an unopened pack)
+    FACES = "faces"  # each card face up (完全公開) or face down (個人公開): the trumps (001 §3.12.1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +249,17 @@ class Edition:
 
 
 @dataclass(frozen=True, slots=True)
+class TrumpRule:
+    """A card whose ability is on while it lies face up in its owner's trump zone (extra
+    format): the actions the ability grants."""
+
+    card: str  # ♠A
+    id: str
+    name: str
+    actions: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class RuleSet:
     """One playable format of one edition: what `compile(edition, format)` returns."""
 
@@ -256,6 +268,8 @@ class RuleSet:
     actions: tuple[Action, ...]
     characters: tuple[Character, ...]
     fogs: tuple[Fog, ...] = ()
+    trumps: tuple[TrumpRule, ...] = ()  # the extra format's abilities
+    setup: Action | None = None  # run for each player before the game (the extra format's trumps)
     _actions_by_id: MappingProxyType[str, Action] = field(init=False, compare=False, repr=False)
     _characters_by_id: MappingProxyType[str, Character] = field(init=False, compare=False, repr=False)
 
@@ -266,7 +280,15 @@ class RuleSet:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # The lookup tables are read-only views, which do not pickle: they are rebuilt on arrival.
-        return RuleSet, (self.edition, self.format, self.actions, self.characters, self.fogs)
+        return RuleSet, (
+            self.edition,
+            self.format,
+            self.actions,
+            self.characters,
+            self.fogs,
+            self.trumps,
+            self.setup,
+        )
 
     def action(self, action_id: str) -> Action:
         return self._actions_by_id[action_id]

@@ -118,6 +118,7 @@ class PlayerState:
     outside: list[int] = dataclasses.field(default_factory=list)  # not in this game (hand-written scenarios)
     used: set[str] = dataclasses.field(default_factory=set)  # once-per-turn actions requested this turn
     zones: dict[str, list[int]] = dataclasses.field(default_factory=dict)  # the edition's core.zones (fog)
+    face_up: set[int] = dataclasses.field(default_factory=set)  # cards of `zones` lying face up (trumps)
 
     def copy(self) -> PlayerState:
         return PlayerState(
@@ -128,6 +129,7 @@ class PlayerState:
             list(self.outside),
             set(self.used),
             {zone: list(cards) for zone, cards in self.zones.items()} if self.zones else {},
+            set(self.face_up),
         )
 
     def pile(self, zone: str) -> list[int]:

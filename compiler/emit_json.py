@@ -40,7 +40,13 @@ def ruleset_json(ruleset: RuleSet) -> dict[str, Any]:
 
 
 def _trump(trump: TrumpRule) -> dict[str, Any]:
-    return {"card": trump.card, "id": trump.id, "name": trump.name, "actions": list(trump.actions)}
+    return {
+        "card": trump.card,
+        "id": trump.id,
+        "name": trump.name,
+        "actions": list(trump.actions),
+        "pending": list(trump.pending),
+    }
 
 
 def _action(ruleset: RuleSet, action: Action) -> dict[str, Any]:

@@ -207,24 +207,24 @@ def _widened(edition: Edition, source: ExtraSource) -> Edition:
 def link_extra(source: EditionSource, extra: ExtraSource) -> RuleSet:
     """The extra format: the edition's largest official format, the trump operations, and
     each ability's actions, which a player may request only while the trump lies face up in
-    their own trump zone (their `requires`, or their trigger's `if`, gains that condition)."""
+    their own trump zone (their `requires`, or their trigger's `if`, gains that condition).
+    An action without a program is left out: the engine cannot play it (a trump lists it
+    as pending)."""
     problems = check_extra(extra, source)
     if problems:
         raise CompileError(problems)
     base = link(source, source.edition.formats[-1].id)
     actions = [*base.actions]
     for operation in extra.operations:
-        actions += (operation, *extra.variants_of(operation.id))
+        actions += (a for a in (operation, *extra.variants_of(operation.id)) if a.program)
     trumps = []
     for trump in extra.trumps:
         card = f"{trump.suit}{trump.number}"
-        granted = [
-            _while_face_up(a, card)
-            for action in trump.actions
-            for a in (action, *extra.variants_of(action.id))
-        ]
+        every = [a for action in trump.actions for a in (action, *extra.variants_of(action.id))]
+        granted = [_while_face_up(a, card) for a in every if a.program]
         actions += granted
-        trumps.append(TrumpRule(card, trump.id, trump.name, tuple(a.id for a in granted)))
+        pending = tuple(a.id for a in every if not a.program)
+        trumps.append(TrumpRule(card, trump.id, trump.name, tuple(a.id for a in granted), pending))
     edition = _widened(source.edition, extra)
     ruleset = RuleSet(
         edition, EXTRA_FORMAT, tuple(actions), base.characters, base.fogs, tuple(trumps), extra.setup

@@ -387,7 +387,8 @@ def check_action_names(
     units (an extra list's actions, which have no section or format, are checked so too)."""
     edition = source.edition
     problems = _check_program(source, doc, path, action, added)
-    problems += _check_name(doc, path, action, "type", edition.action_types, "action type")
+    if _get(action, "type") != "":  # an extra list's set-up, which no player requests, has none
+        problems += _check_name(doc, path, action, "type", edition.action_types, "action type")
     cost = _get(action, "cost")
     units = {u.unit for u in edition.cost_units}
     for unit in sorted(set(cost.units) - units) if cost else ():

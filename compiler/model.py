@@ -256,7 +256,8 @@ class TrumpRule:
     card: str  # ♠A
     id: str
     name: str
-    actions: tuple[str, ...]
+    actions: tuple[str, ...]  # in the rule set
+    pending: tuple[str, ...] = ()  # its actions without a program yet: not in the rule set
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,8 +35,11 @@ def test_compile_lists_every_trump_with_its_actions(edition: str) -> None:
     ids = {a["id"] for a in data["actions"]}
     for trump, listed in zip(extra.trumps, data["trumps"], strict=True):
         assert listed["card"] == f"{trump.suit}{trump.number}"
-        assert {a.id for a in trump.actions} <= set(listed["actions"]) <= ids
-    assert {o.id for o in extra.operations} <= ids
+        assert {a.id for a in trump.actions} == {*listed["actions"], *listed["pending"]}
+        assert set(listed["actions"]) <= ids
+        assert not set(listed["pending"]) & ids
+        assert all(not a.program for a in trump.actions if a.id in listed["pending"])
+    assert {o.id for o in extra.operations if o.program} <= ids
     base = ENV.compile(edition, ENV.edition(edition).edition.formats[-1].id)
     assert {a.id for a in base.actions} <= ids
     assert TRUMP_ZONE.id in [z["id"] for z in data["core"]["zones"]]
@@ -52,7 +55,7 @@ def test_each_trump_action_needs_its_trump_face_up(edition: str) -> None:
             assert rule is not None, action_id
             faces = [n for _, n in walk(rule) if isinstance(n, FaceUp)]
             assert [(f.zone, f.card) for f in faces] == [(TRUMP_ZONE.id, trump.card)], action_id
-    operations = {o.id for o in newest(edition).operations}
+    operations = {o.id for o in newest(edition).operations if o.program}
     assert all(ruleset.action(a).requires is None for a in operations)
 
 

@@ -356,7 +356,7 @@ def _discard_down_to(g: Table, res: Resolution, step: program.DiscardDownTo) -> 
     if answer is not None and answer.a is not None:
         t.move_card(g.state, answer.a, "graveyard")
     hand = g.state.players[who].hand
-    if len(hand) <= number(g, res, step.count):
+    if not hand or len(hand) <= number(g, res, step.count):
         return None
     return _ask(res, who, [Choice(who, "discard", cid) for cid in _distinct(hand)])
 

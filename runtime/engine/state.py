@@ -29,6 +29,7 @@ class Origin(Enum):
     STAGE = "stage"  # the top of the stage, after every player passed
     TRIGGER = "trigger"  # an immediate request out of the trigger buffer
     EFFECT = "effect"  # an immediate request made by another effect (an indirect request)
+    SETUP = "setup"  # the rule set's set-up, for one player before the game (placing trumps)
 
 
 class Followup(Enum):

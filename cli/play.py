@@ -8,6 +8,7 @@ shows them; `help` explains, `q` quits.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,7 +23,7 @@ from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.pipeline import display
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.options import Option
+from blackpoker.runtime.engine.options import Choice, Option
 from blackpoker.runtime.engine.view import View, hidden_from, masked, view
 from blackpoker.runtime.play.agents import AGENTS, Agent, make_agent
 from blackpoker.runtime.play.log import write_log
@@ -32,6 +33,13 @@ from blackpoker.runtime.play.source import RulesSource
 from rich.console import Console
 
 SEATS = ("p1", "p2")
+
+
+def _unseen_pick(game: Game, me: int, shown: Option) -> Option:
+    """The opponent's pick of a card `me` may not see (a face-down trump) without the card."""
+    if not isinstance(shown, Choice) or shown.a is None or shown.player == me:
+        return shown
+    return shown if shown.a in view(game, me).visible_cards() else dataclasses.replace(shown, a=None)
 
 
 class Quit(Exception):
@@ -130,7 +138,7 @@ def play(
             option = decide(game, agents)
             shown = masked(game.state, option, hidden_from(game.state, me))  # before it leaves the field
             game.apply(option)
-            chronicle.decided(game, mover, shown)
+            chronicle.decided(game, mover, _unseen_pick(game, me, shown))
     except Quit:
         console.print("終了しました: quit")
     if log is not None:

@@ -276,7 +276,9 @@ class RuleSet:
 
     def __post_init__(self) -> None:
         # Frozen: the lookup tables are set once here and are read-only views.
-        object.__setattr__(self, "_actions_by_id", MappingProxyType({a.id: a for a in self.actions}))
+        # the set-up is looked up like an action while it resolves
+        every = (*self.actions, self.setup) if self.setup is not None else self.actions
+        object.__setattr__(self, "_actions_by_id", MappingProxyType({a.id: a for a in every}))
         object.__setattr__(self, "_characters_by_id", MappingProxyType({c.id: c for c in self.characters}))
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -6,13 +6,20 @@ Every expectation is read from the built-in extra lists (the registry's `extras:
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from pathlib import Path
 
 import pytest
 from bad_input_support import invoke, refused
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.extra import EXTRA_FORMAT, TRUMP_ZONE, ExtraSource
+from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.program import All, FaceUp, walk
+from blackpoker.runtime.engine.expressions import requirement_holds
+from blackpoker.runtime.engine.game import Game, snapshot
+from blackpoker.runtime.engine.options import RequestOption
+from blackpoker.runtime.engine.view import view
+from blackpoker.runtime.engine.zones import label
 from click.testing import Result
 
 ENV = Environment()
@@ -105,3 +112,58 @@ def _option_refused(result: Result) -> str:
     """Exit 1 with a message about an option, no traceback: the message's first line."""
     assert result.exit_code == 1 and "Traceback" not in result.output, result.output
     return result.stderr.splitlines()[0]
+
+
+def _placed(ruleset: RuleSet, seed: int, picks: tuple[int, int], prefer: Collection[str] = ()) -> Game:
+    """A game of the extra format whose players placed `picks` trumps each (the first card
+    offered whose label is in `prefer`, else the first), up to the game's first decision."""
+    game = Game.new(ruleset, seed, check=True)
+    for wanted in picks:
+        for _ in range(wanted):
+            game.play(next(o for o in game.legal_options() if str(o) == "yes"))
+            offered = game.legal_options()
+            game.play(next((o for o in offered if str(o).split()[-1] in prefer), offered[0]))
+        if wanted < 2:
+            game.play(next(o for o in game.legal_options() if str(o) == "no"))
+    return game
+
+
+def test_each_player_places_trumps_face_down_before_the_hands() -> None:
+    ruleset = ENV.compile(WITH_EXTRAS[0], EXTRA_FORMAT.id)
+    game = _placed(ruleset, 3, (2, 1))
+    hand_size = ruleset.edition.core.hand_size
+    counts = [len(p.zones[TRUMP_ZONE.id]) for p in game.state.players]
+    assert counts == [2, 1]
+    assert all(not p.face_up for p in game.state.players)
+    assert sorted(len(p.hand) for p in game.state.players) == [hand_size, hand_size + 1]
+    mine, theirs = view(game, 0).players
+    assert mine.zones[0].cards == tuple(game.state.players[0].zones[TRUMP_ZONE.id])
+    assert theirs.zones[0].cards == () and theirs.zones[0].count == 1
+
+
+def test_open_turns_a_trump_face_up_and_enables_its_actions() -> None:
+    ruleset = ENV.compile(WITH_EXTRAS[0], EXTRA_FORMAT.id)
+    granted = {t.card: t.actions for t in ruleset.trumps if t.actions}
+    game = _placed(ruleset, 1, (1, 1), granted)
+    me = game.state.chance
+    assert me is not None
+    placed = game.state.players[me].zones[TRUMP_ZONE.id][0]
+    action = ruleset.action(granted[label(placed)][0])
+    assert not requirement_holds(game, me, action)
+    opening = next(
+        o for o in game.legal_options() if isinstance(o, RequestOption) and o.action == "openQuick"
+    )
+    game.play(opening)
+    game.play(game.legal_options()[0])
+    assert game.state.players[me].face_up == {placed}
+    assert requirement_holds(game, me, action)
+    assert not requirement_holds(game, 1 - me, action)
+    theirs = view(game, 1 - me).players[me].zones[0]
+    assert theirs.cards == (placed,) and theirs.face_up == (placed,)
+    assert "face_up" in snapshot(game.state)["players"][me]
+
+
+def test_a_game_without_trumps_hashes_as_before() -> None:
+    base = ENV.edition(WITH_EXTRAS[0]).edition.formats[-1].id
+    game = Game.new(ENV.compile(WITH_EXTRAS[0], base), 5)
+    assert all("face_up" not in p and "zones" not in p for p in snapshot(game.state)["players"])

@@ -5,12 +5,14 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import click
 from blackpoker.cli.outputs import output_file, output_folder
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
+from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.pipeline import builtin_editions, display, edition_source
 from blackpoker.compiler.upstream import (
     Imported,
@@ -70,19 +72,31 @@ def import_command(
 
 def _import_extra(upstream: Path, out: Path, list_id: str | None, force: bool) -> None:
     try:
-        conversion = import_extra(upstream, display(upstream), _edition, list_id)
+        conversion = import_extra(upstream, display(upstream), _edition, list_id, _builtin_extra)
     except CompileError as error:
         report(error.diagnostics, "nothing written")
     data = conversion.data
     comment = [f"Imported from {upstream.name} ({data['title']}, {data['id']}) by `blackpoker import`."]
     target = _write_file(out, data["id"], extra_yaml(data, comment), force)
     abilities = data["trumps"]
-    actions = sum(len(t.get("actions", ())) for t in abilities)
+    entries = [*data["operations"], *(a for t in abilities for a in t.get("actions", ()))]
+    programs = sum("program" in a for a in entries)
     click.echo(
-        f"{display(target)}: extra list of {data['edition']}: {len(abilities)} abilities, {actions} actions, "
-        f"{len(data['operations'])} trump operations; no program (write them by hand: docs/extra.md)",
+        f"{display(target)}: extra list of {data['edition']}: {len(abilities)} abilities, "
+        f"{len(entries) - len(data['operations'])} actions, {len(data['operations'])} trump operations; "
+        f"{programs} with a program, kept from the built-in list (write the others by hand: docs/extra.md)",
         err=True,
     )
+
+
+def _builtin_extra(list_id: str) -> dict[str, Any] | None:
+    """The data of the built-in extra list of this id, whose engine data an import keeps."""
+    env = Environment()
+    found = [p for e in env.builtin_editions() for p in env.builtin_extras(e) if p.stem == list_id]
+    if not found:
+        return None
+    source, problems = env.read(found[0])
+    return None if problems or source is None else dict(source.doc.data)
 
 
 def _edition(value: str) -> Reference:

@@ -47,6 +47,14 @@ def rules_option(help_text: str = "A local-rule file.", name: str = "rules") -> 
     )
 
 
+def extra_option() -> Callable[[F], F]:
+    return click.option(
+        "--extra",
+        help="With --format extra: the extra list, a built-in one's id (v7.30.0) or a file. "
+        "Default: the edition's newest.",
+    )
+
+
 def declared_format(path: Path, option: str) -> str:
     """The format a local-rule file declares; anything else is reported where it is wrong."""
     return _overlay(path, option).format.id

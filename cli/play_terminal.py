@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.state import player_name
-from blackpoker.runtime.engine.view import CharacterView, PlayerView, RequestView, View
+from blackpoker.runtime.engine.view import CharacterView, PlayerView, RequestView, View, ZoneView
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.choosing import (
     Menu,
@@ -123,8 +123,7 @@ class Table:
         head = f"{p.name}（{'あなた' if mine else '相手'}） ライフ{p.life}枚 · 手札 {hand}"
         lines = [head, f"  墓地{'' if mine else 'の一番上'}: {grave}"]
         for zone in p.zones:
-            shown = " ".join(label(c) for c in zone.cards) if zone.cards is not None else f"{zone.count}枚"
-            lines.append(f"  {zone.name}: {shown or 'なし'}")
+            lines.append(f"  {zone.name}: {_zone_text(zone) or 'なし'}")
         units = self.game.state.players[index].field  # the view keeps the field's order
         characters = [self._character(u, units[n].entered, units[n].size_mod) for n, u in enumerate(p.field)]
         return lines + (_wrap(characters, self.width, "  場:", "    ") if characters else ["  場: なし"])
@@ -228,3 +227,13 @@ class Table:
             news = [f"  …（ほか{len(news) - room + 1}件）", *news[len(news) - room + 1 :]]
         for line in [*board, "最近の出来事:", *news, *menu]:
             self.console.print(line)
+
+
+def _zone_text(zone: ZoneView) -> str:
+    """A declared zone as the viewer sees it: its cards (a face-up trump marked 表) and the
+    count of those it may not see, or only its count."""
+    if zone.cards is None:
+        return f"{zone.count}枚"
+    shown = " ".join(label(c) + ("(表)" if c in zone.face_up else "") for c in zone.cards)
+    unseen = zone.count - len(zone.cards)
+    return f"{shown} 裏向き{unseen}枚".strip() if unseen else shown

@@ -10,7 +10,7 @@ from dataclasses import fields
 from enum import Enum
 from typing import Any
 
-from blackpoker.compiler.model import Action, Character, Fog, RuleSet, ZoneRule
+from blackpoker.compiler.model import Action, Character, Fog, RuleSet, TrumpRule, ZoneRule
 from blackpoker.compiler.program import Node
 
 
@@ -34,6 +34,18 @@ def ruleset_json(ruleset: RuleSet) -> dict[str, Any]:
         "actions": [_action(ruleset, a) for a in ruleset.actions],
         "characters": [_character(ruleset, c) for c in ruleset.characters],
         "fogs": [_fog(ruleset, f) for f in ruleset.fogs],
+        **({"trumps": [_trump(t) for t in ruleset.trumps]} if ruleset.trumps else {}),
+        **({"setup": _action(ruleset, ruleset.setup)} if ruleset.setup else {}),
+    }
+
+
+def _trump(trump: TrumpRule) -> dict[str, Any]:
+    return {
+        "card": trump.card,
+        "id": trump.id,
+        "name": trump.name,
+        "actions": list(trump.actions),
+        "pending": list(trump.pending),
     }
 
 

@@ -16,7 +16,7 @@ from typing import Literal
 
 from blackpoker.compiler.based import apply_changes
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
-from blackpoker.compiler.extra import ExtraSource, check_extra, parse_extra
+from blackpoker.compiler.extra import EXTRA_FORMAT, ExtraSource, check_extra, link_extra, parse_extra
 from blackpoker.compiler.link import check_edition, check_overlay, early_overlay_problems, link, link_overlay
 from blackpoker.compiler.load import Document, is_path, load_bytes, load_file
 from blackpoker.compiler.model import RuleSet
@@ -212,13 +212,21 @@ class Environment:
     # --- compiling --------------------------------------------------------------------------
 
     def compile(
-        self, edition: str | None = None, format: str | None = None, rules: Path | str | None = None
+        self,
+        edition: str | None = None,
+        format: str | None = None,
+        rules: Path | str | None = None,
+        extra: str | None = None,
     ) -> RuleSet:
         """Compile one format of an edition, or the local-rule format declared in `rules`
         (or the format that file starts from: an official one, or another local rule's); the
-        registry's defaults stand in for an edition or format not given."""
+        registry's defaults stand in for an edition or format not given. The extra format
+        takes the edition's newest extra list, or `extra` (a file or a built-in list's id)."""
         edition = self.default("edition") if edition is None else edition
         format = self.default("format") if format is None else format
+        if rules is None and format == EXTRA_FORMAT.id:
+            source = self.edition(edition)
+            return link_extra(source, self.extra_list(source, extra))
         if rules is None:
             return link(self.edition(edition), format)
         path = Path(rules)
@@ -236,6 +244,30 @@ class Environment:
             return self._house(path.parent / base, edition, ())
         named = self.find(overlay.edition_id, path.parent)
         return link(self.edition(edition if named is None else str(named)), format)
+
+    def extra_list(self, source: EditionSource, extra: str | None) -> ExtraSource:
+        """An extra list of an edition: a file, a built-in one by id, or its newest."""
+        builtin = {p.stem: p for p in self.builtin_extras(source.edition.id)}
+        if extra is None and not builtin:
+            message = f"edition {source.edition.id} has no built-in extra list (give one with --extra FILE)"
+            raise CompileError([Diagnostic(Location("--format", 0, 0), message)])
+        if extra is not None and not is_path(extra) and extra not in builtin:
+            known = ", ".join(builtin) or "none"
+            message = (
+                f"unknown extra list '{extra}' of {source.edition.id} (built in: {known}; or give a file)"
+            )
+            raise CompileError([Diagnostic(Location("--extra", 0, 0), message)])
+        path = next(iter(builtin.values())) if extra is None else builtin.get(extra, Path(extra))
+        found, problems = self.read(path)
+        if problems:
+            raise CompileError(problems)
+        if not isinstance(found, ExtraSource):
+            assert found is not None
+            raise CompileError([found.doc.at(("kind",), "kind: --extra expects an extra list (kind: extra)")])
+        if found.edition_id != source.edition.id:
+            message = f"edition: this list is for {found.edition_id}, not {source.edition.id}"
+            raise CompileError([found.doc.at(("edition",), message)])
+        return found
 
     def official_base(self, path: Path) -> str:
         """The official format a local-rule file starts from, through the local rules it is

@@ -111,7 +111,7 @@ def link(source: EditionSource, format_id: str) -> RuleSet:
         known = ", ".join(f.id for f in source.edition.formats)
         message = f"edition {source.edition.id} has no format '{format_id}' (known: {known})"
         raise CompileError([Diagnostic(Location("--format", 0, 0), message)])
-    return _finish(_official(source, fmt))
+    return finish(_official(source, fmt))
 
 
 def link_overlay(source: EditionSource, overlay: OverlaySource, under: RuleSet | None = None) -> RuleSet:
@@ -123,7 +123,7 @@ def link_overlay(source: EditionSource, overlay: OverlaySource, under: RuleSet |
     ruleset, problems = _apply(source, overlay, under)
     if problems:
         raise CompileError(problems)
-    return _finish(ruleset)
+    return finish(ruleset)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +153,7 @@ def _official(source: EditionSource, fmt: Format) -> RuleSet:
     )
 
 
-def _finish(ruleset: RuleSet) -> RuleSet:
+def finish(ruleset: RuleSet) -> RuleSet:
     actions = tuple(replace(a, matcher=compile_matcher(a.key) if a.key else None) for a in ruleset.actions)
     return replace(ruleset, actions=actions)
 
@@ -387,7 +387,8 @@ def check_action_names(
     units (an extra list's actions, which have no section or format, are checked so too)."""
     edition = source.edition
     problems = _check_program(source, doc, path, action, added)
-    problems += _check_name(doc, path, action, "type", edition.action_types, "action type")
+    if _get(action, "type") != "":  # an extra list's set-up, which no player requests, has none
+        problems += _check_name(doc, path, action, "type", edition.action_types, "action type")
     cost = _get(action, "cost")
     units = {u.unit for u in edition.cost_units}
     for unit in sorted(set(cost.units) - units) if cost else ():

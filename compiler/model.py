@@ -199,6 +199,7 @@ class Visibility(StrEnum):
     PUBLIC = "public"  # 完全公開: every player sees the cards
     OWNER = "owner"  # 個人公開: the owner sees the cards, the opponent the count
     HIDDEN = "hidden"  # 非公開: both players see only the count (an unopened pack)
+    FACES = "faces"  # each card face up (完全公開) or face down (個人公開): the trumps (001 §3.12.1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +249,18 @@ class Edition:
 
 
 @dataclass(frozen=True, slots=True)
+class TrumpRule:
+    """A card whose ability is on while it lies face up in its owner's trump zone (extra
+    format): the actions the ability grants."""
+
+    card: str  # ♠A
+    id: str
+    name: str
+    actions: tuple[str, ...]  # in the rule set
+    pending: tuple[str, ...] = ()  # its actions without a program yet: not in the rule set
+
+
+@dataclass(frozen=True, slots=True)
 class RuleSet:
     """One playable format of one edition: what `compile(edition, format)` returns."""
 
@@ -256,17 +269,29 @@ class RuleSet:
     actions: tuple[Action, ...]
     characters: tuple[Character, ...]
     fogs: tuple[Fog, ...] = ()
+    trumps: tuple[TrumpRule, ...] = ()  # the extra format's abilities
+    setup: Action | None = None  # run for each player before the game (the extra format's trumps)
     _actions_by_id: MappingProxyType[str, Action] = field(init=False, compare=False, repr=False)
     _characters_by_id: MappingProxyType[str, Character] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         # Frozen: the lookup tables are set once here and are read-only views.
-        object.__setattr__(self, "_actions_by_id", MappingProxyType({a.id: a for a in self.actions}))
+        # the set-up is looked up like an action while it resolves
+        every = (*self.actions, self.setup) if self.setup is not None else self.actions
+        object.__setattr__(self, "_actions_by_id", MappingProxyType({a.id: a for a in every}))
         object.__setattr__(self, "_characters_by_id", MappingProxyType({c.id: c for c in self.characters}))
 
     def __reduce__(self) -> tuple[Any, ...]:
         # The lookup tables are read-only views, which do not pickle: they are rebuilt on arrival.
-        return RuleSet, (self.edition, self.format, self.actions, self.characters, self.fogs)
+        return RuleSet, (
+            self.edition,
+            self.format,
+            self.actions,
+            self.characters,
+            self.fogs,
+            self.trumps,
+            self.setup,
+        )
 
     def action(self, action_id: str) -> Action:
         return self._actions_by_id[action_id]

@@ -47,6 +47,7 @@ from blackpoker.compiler.program import (
     Condition,
     Core,
     Count,
+    FaceUp,
     Field,
     Haste,
     If,
@@ -288,7 +289,9 @@ _NUMBERS: Mapping[str, type[Node]] = MappingProxyType(
         "points": Points,
     }
 )
-_CONDITIONS: Mapping[str, type[Node]] = MappingProxyType({"all": All, "any": AnyOf, "not": Not, "is": Is})
+_CONDITIONS: Mapping[str, type[Node]] = MappingProxyType(
+    {"all": All, "any": AnyOf, "not": Not, "is": Is, "face_up": FaceUp}
+)
 
 
 def _build(cls: type[N], data: Any) -> N:
@@ -335,7 +338,7 @@ def _condition(value: dict[str, Any]) -> Condition:
     ((word, arg),) = value.items()
     if word in _CONDITIONS:
         built = _build(_CONDITIONS[word], value)
-        assert isinstance(built, All | AnyOf | Not | Is)
+        assert isinstance(built, All | AnyOf | Not | Is | FaceUp)
         return built
     left, right = arg
     return Compare(op=Comparison(word), left=_number(left), right=_number(right))

@@ -248,7 +248,18 @@ class Is(Node):
     state: State | None = field(default=None, metadata=at("state"))
 
 
-Condition = All | AnyOf | Not | Compare | Is
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FaceUp(Node):
+    """{face_up: {zone: Z, card: ♠2, player: P}}: the card lies face up in the player's zone
+    (default `you`): a trump whose ability is on (001 §3.11.5)."""
+
+    prefix: ClassVar[PathKey] = ("face_up",)
+    zone: str = field(metadata=at("zone"))
+    card: str = field(metadata=at("card"))
+    player: PlayerRef = field(default=Player(name=PlayerName.YOU), metadata=at("player"))
+
+
+Condition = All | AnyOf | Not | Compare | Is | FaceUp
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -301,6 +312,9 @@ class Choose(Step):
     owner: PlayerRef | None = field(default=None, metadata=at("owner"))
     count: Number = field(default=1, metadata=at("count"))
     as_: Binding = field(metadata=at("as"))
+    face: Face | None = field(default=None, metadata=at("face"))  # only cards lying so (a trump)
+    suit_of: Name | None = field(default=None, metadata=at("suit_of"))  # only a suit of these cards
+    rank_of: Name | None = field(default=None, metadata=at("rank_of"))  # only a number of these cards
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -339,6 +353,16 @@ class Move(Step):
     to: str = field(metadata=at("to"))
     order: PlayerRef | None = field(default=None, metadata=at("order"))
     as_: Binding | None = field(default=None, metadata=at("as"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Turn(Step):
+    """Turn cards of a zone face up or face down (a trump: オープン, クローズ)."""
+
+    op = "turn"
+    prefix = ("turn",)
+    cards: Cards = field(metadata=at("cards"))
+    face: Face = field(metadata=at("face"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -544,6 +568,7 @@ STEP_TYPES: tuple[type[Step], ...] = (
     PutCharacter,
     Mount,
     Move,
+    Turn,
     Damage,
     Draw,
     SetState,

@@ -3,13 +3,14 @@ into the project's edition model: read with positions → convert → complete �
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic
 from blackpoker.compiler.load import load_file
-from blackpoker.compiler.upstream.complete import Completion, complete
+from blackpoker.compiler.upstream.complete import Completion, complete, complete_extra
 from blackpoker.compiler.upstream.convert import Conversion, Data, Reference, convert
 from blackpoker.compiler.upstream.extra import convert_extra
 from blackpoker.compiler.upstream.read import read_upstream
@@ -53,10 +54,17 @@ def import_list(
 
 
 def import_extra(
-    path: Path, shown: str, editions: Callable[[str], Reference], list_id: str | None = None
+    path: Path,
+    shown: str,
+    editions: Callable[[str], Reference],
+    list_id: str | None = None,
+    engine: Callable[[str], Mapping[str, Any] | None] = lambda _: None,
 ) -> Conversion:
     """The extra list in upstream file `path`, with the action types its edition (given by
-    `editions`) lacks declared as its own; raises CompileError with every problem found."""
+    `editions`) lacks declared as its own, and the engine data no upstream list has (the
+    set-up, programs) copied by id from what `engine` gives for the list's id (the built-in
+    list of that id);
+    raises CompileError with every problem found."""
     doc, problems, _ = read_upstream(path, shown)
     if doc is None or problems:
         raise CompileError(problems)
@@ -69,6 +77,9 @@ def import_extra(
     added = [t for t in dict.fromkeys(a["type"] for a in actions) if t not in known]
     if added:
         data["action_types"] = added
+    source = engine(data["id"])
+    if source is not None:
+        complete_extra(data, source, vocabulary())
     return conversion
 
 

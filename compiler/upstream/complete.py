@@ -54,6 +54,20 @@ def complete(data: Data, source: Mapping[str, Any], words: Vocabulary) -> Comple
     return Completion(result, tuple(copied), tuple(to_write), tuple(to_review), tuple(incomplete))
 
 
+def complete_extra(data: Data, source: Mapping[str, Any], words: Vocabulary) -> None:
+    """An imported extra list completed in place from `source`: its set-up, and the engine
+    fields of its operations and abilities' actions, by id."""
+    if "setup" in source:
+        data["setup"] = source["setup"]
+    actions = _by_id(
+        [*source.get("operations", ()), *(a for t in source.get("trumps", ()) for a in t.get("actions", ()))]
+    )
+    for entries in (data["operations"], *(t["actions"] for t in data["trumps"] if "actions" in t)):
+        entries[:] = [
+            _merge(entry, actions.get(entry["id"]), words.action_engine_fields, None) for entry in entries
+        ]
+
+
 def _by_id(entries: Any) -> dict[str, Mapping[str, Any]]:
     return {entry["id"]: entry for entry in entries if isinstance(entry, dict) and "id" in entry}
 

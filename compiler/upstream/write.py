@@ -12,7 +12,7 @@ import yaml
 ACTION_ORDER = (
     "id", "name", "ruby", "type", "section", "format", "timing", "speed", "trigger", "triggered_by",
     "limits", "cost", "key", "activation_condition", "trigger_condition", "note", "target", "effect",
-    "story", "flavor", "speaker", "program", "since", "updates", "changed", "dev_note",
+    "story", "flavor", "speaker", "program", "variants", "since", "updates", "changed", "dev_note",
 )  # fmt: skip
 CHARACTER_ORDER = (
     "id", "name", "ruby", "type", "format", "key", "labels", "size_text", "face", "attack", "size",
@@ -33,7 +33,8 @@ _SHORT = 100  # a collection of plain values this long or shorter (as repr) is w
 
 
 EXTRA_ORDER = (
-    "kind", "id", "edition", "title", "published", "description", "action_types", "operations", "trumps",
+    "kind", "id", "edition", "title", "published", "description", "action_types", "setup", "operations",
+    "trumps",
 )  # fmt: skip
 TRUMP_ORDER = ("suit", "number", "id", "name", "beta", "output", "ability", "actions", "characters")
 

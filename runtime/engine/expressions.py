@@ -14,6 +14,7 @@ from blackpoker.compiler.program import (
     Condition,
     Core,
     Count,
+    FaceUp,
     Field,
     Is,
     Mod,
@@ -33,7 +34,7 @@ from blackpoker.compiler.program import (
 from blackpoker.runtime.engine import refs
 from blackpoker.runtime.engine.state import Origin, Request, Resolution, Unit
 from blackpoker.runtime.engine.transitions import size
-from blackpoker.runtime.engine.zones import card, owner, rank, rank_label_of
+from blackpoker.runtime.engine.zones import card, label, owner, rank, rank_label_of
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
@@ -173,6 +174,12 @@ def condition(g: Table, res: Resolution, cond: Condition) -> bool:
         )
     if isinstance(cond, Compare):
         return bool(COMPARE[cond.op](number(g, res, cond.left), number(g, res, cond.right)))
+    if isinstance(cond, FaceUp):
+        who = player(g, res, cond.player)
+        side = g.state.players[who] if who >= 0 else None
+        return side is not None and any(
+            label(c) == cond.card for c in side.face_up if c in side.pile(cond.zone)
+        )
     assert_never(cond)
 
 

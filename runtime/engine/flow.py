@@ -33,7 +33,9 @@ def setup(g: Table, tops: Sequence[Sequence[int]] = ((), ()), start: Start | Non
     `tops`: each player's cards to put on top of the shuffled deck, top first (a scenario
     stacks a deck this way). `start`: a regulation's cards set aside from the top of the
     shuffled deck (a frame's pack), then its preset characters, placed from the top before the
-    hand is drawn (2024 §5.3.1)."""
+    hand is drawn (2024 §5.3.1). A rule set with a set-up (the extra format's trumps, 001
+    §3.11.4) runs it for each player, first player 1, on the deck before the hand is drawn:
+    the game starts once both are done."""
     state = g.state
     for index, player in enumerate(state.players):
         state.rng.shuffle(player.life)
@@ -43,6 +45,21 @@ def setup(g: Table, tops: Sequence[Sequence[int]] = ((), ()), start: Start | Non
                 player.zones[zone] += player.life[:count]
                 del player.life[:count]
             _preset(g, index, start)
+    setup_action = g.rules.setup
+    if setup_action is None:
+        _deal(g)
+        return
+    state.chance = None
+    for index in reversed(range(len(state.players))):  # the innermost resolution runs first
+        req = Request(state.new_uid(), setup_action, index, (), [])
+        state.resolving.append(Resolution(req, Origin.SETUP, [Frame(setup_action.steps)]))
+    advance(g)
+
+
+def _deal(g: Table) -> None:
+    """The hands, then the first player (001 §3.9 from step 2)."""
+    state = g.state
+    for index in range(len(state.players)):
         t.draw(state, index, g.rules.edition.core.hand_size)
     first = 0
     while all(p.life for p in state.players):
@@ -167,6 +184,10 @@ def _finish(g: Table, res: Resolution) -> None:
     _win_check(g)
     if res.origin is Origin.STAGE:
         state.followup = Followup.CHANCE_TO_TURN_PLAYER
+    if res.origin is Origin.SETUP:
+        if not state.resolving:
+            _deal(g)
+        return
     if state.result is None:
         for action in g.rules.triggered.get(res.request.action.id, ()):
             rule = action.triggered_by

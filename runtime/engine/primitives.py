@@ -23,7 +23,7 @@ from blackpoker.runtime.engine.expressions import cards_of, condition, number, p
 from blackpoker.runtime.engine.options import Choice, Prompt, sort_cards
 from blackpoker.runtime.engine.state import Frame, Origin, Request, Resolution, Unit
 from blackpoker.runtime.engine.targets import resolve_name, retarget_candidates, still_valid
-from blackpoker.runtime.engine.zones import card, rank_label_of
+from blackpoker.runtime.engine.zones import card, owner, rank_label_of
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
@@ -94,10 +94,29 @@ def _choose(g: Table, res: Resolution, step: program.Choose) -> Signal | None:
     res.vars[step.as_] = picked
     if who < 0 or holder < 0:
         return None
-    left = [c for c in g.state.players[holder].pile(step.zone) if c not in picked]
+    side = g.state.players[holder]
+    left = [c for c in side.pile(step.zone) if c not in picked and _fits(g, res, step, side.face_up, c)]
     if not left or len(picked) >= number(g, res, step.count):
         return None
     return _ask(res, who, [Choice(who, "pick", cid) for cid in _distinct(left)])
+
+
+def _fits(g: Table, res: Resolution, step: program.Choose, face_up: set[int], cid: int) -> bool:
+    """Whether a card passes the choose step's filters: how it lies, its suit, its number."""
+    if step.face is not None and (cid in face_up) != (step.face is Face.UP):
+        return False
+    if step.suit_of is not None and card(cid).suit not in {
+        card(c).suit for c in _named_cards(g, res, step.suit_of)
+    }:
+        return False
+    return step.rank_of is None or card(cid).rank in {
+        card(c).rank for c in _named_cards(g, res, step.rank_of)
+    }
+
+
+def _named_cards(g: Table, res: Resolution, name: program.Name) -> list[int]:
+    """The cards a name gives: the key cards as requested, even once put elsewhere."""
+    return list(res.request.key_cards) if name.name == "key" else cards_of(things(g, res, name))
 
 
 @primitive(program.Top)
@@ -170,6 +189,19 @@ def _move(g: Table, res: Resolution, step: program.Move) -> Signal | None:
         t.move_card(state, cid, zone)
     if step.as_ is not None:
         res.vars[step.as_] = cards
+    return None
+
+
+@primitive(program.Turn)
+def _turn(g: Table, res: Resolution, step: program.Turn) -> Signal | None:
+    """Cards of a declared zone (a trump) lie face up or face down; others do not turn."""
+    for cid in cards_of(things(g, res, step.cards)):
+        side = g.state.players[owner(cid)]
+        if any(cid in cards for cards in side.zones.values()):
+            if step.face is Face.UP:
+                side.face_up.add(cid)
+            else:
+                side.face_up.discard(cid)
     return None
 
 
@@ -324,7 +356,7 @@ def _discard_down_to(g: Table, res: Resolution, step: program.DiscardDownTo) -> 
     if answer is not None and answer.a is not None:
         t.move_card(g.state, answer.a, "graveyard")
     hand = g.state.players[who].hand
-    if len(hand) <= number(g, res, step.count):
+    if not hand or len(hand) <= number(g, res, step.count):
         return None
     return _ask(res, who, [Choice(who, "discard", cid) for cid in _distinct(hand)])
 

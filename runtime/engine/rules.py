@@ -77,6 +77,7 @@ class Rules:
         self.format: Format = ruleset.format
         self.actions: tuple[Action, ...] = ruleset.actions
         self.characters: tuple[Character, ...] = ruleset.characters
+        self.setup: Action | None = ruleset.setup  # run for each player before the game
         # action id → its `target` step (a program's first step when it has one)
         self.target_specs: dict[str, Target] = {
             a.id: s for a in ruleset.actions for s in a.steps[:1] if isinstance(s, Target)

@@ -29,6 +29,7 @@ class Origin(Enum):
     STAGE = "stage"  # the top of the stage, after every player passed
     TRIGGER = "trigger"  # an immediate request out of the trigger buffer
     EFFECT = "effect"  # an immediate request made by another effect (an indirect request)
+    SETUP = "setup"  # the rule set's set-up, for one player before the game (placing trumps)
 
 
 class Followup(Enum):
@@ -118,6 +119,7 @@ class PlayerState:
     outside: list[int] = dataclasses.field(default_factory=list)  # not in this game (hand-written scenarios)
     used: set[str] = dataclasses.field(default_factory=set)  # once-per-turn actions requested this turn
     zones: dict[str, list[int]] = dataclasses.field(default_factory=dict)  # the edition's core.zones (fog)
+    face_up: set[int] = dataclasses.field(default_factory=set)  # cards of `zones` lying face up (trumps)
 
     def copy(self) -> PlayerState:
         return PlayerState(
@@ -128,6 +130,7 @@ class PlayerState:
             list(self.outside),
             set(self.used),
             {zone: list(cards) for zone, cards in self.zones.items()} if self.zones else {},
+            set(self.face_up),
         )
 
     def pile(self, zone: str) -> list[int]:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 def take_card(state: GameState, cid: int) -> None:
     """Remove a loose card from wherever it lies (not from a character: see remove_unit)."""
     player = state.players[owner(cid)]
+    player.face_up.discard(cid)  # a card that leaves its zone lies face down wherever it goes
     for pile in (player.hand, player.life, player.graveyard, player.outside):
         if cid in pile:
             pile.remove(cid)

@@ -11,7 +11,8 @@
 * A zone the edition declares (`core.zones`, the fog) shows as its `visibility` says:
   public — its cards to everyone (the fog holds lingering magic's marks, face up);
   owner — its cards to the owner, the count to the opponent; hidden — the count to both (a
-  regulation's unopened pack).
+  regulation's unopened pack); faces — each card as it lies: a face-up one to everyone, a
+  face-down one to its owner (the trumps: 切札).
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ class ZoneView:
     name: str  # its printed name (フォグ)
     cards: tuple[int, ...] | None  # None when hidden from the viewer
     count: int
+    face_up: tuple[int, ...] = ()  # the cards lying face up (a zone of visibility `faces`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,8 +159,9 @@ def _player(game: Game, index: int, me: int, hidden: set[int]) -> PlayerView:
             ZoneView(
                 z.id,
                 z.name,
-                tuple(p.zones[z.id]) if _shown(z.visibility, mine) else None,
+                _zone_cards(z.visibility, mine, p.zones[z.id], p.face_up),
                 len(p.zones[z.id]),
+                tuple(c for c in p.zones[z.id] if c in p.face_up),
             )
             for z in game.rules.edition.core.zones
         ),
@@ -247,6 +250,10 @@ def _masked_options(state: GameState, options: tuple[Option, ...], hidden: set[i
     return options if shown is None else tuple(shown)
 
 
-def _shown(visibility: Visibility, mine: bool) -> bool:
-    """Whether a player sees the cards of a declared zone (else only their count)."""
-    return visibility is Visibility.PUBLIC or (mine and visibility is Visibility.OWNER)
+def _zone_cards(
+    visibility: Visibility, mine: bool, cards: list[int], face_up: set[int]
+) -> tuple[int, ...] | None:
+    """The cards of a declared zone a player sees (None: only their count)."""
+    if visibility is Visibility.PUBLIC or (mine and visibility in (Visibility.OWNER, Visibility.FACES)):
+        return tuple(cards)
+    return tuple(c for c in cards if c in face_up) if visibility is Visibility.FACES else None

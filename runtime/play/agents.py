@@ -21,6 +21,7 @@ from blackpoker.compiler.program import (
     Count,
     Damage,
     DeclareAttackers,
+    FaceUp,
     Field,
     ForEach,
     If,
@@ -41,6 +42,7 @@ from blackpoker.compiler.program import (
     PassTurn,
     PathKey,
     Pile,
+    Player,
     PlayerName,
     PlayerRef,
     Plus,
@@ -59,7 +61,7 @@ from blackpoker.runtime.engine.expressions import points
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
 from blackpoker.runtime.engine.state import player_name
 from blackpoker.runtime.engine.view import CharacterView, View
-from blackpoker.runtime.engine.zones import card, rank
+from blackpoker.runtime.engine.zones import card, label, rank
 from blackpoker.runtime.scenario.notation import NotationError, parse_command
 
 
@@ -219,6 +221,8 @@ class GreedyAgent:
             return (cond.type is None or kind.type == cond.type) and (
                 cond.state is None or unit.charged == (cond.state is State.CHARGED)
             )
+        if isinstance(cond, FaceUp):
+            return _face_up(view, option, cond)
         left, right = self._number(view, option, cond.left), self._number(view, option, cond.right)
         return None if left is None or right is None else bool(COMPARE[cond.op](left, right))
 
@@ -604,3 +608,13 @@ def by_command(text: str, me: int, options: Sequence[Option]) -> Option | str:
     body = command.body()
     found = next((o for o in options if str(o) == body), None)
     return found if found is not None else f"'{body}' is not one of the options now"
+
+
+def _face_up(view: View, option: RequestOption, cond: FaceUp) -> bool | None:
+    """Whether the card lies face up in the zone of `you` or the opponent (a face-up card is
+    public); None for another player reference."""
+    ref = cond.player
+    if not isinstance(ref, Player) or ref.name not in (PlayerName.YOU, PlayerName.OPPONENT):
+        return None
+    side = view.players[option.player if ref.name is PlayerName.YOU else 1 - option.player]
+    return any(label(c) == cond.card for z in side.zones if z.id == cond.zone for c in z.face_up)

@@ -1,0 +1,169 @@
+"""The extra format: an edition's largest official format plus an extra list, compiled into
+one rule set whose trump actions are available only while their trump lies face up.
+
+Every expectation is read from the built-in extra lists (the registry's `extras:`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection
+from pathlib import Path
+
+import pytest
+from bad_input_support import invoke, refused
+from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.extra import EXTRA_FORMAT, TRUMP_ZONE, ExtraSource
+from blackpoker.compiler.model import RuleSet
+from blackpoker.compiler.program import All, FaceUp, walk
+from blackpoker.runtime.engine.expressions import requirement_holds
+from blackpoker.runtime.engine.game import Game, snapshot
+from blackpoker.runtime.engine.options import RequestOption
+from blackpoker.runtime.engine.view import view
+from blackpoker.runtime.engine.zones import label
+from click.testing import Result
+
+ENV = Environment()
+WITH_EXTRAS = [e for e in ENV.builtin_editions() if ENV.builtin_extras(e)]
+
+
+def newest(edition: str) -> ExtraSource:
+    source, problems = ENV.read(ENV.builtin_extras(edition)[0])
+    assert not problems and isinstance(source, ExtraSource)
+    return source
+
+
+@pytest.mark.parametrize("edition", WITH_EXTRAS)
+def test_compile_lists_every_trump_with_its_actions(edition: str) -> None:
+    result = invoke("compile", "--edition", edition, "--format", EXTRA_FORMAT.id)
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    extra = newest(edition)
+    assert [t["id"] for t in data["trumps"]] == [t.id for t in extra.trumps]
+    ids = {a["id"] for a in data["actions"]}
+    for trump, listed in zip(extra.trumps, data["trumps"], strict=True):
+        assert listed["card"] == f"{trump.suit}{trump.number}"
+        assert {a.id for a in trump.actions} == {*listed["actions"], *listed["pending"]}
+        assert set(listed["actions"]) <= ids
+        assert not set(listed["pending"]) & ids
+        assert all(not a.program for a in trump.actions if a.id in listed["pending"])
+    assert {o.id for o in extra.operations if o.program} <= ids
+    base = ENV.compile(edition, ENV.edition(edition).edition.formats[-1].id)
+    assert {a.id for a in base.actions} <= ids
+    assert TRUMP_ZONE.id in [z["id"] for z in data["core"]["zones"]]
+
+
+@pytest.mark.parametrize("edition", WITH_EXTRAS)
+def test_each_trump_action_needs_its_trump_face_up(edition: str) -> None:
+    ruleset = ENV.compile(edition, EXTRA_FORMAT.id)
+    for trump in ruleset.trumps:
+        for action_id in trump.actions:
+            action = ruleset.action(action_id)
+            rule = action.triggered_by if action.triggered_by is not None else action.requires
+            assert rule is not None, action_id
+            faces = [n for _, n in walk(rule) if isinstance(n, FaceUp)]
+            assert [(f.zone, f.card) for f in faces] == [(TRUMP_ZONE.id, trump.card)], action_id
+    operations = {o.id for o in newest(edition).operations if o.program}
+    assert all(ruleset.action(a).requires is None for a in operations)
+
+
+def test_an_own_requirement_is_kept_beside_the_face_up_one() -> None:
+    edition = WITH_EXTRAS[0]
+    granted = [a for t in ENV.compile(edition, EXTRA_FORMAT.id).trumps for a in t.actions]
+    ruleset = ENV.compile(edition, EXTRA_FORMAT.id)
+    joined = [a for a in granted if isinstance(getattr(ruleset.action(a).requires, "cond", None), All)]
+    extra = newest(edition)
+    own = [a.id for t in extra.trumps for a in t.actions if a.requires is not None]
+    assert sorted(joined) == sorted(own)
+
+
+def test_an_extra_list_by_id_and_by_file(tmp_path: Path) -> None:
+    edition = WITH_EXTRAS[0]
+    path = ENV.builtin_extras(edition)[-1]
+    by_id = invoke("compile", "--edition", edition, "--format", EXTRA_FORMAT.id, "--extra", path.stem)
+    by_file = invoke("compile", "--edition", edition, "--format", EXTRA_FORMAT.id, "--extra", path)
+    assert by_id.exit_code == 0, by_id.stderr
+    assert json.loads(by_id.stdout) == json.loads(by_file.stdout)
+
+
+def test_an_unknown_extra_list_is_refused() -> None:
+    edition = WITH_EXTRAS[0]
+    result = invoke("compile", "--edition", edition, "--format", EXTRA_FORMAT.id, "--extra", "v0.0")
+    assert _option_refused(result).startswith("--extra: unknown extra list 'v0.0'")
+
+
+def test_an_edition_without_extra_lists_is_refused() -> None:
+    without = [e for e in ENV.builtin_editions() if not ENV.builtin_extras(e)]
+    if not without:
+        pytest.skip("every built-in edition has an extra list")
+    result = invoke("compile", "--edition", without[0], "--format", EXTRA_FORMAT.id)
+    assert "has no built-in extra list" in _option_refused(result)
+
+
+def test_an_extra_list_of_another_edition_is_refused() -> None:
+    mine, other = WITH_EXTRAS[0], WITH_EXTRAS[-1]
+    if mine == other:
+        pytest.skip("one edition only has extra lists")
+    path = ENV.builtin_extras(other)[0]
+    result = refused(invoke("compile", "--edition", mine, "--format", EXTRA_FORMAT.id, "--extra", path))
+    assert f"this list is for {other}" in result.stderr
+
+
+def _option_refused(result: Result) -> str:
+    """Exit 1 with a message about an option, no traceback: the message's first line."""
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    return result.stderr.splitlines()[0]
+
+
+def _placed(ruleset: RuleSet, seed: int, picks: tuple[int, int], prefer: Collection[str] = ()) -> Game:
+    """A game of the extra format whose players placed `picks` trumps each (the first card
+    offered whose label is in `prefer`, else the first), up to the game's first decision."""
+    game = Game.new(ruleset, seed, check=True)
+    for wanted in picks:
+        for _ in range(wanted):
+            game.play(next(o for o in game.legal_options() if str(o) == "yes"))
+            offered = game.legal_options()
+            game.play(next((o for o in offered if str(o).split()[-1] in prefer), offered[0]))
+        if wanted < 2:
+            game.play(next(o for o in game.legal_options() if str(o) == "no"))
+    return game
+
+
+def test_each_player_places_trumps_face_down_before_the_hands() -> None:
+    ruleset = ENV.compile(WITH_EXTRAS[0], EXTRA_FORMAT.id)
+    game = _placed(ruleset, 3, (2, 1))
+    hand_size = ruleset.edition.core.hand_size
+    counts = [len(p.zones[TRUMP_ZONE.id]) for p in game.state.players]
+    assert counts == [2, 1]
+    assert all(not p.face_up for p in game.state.players)
+    assert sorted(len(p.hand) for p in game.state.players) == [hand_size, hand_size + 1]
+    mine, theirs = view(game, 0).players
+    assert mine.zones[0].cards == tuple(game.state.players[0].zones[TRUMP_ZONE.id])
+    assert theirs.zones[0].cards == () and theirs.zones[0].count == 1
+
+
+def test_open_turns_a_trump_face_up_and_enables_its_actions() -> None:
+    ruleset = ENV.compile(WITH_EXTRAS[0], EXTRA_FORMAT.id)
+    granted = {t.card: t.actions for t in ruleset.trumps if t.actions}
+    game = _placed(ruleset, 1, (1, 1), granted)
+    me = game.state.chance
+    assert me is not None
+    placed = game.state.players[me].zones[TRUMP_ZONE.id][0]
+    action = ruleset.action(granted[label(placed)][0])
+    assert not requirement_holds(game, me, action)
+    opening = next(
+        o for o in game.legal_options() if isinstance(o, RequestOption) and o.action == "openQuick"
+    )
+    game.play(opening)
+    game.play(game.legal_options()[0])
+    assert game.state.players[me].face_up == {placed}
+    assert requirement_holds(game, me, action)
+    assert not requirement_holds(game, 1 - me, action)
+    theirs = view(game, 1 - me).players[me].zones[0]
+    assert theirs.cards == (placed,) and theirs.face_up == (placed,)
+    assert "face_up" in snapshot(game.state)["players"][me]
+
+
+def test_a_game_without_trumps_hashes_as_before() -> None:
+    base = ENV.edition(WITH_EXTRAS[0]).edition.formats[-1].id
+    game = Game.new(ENV.compile(WITH_EXTRAS[0], base), 5)
+    assert all("face_up" not in p and "zones" not in p for p in snapshot(game.state)["players"])

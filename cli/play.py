@@ -26,7 +26,7 @@ from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.view import View, hidden_from, masked, view
 from blackpoker.runtime.play.agents import AGENTS, Agent, make_agent
 from blackpoker.runtime.play.log import write_log
-from blackpoker.runtime.play.regulation import Match
+from blackpoker.runtime.play.regulation import Dealt, Match
 from blackpoker.runtime.play.selfplay import decide
 from blackpoker.runtime.play.source import RulesSource
 from rich.console import Console
@@ -87,8 +87,6 @@ def play(
     if regulation_text is not None:
         if rules_file is not None:
             option_error("--regulation", "it names the rule set: leave out --rules")
-        if log is not None:
-            option_error("--log", "not with a regulation yet: a log does not record its set-up")
         setup, format_id = regulation_setup(edition, regulation_text, deck_files, format_id)
     elif deck_files:
         option_error("--deck", "needs --regulation")
@@ -107,11 +105,10 @@ def play(
     seed = random.randrange(1_000_000) if seed is None else seed
     me = SEATS.index(seat)
     console = Console(highlight=False, markup=False, soft_wrap=True)
-    start = None
+    dealt = None
     if setup is not None:  # the decks each player plays first, dealt and picked from the seed
-        match = Match(setup, random.Random(seed))
-        start = setup.start(match.decks, match.choose())
-    game = Game.new(rules, seed, start=start, check=True, events=[])
+        dealt = Dealt(setup, seed, Match(setup, random.Random(seed)).choose())
+    game = Game.new(rules, seed, start=None if dealt is None else dealt.start(), check=True, events=[])
     chronicle = Chronicle()
     table = Table(console, game, chronicle)
     bot = make_agent(opponent, rules, seed)
@@ -135,7 +132,7 @@ def play(
         console.print("終了しました: quit")
     if log is not None:
         try:
-            write_log(log, game, [a.name for a in agents], source)
+            write_log(log, game, [a.name for a in agents], source, dealt)
         except OSError as error:  # the place was writable before the game; it changed since
             report([Diagnostic(Location(display(log), 0, 0), f"--log: cannot write: {error.strerror}")])
     if game.result is not None:

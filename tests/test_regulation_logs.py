@@ -8,37 +8,19 @@ from __future__ import annotations
 
 import json
 import shutil
-from itertools import product
 from pathlib import Path
 from typing import Any
 
 import pytest
 from blackpoker.cli.main import main
-from blackpoker.compiler import CompileError
-from blackpoker.compiler.regulation import Frame, builtin_regulations, parse_regulation
+from blackpoker.compiler.regulation import Frame
 from blackpoker.runtime.play.log import REGULATION, ReplayError, replay
 from click.testing import CliRunner
+from regulation_support import TABLED, tabled_regulation, two_decks
 
 ROOT = Path(__file__).resolve().parents[1]
 DECKS = [ROOT / "examples" / "decks" / name for name in ("spades-hearts.yaml", "clubs-diamonds.yaml")]
-TABLED = next(r for r in builtin_regulations() if r.tables and r.editions)
 EDITION = TABLED.editions[0]
-
-
-def _regulation(wanted: Any) -> str:
-    """The first format + frame of the tables that passes them and whose frame is `wanted`."""
-    for fmt, frame in product(TABLED.formats, TABLED.frames):
-        try:
-            parse_regulation(f"{fmt.id}+{frame.id}", TABLED)
-        except CompileError:
-            continue
-        if wanted(frame):
-            return f"{fmt.id}+{frame.id}"
-    raise AssertionError("no such regulation")
-
-
-def _two_decks(frame: Frame) -> bool:
-    return frame.build == "random" and frame.match.decks == 2 and frame.match.games > 1
 
 
 def _built_by_files(frame: Frame) -> bool:
@@ -58,7 +40,7 @@ def _header(log: Path) -> dict[str, Any]:
 
 
 def test_a_whole_matchs_logs_record_the_regulation_and_replay(tmp_path: Path) -> None:
-    regulation = _regulation(_two_decks)
+    regulation = tabled_regulation(two_decks)
     logs = tmp_path / "logs"
     _run("simulate", "--edition", EDITION, "--regulation", regulation, "--match", "-n", "3", "--logs", logs)
     files = sorted(logs.iterdir())
@@ -75,7 +57,7 @@ def test_a_whole_matchs_logs_record_the_regulation_and_replay(tmp_path: Path) ->
 
 
 def test_deck_files_are_recorded_by_path_and_hash_and_replayed(tmp_path: Path) -> None:
-    regulation = _regulation(_built_by_files)
+    regulation = tabled_regulation(_built_by_files)
     decks = tmp_path / "decks"
     decks.mkdir()
     mine = [Path(shutil.copy(d, decks / d.name)) for d in DECKS]
@@ -96,7 +78,7 @@ def test_deck_files_are_recorded_by_path_and_hash_and_replayed(tmp_path: Path) -
 
 
 def test_play_writes_a_log_of_a_regulations_game_that_replays(tmp_path: Path) -> None:
-    regulation = _regulation(_two_decks)
+    regulation = tabled_regulation(two_decks)
     log = tmp_path / "game.jsonl"
     _run("play", "--edition", EDITION, "--regulation", regulation, "--seed", "4", "--log", log, stdin="q\n")
     header = _header(log)
@@ -116,7 +98,17 @@ def test_a_broken_regulation_record_is_located_in_the_header(
     tmp_path: Path, change: dict[str, Any], message: str
 ) -> None:
     logs = tmp_path / "logs"
-    _run("simulate", "--edition", EDITION, "--regulation", _regulation(_two_decks), "-n", "1", "--logs", logs)
+    _run(
+        "simulate",
+        "--edition",
+        EDITION,
+        "--regulation",
+        tabled_regulation(two_decks),
+        "-n",
+        "1",
+        "--logs",
+        logs,
+    )
     log = logs / "game-0000.jsonl"
     lines = log.read_text(encoding="utf-8").splitlines()
     header = json.loads(lines[0])

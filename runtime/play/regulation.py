@@ -199,12 +199,13 @@ class Match:
         won = [p for p in PLAYERS if self.wins[p] >= self.setup.wins]
         return player_name(won[0]) if won else "draw"
 
+    def usable(self, player: int) -> list[int]:
+        """The player's decks that may still be used: none that won a game (§5.2.1)."""
+        return [d for d in range(len(self.decks[player])) if d not in self.retired[player]]
+
     def choose(self) -> tuple[int, int]:
-        """Each player picks, at random, a deck that may still be used (§5.2.1)."""
-        picks = [
-            self.rng.choice([d for d in range(len(self.decks[p])) if d not in self.retired[p]])
-            for p in PLAYERS
-        ]
+        """Each player picks, at random, a deck that may still be used."""
+        picks = [self.rng.choice(self.usable(p)) for p in PLAYERS]
         return picks[0], picks[1]
 
     def record(self, decks: tuple[int, int], result: str | None) -> None:

@@ -47,6 +47,12 @@ from rich.console import Console
 )
 @click.option("--html-only", is_flag=True, help="Skip the PDFs (no WeasyPrint or Japanese font needed).")
 @click.option(
+    "--frame",
+    metavar="ID",
+    help="A frame or option of the editions' regulations (pack, …): each format it is played "
+    "with gets a sheet with its actions added too (<edition>/<format>-<ID>.html).",
+)
+@click.option(
     "--force", is_flag=True, help="Write into a non-empty --out folder that no build made (other files stay)."
 )
 def build(
@@ -56,13 +62,14 @@ def build(
     out: Path,
     base_url: str,
     html_only: bool,
+    frame: str | None,
     force: bool,
 ) -> None:
     """Build the action-list site: index, one page per edition and format, A4 and 2-up PDFs."""
     places = output_folder(out, "--out")
     if places:
         report(places, "nothing written")
-    options = BuildOptions(out, editions, formats, rules, base_url, html_only, force=force)
+    options = BuildOptions(out, editions, formats, rules, base_url, html_only, force=force, frame=frame)
     console = Console(stderr=True)
     try:
         result = build_site(options, console)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -20,6 +21,7 @@ from blackpoker.cli.regulated import regulation_options, regulation_setup
 from blackpoker.cli.report import option_error, report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
+from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.pipeline import display
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
@@ -27,8 +29,8 @@ from blackpoker.runtime.engine.view import View, hidden_from, masked, view
 from blackpoker.runtime.play.agents import AGENTS, Agent, make_agent
 from blackpoker.runtime.play.chronicle import Chronicle
 from blackpoker.runtime.play.log import write_log
-from blackpoker.runtime.play.regulation import Match
-from blackpoker.runtime.play.selfplay import decide
+from blackpoker.runtime.play.regulation import Dealt, Match, Setup
+from blackpoker.runtime.play.selfplay import decide, game_seed
 from blackpoker.runtime.play.source import RulesSource
 from rich.console import Console
 
@@ -73,6 +75,13 @@ class HumanAgent:
 )
 @click.option("--log", type=click.Path(path_type=Path), help="Write the command log there.")
 @click.option("--force", is_flag=True, help="Replace an existing --log file.")
+@click.option(
+    "--match",
+    "whole_match",
+    is_flag=True,
+    help="With --regulation: play a whole match (best of three for a 2-deck match), choosing your deck "
+    "before each game; --log FILE writes FILE-game-K for game K.",
+)
 @regulation_options
 def play(
     edition: str,
@@ -83,20 +92,20 @@ def play(
     opponent: str,
     log: Path | None,
     force: bool,
+    whole_match: bool,
     regulation_text: str | None,
     deck_files: tuple[str, ...],
 ) -> None:
     """Play against an agent; type an option's number, a command, or q to quit. Under a
-    --regulation, the first game of a match: its decks, presets and pack."""
+    --regulation, the first game of a match (its decks, presets and pack), or with --match
+    the whole match."""
     setup = None
     if regulation_text is not None:
         if rules_file is not None:
             option_error("--regulation", "it names the rule set: leave out --rules")
-        if log is not None:
-            option_error("--log", "not with a regulation yet: a log does not record its set-up")
         setup, format_id = regulation_setup(edition, regulation_text, deck_files, format_id)
-    elif deck_files:
-        option_error("--deck", "needs --regulation")
+    elif deck_files or whole_match:
+        option_error("--deck" if deck_files else "--match", "needs --regulation")
     if format_id is None:
         format_id = play_format() if rules_file is None else declared_format(rules_file, "--rules")
     source = RulesSource(edition, format_id, rules_file)
@@ -106,49 +115,123 @@ def play(
         report(error.diagnostics)
     if setup is not None:  # the actions its frame and options add
         rules = setup.additions.widen(rules)
-    place = output_file(log, "--log", force=force) if log is not None else []
+    logs = [log] if log is None or not whole_match or setup is None else _match_logs(log, setup.games)
+    place = [
+        problem for path in logs if path is not None for problem in output_file(path, "--log", force=force)
+    ]
     if place:  # checked before the game: a log that cannot be written after it is lost
         report(place)
     seed = random.randrange(1_000_000) if seed is None else seed
-    me = SEATS.index(seat)
     console = Console(highlight=False, markup=False, soft_wrap=True)
-    start = None
-    if setup is not None:  # the decks each player plays first, dealt and picked from the seed
-        match = Match(setup, random.Random(seed))
-        start = setup.start(match.decks, match.choose())
-    game = Game.new(rules, seed, start=start, check=True, events=[])
-    chronicle = Chronicle()
-    table = Table(console, game, chronicle)
-    bot = make_agent(opponent, rules, seed)
-    agents: list[Agent] = [bot, bot]
-    agents[me] = HumanAgent(table)
     console.print(
         f"BlackPoker {edition} {setup.label if setup else format_id} · シード{seed} · "
         f"あなたは{seat}、相手は{opponent}エージェント"
     )
     console.print("番号で選ぶ（0で戻る）、? 番号で説明、help で使い方、q で終了。")
-    chronicle.follow(game)
-    try:
-        while not game.over:
-            mover = game.to_move
-            assert mover is not None
-            option = decide(game, agents)
-            shown = masked(game.state, option, hidden_from(game.state, me))  # before it leaves the field
-            seen = None if mover == me else view(game, me).visible_cards()
-            game.apply(option)
-            if seen is not None:  # a card seen before or after the decision may be named
-                seen |= view(game, me).visible_cards()
-            chronicle.decided(game, mover, shown, seen)
-    except Quit:
-        console.print("終了しました: quit")
-    if log is not None:
+    sitting = Sitting(console, rules, SEATS.index(seat), opponent, source)
+    if setup is None:
+        sitting.game(seed, None, log)
+    elif not whole_match:  # the decks each player plays first, dealt and picked from the seed
+        sitting.game(seed, Dealt(setup, seed, Match(setup, random.Random(seed)).choose()), log)
+    else:
+        sitting.match(setup, seed, logs)
+
+
+def _match_logs(log: Path, games: int) -> list[Path | None]:
+    """A match's logs: FILE-game-K.jsonl for its game K."""
+    return [log.with_name(f"{log.stem}-game-{k}{log.suffix}") for k in range(1, games + 1)]
+
+
+@dataclass(frozen=True, slots=True)
+class Sitting:
+    """The person at the terminal against an agent, for a game or a whole match."""
+
+    console: Console
+    rules: RuleSet
+    me: int
+    opponent: str
+    source: RulesSource
+
+    def game(self, seed: int, dealt: Dealt | None, log: Path | None) -> str | None:
+        """Play one game to its end; its result, or None when the person quits."""
+        console, me = self.console, self.me
+        game = Game.new(
+            self.rules, seed, start=None if dealt is None else dealt.start(), check=True, events=[]
+        )
+        chronicle = Chronicle()
+        table = Table(console, game, chronicle)
+        bot = make_agent(self.opponent, self.rules, seed)
+        agents: list[Agent] = [bot, bot]
+        agents[me] = HumanAgent(table)
+        chronicle.follow(game)
         try:
-            write_log(log, game, [a.name for a in agents], source)
-        except OSError as error:  # the place was writable before the game; it changed since
-            report([Diagnostic(Location(display(log), 0, 0), f"--log: cannot write: {error.strerror}")])
-    if game.result is not None:
-        won = "あなたの勝ち" if game.result == seat else "あなたの負け"
-        outcome = "引き分け" if game.result == "draw" else won
-        for line in [*table.board(view(game, me)), "最近の出来事:", *chronicle.since_mark()[-8:]]:
-            console.print(line)
-        console.print(f"ゲーム終了（{game.decisions}回の決定）: {outcome}", style="bold")
+            while not game.over:
+                mover = game.to_move
+                assert mover is not None
+                option = decide(game, agents)
+                shown = masked(game.state, option, hidden_from(game.state, me))  # before it leaves the field
+                seen = None if mover == me else view(game, me).visible_cards()
+                game.apply(option)
+                if seen is not None:  # a card seen before or after the decision may be named
+                    seen |= view(game, me).visible_cards()
+                chronicle.decided(game, mover, shown, seen)
+        except Quit:
+            console.print("終了しました: quit")
+        if log is not None:
+            try:
+                write_log(log, game, [a.name for a in agents], self.source, dealt)
+            except OSError as error:  # the place was writable before the game; it changed since
+                report([Diagnostic(Location(display(log), 0, 0), f"--log: cannot write: {error.strerror}")])
+        if game.result is not None:
+            won = "あなたの勝ち" if game.result == SEATS[me] else "あなたの負け"
+            outcome = "引き分け" if game.result == "draw" else won
+            for line in [*table.board(view(game, me)), "最近の出来事:", *chronicle.since_mark()[-8:]]:
+                console.print(line)
+            console.print(f"ゲーム終了（{game.decisions}回の決定）: {outcome}", style="bold")
+        return game.result
+
+    def match(self, setup: Setup, seed: int, logs: Sequence[Path | None]) -> None:
+        """A whole match (§5.2.1): before each game the person picks one of their decks that may
+        still be used (the agent picks at random), game k plays with seed game_seed(seed, k), and
+        after it the person may look at the deck just played; the decks are otherwise hidden."""
+        console, me = self.console, self.me
+        match = Match(setup, random.Random(seed))
+        while not match.over:
+            picks = list(match.choose())
+            usable = match.usable(me)
+            if len(usable) > 1:
+                mine = self._pick(setup, match, usable)
+                if mine is None:
+                    console.print("終了しました: quit")
+                    return
+                picks[me] = mine
+            chosen = (picks[0], picks[1])
+            k = len(match.games)
+            console.print(f"第{k + 1}ゲーム: あなたのデッキは {setup.names[me][chosen[me]]}", style="bold")
+            result = self.game(game_seed(seed, k), Dealt(setup, seed, chosen), logs[k])
+            if result is None:
+                return
+            match.record(chosen, result)
+            played = " ".join(str(c) for c in match.decks[me][chosen[me]])
+            console.print(f"今のゲームのデッキ（{setup.names[me][chosen[me]]}）: {played}")
+            console.print(f"マッチ: あなた{match.wins[me]}勝、相手{match.wins[1 - me]}勝")
+        outcome = {SEATS[me]: "あなたの勝ち", SEATS[1 - me]: "あなたの負け"}.get(
+            match.result or "", "引き分け"
+        )
+        console.print(f"マッチ終了（{len(match.games)}ゲーム）: {outcome}", style="bold")
+
+    def _pick(self, setup: Setup, match: Match, usable: Sequence[int]) -> int | None:
+        """The deck the person plays next: shown by name and size only (the decks are hidden)."""
+        self.console.print("デッキを選んでください（中身は非公開。勝ったデッキは使えません）:")
+        for n, d in enumerate(usable, 1):
+            self.console.print(f"{n}) {setup.names[self.me][d]}（{len(match.decks[self.me][d])}枚）")
+        while True:
+            try:
+                text = self.console.input("> ").strip()
+            except EOFError:
+                return None
+            if text == "q":
+                return None
+            if text.isdigit() and 1 <= int(text) <= len(usable):
+                return usable[int(text) - 1]
+            self.console.print(f"1〜{len(usable)} の番号で選んでください")

@@ -240,9 +240,6 @@ def simulate(
         setups = [setup]
     elif deck_files:
         option_error("--deck", "needs --regulation (with --compare, a side names its decks)")
-    regulated = regulation_text is not None or any(_is_regulation(t) for t in compare or ())
-    if regulated and logs is not None:
-        option_error("--logs", "not with a regulation yet: a log does not record the regulation's set-up")
     if compare:
         if format_id is not None or rules is not None:
             option_error("--compare", "it names both rule sets: leave out --format and --rules")

@@ -21,7 +21,7 @@ from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.compiler.link import Added, check_action_names
 from blackpoker.compiler.load import Document, is_path, load_file
 from blackpoker.compiler.matcher import compile_matcher
-from blackpoker.compiler.model import Action, RuleSet, ZoneRule
+from blackpoker.compiler.model import Action, Edition, RuleSet, ZoneRule
 from blackpoker.compiler.normalize import normalize
 from blackpoker.compiler.parse import _ACTION, EditionSource, _fields
 from blackpoker.compiler.validate import schema_problems
@@ -196,14 +196,46 @@ def additions(regulation: Regulation, source: EditionSource) -> tuple[Additions,
     """What the regulation adds to its format of the edition, and the names its actions use
     that the edition lacks (see `action_problems`)."""
     regulations = regulation.regulations
-    wanted = regulation.added
-    declared = {z.id for z in source.edition.core.zones}
-    added = Additions(
+    added = adding(regulations, regulation.added, regulation.format.id, source.edition)
+    return added, action_problems(regulations, source, added.actions)
+
+
+def adding(regulations: Regulations, wanted: Sequence[str], format_id: str, edition: Edition) -> Additions:
+    """The additions of the actions `wanted` (ids) in a format of the edition: those actions,
+    the zones the edition lacks and the action types (nothing when no action is wanted)."""
+    declared = {z.id for z in edition.core.zones}
+    return Additions(
         tuple(z for z in regulations.zones if z.id not in declared) if wanted else (),
         regulations.action_types if wanted else (),
-        tuple(replace(a, formats=(regulation.format.id,)) for a in regulations.actions if a.id in wanted),
+        tuple(replace(a, formats=(format_id,)) for a in regulations.actions if a.id in wanted),
     )
-    return added, action_problems(regulations, source, added.actions)
+
+
+def played_formats(regulations: Regulations, part: Frame | Option) -> tuple[Named, ...]:
+    """The formats a frame or an option can be played with: those of which some regulation
+    naming it passes the lists and tables (an option, with any frame)."""
+
+    def allowed(text: str) -> bool:
+        try:
+            parse_regulation(text, regulations)
+        except CompileError:
+            return False
+        return True
+
+    frames = (
+        [part.id] if isinstance(part, Frame) else [f"{frame.id}+{part.id}" for frame in regulations.frames]
+    )
+    return tuple(f for f in regulations.formats if any(allowed(f"{f.id}+{rest}") for rest in frames))
+
+
+def adders(regulations: Regulations, action_id: str) -> tuple[Frame | Option, ...]:
+    """The frames and options that add an action (the official list prints them with it)."""
+    return tuple(part for part in parts(regulations) if action_id in part.actions)
+
+
+def parts(regulations: Regulations) -> tuple[Frame | Option, ...]:
+    """The frames and the options: what adds actions, zones and a start to a format."""
+    return (*regulations.frames, *regulations.options)
 
 
 def action_problems(

@@ -31,6 +31,7 @@ from blackpoker.site.pages import (
     RegulationsPage,
     changes,
     extra_pages,
+    frame_pages,
     plan,
     regulation_pages,
 )
@@ -57,6 +58,7 @@ class BuildOptions:
     html_only: bool = False
     workers: int | None = None  # PDF processes; None: one per core
     force: bool = False  # write into a non-empty folder that no build made
+    frame: str | None = None  # a frame's or option's id: its formats' sheets with its actions too
 
 
 MANIFEST = ".blackpoker-site.json"  # every file the builds wrote into the output folder
@@ -85,6 +87,7 @@ def build_site(options: BuildOptions, console: Console | None = None) -> BuildRe
     """
     env = Environment()
     pages = plan(env, options.editions, options.formats, options.rules)
+    pages += frame_pages(env, options.editions, options.formats, options.frame)
     history = [] if options.formats else changes(env, options.editions)
     extras = extra_pages(env, options.editions, options.formats)
     rules_of_play = regulation_pages(env, options.editions, options.formats)

@@ -7,18 +7,28 @@ no partial site behind.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from blackpoker.compiler import CompileError, Diagnostic, RuleSet
+from blackpoker.compiler.diagnostics import Location
 from blackpoker.compiler.diff import EVERY_FORMAT, RuleSetDiff, diff_rulesets, whole_edition
 from blackpoker.compiler.environment import Environment, is_path
 from blackpoker.compiler.extra import ExtraSource
 from blackpoker.compiler.load import load_file
-from blackpoker.compiler.model import Edition, Format
+from blackpoker.compiler.model import Action, Edition, Format
 from blackpoker.compiler.parse import OverlaySource
-from blackpoker.compiler.regulation import Regulations, builtin_regulations
+from blackpoker.compiler.regulation import (
+    Frame,
+    Option,
+    Regulations,
+    adders,
+    adding,
+    builtin_regulations,
+    parts,
+    played_formats,
+)
 
 ALL = EVERY_FORMAT.id  # the page listing every action of an edition, whatever its formats
 EXTRA = "extra"  # the extra format's pages: an edition's extra lists (切札, seed 001 §4.2)
@@ -37,10 +47,21 @@ class House:
 
 
 @dataclass(frozen=True, slots=True)
+class FrameActions:
+    """What a format's sheet under a frame (or an option) adds, as the official site lists
+    frame-dependent actions: each action with the frames and options that add it."""
+
+    part: Frame | Option
+    actions: tuple[Action, ...]
+    adders: Mapping[str, tuple[Frame | Option, ...]]  # action id → the frames and options adding it
+
+
+@dataclass(frozen=True, slots=True)
 class Page:
     ruleset: RuleSet
     official_url: str | None = None  # where the official site publishes this sheet, if it does
     house: House | None = None  # set for a local rule's sheet
+    frame: FrameActions | None = None  # set for a format's sheet under a frame
 
     @property
     def edition(self) -> str:
@@ -48,7 +69,8 @@ class Page:
 
     @property
     def slug(self) -> str:
-        return self.ruleset.format.id
+        own = self.ruleset.format.id
+        return own if self.frame is None else f"{own}-{self.frame.part.id}"
 
     @property
     def path(self) -> str:
@@ -174,6 +196,38 @@ def regulation_pages(
         for edition in editions or env.builtin_editions()
         if edition in by_edition
     ]
+
+
+def frame_pages(
+    env: Environment, editions: Sequence[str], formats: Sequence[str], frame: str | None
+) -> list[Page]:
+    """`build --frame ID`: for each built-in edition asked for whose regulations have that frame
+    or option, a sheet of each format asked for (all when none is) that it is played with,
+    with its actions added. An unknown id, or one played with none of the formats, is an
+    error of the option."""
+    if frame is None:
+        return []
+    by_edition = {edition: r for r in builtin_regulations() for edition in r.editions}
+    asked = [e for e in editions or env.builtin_editions() if e in by_edition]
+    found = {e: {p.id: p for p in parts(by_edition[e])} for e in asked}
+    if not any(frame in mine for mine in found.values()):
+        known = ", ".join(sorted({id for mine in found.values() for id in mine})) or "none"
+        raise CompileError(
+            [Diagnostic(Location("--frame", 0, 0), f"unknown frame '{frame}' (known: {known})")]
+        )
+    pages = []
+    for edition in (e for e in asked if frame in found[e]):
+        regulations, part = by_edition[edition], found[edition][frame]
+        played = [f.id for f in played_formats(regulations, part)]
+        for format_id in [f for f in formats if f in played] if formats else played:
+            base = env.compile(edition, format_id)
+            added = adding(regulations, part.actions, format_id, base.edition)
+            by = {a.id: adders(regulations, a.id) for a in added.actions}
+            pages.append(Page(added.widen(base), frame=FrameActions(part, added.actions, by)))
+    if not pages:
+        message = f"'{frame}' is played with none of the formats asked for ({', '.join(formats)})"
+        raise CompileError([Diagnostic(Location("--frame", 0, 0), message)])
+    return pages
 
 
 def _extra_ruleset(edition: Edition, extra: ExtraSource) -> RuleSet:

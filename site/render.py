@@ -74,6 +74,10 @@ def render_sheet(page: Page, base_url: str, with_pdf: bool) -> str:
             qr=qr_svg(url) if url else None,
             downloads=pdf_names(page) if with_pdf else None,
             house=page.house,
+            frame=page.frame,
+            frame_groups=_grouped(frame.actions, [a.type for a in frame.actions], lambda a: a.type)
+            if (frame := page.frame)
+            else [],
         )
     )
 

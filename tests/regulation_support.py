@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from itertools import product
 from pathlib import Path
 from typing import Any
 
 import yaml
-from blackpoker.compiler import compile
+from blackpoker.compiler import CompileError, compile
 from blackpoker.compiler.pipeline import edition_source
-from blackpoker.compiler.regulation import Regulation, Regulations, additions, builtin_files
+from blackpoker.compiler.regulation import (
+    Frame,
+    Regulation,
+    Regulations,
+    additions,
+    builtin_files,
+    builtin_regulations,
+    parse_regulation,
+)
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.rules import Rules
@@ -40,3 +50,23 @@ def file_data(regulations: Regulations) -> dict[str, Any]:
 def write(path: Path, data: dict[str, Any]) -> Path:
     path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
     return path
+
+
+TABLED = next(r for r in builtin_regulations() if r.tables and r.editions)  # the 2024-style regulations
+
+
+def tabled_regulation(wanted: Callable[[Frame], bool]) -> str:
+    """The first format + frame of TABLED that passes its tables and whose frame is `wanted`."""
+    for fmt, frame in product(TABLED.formats, TABLED.frames):
+        try:
+            parse_regulation(f"{fmt.id}+{frame.id}", TABLED)
+        except CompileError:
+            continue
+        if wanted(frame):
+            return f"{fmt.id}+{frame.id}"
+    raise AssertionError("no such regulation")
+
+
+def two_decks(frame: Frame) -> bool:
+    """A frame that deals each player two decks for a match of several games."""
+    return frame.build == "random" and frame.match.decks == 2 and frame.match.games > 1

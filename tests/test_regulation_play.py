@@ -15,7 +15,8 @@ from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.zones import card, deck_ids
-from blackpoker.runtime.play.regulation import Match, Setup, play_match, start_problems
+from blackpoker.runtime.play.regulation import Match, Setup, start_problems
+from blackpoker.runtime.play.selfplay import play_match
 
 REGULATIONS = regulations_for("v7")
 STD = Rules(compile("v7", "std"))

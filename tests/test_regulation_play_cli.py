@@ -150,9 +150,7 @@ def test_play_starts_the_first_game_of_a_regulation() -> None:
     assert _my_life(args) <= _my_life(["--format", "std", "--seed", "4"]) - 14
 
 
-def test_play_refuses_a_log_or_decks_it_cannot_use() -> None:
-    logged = CliRunner().invoke(main, ["play", "--regulation", "std+random40", "--log", "g.jsonl"])
-    assert logged.exit_code == 1 and logged.stderr.startswith("--log: not with a regulation yet")
+def test_play_refuses_decks_it_cannot_use() -> None:
     decks = CliRunner().invoke(main, ["play", "--deck", f"p1={DECKS / 'spades-hearts.yaml'}"])
     assert decks.exit_code == 1 and decks.stderr.startswith("--deck: needs --regulation")
     refused = CliRunner().invoke(main, ["play", "--regulation", "エクストラ+エントリー"])

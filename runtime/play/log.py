@@ -16,10 +16,13 @@ from pathlib import Path
 from typing import Any, assert_never
 
 from blackpoker.compiler import CompileError
+from blackpoker.compiler.deck import read_deck
 from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.load import read_regular_file
 from blackpoker.compiler.model import RuleSet
+from blackpoker.compiler.parse import EditionSource
+from blackpoker.compiler.regulation import additions, parse_regulation, regulations_for
 from blackpoker.runtime.engine.events import (
     Decided,
     Discarded,
@@ -38,11 +41,13 @@ from blackpoker.runtime.engine.events import (
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.rules import Rules
-from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.state import PLAYERS, player_name
 from blackpoker.runtime.engine.zones import label
+from blackpoker.runtime.play.regulation import Dealt, Setup
 from blackpoker.runtime.play.source import EDITION_FILE, RULES_FILE, RulesSource, file_record, sha256
 
 LOG_KIND = "blackpoker-command-log"
+REGULATION = "regulation"  # the header key of a game played under a regulation
 LOG_VERSION = 2  # 2: shuffled and lost_target events
 # A game stops at its decision cap, so a real log is a few hundred KiB at most.
 MAX_LOG_BYTES = 64 * 1024 * 1024
@@ -61,11 +66,16 @@ END_FIELDS: dict[str, type | tuple[type, ...]] = {
 
 
 def log_lines(
-    game: Game, agents: Sequence[str], source: RulesSource | None = None, folder: Path = Path()
+    game: Game,
+    agents: Sequence[str],
+    source: RulesSource | None = None,
+    folder: Path = Path(),
+    dealt: Dealt | None = None,
 ) -> list[dict[str, Any]]:
     """The whole log of a game played with `events=[]` (finished or not). With `source`, the
     header names the edition file and local-rule file played, by path from `folder` (the
-    log's) and hash, so that a replay finds them again."""
+    log's) and hash, so that a replay finds them again; with `dealt`, the regulation, the
+    match's seed, the decks played and the deck files, alike."""
     assert game.events is not None and game.seed is not None, "a log needs Game.new(..., events=[])"
     header: dict[str, Any] = {
         "log": LOG_KIND,
@@ -78,6 +88,8 @@ def log_lines(
     }
     for key, file in (source.files() if source is not None else {}).items():
         header[key] = file_record(file, folder)
+    if dealt is not None:
+        header[REGULATION] = dealt.record(folder)
     end = {"event": "end", "decisions": game.decisions, "result": game.result, "state": game.state_hash()}
     return [header, *map(event_json, game.events), end]
 
@@ -113,8 +125,14 @@ def event_json(event: Event) -> dict[str, Any]:
     assert_never(event)
 
 
-def write_log(path: Path, game: Game, agents: Sequence[str], source: RulesSource | None = None) -> None:
-    lines = log_lines(game, agents, source, path.parent)
+def write_log(
+    path: Path,
+    game: Game,
+    agents: Sequence[str],
+    source: RulesSource | None = None,
+    dealt: Dealt | None = None,
+) -> None:
+    lines = log_lines(game, agents, source, path.parent, dealt)
     text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
     path.write_text(text, encoding="utf-8")
 
@@ -163,9 +181,10 @@ def replay(
     `watch` sees the game after its set-up (no option) and after each decision (its option)."""
     lines = _read(path, shown or str(path))
     header, body, end = lines[0], lines[1:-1], lines[-1]
-    rules = _rules(header, edition, env or Environment(), path.parent)
+    rules, dealt = _rules(header, edition, env or Environment(), path.parent)
     produced: list[Event] = []
-    game = Game.new(rules, header.data["seed"], check=True, events=produced)
+    start = None if dealt is None else dealt.start()
+    game = Game.new(rules, header.data["seed"], start=start, check=True, events=produced)
     checked = _match(produced, body, end, 0)
     if watch is not None:
         watch(game, None)
@@ -247,11 +266,14 @@ def _fields(line: _Line, fields: dict[str, type | tuple[type, ...]]) -> None:
             raise line.error(f"'{key}' has the wrong type ({type(value).__name__})", key)
 
 
-def _rules(header: _Line, edition: str | None, env: Environment, folder: Path) -> RuleSet:
-    """The rules the header names, compiled now: the files it records are looked up from the
-    log's folder; a missing one, or rules that hash otherwise, say which file changed."""
+def _rules(
+    header: _Line, edition: str | None, env: Environment, folder: Path
+) -> tuple[RuleSet, Dealt | None]:
+    """The rules the header names, compiled now (with what its regulation adds), and the
+    regulation's start: the files it records are looked up from the log's folder; a missing
+    one, or rules that hash otherwise, say which file changed."""
     data = header.data
-    files = {key: _recorded(header, key, folder) for key in (EDITION_FILE, RULES_FILE) if key in data}
+    files = {key: _recorded(header, data, key, folder) for key in (EDITION_FILE, RULES_FILE) if key in data}
     if edition is None and EDITION_FILE in files:
         edition = str(files[EDITION_FILE])
     try:
@@ -264,6 +286,10 @@ def _rules(header: _Line, edition: str | None, env: Environment, folder: Path) -
         raise header.error(
             f"the log was played with edition {data['edition']}, not {rules.edition.id}", "edition"
         )
+    dealt = None
+    if REGULATION in data:
+        dealt = _dealt(header, rules, folder)
+        rules = dealt.setup.additions.widen(rules)
     current = Rules(rules).ruleset_hash
     if current != data["ruleset"]:
         changed = [str(path) for key, path in files.items() if sha256(path) != data[key]["sha256"]]
@@ -274,17 +300,83 @@ def _rules(header: _Line, edition: str | None, env: Environment, folder: Path) -
             "cannot be replayed faithfully",
             "ruleset",
         )
-    return rules
+    return rules, dealt
 
 
-def _recorded(header: _Line, key: str, folder: Path) -> Path:
-    """A file the header records ({path, sha256}), found from the log's folder."""
-    record = header.data[key]
+def _dealt(header: _Line, rules: RuleSet, folder: Path) -> Dealt:
+    """The header's `regulation`: the regulation of the log's edition, its deck files (found
+    from the log's folder, and unchanged since) and the match's start."""
+    record = header.data[REGULATION]
+    shape = (
+        isinstance(record, dict)
+        and isinstance(record.get("id"), str)
+        and _integer(record.get("match_seed"))
+        and isinstance(record.get("decks"), list)
+        and len(record["decks"]) == len(PLAYERS)
+        and all(_integer(d) and d >= 0 for d in record["decks"])
+        and isinstance(record.get("deck_files", {}), dict)
+    )
+    if not shape:
+        expected = (
+            '{"id": …, "match_seed": N, "decks": [N, N], "deck_files": {"p1": [{"path": …, "sha256": …}]}}'
+        )
+        raise header.error(f"'{REGULATION}' must be {expected}", REGULATION)
+    try:
+        regulation = parse_regulation(record["id"], regulations_for(rules.edition.id))
+    except CompileError as error:
+        raise header.error(
+            f"{REGULATION} {record['id']}: {error.diagnostics[0].message}", REGULATION
+        ) from None
+    files = record.get("deck_files", {})
+    decks = []
+    for who in map(player_name, PLAYERS):
+        mine = [_recorded(header, files, who, folder, at) for at in range(_count(header, files, who))]
+        changed = [
+            files[who][at]["path"] for at, path in enumerate(mine) if sha256(path) != files[who][at]["sha256"]
+        ]
+        if changed:
+            message = f"{REGULATION}: deck file {changed[0]} changed since the log was written"
+            raise header.error(f"{message}: the game cannot be replayed faithfully", REGULATION)
+        read = [read_deck(path, str(path)) for path in mine]
+        broken = next((problems for deck, problems in read if deck is None or problems), None)
+        if broken is not None:
+            raise header.error(f"{REGULATION}: a deck file has problems: {broken[0].render()}", REGULATION)
+        decks.append([deck for deck, _ in read if deck is not None])
+    source = EditionSource(
+        regulation.regulations.doc, rules.edition, rules.actions, rules.characters, rules.fogs
+    )
+    added, problems = additions(regulation, source)
+    if problems:
+        raise header.error(f"{REGULATION} {record['id']}: {problems[0].message}", REGULATION)
+    setup = Setup.of(regulation, decks, added)
+    chosen = tuple(record["decks"])
+    if any(chosen[p] >= (len(setup.given[p]) or setup.decks) for p in PLAYERS):
+        raise header.error(f"{REGULATION}: decks {list(chosen)} are not decks of the players", REGULATION)
+    return Dealt(setup, record["match_seed"], (chosen[0], chosen[1]))
+
+
+def _integer(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _count(header: _Line, files: dict[str, Any], who: str) -> int:
+    mine = files.get(who, [])
+    if not isinstance(mine, list):
+        raise header.error(f"{REGULATION}: deck_files of {who} must be a list of files", REGULATION)
+    return len(mine)
+
+
+def _recorded(header: _Line, records: dict[str, Any], key: str, folder: Path, at: int | None = None) -> Path:
+    """A file the header records ({path, sha256}), found from the log's folder; `at`: the
+    file at that place of a list of them."""
+    record = records[key] if at is None else records[key][at]
+    named = key if at is None else f"{REGULATION} deck file {at + 1} of {key}"
+    where = key if at is None else REGULATION
     if not isinstance(record, dict) or not all(isinstance(record.get(k), str) for k in ("path", "sha256")):
-        raise header.error(f'\'{key}\' must be {{"path": …, "sha256": …}}', key)
+        raise header.error(f'\'{named}\' must be {{"path": …, "sha256": …}}', where)
     path = folder / str(record["path"])
     if not path.is_file():
-        raise header.error(f"{key} {record['path']} (from the log's folder) is missing", key)
+        raise header.error(f"{named} {record['path']} (from the log's folder) is missing", where)
     return path
 
 

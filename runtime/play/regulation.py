@@ -12,17 +12,18 @@ import dataclasses
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from blackpoker.compiler.cards import Card, full_deck
 from blackpoker.compiler.deck import Deck
 from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.model import Edition
 from blackpoker.compiler.regulation import Additions, Count, Frame, Option, Regulation
-from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.state import PLAYERS, player_name
 from blackpoker.runtime.engine.zones import card, deck_ids
-from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord, game_seed, play_game
+from blackpoker.runtime.play.source import file_record
 
 Cards = tuple[Card, ...]
 
@@ -48,6 +49,7 @@ class Setup:
     names: tuple[tuple[str, ...], tuple[str, ...]]  # each player's deck names
     additions: Additions = dataclasses.field(default_factory=Additions)  # its frame's actions
     set_aside: tuple[tuple[str, int], ...] = ()  # the frame's: the deck's top cards into a zone
+    files: tuple[tuple[Path, ...], tuple[Path, ...]] = ((), ())  # each player's deck files, as given
 
     @classmethod
     def of(
@@ -85,6 +87,7 @@ class Setup:
             (names[0], names[1]),
             additions or Additions(),
             frame.set_aside,
+            (tuple(Path(d.doc.path) for d in decks[0]), tuple(Path(d.doc.path) for d in decks[1])),
         )
 
     @property
@@ -196,12 +199,13 @@ class Match:
         won = [p for p in PLAYERS if self.wins[p] >= self.setup.wins]
         return player_name(won[0]) if won else "draw"
 
+    def usable(self, player: int) -> list[int]:
+        """The player's decks that may still be used: none that won a game (§5.2.1)."""
+        return [d for d in range(len(self.decks[player])) if d not in self.retired[player]]
+
     def choose(self) -> tuple[int, int]:
-        """Each player picks, at random, a deck that may still be used (§5.2.1)."""
-        picks = [
-            self.rng.choice([d for d in range(len(self.decks[p])) if d not in self.retired[p]])
-            for p in PLAYERS
-        ]
+        """Each player picks, at random, a deck that may still be used."""
+        picks = [self.rng.choice(self.usable(p)) for p in PLAYERS]
         return picks[0], picks[1]
 
     def record(self, decks: tuple[int, int], result: str | None) -> None:
@@ -213,26 +217,25 @@ class Match:
                     self.retired[p].add(decks[p])
 
 
-def play_match(
-    rules: Rules,
-    setup: Setup,
-    agents: tuple[str, str],
-    seed: int,
-    index: int,
-    *,
-    games: int | None = None,
-    check: Checks = Checks.END,
-    cap: int = DECISION_CAP,
-) -> list[GameRecord]:
-    """Match `index` of a run seeded `seed`, or its first `games` games: the decks are dealt
-    and picked from the match's own seed, and game k plays with seed game_seed(match seed, k)."""
-    number = game_seed(seed, index)
-    match = Match(setup, random.Random(number))
-    records: list[GameRecord] = []
-    while not match.over and len(records) < (games or setup.games):
-        decks = match.choose()
-        start = setup.start(match.decks, decks)
-        record = play_game(rules, agents, number, len(records), check=check, cap=cap, start=start)
-        records.append(dataclasses.replace(record, match=index, decks=decks))
-        match.record(decks, record.result)
-    return records
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """A game's start under a regulation, as its log records it: the match's seed deals the
+    decks (a match deals before anything else), and each player plays the chosen one."""
+
+    setup: Setup
+    match_seed: int
+    chosen: tuple[int, int]
+
+    def start(self) -> Start:
+        return self.setup.start(self.setup.deal(random.Random(self.match_seed)), self.chosen)
+
+    def record(self, folder: Path) -> dict[str, Any]:
+        """The log header's `regulation`: the deck files by path from `folder` and hash, as the
+        rules files are recorded (runtime/play/source.py)."""
+        files = {
+            player_name(p): [file_record(f, folder) for f in self.setup.files[p]]
+            for p in PLAYERS
+            if self.setup.files[p]
+        }
+        found = {"id": self.setup.id, "match_seed": self.match_seed, "decks": list(self.chosen)}
+        return found | ({"deck_files": files} if files else {})

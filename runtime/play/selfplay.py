@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -14,10 +16,10 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.options import Option, RequestOption
 from blackpoker.runtime.engine.rules import Rules, rules_of
-from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.play.agents import Agent, make_agent
 from blackpoker.runtime.play.log import write_log
+from blackpoker.runtime.play.regulation import Dealt, Match, Setup
 from blackpoker.runtime.play.source import RulesSource
 
 DECISION_CAP = 5_000
@@ -128,20 +130,20 @@ def play_game(
     *,
     check: Checks = Checks.END,
     cap: int = DECISION_CAP,
-    logs: Path | None = None,
-    width: int = 4,
+    log: Path | None = None,
     source: RulesSource | None = None,
-    start: Start | None = None,
+    dealt: Dealt | None = None,
 ) -> GameRecord:
-    """Play game `index` of a run seeded `seed`; with `logs`, write its command log there.
-    `source` names the files the rules came from in the log's header. A run passes one
-    `Rules` context to all its games, so they share its caches. A broken
+    """Play game `index` of a run seeded `seed`; with `log`, write its command log there.
+    `source` names the files the rules came from in the log's header, `dealt` the regulation's
+    start. A run passes one `Rules` context to all its games, so they share its caches. A broken
     invariant (after any decision with `Checks.EVERY`, at the end with `Checks.END`) is a crash."""
     number = game_seed(seed, index)
     context = rules_of(rules)
     seated = seated_agents(agents, context.ruleset, number)
+    start = None if dealt is None else dealt.start()
     game = Game.new(
-        context, number, start=start, check=check is Checks.EVERY, events=None if logs is None else []
+        context, number, start=start, check=check is Checks.EVERY, events=None if log is None else []
     )
     first = game.state.turn_player
     uses: Counter[tuple[str, int]] = Counter()
@@ -154,8 +156,8 @@ def play_game(
         crash = f"{type(error).__name__}: {error.message}"
     except Exception as error:  # any other crash is a failure too, not an abort
         crash = f"{type(error).__name__}: {error}"
-    if logs is not None:
-        write_log(logs / f"game-{index:0{width}d}.jsonl", game, [a.name for a in seated], source)
+    if log is not None:
+        write_log(log, game, [a.name for a in seated], source, dealt)
     return GameRecord(
         index,
         number,
@@ -185,3 +187,38 @@ def tally(records: Sequence[GameRecord]) -> Tally:
         if record.failure is not None:
             total.failures.append(record.failure)
     return total
+
+
+def play_match(
+    rules: Rules,
+    setup: Setup,
+    agents: tuple[str, str],
+    seed: int,
+    index: int,
+    *,
+    games: int | None = None,
+    check: Checks = Checks.END,
+    cap: int = DECISION_CAP,
+    logs: Path | None = None,
+    width: int = 4,
+    source: RulesSource | None = None,
+) -> list[GameRecord]:
+    """Match `index` of a run seeded `seed`, or its first `games` games: the decks are dealt
+    and picked from the match's own seed, and game k plays with seed game_seed(match seed, k).
+    With `logs`, each game's log goes there: game-INDEX.jsonl for a match's first game alone,
+    match-INDEX-game-K.jsonl (K from 1) for the games of a whole match."""
+    number = game_seed(seed, index)
+    match = Match(setup, random.Random(number))
+    records: list[GameRecord] = []
+    while not match.over and len(records) < (games or setup.games):
+        decks = match.choose()
+        k = len(records)
+        name = f"game-{index:0{width}d}" if games == 1 else f"match-{index:0{width}d}-game-{k + 1}"
+        log = None if logs is None else logs / f"{name}.jsonl"
+        dealt = Dealt(setup, number, decks)
+        record = play_game(
+            rules, agents, number, k, check=check, cap=cap, log=log, source=source, dealt=dealt
+        )
+        records.append(dataclasses.replace(record, match=index, decks=decks))
+        match.record(decks, record.result)
+    return records

@@ -17,8 +17,15 @@ from pathlib import Path
 
 from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.rules import Rules, rules_of
-from blackpoker.runtime.play.regulation import Setup, play_match
-from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord, log_width, play_game
+from blackpoker.runtime.play.regulation import Setup
+from blackpoker.runtime.play.selfplay import (
+    DECISION_CAP,
+    Checks,
+    GameRecord,
+    log_width,
+    play_game,
+    play_match,
+)
 from blackpoker.runtime.play.source import RulesSource
 
 # RulesSource is part of this module's interface: a Plan is made from one.
@@ -53,7 +60,17 @@ def play_games(rules: RuleSet | Rules, plan: Plan, start: int, stop: int) -> lis
             record
             for i in range(start, stop)
             for record in play_match(
-                context, plan.setup, plan.agents, plan.seed, i, games=games, check=plan.check, cap=plan.cap
+                context,
+                plan.setup,
+                plan.agents,
+                plan.seed,
+                i,
+                games=games,
+                check=plan.check,
+                cap=plan.cap,
+                logs=plan.logs,
+                width=width,
+                source=plan.source,
             )
         ]
     return [
@@ -64,8 +81,7 @@ def play_games(rules: RuleSet | Rules, plan: Plan, start: int, stop: int) -> lis
             i,
             check=plan.check,
             cap=plan.cap,
-            logs=plan.logs,
-            width=width,
+            log=None if plan.logs is None else plan.logs / f"game-{i:0{width}d}.jsonl",
             source=plan.source,
         )
         for i in range(start, stop)

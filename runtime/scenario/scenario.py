@@ -46,6 +46,7 @@ from blackpoker.runtime.scenario.notation import Command, NotationError, name_ch
 PLAYER_KEYS = ("p1", "p2")
 NO_CARD = "none"  # `graveyard_top` of an empty graveyard
 NOTHING = "expect: checks nothing; name at least one outcome"
+REFUSED = "refused"  # the `expect` of a set-up that must be refused
 
 
 @dataclass
@@ -56,6 +57,7 @@ class Scenario:
     # where a checkpoint's `expect` is, and after how many commands it is checked
     checkpoints: list[tuple[int, PathKey]] = field(default_factory=list)
     regulation: Setup | None = None  # a dealt set-up's regulation, with its deck files
+    refusals: list[str] = field(default_factory=list)  # why the regulation's set-up is refused
 
 
 @dataclass
@@ -98,27 +100,32 @@ def load(path: Path, env: Environment | None = None) -> tuple[Scenario | None, l
             offset = 0 if isinstance(item, str) else len(str(place[-1])) + 2  # "pN: " is not in the value
             start = max(0, error.column - offset)
             problems.append(doc.at_text(place, start, error.width, error.message))
+    regulation: Setup | None = None
+    refusals: list[Diagnostic] = []
+    if "regulation" in doc.data["setup"]:
+        regulation, refusals, wrong = _regulation(doc, path, rules)
+        problems += wrong
+    played = rules if regulation is None else regulation.additions.widen(rules)  # its frame's zones, actions
     expects = [("expect",), *(where for _, where in checkpoints)]
     problems += (
         _check_cards(doc)
-        + _check_characters(doc, rules)
-        + _check_zones(doc, rules, expects)
-        + [p for where in expects for p in _check_expect(doc, where, rules)]
+        + _check_characters(doc, played)
+        + _check_zones(doc, played, expects)
+        + [p for where in expects for p in _check_expect(doc, where, played)]
+        + _check_refusal(doc, checkpoints)
         + [
             p
             for who in PLAYER_KEYS
             if isinstance(doc.data["setup"].get(who), dict)
-            for p in _used_problems(doc, ("setup", who), rules)
+            for p in _used_problems(doc, ("setup", who), played)
         ]
     )
-    regulation = None
-    if "regulation" in doc.data["setup"]:
-        regulation, wrong = _regulation(doc, path, rules)
-        problems += wrong
-    if problems:
-        return None, problems
-    played = rules if regulation is None else regulation.additions.widen(rules)  # its frame's actions
-    scenario = Scenario(doc, played, commands, checkpoints, regulation)
+    refusing = REFUSED in doc.data["expect"]
+    if problems or (refusals and not refusing):
+        return None, problems + refusals
+    scenario = Scenario(doc, played, commands, checkpoints, regulation, [d.message for d in refusals])
+    if refusing:  # a refused set-up has no game to check
+        return scenario, []
     try:  # the engine's own checks catch any position the checks above let through
         check_invariants(build(scenario))
     except InvariantError as error:
@@ -177,18 +184,24 @@ def _local_rules(doc: Document, path: Path, env: Environment) -> tuple[RuleSet |
         ]
 
 
-def _regulation(doc: Document, path: Path, rules: RuleSet) -> tuple[Setup | None, list[Diagnostic]]:
+def _regulation(
+    doc: Document, path: Path, rules: RuleSet
+) -> tuple[Setup | None, list[Diagnostic], list[Diagnostic]]:
     """`setup: {regulation, deck_files}`: the regulation of the rule set's edition, for its
-    format, and each player's deck files (relative to the scenario file) checked against it."""
+    format, and each player's deck files (relative to the scenario file) checked against it.
+    Returns the set-up, why the regulation or the decks are refused (as `simulate` refuses
+    them), and the problems of the file itself (a deck file that is not there)."""
     setup = doc.data["setup"]
     try:
         chosen = parse_regulation(setup["regulation"], regulations_for(rules.edition.id))
     except CompileError as error:
-        return None, [doc.at(("setup", "regulation"), f"regulation: {d.message}") for d in error.diagnostics]
+        where = ("setup", "regulation")
+        return None, [doc.at(where, f"regulation: {d.message}") for d in error.diagnostics], []
     if chosen.format.id != rules.format.id:
         message = f"regulation: its format is {chosen.format}; the scenario's is {rules.format.id}"
-        return None, [doc.at(("setup", "regulation"), message)]
+        return None, [], [doc.at(("setup", "regulation"), message)]
     problems = start_problems(chosen, rules.edition)
+    missing: list[Diagnostic] = []
     source = EditionSource(doc, rules.edition, rules.actions, rules.characters, rules.fogs)
     added, wrong = additions(chosen, source)
     problems += wrong
@@ -198,18 +211,43 @@ def _regulation(doc: Document, path: Path, rules: RuleSet) -> tuple[Setup | None
         for index, name in enumerate(setup.get("deck_files", {}).get(who, ())):
             file = path.parent / name
             if not file.is_file():
-                where = ("setup", "deck_files", who, index)
-                problems.append(doc.at(where, f"deck_files: no file {name} (relative to this scenario file)"))
+                missing.append(
+                    doc.at(
+                        ("setup", "deck_files", who, index),
+                        f"deck_files: no file {name} (relative to this scenario file)",
+                    )
+                )
                 continue
             deck, found = read_deck(file, display(file))
             problems += found
             mine += [deck] if deck is not None else []
-        if not problems and (mine or chosen.frame.needs_decks):  # other frames deal, or play the set
+        if not problems + missing and (mine or chosen.frame.needs_decks):  # others deal, or play the set
             for problem in deck_problems(chosen, who, mine):
                 located = problem.location.path != "--deck"
                 problems.append(problem if located else doc.at(("setup",), f"deck_files: {problem.message}"))
         decks.append(mine)
-    return (None, problems) if problems else (Setup.of(chosen, decks, added), [])
+    if problems or missing:
+        return None, problems, missing
+    return Setup.of(chosen, decks, added), [], []
+
+
+def _check_refusal(doc: Document, checkpoints: list[tuple[int, PathKey]]) -> list[Diagnostic]:
+    """`expect: {refused: TEXT}` is the whole outcome of a regulation's set-up, which has no
+    game: no commands, no other outcome, never at a checkpoint."""
+    problems = [
+        doc.at((*where, REFUSED), f"{REFUSED}: only the final expect", key=True)
+        for _, where in checkpoints
+        if REFUSED in _at(doc.data, where)
+    ]
+    if REFUSED not in doc.data["expect"]:
+        return problems
+    where = ("expect", REFUSED)
+    if "regulation" not in doc.data["setup"]:
+        problems.append(doc.at(where, f"{REFUSED}: only a set-up with a regulation can be refused", key=True))
+    if doc.data["commands"] or len(doc.data["expect"]) > 1:
+        message = f"{REFUSED}: a refused set-up has no game: no commands, no other outcome"
+        problems.append(doc.at(where, message, key=True))
+    return problems
 
 
 def _command_text(doc: Document, item: Any, i: int) -> tuple[PathKey, str, str | None] | Diagnostic:
@@ -438,6 +476,9 @@ def run(scenario: Scenario) -> Outcome:
             f"{doc.locate(('expect',))}: expect: checks nothing; name at least one outcome"
         )
         return outcome
+    if REFUSED in doc.data["expect"]:
+        _check_refused(scenario, outcome)
+        return outcome
     game = build(scenario)
     told = 0  # the events an earlier checkpoint has seen
 
@@ -484,6 +525,16 @@ def run(scenario: Scenario) -> Outcome:
         check(rest)
     check(("expect",))
     return outcome
+
+
+def _check_refused(scenario: Scenario, outcome: Outcome) -> None:
+    wanted = scenario.doc.data["expect"][REFUSED]
+    where = scenario.doc.locate(("expect", REFUSED))
+    if not scenario.refusals:
+        outcome.failures.append(f"{where}: the set-up was accepted, expected a refusal ('{wanted}')")
+    elif not any(wanted in reason for reason in scenario.refusals):
+        reasons = "; ".join(scenario.refusals)
+        outcome.failures.append(f"{where}: the set-up was refused with '{reasons}', expected '{wanted}'")
 
 
 def _checks_nothing(expect: dict[str, Any]) -> bool:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from blackpoker.compiler.model import Visibility
+from blackpoker.runtime.engine.determinize import PublicGame
 from blackpoker.runtime.engine.options import Option, Pass, hidden_ref, target_text
 from blackpoker.runtime.engine.refs import CharacterByCard, HiddenCharacter, UnitRef
 from blackpoker.runtime.engine.state import GameState, Request, Unit, player_name
@@ -85,6 +86,8 @@ class View:
     resolving: tuple[RequestView, ...]  # outermost first; a request waiting for its cost's triggers first
     result: str | None
     options: tuple[Option, ...]  # the viewer's legal options, hidden cards named by ref
+    # games dealt anew from what the viewer may see, for agents that search (engine/determinize.py)
+    public: PublicGame | None = dataclasses.field(default=None, compare=False, repr=False)
 
     def visible_cards(self) -> set[int]:
         """Every card id the view shows: `blackpoker play` prints a card only if it is here."""
@@ -121,6 +124,7 @@ def view(game: Game, me: int) -> View:
         else (),
         state.result,
         options,
+        PublicGame(game, me),
     )
 
 

@@ -25,9 +25,9 @@ from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.pipeline import display, edition_source
 from blackpoker.compiler.regulation import PLUS
 from blackpoker.runtime.play import cluster
-from blackpoker.runtime.play.agents import AGENTS
 from blackpoker.runtime.play.compare import Comparison
 from blackpoker.runtime.play.regulation import Setup
+from blackpoker.runtime.play.roster import AGENT_CHOICES, agent_name
 from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord
 from blackpoker.runtime.play.simulation import Plan, RulesSource, order, run
 from blackpoker.runtime.play.stats import MatchSummary, Summary, summarize
@@ -53,10 +53,14 @@ PIPED_WIDTH = 200  # the report's width in a file or pipe: the compared tables n
 
 
 def _agents(text: str) -> tuple[str, str]:
-    names = tuple(n.strip() for n in text.split(","))
-    if len(names) != 2 or any(n not in AGENTS for n in names):
-        option_error("--agents", f"expected two of {', '.join(AGENTS)} separated by a comma, got '{text}'")
-    return names[0], names[1]
+    """The two agents' names as reports show them (`search` with its budget)."""
+    names = text.split(",")
+    if len(names) != 2:
+        option_error("--agents", f"expected two of {AGENT_CHOICES} separated by a comma, got '{text}'")
+    try:
+        return agent_name(names[0]), agent_name(names[1])
+    except ValueError as error:
+        option_error("--agents", str(error))
 
 
 def _is_rules_file(text: str) -> bool:
@@ -149,7 +153,7 @@ def _summary(records: list[GameRecord], rules: RuleSet, plan: Plan, seconds: flo
     "agent_names",
     default="random,random",
     show_default=True,
-    help=f"p1's and p2's agents: two of {', '.join(AGENTS)}.",
+    help=f"p1's and p2's agents: two of {AGENT_CHOICES} (N: iterations per decision).",
 )
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1), help="Worker processes.")
 @click.option(

@@ -111,7 +111,7 @@ def view(game: Game, me: int) -> View:
     players = (_player(game, 0, me, hidden), _player(game, 1, me, hidden))
     options = game.legal_options() if game.to_move == me else ()
     if hidden and options:
-        options = _masked_options(state, options, hidden)
+        options = masked_options(state, options, hidden)
     return View(
         me,
         players,
@@ -231,10 +231,10 @@ def hidden_from(state: GameState, me: int) -> set[int]:
 
 def masked(state: GameState, option: Option, hidden: set[int]) -> Option:
     """A request whose target is a hidden character names it by reference instead of by card."""
-    return _masked_options(state, (option,), hidden)[0]
+    return masked_options(state, (option,), hidden)[0]
 
 
-def _masked_options(state: GameState, options: tuple[Option, ...], hidden: set[int]) -> tuple[Option, ...]:
+def masked_options(state: GameState, options: tuple[Option, ...], hidden: set[int]) -> tuple[Option, ...]:
     """The same tuple when no option names a hidden card, so the caller can tell cheaply."""
     shown: list[Option] | None = None
     behind: dict[int, int] = {}

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from distributed import Client
 
 DEFAULT_FORMAT = "lite"
+RANDOM_PLAY = ("random", "random")  # --skill's side A
 PIPED_WIDTH = 200  # the report's width in a file or pipe: the compared tables need it
 
 
@@ -185,6 +186,12 @@ def _summary(records: list[GameRecord], rules: RuleSet, plan: Plan, seconds: flo
     help="Run both rule sets (a format id or a local-rule file each) with the same seeds, side by side.",
 )
 @click.option(
+    "--skill",
+    is_flag=True,
+    help="Also play the same games between two random agents: random play (A) beside --agents (B), "
+    "each action's use and its users' wins in both.",
+)
+@click.option(
     "--logs",
     type=click.Path(path_type=Path),
     help="Write each game's command log into this folder (game-0000.jsonl …).",
@@ -207,6 +214,7 @@ def simulate(
     as_json: bool,
     html_out: Path | None,
     compare: tuple[str, str] | None,
+    skill: bool,
     logs: Path | None,
     regulation_text: str | None,
     deck_files: tuple[str, ...],
@@ -250,6 +258,12 @@ def simulate(
         sources = [RulesSource(edition, format_id or declared_format(rules, "--rules"), rules)]
     else:
         sources = [RulesSource(edition, format_id or DEFAULT_FORMAT)]
+    if skill:
+        if compare:
+            option_error("--skill", "not with --compare: it compares agents on one rule set")
+        if logs is not None:
+            option_error("--logs", "not with --skill (the two runs' games share their numbers)")
+        sources, setups = sources * 2, setups * 2
     if whole_matches and not any(setups):
         option_error("--match", "needs --regulation, or a --compare side that names a regulation")
     compiled = [_compiled(source) for source in sources]
@@ -282,9 +296,10 @@ def simulate(
         Progress(*columns, console=errors, transient=True, disable=not errors.is_terminal) as progress,
     ):
         checks = Checks.EVERY if check_every else Checks.END
+        pairings = [RANDOM_PLAY, agents] if skill else [agents] * len(sources)
         plans = [
-            Plan(source, agents, seed, games, checks, cap, logs, setup, whole_matches)
-            for source, setup in zip(sources, setups, strict=True)
+            Plan(source, pairing, seed, games, checks, cap, logs, setup, whole_matches)
+            for source, setup, pairing in zip(sources, setups, pairings, strict=True)
         ]
         records = [
             _play(plan, rules, jobs, client, progress) for plan, rules in zip(plans, compiled, strict=True)
@@ -294,7 +309,7 @@ def simulate(
             for (r, seconds), rules, plan in zip(records, compiled, plans, strict=True)
         ]
     result = Comparison.of(*summaries) if len(summaries) == 2 else summaries[0]
-    changes = diff_rulesets(*compiled) if len(compiled) == 2 else None
+    changes = diff_rulesets(*compiled) if len(compiled) == 2 and not skill else None
     matches = [
         MatchSummary.of(played, setup.label, setup.names, setup.wins)
         for (played, _), setup in zip(records, setups, strict=True)

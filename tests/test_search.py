@@ -163,3 +163,19 @@ def test_play_against_the_search_agent(tmp_path: Path) -> None:
     refused = subprocess.run([*command, *args[:-1], "search:0"], capture_output=True, text=True, check=False)
     assert refused.returncode == 1
     assert "--opponent: the budget of 'search:0'" in refused.stderr
+
+
+def test_skill_reports_random_play_beside_the_given_agents() -> None:
+    args = ["simulate", "--edition", EDITION, "--format", FORMATS[0], "-n", "3", "--seed", "2"]
+    result = CliRunner().invoke(main, [*args, "--agents", "search:3,greedy", "--skill", "--json"])
+    assert result.exit_code == 0, result.stderr
+    random_play, skilled = json.loads(result.stdout)["compare"]
+    assert random_play["agents"] == {"p1": "random", "p2": "random"}
+    assert skilled["agents"] == {"p1": "search:3", "p2": "greedy"}
+    alone = json.loads(CliRunner().invoke(main, [*args, "--agents", "search:3,greedy", "--json"]).stdout)
+    assert skilled["actions"] == alone["actions"]  # the same games as a run without --skill
+    refused = CliRunner().invoke(
+        main, ["simulate", "-n", "1", "--skill", "--compare", FORMATS[0], FORMATS[-1]]
+    )
+    assert refused.exit_code == 1
+    assert "--skill: not with --compare" in refused.stderr

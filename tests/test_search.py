@@ -165,10 +165,15 @@ def test_play_against_the_search_agent(tmp_path: Path) -> None:
     assert "--opponent: the budget of 'search:0'" in refused.stderr
 
 
-def test_skill_reports_random_play_beside_the_given_agents() -> None:
+def test_skill_reports_random_play_beside_the_given_agents(tmp_path: Path) -> None:
     args = ["simulate", "--edition", EDITION, "--format", FORMATS[0], "-n", "3", "--seed", "2"]
-    result = CliRunner().invoke(main, [*args, "--agents", "search:3,greedy", "--skill", "--json"])
+    html = tmp_path / "skill.html"
+    result = CliRunner().invoke(
+        main, [*args, "--agents", "search:3,greedy", "--skill", "--json", "--html", str(html)]
+    )
     assert result.exit_code == 0, result.stderr
+    page = html.read_text(encoding="utf-8")
+    assert "search:3" in page and "random" in page
     random_play, skilled = json.loads(result.stdout)["compare"]
     assert random_play["agents"] == {"p1": "random", "p2": "random"}
     assert skilled["agents"] == {"p1": "search:3", "p2": "greedy"}

@@ -70,6 +70,8 @@ class Agent(Protocol):
     # view's, so an agent that picks by index chooses alike; building views costs time
     reads_view: bool
 
+    # A view's `public` handle deals full games consistent with it (the search agent plays
+    # ahead in them); no agent gets the real game.
     def choose(self, view: View | None, options: Sequence[Option]) -> Option: ...
 
 

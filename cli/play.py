@@ -26,11 +26,12 @@ from blackpoker.compiler.pipeline import display
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.view import View, hidden_from, masked, view
-from blackpoker.runtime.play.agents import AGENTS, Agent, make_agent
+from blackpoker.runtime.play.agents import Agent, decide
 from blackpoker.runtime.play.chronicle import Chronicle
 from blackpoker.runtime.play.log import write_log
 from blackpoker.runtime.play.regulation import Dealt, Match, Setup
-from blackpoker.runtime.play.selfplay import decide, game_seed
+from blackpoker.runtime.play.roster import AGENT_CHOICES, agent_name, make_agent
+from blackpoker.runtime.play.selfplay import game_seed
 from blackpoker.runtime.play.source import RulesSource
 from rich.console import Console
 
@@ -71,7 +72,10 @@ class HumanAgent:
     "--seat", type=click.Choice(SEATS), default="p1", show_default=True, help="The player you play."
 )
 @click.option(
-    "--opponent", type=click.Choice(AGENTS), default="random", show_default=True, help="The agent you play."
+    "--opponent",
+    default="random",
+    show_default=True,
+    help=f"The agent you play: one of {AGENT_CHOICES} (N: iterations per decision).",
 )
 @click.option("--log", type=click.Path(path_type=Path), help="Write the command log there.")
 @click.option("--force", is_flag=True, help="Replace an existing --log file.")
@@ -99,6 +103,10 @@ def play(
     """Play against an agent; type an option's number, a command, or q to quit. Under a
     --regulation, the first game of a match (its decks, presets and pack), or with --match
     the whole match."""
+    try:
+        opponent = agent_name(opponent)
+    except ValueError as error:
+        option_error("--opponent", str(error))
     setup = None
     if regulation_text is not None:
         if rules_file is not None:

@@ -9,7 +9,7 @@ import click
 from blackpoker.cli.options import declared_format, edition_option, play_format, rules_option
 from blackpoker.cli.report import option_error, report
 from blackpoker.compiler import CompileError
-from blackpoker.runtime.play.agents import AGENTS
+from blackpoker.runtime.play.roster import AGENT_CHOICES, agent_name
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.serve.server import App, Defaults, Server
 
@@ -28,7 +28,10 @@ from blackpoker.runtime.serve.server import App, Defaults, Server
 @rules_option(help_text="A local-rule file: every game plays it.")
 @click.option("--seed", type=int, help="The games' seed (default: a random one per game).")
 @click.option(
-    "--opponent", type=click.Choice(AGENTS), default="random", show_default=True, help="The default agent."
+    "--opponent",
+    default="random",
+    show_default=True,
+    help=f"The default agent: one of {AGENT_CHOICES} (N: iterations per decision).",
 )
 def serve(
     host: str,
@@ -40,6 +43,10 @@ def serve(
     opponent: str,
 ) -> None:
     """Play in the browser: against an agent or a person, replays, positions. Ctrl-C stops it."""
+    try:
+        opponent = agent_name(opponent)
+    except ValueError as error:
+        option_error("--opponent", str(error))
     if format_id is None:
         format_id = play_format() if rules is None else declared_format(rules, "--rules")
     try:  # compiled now, so a wrong --edition, --format or --rules is said before serving

@@ -33,9 +33,9 @@ from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.pipeline import display, edition_source
 from blackpoker.compiler.regulation import PLUS
 from blackpoker.runtime.play import cluster
-from blackpoker.runtime.play.agents import AGENTS
 from blackpoker.runtime.play.compare import Comparison
 from blackpoker.runtime.play.regulation import Setup
+from blackpoker.runtime.play.roster import AGENT_CHOICES, agent_name
 from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord
 from blackpoker.runtime.play.simulation import Plan, RulesSource, order, run
 from blackpoker.runtime.play.stats import MatchSummary, Summary, summarize
@@ -56,14 +56,19 @@ from rich.table import Table
 if TYPE_CHECKING:
     from distributed import Client
 
+RANDOM_PLAY = ("random", "random")  # --skill's side A
 PIPED_WIDTH = 200  # the report's width in a file or pipe: the compared tables need it
 
 
 def _agents(text: str) -> tuple[str, str]:
-    names = tuple(n.strip() for n in text.split(","))
-    if len(names) != 2 or any(n not in AGENTS for n in names):
-        option_error("--agents", f"expected two of {', '.join(AGENTS)} separated by a comma, got '{text}'")
-    return names[0], names[1]
+    """The two agents' names as reports show them (`search` with its budget)."""
+    names = text.split(",")
+    if len(names) != 2:
+        option_error("--agents", f"expected two of {AGENT_CHOICES} separated by a comma, got '{text}'")
+    try:
+        return agent_name(names[0]), agent_name(names[1])
+    except ValueError as error:
+        option_error("--agents", str(error))
 
 
 def _is_rules_file(text: str) -> bool:
@@ -158,7 +163,7 @@ def _summary(records: list[GameRecord], rules: RuleSet, plan: Plan, seconds: flo
     "agent_names",
     default="random,random",
     show_default=True,
-    help=f"p1's and p2's agents: two of {', '.join(AGENTS)}.",
+    help=f"p1's and p2's agents: two of {AGENT_CHOICES} (N: iterations per decision).",
 )
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1), help="Worker processes.")
 @click.option(
@@ -190,6 +195,12 @@ def _summary(records: list[GameRecord], rules: RuleSet, plan: Plan, seconds: flo
     help="Run both rule sets (a format id or a local-rule file each) with the same seeds, side by side.",
 )
 @click.option(
+    "--skill",
+    is_flag=True,
+    help="Also play the same games between two random agents: random play (A) beside --agents (B), "
+    "each action's use and its users' wins in both.",
+)
+@click.option(
     "--logs",
     type=click.Path(path_type=Path),
     help="Write each game's command log into this folder (game-0000.jsonl …).",
@@ -212,6 +223,7 @@ def simulate(
     as_json: bool,
     html_out: Path | None,
     compare: tuple[str, str] | None,
+    skill: bool,
     logs: Path | None,
     regulation_text: str | None,
     deck_files: tuple[str, ...],
@@ -254,6 +266,12 @@ def simulate(
         sources = [RulesSource(edition, format_id or declared_format(rules, "--rules"), rules)]
     else:
         sources = [RulesSource(edition, format_id or play_format())]
+    if skill:
+        if compare:
+            option_error("--skill", "not with --compare: it compares agents on one rule set")
+        if logs is not None:
+            option_error("--logs", "not with --skill (the two runs' games share their numbers)")
+        sources, setups = sources * 2, setups * 2
     if whole_matches and not any(setups):
         option_error("--match", "needs --regulation, or a --compare side that names a regulation")
     compiled = [
@@ -289,9 +307,10 @@ def simulate(
         Progress(*columns, console=errors, transient=True, disable=not errors.is_terminal) as progress,
     ):
         checks = Checks.EVERY if check_every else Checks.END
+        pairings = [RANDOM_PLAY, agents] if skill else [agents] * len(sources)
         plans = [
-            Plan(source, agents, seed, games, checks, cap, logs, setup, whole_matches)
-            for source, setup in zip(sources, setups, strict=True)
+            Plan(source, pairing, seed, games, checks, cap, logs, setup, whole_matches)
+            for source, setup, pairing in zip(sources, setups, pairings, strict=True)
         ]
         records = [
             _play(plan, rules, jobs, client, progress) for plan, rules in zip(plans, compiled, strict=True)
@@ -301,7 +320,7 @@ def simulate(
             for (r, seconds), rules, plan in zip(records, compiled, plans, strict=True)
         ]
     result = Comparison.of(*summaries) if len(summaries) == 2 else summaries[0]
-    changes = diff_rulesets(*compiled) if len(compiled) == 2 else None
+    changes = diff_rulesets(*compiled) if len(compiled) == 2 and not skill else None
     matches = [
         MatchSummary.of(played, setup.label, setup.names, setup.wins)
         for (played, _), setup in zip(records, setups, strict=True)

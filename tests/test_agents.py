@@ -12,8 +12,9 @@ from blackpoker.compiler import compile
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option, RequestOption
 from blackpoker.runtime.engine.view import View, view
-from blackpoker.runtime.play.agents import AGENTS, GreedyAgent, make_agent
-from blackpoker.runtime.play.selfplay import decide, game_seed, play
+from blackpoker.runtime.play.agents import GreedyAgent, decide
+from blackpoker.runtime.play.roster import AGENTS, make_agent
+from blackpoker.runtime.play.selfplay import game_seed, play
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 from blackpoker.runtime.play.stats import wilson
 from editions_support import EDITIONS, formats, ops, reference_edition

@@ -15,7 +15,8 @@ from blackpoker.runtime.engine.refs import CharacterByCard
 from blackpoker.runtime.engine.state import GameState
 from blackpoker.runtime.engine.view import View, view
 from blackpoker.runtime.engine.zones import label
-from blackpoker.runtime.play.selfplay import decide, random_agents
+from blackpoker.runtime.play.agents import decide
+from blackpoker.runtime.play.selfplay import random_agents
 from blackpoker.runtime.scenario.notation import Command
 from engine_support import compiled, format_ids, position, reference_edition, scramble
 

@@ -24,8 +24,7 @@ from blackpoker.runtime.engine.options import Choice, RequestOption
 from blackpoker.runtime.engine.state import Frame, Origin, Request, Resolution
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.engine.zones import label
-from blackpoker.runtime.play.agents import RandomAgent
-from blackpoker.runtime.play.selfplay import decide
+from blackpoker.runtime.play.agents import RandomAgent, decide
 from blackpoker.runtime.scenario import scenario as scenarios
 
 FOG = {"id": "fog", "name": "フォグ"}

@@ -21,7 +21,8 @@ from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.refs import PlayerRef, StagePosition, WrittenCharacter
 from blackpoker.runtime.engine.rules import LRU, Rules
 from blackpoker.runtime.engine.zones import DECK, card
-from blackpoker.runtime.play.selfplay import decide, random_agents
+from blackpoker.runtime.play.agents import decide
+from blackpoker.runtime.play.selfplay import random_agents
 from blackpoker.runtime.scenario.notation import Command, parse_command
 from editions_support import EDITIONS, compiled, formats, reference_edition
 

@@ -17,7 +17,8 @@ from blackpoker.runtime.engine.refs import (
     target_data,
 )
 from blackpoker.runtime.engine.targets import named, resolve_name
-from blackpoker.runtime.play.selfplay import decide, random_agents
+from blackpoker.runtime.play.agents import decide
+from blackpoker.runtime.play.selfplay import random_agents
 from blackpoker.runtime.scenario.notation import parse_command
 from engine_support import compiled, format_ids, reference_edition
 

@@ -216,7 +216,10 @@ def test_logs_are_written_by_the_workers_too(tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["--agents", "random"], "--agents: expected two of random, first, greedy"),
-        (["--agents", "random,smart"], "--agents: expected two of"),
+        (["--agents", "random,smart"], "--agents: unknown agent 'smart'"),
+        (["--agents", "search:0,random"], "--agents: the budget of 'search:0'"),
+        (["--agents", "search:x,random"], "--agents: the budget of 'search:x'"),
+        (["--agents", "greedy:5,random"], "--agents: the greedy agent takes no budget"),
         (["--compare", SMALLEST, "nope.yaml"], "nope.yaml:1:1: cannot read file"),
         (["--compare", SMALLEST, SMALLEST, "--format", SMALLEST], "--compare: it names both rule sets"),
         (["--compare", SMALLEST, formats(EDITION)[-1], "--logs", "x"], "--logs: not with --compare"),

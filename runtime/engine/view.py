@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from blackpoker.compiler.model import Visibility
+from blackpoker.runtime.engine.determinize import PublicGame
 from blackpoker.runtime.engine.options import Option, Pass, hidden_ref, target_text
 from blackpoker.runtime.engine.refs import CharacterByCard, HiddenCharacter, UnitRef
 from blackpoker.runtime.engine.state import GameState, Request, Unit, player_name
@@ -88,6 +89,8 @@ class View:
     resolving: tuple[RequestView, ...]  # outermost first; a request waiting for its cost's triggers first
     result: str | None
     options: tuple[Option, ...]  # the viewer's legal options, hidden cards named by ref
+    # games dealt anew from what the viewer may see, for agents that search (engine/determinize.py)
+    public: PublicGame | None = dataclasses.field(default=None, compare=False, repr=False)
 
     def visible_cards(self) -> set[int]:
         """Every card id the view shows: `blackpoker play` prints a card only if it is here."""
@@ -111,7 +114,7 @@ def view(game: Game, me: int) -> View:
     players = (_player(game, 0, me, hidden), _player(game, 1, me, hidden))
     options = game.legal_options() if game.to_move == me else ()
     if hidden and options:
-        options = _masked_options(state, options, hidden)
+        options = masked_options(state, options, hidden)
     return View(
         me,
         players,
@@ -124,6 +127,7 @@ def view(game: Game, me: int) -> View:
         else (),
         state.result,
         options,
+        PublicGame(game, me),
     )
 
 
@@ -231,10 +235,10 @@ def hidden_from(state: GameState, me: int) -> set[int]:
 
 def masked(state: GameState, option: Option, hidden: set[int]) -> Option:
     """A request whose target is a hidden character names it by reference instead of by card."""
-    return _masked_options(state, (option,), hidden)[0]
+    return masked_options(state, (option,), hidden)[0]
 
 
-def _masked_options(state: GameState, options: tuple[Option, ...], hidden: set[int]) -> tuple[Option, ...]:
+def masked_options(state: GameState, options: tuple[Option, ...], hidden: set[int]) -> tuple[Option, ...]:
     """The same tuple when no option names a hidden card, so the caller can tell cheaply."""
     shown: list[Option] | None = None
     behind: dict[int, int] = {}

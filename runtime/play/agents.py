@@ -58,9 +58,10 @@ from blackpoker.compiler.program import (
 )
 from blackpoker.runtime.engine import refs
 from blackpoker.runtime.engine.expressions import points
+from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
 from blackpoker.runtime.engine.state import player_name
-from blackpoker.runtime.engine.view import CharacterView, View
+from blackpoker.runtime.engine.view import CharacterView, View, view
 from blackpoker.runtime.engine.zones import card, label, rank
 from blackpoker.runtime.scenario.notation import NotationError, parse_command
 
@@ -71,7 +72,14 @@ class Agent(Protocol):
     # view's, so an agent that picks by index chooses alike; building views costs time
     reads_view: bool
 
+    # A view's `public` handle deals full games consistent with it (the search agent plays
+    # ahead in them); no agent gets the real game.
     def choose(self, view: View | None, options: Sequence[Option]) -> Option: ...
+
+
+def idle(view: View, option: Option) -> bool:
+    """A pass on one's own turn with nothing on the stage or resolving: it only hands chance around."""
+    return isinstance(option, Pass) and view.turn_player == view.me and not view.stage and not view.resolving
 
 
 class RandomAgent:
@@ -154,8 +162,7 @@ class GreedyAgent:
 
     def score(self, view: View, option: Option) -> float:
         if isinstance(option, Pass):
-            idle = view.turn_player == view.me and not view.stage and not view.resolving
-            return IDLE_PASS if idle else 0.0
+            return IDLE_PASS if idle(view, option) else 0.0
         if isinstance(option, RequestOption):
             return self._gain(view, option) - self._cost(view, option)
         return self._answer(view, option)
@@ -550,22 +557,25 @@ def _controller(unit: CharacterView, view: View) -> int:
     return next(i for i, p in enumerate(view.players) if unit in p.field)
 
 
-AGENTS = ("random", "first", "greedy")  # the names `simulate --agents` and `play --opponent` take
+def decide(game: Game, agents: Sequence[Agent]) -> Option:
+    """Ask the deciding player's agent for a move; it sees that player's view, never the game.
 
-
-def make_agent(name: str, rules: RuleSet | None, seed: int) -> Agent:
-    """A named agent; the greedy one reads the (public) rule set, so it needs `rules`."""
-    if name == "random":
-        return RandomAgent(seed)
-    if name == "first":
-        return FirstLegalAgent()
-    if name == "greedy" and rules is not None:
-        return GreedyAgent(rules, seed)
-    raise ValueError(
-        f"unknown agent '{name}' (known: {', '.join(AGENTS)})"
-        if name not in AGENTS
-        else f"the {name} agent needs the rule set"
-    )
+    The view's options name hidden characters by reference, so the answer is mapped back to
+    the engine's option at the same index. An agent that does not read the view gets the
+    engine's options, which a view lists in the same order, so it chooses alike.
+    """
+    player = game.to_move
+    assert player is not None
+    agent = agents[player]
+    options = game.legal_options()
+    if not agent.reads_view:
+        return agent.choose(None, options)
+    seen = view(game, player)
+    answer = agent.choose(seen, seen.options)
+    if seen.options is options:
+        return answer
+    index = next((i for i, o in enumerate(seen.options) if o is answer), None)
+    return options[seen.options.index(answer) if index is None else index]
 
 
 class ScriptedAgent:

@@ -14,12 +14,12 @@ from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.errors import EngineError
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
-from blackpoker.runtime.engine.options import Option, RequestOption
+from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.rules import Rules, rules_of
-from blackpoker.runtime.engine.view import view
-from blackpoker.runtime.play.agents import Agent, make_agent
+from blackpoker.runtime.play.agents import Agent, decide
 from blackpoker.runtime.play.log import write_log
 from blackpoker.runtime.play.regulation import Dealt, Match, Setup
+from blackpoker.runtime.play.roster import make_agent
 from blackpoker.runtime.play.source import RulesSource
 
 DECISION_CAP = 5_000
@@ -64,27 +64,6 @@ class GameRecord:
         if self.result is None:
             return f"seed {self.seed}: no result after {self.decisions} decisions"
         return None
-
-
-def decide(game: Game, agents: Sequence[Agent]) -> Option:
-    """Ask the deciding player's agent for a move; it sees that player's view, never the game.
-
-    The view's options name hidden characters by reference, so the answer is mapped back to
-    the engine's option at the same index. An agent that does not read the view gets the
-    engine's options, which a view lists in the same order, so it chooses alike.
-    """
-    player = game.to_move
-    assert player is not None
-    agent = agents[player]
-    options = game.legal_options()
-    if not agent.reads_view:
-        return agent.choose(None, options)
-    seen = view(game, player)
-    answer = agent.choose(seen, seen.options)
-    if seen.options is options:
-        return answer
-    index = next((i for i, o in enumerate(seen.options) if o is answer), None)
-    return options[seen.options.index(answer) if index is None else index]
 
 
 def play(

@@ -35,8 +35,8 @@ from blackpoker.compiler import CompileError
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.play.agents import AGENTS, make_agent
 from blackpoker.runtime.play.log import ReplayError
+from blackpoker.runtime.play.roster import AGENTS, agent_name, make_agent
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.scenario.scenario import build, load
 from blackpoker.runtime.serve.board import Json
@@ -110,8 +110,10 @@ class App:
         d = self.defaults
         edition, format_id = _text(data, "edition", d.edition), _text(data, "format", d.format)
         opponent, seat = _text(data, "opponent", d.opponent), _text(data, "seat", "p1")
-        if opponent not in AGENTS:
-            raise Refusal(400, f"opponent: one of {', '.join(AGENTS)}")
+        try:
+            opponent = agent_name(opponent)
+        except ValueError as error:
+            raise Refusal(400, f"opponent: {error}") from None
         if seat not in SEATS:
             raise Refusal(400, "seat: p1 or p2")
         people = data.get("people", 1)

@@ -18,7 +18,7 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.state import player_name
 from blackpoker.runtime.engine.view import View, hidden_from, masked, view
-from blackpoker.runtime.play.agents import Agent
+from blackpoker.runtime.play.agents import Agent, decide
 from blackpoker.runtime.play.choosing import (
     Menu,
     advance,
@@ -29,7 +29,6 @@ from blackpoker.runtime.play.choosing import (
     question,
 )
 from blackpoker.runtime.play.chronicle import Chronicle
-from blackpoker.runtime.play.selfplay import decide
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.serve.board import Json, board_json, marks
 from blackpoker.runtime.serve.position import Unwritable, position_scenario, scenario_yaml

@@ -1,0 +1,83 @@
+"""The search agent's speed at its default budget: search against greedy, one process.
+
+For each format: the search agent's decisions/s (the time inside its `choose`, every decision
+it makes counted, single-option ones too) and games/s of whole games, medians over the runs,
+seats alternating game by game. Times are this process's CPU time, so the figures are those of
+one core even on a machine busy with other work; games/s by the wall clock is shown beside.
+
+python benchmarks/bench_search.py [games per run] [runs]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Sequence
+
+from blackpoker.compiler import compile
+from blackpoker.compiler.model import RuleSet
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.options import Option
+from blackpoker.runtime.engine.view import View
+from blackpoker.runtime.play.agents import GreedyAgent
+from blackpoker.runtime.play.search import DEFAULT_BUDGET, SearchAgent
+from blackpoker.runtime.play.selfplay import play
+
+FORMATS = ("lite", "std", "mast")
+GOAL = 5.0  # games/s on one core (issue: a budget that still runs >= 5 games/s)
+
+
+class Timed:
+    """The search agent, with the time it spends choosing."""
+
+    reads_view = True
+
+    def __init__(self, agent: SearchAgent) -> None:
+        self.agent, self.name = agent, agent.name
+        self.seconds, self.decisions = 0.0, 0
+
+    def choose(self, view: View | None, options: Sequence[Option]) -> Option:
+        start = time.process_time()
+        chosen = self.agent.choose(view, options)
+        self.seconds += time.process_time() - start
+        self.decisions += 1
+        return chosen
+
+
+def one_run(rules: RuleSet, games: int, run: int) -> tuple[float, float, float]:
+    """The search agent's decisions/s, and the games/s of `games` games by CPU and wall time."""
+    searcher = Timed(SearchAgent(rules, run))
+    start, wall = time.process_time(), time.perf_counter()
+    for index in range(games):
+        greedy = GreedyAgent(rules, index)
+        play(
+            Game.new(rules, run * 1000 + index), (searcher, greedy) if index % 2 == 0 else (greedy, searcher)
+        )
+    seconds, walled = time.process_time() - start, time.perf_counter() - wall
+    return searcher.decisions / searcher.seconds, games / seconds, games / walled
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    for name, default in (("games", 20), ("runs", 3)):
+        parser.add_argument(name, nargs="?", type=int, default=default)
+    args = parser.parse_args(argv)
+    slowest = None
+    for format_id in FORMATS:
+        rules = compile("v7", format_id)
+        measured = [one_run(rules, args.games, run + 1) for run in range(args.runs)]
+        decisions, games, by_wall = (statistics.median(m[i] for m in measured) for i in (0, 1, 2))
+        slowest = games if slowest is None else min(slowest, games)
+        print(
+            f"{format_id:5} search:{DEFAULT_BUDGET} vs greedy, median over {args.runs} runs of {args.games} "
+            f"games: {decisions:>7,.0f} search decisions/s {games:>6,.2f} games/s "
+            f"({by_wall:.2f} by the wall clock)"
+        )
+    assert slowest is not None
+    verdict = "met" if slowest >= GOAL else "NOT MET"
+    print(f"goal search:{DEFAULT_BUDGET} >= {GOAL:g} games/s on one core: {slowest:.2f}, {verdict}")
+
+
+if __name__ == "__main__":
+    main()

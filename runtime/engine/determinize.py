@@ -1,0 +1,134 @@
+"""Deal a player's unknown cards anew: a full game consistent with what that player may see.
+
+A search agent plays its moves forward in such games. The cards `me` may not see (their own
+life's order; the opponent's hand, life, graveyard below the top, face-down characters,
+hidden zones and cards out of the game) are dealt again from a seeded generator: slot by slot
+in a fixed order, each player's unseen cards shuffled into that player's slots. Where a card lies
+— and so what a sample holds — depends only on the public shape of the game (how many cards
+each pile holds, what resolves) and on the cards `me` sees, never on which hidden card lay
+where. Every card sits in its owner's piles (transitions.put_card), so each player's unseen
+cards fill exactly that player's slots.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from blackpoker.runtime.engine.options import Choice, Option, Prompt, RequestOption
+from blackpoker.runtime.engine.refs import CharacterByCard
+from blackpoker.runtime.engine.state import GameState, Resolution
+
+if TYPE_CHECKING:
+    from blackpoker.runtime.engine.game import Game
+
+
+class PublicGame:
+    """A player's handle on the game being decided: it gives out dealt games, never the real one.
+
+    It is valid while the decision it came with is being made (the game moves on after it).
+    """
+
+    __slots__ = ("_game", "_named", "_seen", "me")
+
+    def __init__(self, game: Game, me: int) -> None:
+        self._game = game
+        # found on the first sample (most views are never sampled): the cards `me` sees where
+        # they lie (the view's, and their own cards out of the game), and those the options name
+        self._seen: set[int] = set()
+        self._named: set[int] | None = None
+        self.me = me
+
+    def _known(self) -> tuple[set[int], set[int]]:
+        if self._named is None:
+            from blackpoker.runtime.engine.view import view
+
+            shown = view(self._game, self.me)
+            self._seen = shown.visible_cards() | set(self._game.state.players[self.me].outside)
+            self._named = named_cards(shown.options)
+        return self._seen, self._named
+
+    def sample(self, rng: random.Random) -> Game:
+        """A game like the real one where every card `me` may not see is dealt from `rng`, and
+        chance (later shuffles) runs on a generator seeded from `rng` too."""
+        from blackpoker.runtime.engine.game import Game
+
+        state = self._game.state.copy()
+        deal(state, *self._known(), rng)
+        state.rng = random.Random(rng.getrandbits(64))
+        dealt = Game(self._game.rules, state)
+        dealt.decisions = self._game.decisions
+        return dealt
+
+
+def named_cards(options: Iterable[Option]) -> set[int]:
+    """The cards options name: key cards, payments, answers and targets are shown to the decider."""
+    found: set[int] = set()
+    for option in options:
+        if isinstance(option, RequestOption):
+            found.update(option.keys)
+            found.update(c for _, c in option.payment if c is not None)
+        elif isinstance(option, Choice):
+            found.update(c for c in (option.a, option.b) if c is not None)
+        target = getattr(option, "target", None)
+        if isinstance(target, CharacterByCard):
+            found.add(target.card)
+    return found
+
+
+def deal(state: GameState, seen: set[int], named: set[int], rng: random.Random) -> None:
+    """Deal the cards of `state` that are not in `seen` anew, in place (see the module's note).
+
+    A card the decider's options name (a pick out of their life) is known, but not where it
+    lies in its pile: it is shuffled among the named cards of that pile only, and keeps its id,
+    so the options still name it.
+    """
+    slots: list[tuple[tuple[int, int], list[int], int]] = []
+    for n, (p, pile) in enumerate(_piles(state)):
+        slots += [((p, n if c in named else -1), pile, i) for i, c in enumerate(pile) if c not in seen]
+    pools: dict[tuple[int, int], list[int]] = {}
+    for key, pile, i in slots:
+        pools.setdefault(key, []).append(pile[i])
+    for key in sorted(pools):
+        pools[key].sort()  # the set of unseen cards, in no order the game gave it
+        rng.shuffle(pools[key])
+    dealt: dict[int, int] = {}
+    for key, pile, i in slots:
+        cid, pile[i] = pile[i], pools[key].pop()
+        if key[1] < 0:
+            dealt[cid] = pile[i]
+    for resolution in state.resolving:
+        _relabel(resolution, dealt)
+
+
+def _piles(state: GameState) -> Iterator[tuple[int, list[int]]]:
+    """Every list of cards in a fixed order, with the player whose cards it holds: each
+    player's piles, zones and characters (a character is made of its controller's cards)."""
+    for index, player in enumerate(state.players):
+        piles = (player.life, player.hand, player.graveyard, player.outside, *player.zones.values())
+        yield from ((index, pile) for pile in (*piles, *(unit.cards for unit in player.field)))
+
+
+def _relabel(resolution: Resolution, dealt: dict[int, int]) -> None:
+    """A resolution's bound cards and waiting answers follow the cards to their new ids."""
+    for name, value in resolution.vars.items():
+        if isinstance(value, list):
+            resolution.vars[name] = [dealt.get(v, v) if isinstance(v, int) else v for v in value]
+    for frame in resolution.frames:
+        if frame.bind is not None and isinstance(frame.bind[1], int):
+            frame.bind = (frame.bind[0], dealt.get(frame.bind[1], frame.bind[1]))
+    if resolution.waiting is not None:
+        resolution.waiting = Prompt(
+            resolution.waiting.player,
+            tuple(
+                Choice(
+                    c.player,
+                    c.word,
+                    None if c.a is None else dealt.get(c.a, c.a),
+                    None if c.b is None else dealt.get(c.b, c.b),
+                    c.target,
+                )
+                for c in resolution.waiting.options
+            ),
+        )

@@ -1,0 +1,124 @@
+"""The search agent: information-set Monte Carlo tree search from its player's own view.
+
+Each iteration deals the cards the player may not see anew (engine/determinize.py, through
+the view's `public` handle), picks one of the root options by UCB1, plays it in the dealt game,
+lets both players go on with the greedy agent for a few decisions, and scores the position it
+reaches with a cheap evaluation. The option tried most often is chosen. The budget counts
+iterations, so a choice is the same on any machine; the agent's seeded generator deals and
+breaks ties, so it is deterministic for a seed. It reads no action: the engine plays the
+programs, so every edition, format and local rule works.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from blackpoker.compiler.model import Combat, RuleSet
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.options import Option, Pass
+from blackpoker.runtime.engine.state import GameState, player_name
+from blackpoker.runtime.engine.transitions import size
+from blackpoker.runtime.engine.view import View, hidden_from, masked_options
+from blackpoker.runtime.play.agents import BULWARK, LIFE_PRESSURE, SOLDIER_BASE, GreedyAgent, decide, idle
+
+DEFAULT_BUDGET = 32  # iterations per decision: see docs/simulate.md's ladder for why
+HORIZON = 12  # decisions played on after the root option, at most, before the position is scored
+EXPLORE = 0.5  # UCB1's exploration weight, for values in [0, 1]
+WIDTH = 4  # options tried per iteration of the budget: the greedy agent's best first (see `_widths`)
+HAND = 2.5  # a card in the hand, in life cards: what every action is made of
+CHARGED = 0.5  # a charged character can attack or block now
+PRIOR = 0.02  # the greedy agent's score, per life card, added to an option's mean value
+SCALE = 6.0  # a lead of this many life cards makes a win about 73% likely
+
+
+class SearchAgent:
+    reads_view = True
+
+    def __init__(self, rules: RuleSet, seed: int, budget: int = DEFAULT_BUDGET) -> None:
+        self.rng = random.Random(seed)
+        self.budget = budget
+        self.name = f"search:{budget}:{seed}"
+        self.greedy = GreedyAgent(rules, seed)  # the prior, and the answers inside effects ahead
+
+    def choose(self, view: View | None, options: Sequence[Option]) -> Option:
+        assert view is not None and view.public is not None
+        if len(options) == 1:
+            return options[0]
+        prior = [self.greedy.score(view, o) for o in options]
+        # an idle pass comes back to the same decision: a look-ahead cannot tell it from
+        # waiting forever, so it is tried only when nothing else may be done
+        order = sorted((i for i, o in enumerate(options) if not idle(view, o)), key=lambda i: -prior[i])
+        tried = order[: _width(self.budget, len(options))]
+        visits = dict.fromkeys(tried, 0)
+        wins = dict.fromkeys(tried, 0.0)
+        deals: list[Game] = []  # the j-th visit of every option plays in the j-th deal
+        for n in range(self.budget):
+            i = tried[n] if n < len(tried) else _ucb(visits, wins, n)
+            if visits[i] == len(deals):
+                deals.append(view.public.sample(self.rng))
+            game = deals[visits[i]].copy()
+            visits[i] += 1
+            found = _same_option(game, view.me, options[i])
+            if found is not None:  # else not legal in this deal: worth nothing there
+                game.apply(found)
+                wins[i] += self._settle(game, view.me)
+        best = max(tried, key=lambda i: wins[i] / max(visits[i], 1) + PRIOR * prior[i])
+        return options[best]
+
+    def _settle(self, game: Game, me: int) -> float:
+        """Play on until the option has taken effect: every player passes and effects ask the
+        greedy agent, until `me` holds chance again over an empty stage or the turn has passed
+        (at most HORIZON decisions); the value of the position then for `me`."""
+        turn = game.state.turn
+        players = (self.greedy, self.greedy)
+        for _ in range(HORIZON):
+            state = game.state
+            if state.result is not None:
+                break
+            waiting = state.resolving[-1].waiting if state.resolving else None
+            if waiting is not None:
+                game.apply(decide(game, players))
+                continue
+            if not state.stage and not state.resolving and (state.chance == me or state.turn != turn):
+                break
+            assert state.chance is not None
+            game.apply(Pass(state.chance))
+        return value(game.state, me)
+
+
+def _width(budget: int, options: int) -> int:
+    """How many of the best options by the prior a budget tries: each at least a few times."""
+    return max(2, min(options, budget // WIDTH))
+
+
+def _ucb(visits: dict[int, int], wins: dict[int, float], total: int) -> int:
+    log = math.log(total)
+    return max(visits, key=lambda i: wins[i] / visits[i] + EXPLORE * math.sqrt(log / visits[i]))
+
+
+def _same_option(game: Game, me: int, option: Option) -> Option | None:
+    """The dealt game's option that `me`'s view names `option` (a hidden character by reference)."""
+    found = game.legal_options()
+    shown = masked_options(game.state, found, hidden_from(game.state, me))
+    return next((o for o, s in zip(found, shown, strict=True) if s == option), None)
+
+
+def value(state: GameState, me: int) -> float:
+    """How likely `me` wins from here, 0 … 1: the result when the game is over, else the lead in
+    life (a card dearer as the life runs out), hand cards and characters, through a logistic."""
+    if state.result is not None:
+        return 1.0 if state.result == player_name(me) else 0.0 if state.result != "draw" else 0.5
+    lead = _worth(state, me) - _worth(state, 1 - me)
+    return 1.0 / (1.0 + math.exp(-lead / SCALE))
+
+
+def _worth(state: GameState, index: int) -> float:
+    player = state.players[index]
+    life = len(player.life)
+    field = sum(
+        (SOLDIER_BASE + size(u) if u.kind.combat is Combat.SOLDIER else BULWARK) + CHARGED * u.charged
+        for u in player.field
+    )
+    return life + LIFE_PRESSURE * math.log1p(life) + HAND * len(player.hand) + field

@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 from blackpoker.cli.options import declared_format, edition_option, play_format, rules_option
 from blackpoker.cli.outputs import output_file
-from blackpoker.cli.play_terminal import Table
+from blackpoker.cli.play_terminal import Table, read_line
 from blackpoker.cli.regulated import regulation_options, regulation_setup
 from blackpoker.cli.report import option_error, report
 from blackpoker.compiler import CompileError
@@ -234,11 +234,8 @@ class Sitting:
         for n, d in enumerate(usable, 1):
             self.console.print(f"{n}) {setup.names[self.me][d]}（{len(match.decks[self.me][d])}枚）")
         while True:
-            try:
-                text = self.console.input("> ").strip()
-            except EOFError:
-                return None
-            if text == "q":
+            text = read_line(self.console)
+            if text is None:
                 return None
             if text.isdigit() and 1 <= int(text) <= len(usable):
                 return usable[int(text) - 1]

@@ -171,11 +171,8 @@ class Table:
                 for line in self._fit([asked, *lines]):
                     self.console.print(line)
             while True:
-                try:
-                    text = self.console.input("> ").strip()
-                except EOFError:
-                    return None
-                if text == "q":
+                text = read_line(self.console)
+                if text is None:
                     return None
                 if not text:
                     continue
@@ -237,3 +234,12 @@ def _zone_text(zone: ZoneView) -> str:
     shown = " ".join(label(c) + ("(表)" if c in zone.face_up else "") for c in zone.cards)
     unseen = zone.count - len(zone.cards)
     return f"{shown} 裏向き{unseen}枚".strip() if unseen else shown
+
+
+def read_line(console: Console) -> str | None:
+    """A line the person typed, stripped; None when they quit (`q`) or the input ended."""
+    try:
+        text = console.input("> ").strip()
+    except EOFError:
+        return None
+    return None if text == "q" else text

@@ -188,7 +188,8 @@ def _regulation(
     doc: Document, path: Path, rules: RuleSet
 ) -> tuple[Setup | None, list[Diagnostic], list[Diagnostic]]:
     """`setup: {regulation, deck_files}`: the regulation of the rule set's edition, for its
-    format, and each player's deck files (relative to the scenario file) checked against it.
+    format, and each player's deck files (relative to the scenario file) checked against it
+    (a written position has no decks: it takes only the zones and actions the regulation adds).
     Returns the set-up, why the regulation or the decks are refused (as `simulate` refuses
     them), and the problems of the file itself (a deck file that is not there)."""
     setup = doc.data["setup"]
@@ -221,7 +222,8 @@ def _regulation(
             deck, found = read_deck(file, display(file))
             problems += found
             mine += [deck] if deck is not None else []
-        if not problems + missing and (mine or chosen.frame.needs_decks):  # others deal, or play the set
+        # a dealt set-up plays decks: the files, or the frame's (others deal, or play the set)
+        if "seed" in setup and not problems + missing and (mine or chosen.frame.needs_decks):
             for problem in deck_problems(chosen, who, mine):
                 located = problem.location.path != "--deck"
                 problems.append(problem if located else doc.at(("setup",), f"deck_files: {problem.message}"))

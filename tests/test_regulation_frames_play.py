@@ -82,27 +82,33 @@ def test_simulate_plays_every_frame_given_with_format(regs: Regulations) -> None
 
 def test_a_frames_start_decisions_come_before_the_set_aside_cards(regs: Regulations) -> None:
     """Each player in turn, p1 first, makes the frame's set-up decisions on the whole shuffled
-    deck; the pack and the presets are taken from what is left, then the hand is drawn."""
-    frame = next(f for f in regs.frames if f.setup and f.set_aside)
-    game, _ = game_under(_regulation(regs, frame), 3)
-    deciders = []
-    chosen: list[list[int]] = [[], []]
-    while game.state.resolving:
-        option = game.legal_options()[-1]  # the last card offered, not the deck's top
-        assert isinstance(option, Choice) and isinstance(option.a, int)
-        deciders.append(option.player)
-        chosen[option.player].append(option.a)
-        game.apply(option)
-    assert deciders == sorted(deciders) and set(deciders) == {0, 1}
-    hand_size = game.rules.edition.core.hand_size
-    for index, player in enumerate(game.state.players):
-        set_aside = {c for zone, _ in frame.set_aside for c in player.zones[zone]}
-        assert not set_aside & set(chosen[index]) and not set(player.life) & set(chosen[index])
-        assert len(player.hand) in (hand_size, hand_size + 1)
-        for zone, count in frame.set_aside:
-            assert len(player.zones[zone]) == count
-        assert len(player.field) == len(frame.preset)
-    assert game.state.start is None and not game.over
+    deck; the pack and the presets are taken from what is left, then the hand is drawn up to
+    its size (cards chosen into it stay: ストラテジー's opening hand)."""
+    frames = [f for f in regs.frames if f.setup and f.set_aside]
+    assert len(frames) > 1
+    hand_size = 0
+    for frame in frames:
+        game, _ = game_under(_regulation(regs, frame), 3)
+        hand_size = game.rules.edition.core.hand_size
+        deciders = []
+        chosen: list[list[int]] = [[], []]
+        while game.state.resolving:
+            option = game.legal_options()[-1]  # the last card offered, not the deck's top
+            assert isinstance(option, Choice) and isinstance(option.a, int)
+            deciders.append(option.player)
+            chosen[option.player].append(option.a)
+            game.apply(option)
+        assert deciders == sorted(deciders) and set(deciders) == {0, 1}
+        for index, player in enumerate(game.state.players):
+            set_aside = {c for zone, _ in frame.set_aside for c in player.zones[zone]}
+            kept = {c for cards in player.zones.values() for c in cards} - set_aside
+            assert set(chosen[index]) <= set(player.hand) | kept
+            assert len(player.hand) == hand_size + (index == game.state.turn_player)
+            for zone, count in frame.set_aside:
+                assert len(player.zones[zone]) == count
+            assert len(player.field) == len(frame.preset)
+        assert game.state.start is None and not game.over
+    assert hand_size > 0
 
 
 def test_a_frames_set_aside_names_a_zone_of_the_file(regs: Regulations, tmp_path: Path) -> None:

@@ -53,8 +53,8 @@ def setup(g: Table, tops: Sequence[Sequence[int]] = ((), ()), start: Start | Non
 
 
 def _deal(g: Table) -> None:
-    """The regulation's set-aside cards and presets, then the hands and the first player
-    (001 §3.9 from step 2)."""
+    """The regulation's set-aside cards and presets, then the hands up to their size (a hand
+    chosen at the set-up draws the rest: ストラテジー) and the first player (001 §3.9 from step 2)."""
     state = g.state
     start, state.start = state.start, None
     if start is not None:
@@ -63,8 +63,8 @@ def _deal(g: Table) -> None:
                 player.zones[zone] += player.life[:count]
                 del player.life[:count]
             _preset(g, index, start)
-    for index in range(len(state.players)):
-        t.draw(state, index, g.rules.edition.core.hand_size)
+    for index, player in enumerate(state.players):
+        t.draw(state, index, g.rules.edition.core.hand_size - len(player.hand))
     first = 0
     while all(p.life for p in state.players):
         shown = [p.life[0] for p in state.players]

@@ -65,6 +65,8 @@ def _action(ruleset: RuleSet, action: Action) -> dict[str, Any]:
         "cost": str(action.cost),
         "key": str(action.key) if action.key else "",
         "key_cards": action.key.card_count() if action.key else 0,
+        # only where the data names other zones, so that the rule-set hash stays what it was
+        **({"key_from": list(action.key_from)} if action.key_from != ("hand",) else {}),
         "note": action.note,
         "target": action.target,
         "effect": action.effect,

@@ -17,14 +17,11 @@ from blackpoker.compiler.model import (
     Edition,
     Format,
     RuleSet,
-    Speed,
-    Timing,
-    Trigger,
     TrumpRule,
     Visibility,
     ZoneRule,
 )
-from blackpoker.compiler.parse import _ACTION, EditionSource, _fields
+from blackpoker.compiler.parse import _ACTION, EditionSource, _fields, setup_action
 from blackpoker.compiler.program import All, FaceUp, Player, Requires
 
 NUMBERS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -137,7 +134,7 @@ def parse_extra(doc: Document) -> tuple[ExtraSource | None, list[Diagnostic]]:
         tuple(data.get("action_types", ())),
         actions(("operations",), data["operations"]),
         trumps,
-        _setup(doc, data["setup"], problems) if "setup" in data else None,
+        setup_action(doc, ("setup",), data["setup"], problems) if "setup" in data else None,
         tuple(variants),
     )
     return (None if problems else source), problems
@@ -180,22 +177,6 @@ def _repeats(doc: Document, located: list[tuple[PathKey, str]]) -> list[Diagnost
             problems.append(doc.at((*path, "id"), f"duplicate id '{entry_id}'"))
         seen.add(entry_id)
     return problems
-
-
-def _setup(doc: Document, raw: Mapping[str, Any], problems: list[Diagnostic]) -> Action:
-    """The set-up: an action no player requests, run for each player before the game."""
-    fields = _fields(doc, ("setup",), raw, _ACTION, problems)
-    return Action(
-        **{
-            "type": "",
-            "section": "",
-            "formats": (),
-            "timing": Timing.QUICK,
-            "speed": Speed.IMMEDIATE,
-            **fields,
-        },
-        trigger=Trigger.EFFECT,
-    )
 
 
 def _widened(edition: Edition, source: ExtraSource) -> Edition:

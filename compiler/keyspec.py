@@ -155,7 +155,7 @@ class KeySpec:
     same_suit: bool = False  # 同じスート
     same_number: bool = False  # 同じ数字
     face_down: bool = False  # 全て(裏向き): any one card, placed face down
-    rare: bool = False  # レアカードN枚: rare cards, which are not in the ordinary deck
+    rare: bool = False  # レアカードN枚: any cards of the zones its action names (`key_from`)
 
     def __post_init__(self) -> None:
         flaws = _flaws(self)

@@ -1,7 +1,7 @@
 """Key matcher: which selections of cards (say, from a hand) satisfy a KeySpec.
 
-Rare cards (レアカード) belong to later editions' frame options and are not in the
-ordinary deck, so a rare key never matches ordinary cards.
+A rare key (レアカードN枚) takes any cards it is given: the cards that are rare are those of
+the zones its action takes key cards from (`key_from`, never the hand; compiler/regulation.py).
 """
 
 from __future__ import annotations
@@ -74,8 +74,6 @@ class KeyMatcher:
 
     def _groups(self, cards: Sequence[Card]) -> list[list[int]]:
         """Positions that may be chosen together: one group per suit or rank under 同じスート / 同じ数字."""
-        if self.spec.rare:
-            return []
         if self._group_by is None:
             return [list(range(len(cards)))]
         groups: dict[object, list[int]] = {}

@@ -75,6 +75,7 @@ class Action:
     limits: frozenset[Limit] = frozenset()
     cost: Cost = Cost.NONE
     key: KeySpec | None = None
+    key_from: tuple[str, ...] = ("hand",)  # the zones the key cards are taken from
     note: str = ""
     target: str = ""
     program: tuple[Any, ...] = ()  # the program as written (plain data, emitted as JSON)

@@ -91,6 +91,7 @@ _ACTION: dict[str, Callable[[Any], Any]] = {
     "trigger": Trigger,
     "limits": lambda values: frozenset(map(Limit, values)),
     "program": tuple,
+    "key_from": tuple,
     "triggered_by": lambda value: _build(TriggeredBy, {"triggered_by": value}),
     "requires": lambda value: _build(Requires, {"requires": value}),
 }
@@ -243,6 +244,23 @@ def _edits(
     }
     return Edits(
         tuple(added), MappingProxyType(changes), tuple(raw.get("remove", ())), tuple(raw.get("take", ()))
+    )
+
+
+def setup_action(doc: Document, path: PathKey, raw: Mapping[str, Any], problems: list[Diagnostic]) -> Action:
+    """A set-up: an action no player requests, run for each player before the game (the
+    extra format's trumps, a frame's chosen cards)."""
+    fields = _fields(doc, path, raw, _ACTION, problems)
+    return Action(
+        **{
+            "type": "",
+            "section": "",
+            "formats": (),
+            "timing": Timing.QUICK,
+            "speed": Speed.IMMEDIATE,
+            **fields,
+        },
+        trigger=Trigger.EFFECT,
     )
 
 

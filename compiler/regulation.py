@@ -23,7 +23,7 @@ from blackpoker.compiler.load import Document, is_path, load_file
 from blackpoker.compiler.matcher import compile_matcher
 from blackpoker.compiler.model import Action, Edition, RuleSet, ZoneRule
 from blackpoker.compiler.normalize import normalize
-from blackpoker.compiler.parse import _ACTION, EditionSource, _fields
+from blackpoker.compiler.parse import _ACTION, EditionSource, _fields, setup_action
 from blackpoker.compiler.validate import schema_problems
 
 FOLDER = "regulations"  # in actionlists/: one file per rules release
@@ -81,6 +81,7 @@ class Frame(Named):
     set_aside: tuple[tuple[str, int], ...] = ()  # (zone, N): the shuffled deck's top N go there
     preset: tuple[str, ...] = ()  # as an option's
     unfit: str = "graveyard"
+    setup: Action | None = None  # each player's decisions at the start (the rare card)
 
     @property
     def needs_decks(self) -> bool:
@@ -171,10 +172,11 @@ class Additions:
     zones: tuple[ZoneRule, ...] = ()
     action_types: tuple[str, ...] = ()
     actions: tuple[Action, ...] = ()
+    setup: Action | None = None  # the frame's decisions at the start
 
     def widen(self, ruleset: RuleSet) -> RuleSet:
         """The rule set with the additions, its added actions of the rule set's format."""
-        if not (self.zones or self.actions):
+        if not (self.zones or self.actions or self.setup):
             return ruleset
         edition = ruleset.edition
         core = replace(edition.core, zones=(*edition.core.zones, *self.zones))
@@ -189,6 +191,7 @@ class Additions:
             (*ruleset.actions, *actions),
             ruleset.characters,
             ruleset.fogs,
+            setup=self.setup,
         )
 
 
@@ -197,6 +200,7 @@ def additions(regulation: Regulation, source: EditionSource) -> tuple[Additions,
     that the edition lacks (see `action_problems`)."""
     regulations = regulation.regulations
     added = adding(regulations, regulation.added, regulation.format.id, source.edition)
+    added = replace(added, setup=regulation.frame.setup)
     return added, action_problems(regulations, source, added.actions)
 
 
@@ -307,6 +311,7 @@ def regulations_from(doc: Document) -> tuple[Regulations | None, list[Diagnostic
     )
     problems += _unknown_actions(doc, data, {a.id for a in actions})
     zone_ids = {z["id"] for z in data.get("zones", ())}
+    problems += _key_zone_problems(doc, actions, zone_ids)
     for index, raw in enumerate(data["frames"]):
         for at, entry in enumerate(raw.get("set_aside", ())):
             if entry["zone"] not in zone_ids:
@@ -344,6 +349,26 @@ def _unknown_actions(doc: Document, data: Mapping[str, Any], known: set[str]) ->
         for at, action_id in enumerate(raw.get("actions", ()))
         if action_id not in known
     ]
+
+
+def _key_zone_problems(doc: Document, actions: Sequence[Action], zone_ids: set[str]) -> list[Diagnostic]:
+    """Key cards come from the hand or the file's zones; a key of the rare form (レアカード1枚)
+    takes any card it is given, so its cards come from zones only, never from the hand."""
+    problems = []
+    for index, action in enumerate(actions):
+        for at, zone in enumerate(action.key_from):
+            if zone != "hand" and zone not in zone_ids:
+                message = f"key_from: no zone '{zone}' in zones ({', '.join(sorted(zone_ids))})"
+                problems.append(doc.at(("actions", index, "key_from", at), message))
+        if action.key is not None and action.key.rare and "hand" in action.key_from:
+            where = (
+                ("actions", index, "key_from")
+                if "key_from" in doc.data["actions"][index]
+                else ("actions", index, "key")
+            )
+            message = f"key: {action.key} takes the cards of the zones key_from names, never the hand's"
+            problems.append(doc.at(where, message))
+    return problems
 
 
 def _unique(doc: Document, data: Mapping[str, Any]) -> list[Diagnostic]:
@@ -416,6 +441,7 @@ def _frame(
         raw.get("default_deck"),
         tuple((entry["zone"], entry["count"]) for entry in raw.get("set_aside", ())),
         *_preset(raw),
+        setup_action(doc, ("frames", index, "setup"), raw["setup"], problems) if "setup" in raw else None,
     )
 
 

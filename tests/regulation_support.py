@@ -26,16 +26,22 @@ from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.play.regulation import Match, Setup
 
 
-def game_under(regulation: Regulation, seed: int) -> tuple[Game, Setup]:
-    """The first game of a match under the regulation (of its first edition), its decks dealt
-    from the seed; the rule set has what the regulation adds."""
+def rules_under(regulation: Regulation) -> tuple[Rules, Setup]:
+    """The rule set of the regulation's format (of its first edition) with what the
+    regulation adds, and its set-up without deck files."""
     edition = regulation.regulations.editions[0]
     added, problems = additions(regulation, edition_source(edition))
     assert problems == []
-    setup = Setup.of(regulation, ((), ()), added)
+    return Rules(added.widen(compile(edition, regulation.format.id))), Setup.of(regulation, ((), ()), added)
+
+
+def game_under(regulation: Regulation, seed: int, rules: Rules | None = None) -> tuple[Game, Setup]:
+    """The first game of a match under the regulation (of its first edition), its decks dealt
+    from the seed; the rule set has what the regulation adds (`rules`: that of `rules_under`,
+    shared by several games)."""
+    made, setup = rules_under(regulation)
     match = Match(setup, random.Random(seed))
-    rules = Rules(added.widen(compile(edition, regulation.format.id)))
-    game = Game.new(rules, seed, start=setup.start(match.decks, match.choose()), check=True)
+    game = Game.new(rules or made, seed, start=setup.start(match.decks, match.choose()), check=True)
     check_invariants(game)
     return game, setup
 

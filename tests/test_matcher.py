@@ -41,8 +41,6 @@ def ways(key: str, cards: Sequence[Card]) -> list[tuple[str, ...]]:
 
 
 def valid(spec: KeySpec, chosen: Sequence[Card]) -> bool:
-    if spec.rare:
-        return False
     if spec.same_suit and (any(c.is_joker for c in chosen) or len({c.suit for c in chosen}) != 1):
         return False
     if spec.same_number and (any(c.is_joker for c in chosen) or len({c.rank for c in chosen}) != 1):
@@ -141,9 +139,11 @@ def test_face_down_takes_any_one_card() -> None:
     assert ways("全て(裏向き)", JOKERS) == [("♠A",), ("Joker",), ("♡3",), ("♢4",), ("♣5",), ("♠6",)]
 
 
-def test_rare_cards_are_not_in_the_ordinary_deck() -> None:
-    assert ways("レアカード1枚", full_deck()) == []
-    assert not compile_matcher(parse_key("レアカード1枚")).matches(hand("♠A"))
+def test_a_rare_key_takes_any_card_it_is_given() -> None:
+    # which cards are rare is the zone's business (an action's key_from), not the matcher's
+    assert ways("レアカード1枚", hand("♠A", "Joker")) == [("♠A",), ("Joker",)]
+    assert compile_matcher(parse_key("レアカード1枚")).matches(hand("♡7"))
+    assert not compile_matcher(parse_key("レアカード1枚")).matches(hand("♡7", "♠A"))
 
 
 def test_equal_patterns_give_each_pair_once() -> None:

@@ -1,6 +1,6 @@
 """Games under a frame of frame.yaml (the frames that bring their own start): the pack is the
 shuffled deck's top cards, the presets stand on the field, a built frame without deck files
-plays the whole set, and a frame the engine cannot play is refused. Frames are found in the
+plays the whole set, and a frame's start decisions come first. Frames are found in the
 data by what they do, never by name."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from blackpoker.compiler.regulation import (
     builtin_regulations,
     parse_regulation,
 )
+from blackpoker.runtime.engine.options import Choice
 from regulation_support import file_data, game_under, write
 
 FRAMED = [r for r in builtin_regulations() if r.editions and any(f.set_aside for f in r.frames)]
@@ -64,26 +65,50 @@ def test_a_fixed_frame_places_its_presets(regs: Regulations) -> None:
         assert len(player.outside) == len(full_deck()) - len(frame.cards or ())
 
 
-def test_simulate_plays_a_frame_given_with_format(regs: Regulations) -> None:
-    frame = next(f for f in regs.frames if f.set_aside and not f.unplayable)
+def test_simulate_plays_every_frame_given_with_format(regs: Regulations) -> None:
     (edition,) = regs.editions
-    fmt = next(f.id for f in regs.formats if frame.formats is None or f.id in frame.formats)
-    result = invoke(
-        "simulate", "--edition", edition, "--format", fmt, "--regulation", frame.id, "-n", "20", "--check"
-    )
-    assert result.exit_code == 0, result.output
-    names = {a.name for a in regs.actions if a.id in frame.actions}
-    assert all(name in result.stdout for name in names)
-    assert f"{edition} {fmt}+{frame.id} " in result.stdout
+    played = [f for f in regs.frames if f.set_aside and not f.unplayable]
+    assert any(f.setup for f in played)  # a frame whose start has decisions
+    for frame in played:
+        fmt = next(f.id for f in regs.formats if frame.formats is None or f.id in frame.formats)
+        result = invoke(
+            "simulate", "--edition", edition, "--format", fmt, "--regulation", frame.id, "-n", "20", "--check"
+        )
+        assert result.exit_code == 0, result.output
+        names = {a.name for a in regs.actions if a.id in frame.actions}
+        assert all(name in result.stdout for name in names)
+        assert f"{edition} {fmt}+{frame.id} " in result.stdout
 
 
-def test_a_frame_the_engine_cannot_play_is_refused_by_simulate(regs: Regulations) -> None:
-    frame = next(f for f in regs.frames if f.unplayable)
-    (edition,) = regs.editions
-    fmt = next(f.id for f in regs.formats if frame.formats is None or f.id in frame.formats)
-    result = invoke("simulate", "--edition", edition, "--regulation", f"{fmt}+{frame.id}", "-n", "2")
-    assert result.exit_code == 1 and "Traceback" not in result.output
-    assert f"{frame.name} cannot be played yet: {frame.unplayable}" in result.stderr
+def test_a_frames_start_decisions_come_before_the_set_aside_cards(regs: Regulations) -> None:
+    """Each player in turn, p1 first, makes the frame's set-up decisions on the whole shuffled
+    deck; the pack and the presets are taken from what is left, then the hand is drawn up to
+    its size (cards chosen into it stay: ストラテジー's opening hand)."""
+    frames = [f for f in regs.frames if f.setup and f.set_aside]
+    assert len(frames) > 1
+    hand_size = 0
+    for frame in frames:
+        game, _ = game_under(_regulation(regs, frame), 3)
+        hand_size = game.rules.edition.core.hand_size
+        deciders = []
+        chosen: list[list[int]] = [[], []]
+        while game.state.resolving:
+            option = game.legal_options()[-1]  # the last card offered, not the deck's top
+            assert isinstance(option, Choice) and isinstance(option.a, int)
+            deciders.append(option.player)
+            chosen[option.player].append(option.a)
+            game.apply(option)
+        assert deciders == sorted(deciders) and set(deciders) == {0, 1}
+        for index, player in enumerate(game.state.players):
+            set_aside = {c for zone, _ in frame.set_aside for c in player.zones[zone]}
+            kept = {c for cards in player.zones.values() for c in cards} - set_aside
+            assert set(chosen[index]) <= set(player.hand) | kept
+            assert len(player.hand) == hand_size + (index == game.state.turn_player)
+            for zone, count in frame.set_aside:
+                assert len(player.zones[zone]) == count
+            assert len(player.field) == len(frame.preset)
+        assert game.state.start is None and not game.over
+    assert hand_size > 0
 
 
 def test_a_frames_set_aside_names_a_zone_of_the_file(regs: Regulations, tmp_path: Path) -> None:

@@ -31,20 +31,16 @@ def setup(g: Table, tops: Sequence[Sequence[int]] = ((), ()), start: Start | Non
     """001 §3.9: shuffle, draw 7, the rest is the life; reveal tops until one is higher;
     revealed cards go to the graveyard; the first player draws 1 and holds turn and chance.
     `tops`: each player's cards to put on top of the shuffled deck, top first (a scenario
-    stacks a deck this way). `start`: a regulation's cards set aside from the top of the
-    shuffled deck (a frame's pack), then its preset characters, placed from the top before the
-    hand is drawn (2024 §5.3.1). A rule set with a set-up (the extra format's trumps, 001
-    §3.11.4) runs it for each player, first player 1, on the deck before the hand is drawn:
-    the game starts once both are done."""
+    stacks a deck this way). A rule set with a set-up (the extra format's trumps, 001
+    §3.11.4; a frame's rare card or chosen hand, frame.yaml) runs it for each player, first
+    player 1, on the shuffled deck: the game goes on once both are done. `start`: then a
+    regulation's cards set aside from the top of the deck (a frame's pack) and its preset
+    characters, placed from the top before the hand is drawn (2024 §5.3.1: after the trumps)."""
     state = g.state
     for index, player in enumerate(state.players):
         state.rng.shuffle(player.life)
         player.life = [*tops[index], *(c for c in player.life if c not in tops[index])]
-        if start is not None:
-            for zone, count in start.set_aside:  # before the presets: the pack of frame.yaml
-                player.zones[zone] += player.life[:count]
-                del player.life[:count]
-            _preset(g, index, start)
+    state.start = start
     setup_action = g.rules.setup
     if setup_action is None:
         _deal(g)
@@ -57,10 +53,18 @@ def setup(g: Table, tops: Sequence[Sequence[int]] = ((), ()), start: Start | Non
 
 
 def _deal(g: Table) -> None:
-    """The hands, then the first player (001 §3.9 from step 2)."""
+    """The regulation's set-aside cards and presets, then the hands up to their size (a hand
+    chosen at the set-up draws the rest: ストラテジー) and the first player (001 §3.9 from step 2)."""
     state = g.state
-    for index in range(len(state.players)):
-        t.draw(state, index, g.rules.edition.core.hand_size)
+    start, state.start = state.start, None
+    if start is not None:
+        for index, player in enumerate(state.players):
+            for zone, count in start.set_aside:  # before the presets: the pack of frame.yaml
+                player.zones[zone] += player.life[:count]
+                del player.life[:count]
+            _preset(g, index, start)
+    for index, player in enumerate(state.players):
+        t.draw(state, index, g.rules.edition.core.hand_size - len(player.hand))
     first = 0
     while all(p.life for p in state.players):
         shown = [p.life[0] for p in state.players]

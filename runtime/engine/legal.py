@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 Cost = tuple[tuple[str, int], ...]  # (unit letter, how many), in letter order
 KeyWays = list[tuple[int, ...]]
 NO_KEYS: list[tuple[int, ...]] = [()]
+HAND = ("hand",)  # where key cards come from unless an action says otherwise
 NO_TARGET: list[OptionTarget | None] = [None]
 NO_COST: list[tuple[Payment, ...]] = [()]
 
@@ -190,9 +191,15 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
     turn = p == state.turn_player
     main = turn and not state.stage
     hand = tuple(sorted(me.hand))
-    plan = g.rules.hand_plans.get((p, hand, main, turn))
+    # the cards of the other zones key cards come from (the rare card) decide the plan too
+    others = (
+        tuple(sorted(c for zone in g.rules.key_zones for c in me.zones[zone])) if g.rules.key_zones else ()
+    )
+    plan = g.rules.hand_plans.get((p, hand, others, main, turn))
     if plan is None:
-        plan = g.rules.hand_plans.put((p, hand, main, turn), hand_plan(g, p, hand, main, turn))
+        plan = g.rules.hand_plans.put(
+            (p, hand, others, main, turn), hand_plan(g, p, hand, others, main, turn)
+        )
     if not plan:
         return []
     used = me.used
@@ -260,11 +267,14 @@ def _paid(payer: Payer, entry: Requestable, hand: tuple[int, ...], ways: KeyWays
     return tuple((keys, pays) for keys, pays in paid if pays)
 
 
-def hand_plan(g: Table, p: int, hand: tuple[int, ...], main: bool, turn: bool) -> tuple[Planned, ...]:
+def hand_plan(
+    g: Table, p: int, hand: tuple[int, ...], others: tuple[int, ...], main: bool, turn: bool
+) -> tuple[Planned, ...]:
     """The actions player `p` may request by timing whose key cards `hand` (sorted ids) holds,
-    with what the hand alone decides of their options; the rest is left to each call. The
-    timing situations of one hand share each action's plan."""
-    known = g.rules.hand_actions.get_or_make((p, hand), dict)
+    or the zones `others` are the cards of (an action's `key_from`), with what the hand alone
+    decides of their options; the rest is left to each call. The timing situations of one
+    hand share each action's plan."""
+    known = g.rules.hand_actions.get_or_make((p, hand, others), dict)
     held = sum(1 << c for c in hand)
     plan = []
     for entry in g.rules.requestables[main, turn]:
@@ -280,13 +290,24 @@ def hand_plan(g: Table, p: int, hand: tuple[int, ...], main: bool, turn: bool) -
 
 def _planned(g: Table, p: int, hand: tuple[int, ...], held: int, entry: Requestable) -> Planned | None:
     action = entry.action
-    ways = NO_KEYS if action.matcher is None else key_ways(g, action, hand, held)
+    if action.matcher is None:
+        ways = NO_KEYS
+    elif action.key_from == HAND:
+        ways = key_ways(g, action, hand, held)
+    else:
+        pool = key_pool(g, p, action)
+        ways = key_ways(g, action, pool, sum(1 << c for c in pool))
     return Planned(entry, p, hand, ways) if ways else None
 
 
+def key_pool(g: Table, p: int, action: Action) -> tuple[int, ...]:
+    """The cards (sorted ids) of the zones the action takes its key cards from."""
+    return tuple(sorted(c for zone in action.key_from for c in g.state.players[p].pile(zone)))
+
+
 def key_ways(g: Table, action: Action, hand: tuple[int, ...], held: int) -> KeyWays:
-    """Each distinct choice of key cards from a hand (sorted ids; `held`: the same as bits by
-    id), in canonical card order.
+    """Each distinct choice of key cards from a hand, or the cards of the zones the action
+    takes them from (sorted ids; `held`: the same as bits by id), in canonical card order.
 
     The ways depend only on the cards that can be key cards of the action, so a hand that
     differs only in other cards finds them under its relevant cards; and those depend only

@@ -168,14 +168,29 @@ def without_turn(s: Subject) -> str | None:
     return f"{s.named.name} can be requested only without the turn: {s.who} holds it"
 
 
+def taken_keys(s: Subject) -> tuple[list[int], list[Card]] | Card:
+    """The key cards as ids, taken from the zones the action takes them from (the hand unless
+    its `key_from` says otherwise; equal cards are alike, the first will do), and the hand's
+    cards left; or the first key card those zones lack."""
+    me = s.game.state.players[s.written.player]
+    pool = [c for zone in s.named.key_from for c in me.pile(zone)]
+    rest = list(me.hand)
+    ids = []
+    for key in s.written.keys:
+        cid = next((c for c in pool if card(c) == key), None)
+        if cid is None:
+            return key
+        pool.remove(cid)
+        ids.append(cid)
+        if cid in rest:
+            rest.remove(cid)
+    return ids, [card(c) for c in rest]
+
+
 def hand_after_keys(s: Subject) -> list[Card] | Card:
     """The hand's cards left once the key cards are taken, or the first key card it lacks."""
-    rest = [card(c) for c in s.game.state.players[s.written.player].hand]
-    for key in s.written.keys:
-        if key not in rest:
-            return key
-        rest.remove(key)
-    return rest
+    taken = taken_keys(s)
+    return taken if isinstance(taken, Card) else taken[1]
 
 
 def requirement(s: Subject) -> str | None:
@@ -186,8 +201,13 @@ def requirement(s: Subject) -> str | None:
 
 
 def keys_in_hand(s: Subject) -> str | None:
+    """The key cards lie where the action takes them from: the hand, or its `key_from` zones."""
     missing = hand_after_keys(s)
-    return f"key card {missing} is not in {s.who}'s hand" if isinstance(missing, Card) else None
+    if not isinstance(missing, Card):
+        return None
+    names = {z.id: z.name for z in s.game.rules.edition.core.zones}
+    where = " or ".join("hand" if z == "hand" else names.get(z, z) for z in s.named.key_from)
+    return f"key card {missing} is not in {s.who}'s {where}"
 
 
 def keys_match(s: Subject) -> str | None:
@@ -231,13 +251,9 @@ def target_valid(s: Subject) -> str | None:
         return None
     g, p = s.game, s.written.player
     spec = g.rules.target_specs[s.named.id]
-    hand = list(g.state.players[p].hand)
-    keys = []
-    for key in s.written.keys:  # equal cards are alike to a target test: any of them will do
-        cid = next(c for c in hand if card(c) == key)
-        hand.remove(cid)
-        keys.append(cid)
-    if any(_names(found, written) for found in candidates(g, p, spec, tuple(keys))):
+    taken = taken_keys(s)  # equal cards are alike to a target test: any of them will do
+    assert not isinstance(taken, Card)  # checked by `keys_in_hand`
+    if any(_names(found, written) for found in candidates(g, p, spec, tuple(taken[0]))):
         return None
     if isinstance(written, WrittenCharacter) and not any(
         card(c) == written.card for u in g.state.players[written.player].field for c in u.cards

@@ -87,12 +87,18 @@ class Rules:
             a.id: sum(
                 1 << (owner * DECK_SIZE + index)
                 for index, c in enumerate(DECK)
-                if not a.key.rare and any(p.matches(c) for p in a.key.patterns)
+                if any(p.matches(c) for p in a.key.patterns)
                 for owner in PLAYERS
             )
             for a in ruleset.actions
             if a.key is not None
         }
+        # the zones other than the hand that direct actions take key cards from (the rare card)
+        self.key_zones: tuple[str, ...] = tuple(
+            sorted(
+                {z for a in ruleset.actions if a.key is not None and a.direct for z in a.key_from} - {"hand"}
+            )
+        )
         # the direct actions each timing situation allows
         direct = tuple(a for a in ruleset.actions if a.direct)
         self.requestables: Timed = requestables(direct, self.target_specs)
@@ -108,10 +114,10 @@ class Rules:
         self.character_matchers: dict[str, KeyMatcher] = {
             c.id: compile_matcher(c.key) for c in ruleset.characters
         }
-        self.hand_plans: LRU[tuple[int, tuple[int, ...], bool, bool], tuple[Planned, ...]] = LRU(
-            HAND_PLANS_SIZE
-        )
-        self.hand_actions: LRU[tuple[int, tuple[int, ...]], dict[str, Planned | None]] = LRU(
+        self.hand_plans: LRU[
+            tuple[int, tuple[int, ...], tuple[int, ...], bool, bool], tuple[Planned, ...]
+        ] = LRU(HAND_PLANS_SIZE)
+        self.hand_actions: LRU[tuple[int, tuple[int, ...], tuple[int, ...]], dict[str, Planned | None]] = LRU(
             HAND_ACTIONS_SIZE
         )
         self.relevant_ways: LRU[tuple[str, int], KeyWays] = LRU(RELEVANT_WAYS_SIZE)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from blackpoker.compiler.model import Action, Character
 from blackpoker.compiler.program import Step
 from blackpoker.runtime.engine.refs import StateTarget
+from blackpoker.runtime.engine.start import Start
 
 if TYPE_CHECKING:  # options.py prints player names from here
     from blackpoker.runtime.engine.options import Choice, Prompt
@@ -159,6 +160,7 @@ class GameState:
     blocks: dict[int, list[int]] = dataclasses.field(default_factory=dict)  # attacker uid → blocker uids
     result: str | None = None  # "p1", "p2" or "draw" once decided
     next_uid: int = 1
+    start: Start | None = None  # a regulation's start, until the set-up's decisions are made
 
     def copy(self) -> GameState:
         rng = random.Random()
@@ -179,6 +181,7 @@ class GameState:
             {k: list(v) for k, v in self.blocks.items()},
             self.result,
             self.next_uid,
+            self.start,
         )
 
     def to_move(self) -> int | None:

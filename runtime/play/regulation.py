@@ -50,6 +50,7 @@ class Setup:
     additions: Additions = dataclasses.field(default_factory=Additions)  # its frame's actions
     set_aside: tuple[tuple[str, int], ...] = ()  # the frame's: the deck's top cards into a zone
     files: tuple[tuple[Path, ...], tuple[Path, ...]] = ((), ())  # each player's deck files, as given
+    rule: str = ""  # the match form's rule, cited when a retired deck is named
 
     @classmethod
     def of(
@@ -88,6 +89,7 @@ class Setup:
             additions or Additions(),
             frame.set_aside,
             (tuple(Path(d.doc.path) for d in decks[0]), tuple(Path(d.doc.path) for d in decks[1])),
+            match.rule,
         )
 
     @property
@@ -202,6 +204,24 @@ class Match:
     def usable(self, player: int) -> list[int]:
         """The player's decks that may still be used: none that won a game (§5.2.1)."""
         return [d for d in range(len(self.decks[player])) if d not in self.retired[player]]
+
+    def refusal(self, decks: tuple[int, int]) -> str | None:
+        """Why the next game cannot be played with these decks (indexes): the match is over,
+        or a deck won an earlier game (§5.2.1); None when it can."""
+        if self.over:
+            return f"the match is over after {len(self.games)} games ({self.result} won)"
+        for p in PLAYERS:
+            if decks[p] in self.retired[p]:
+                won = next(
+                    n
+                    for n, g in enumerate(self.games, 1)
+                    if g.decks[p] == decks[p] and g.result == player_name(p)
+                )
+                return (
+                    f"{player_name(p)}'s deck {decks[p] + 1} won game {won}: a deck that won a game is not "
+                    f"used again ({self.setup.rule})"
+                )
+        return None
 
     def choose(self) -> tuple[int, int]:
         """Each player picks, at random, a deck that may still be used."""

@@ -105,6 +105,8 @@ def load(path: Path, env: Environment | None = None) -> tuple[Scenario | None, l
     if "regulation" in doc.data["setup"]:
         regulation, refusals, wrong = _regulation(doc, path, rules)
         problems += wrong
+    elif "match" in doc.data["setup"]:
+        problems.append(doc.at(("setup", "match"), "match: a match is played under a regulation", key=True))
     played = rules if regulation is None else regulation.additions.widen(rules)  # its frame's zones, actions
     expects = [("expect",), *(where for _, where in checkpoints)]
     problems += (
@@ -188,7 +190,8 @@ def _regulation(
     doc: Document, path: Path, rules: RuleSet
 ) -> tuple[Setup | None, list[Diagnostic], list[Diagnostic]]:
     """`setup: {regulation, deck_files}`: the regulation of the rule set's edition, for its
-    format, and each player's deck files (relative to the scenario file) checked against it.
+    format, and each player's deck files (relative to the scenario file) checked against it
+    (a written position has no decks: it takes only the zones and actions the regulation adds).
     Returns the set-up, why the regulation or the decks are refused (as `simulate` refuses
     them), and the problems of the file itself (a deck file that is not there)."""
     setup = doc.data["setup"]
@@ -221,14 +224,46 @@ def _regulation(
             deck, found = read_deck(file, display(file))
             problems += found
             mine += [deck] if deck is not None else []
-        if not problems + missing and (mine or chosen.frame.needs_decks):  # others deal, or play the set
+        # a dealt set-up plays decks: the files, or the frame's (others deal, or play the set)
+        if "seed" in setup and not problems + missing and (mine or chosen.frame.needs_decks):
             for problem in deck_problems(chosen, who, mine):
                 located = problem.location.path != "--deck"
                 problems.append(problem if located else doc.at(("setup",), f"deck_files: {problem.message}"))
         decks.append(mine)
     if problems or missing:
         return None, problems, missing
-    return Setup.of(chosen, decks, added), [], []
+    made = Setup.of(chosen, decks, added)
+    faulty = _match(made, setup)[1] if "match" in setup else None
+    if faulty is None:
+        return made, [], []
+    diagnostic = [doc.at(faulty[0], faulty[1])]
+    return (None, diagnostic, []) if faulty[2] else (None, [], diagnostic)
+
+
+def _match(regulation: Setup, setup: dict[str, Any]) -> tuple[Match, tuple[PathKey, str, bool] | None]:
+    """`setup.match`: the match so far from the scenario's seed, each game checked against
+    the match form as it is recorded. Returns the match with the earlier games recorded, and
+    the first problem: where, what, and whether it is a refused set-up (a retired deck, a
+    match already over) rather than a fault of the file (a deck the player does not have)."""
+    match = Match(regulation, random.Random(setup["seed"]))
+    for index, game in enumerate(setup["match"]):
+        where = ("setup", "match", index)
+        decks = (game["p1"] - 1, game["p2"] - 1)
+        for p, who in enumerate(PLAYER_KEYS):
+            if decks[p] >= len(match.decks[p]):
+                return match, (
+                    (*where, who),
+                    f"match: {who} has {len(match.decks[p])} deck(s), not {decks[p] + 1}",
+                    False,
+                )
+        refused = match.refusal(decks)
+        if refused is not None:
+            return match, (where, f"game {index + 1}: {refused}", True)
+        if "result" in game:
+            match.record(decks, game["result"])
+        elif index < len(setup["match"]) - 1:
+            return match, (where, "match: only the last game may leave out its result", False)
+    return match, None
 
 
 def _check_refusal(doc: Document, checkpoints: list[tuple[int, PathKey]]) -> list[Diagnostic]:
@@ -463,7 +498,11 @@ def _deal(rules: RuleSet, setup: dict[str, Any], regulation: Setup | None) -> Ga
     start = None
     if regulation is not None:
         match = Match(regulation, random.Random(setup["seed"]))
-        start = regulation.start(match.decks, match.choose())
+        if "match" in setup:  # the next game of the match so far (checked at load)
+            match = _match(regulation, setup)[0]
+        last = setup.get("match", [{}])[-1]
+        chosen = (last["p1"] - 1, last["p2"] - 1) if last and "result" not in last else match.choose()
+        start = regulation.start(match.decks, chosen)
     return Game.new(rules, setup["seed"], tops, start, check=True, events=[])
 
 

@@ -98,8 +98,8 @@ def _side(edition: str, text: str) -> RulesSource:
     if text not in known:
         option_error(
             "--compare",
-            f"'{text}' is neither a format or extra list of {edition} ({', '.join(known)}) "
-            "nor a local-rule or extra file",
+            f"'{text}' is neither a format of {edition} ({', '.join(known)}) "
+            f"nor a local-rule {'or extra ' if extras else ''}file",
         )
     return RulesSource(edition, text)
 

@@ -20,6 +20,7 @@ from blackpoker.cli.options import (
     declared_edition,
     declared_format,
     default_edition,
+    extra_option,
     play_format,
     rules_option,
 )
@@ -29,6 +30,8 @@ from blackpoker.cli.report import option_error, report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.diff import RuleSetDiff, diff_rulesets
+from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.extra import EXTRA_FORMAT, ExtraSource
 from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.pipeline import display, edition_source
 from blackpoker.compiler.regulation import PLUS
@@ -75,19 +78,33 @@ def _is_rules_file(text: str) -> bool:
     return text.endswith((".yaml", ".yml")) or Path(text).exists()
 
 
+def _extra_file(text: str) -> ExtraSource | None:
+    """The extra list a --compare side names as a file (kind: extra), if it is one."""
+    if not _is_rules_file(text) or not Path(text).is_file():
+        return None
+    source, _ = Environment().read(Path(text))
+    return source if isinstance(source, ExtraSource) else None
+
+
 def _side(edition: str, text: str) -> RulesSource:
-    """A --compare side: a format of the edition, or a local-rule file (its declared format)."""
+    """A --compare side: a format of the edition, a local-rule file (its declared format), or
+    an extra list (a built-in one's id or a file) played in the extra format."""
     path = Path(text)
+    extras = [p.stem for p in Environment().builtin_extras(edition)]
+    if text in extras or _extra_file(text) is not None:
+        return RulesSource(edition, EXTRA_FORMAT.id, extra=text)
     if _is_rules_file(text):
         return RulesSource(edition, declared_format(path, "--compare"), path)
     try:
         known = [f.id for f in edition_source(edition).edition.formats]
     except CompileError as error:
         report(error.diagnostics)
+    known += [EXTRA_FORMAT.id, *extras] if extras else []
     if text not in known:
         option_error(
             "--compare",
-            f"'{text}' is neither a format of {edition} ({', '.join(known)}) nor a local-rule file",
+            f"'{text}' is neither a format of {edition} ({', '.join(known)}) "
+            f"nor a local-rule {'or extra ' if extras else ''}file",
         )
     return RulesSource(edition, text)
 
@@ -147,6 +164,8 @@ def _summary(records: list[GameRecord], rules: RuleSet, plan: Plan, seconds: flo
     the format), so that compared regulations of one format stay apart."""
     summary = summarize(records, rules, plan.agents, plan.seed, seconds)
     setup = plan.setup
+    if plan.source.extra is not None:  # two extra lists compared stay apart
+        return dataclasses.replace(summary, format=f"{summary.format} {plan.source.extra}")
     return summary if setup is None else dataclasses.replace(summary, format=setup.id, title=setup.label)
 
 
@@ -156,6 +175,7 @@ def _summary(records: list[GameRecord], rules: RuleSet, plan: Plan, seconds: flo
     "--format", "format_id", help="Format id (default: the registry's `play_format`, or the --rules file's)."
 )
 @rules_option()
+@extra_option()
 @click.option("-n", "games", default=1000, show_default=True, type=click.IntRange(min=1), help="Games.")
 @click.option("--seed", default=1, show_default=True, help="Game i plays with a seed derived from (seed, i).")
 @click.option(
@@ -213,6 +233,7 @@ def simulate(
     edition: str | None,
     format_id: str | None,
     rules: Path | None,
+    extra: str | None,
     games: int,
     seed: int,
     agent_names: str,
@@ -238,11 +259,24 @@ def simulate(
         option_error("--jobs", "not with --cluster: the cluster's workers play the games")
     if cluster_address is not None and logs is not None:
         option_error("--logs", "not with --cluster: the workers would write them on their own machines")
+    if extra is not None and compare:
+        option_error("--extra", "not with --compare: a side names an extra list (its id or file)")
+    if extra is not None and format_id != EXTRA_FORMAT.id:
+        option_error("--extra", f"needs --format {EXTRA_FORMAT.id}")
+    if extra is not None and logs is not None:
+        option_error("--logs", "not with --extra yet: a log does not record the extra list")
     if edition is None:  # a format compared with a local rule is of the rule's edition
-        files = [Path(t) for t in compare or () if _is_rules_file(t) and not _is_regulation(t)]
+        lists = [found.edition_id for t in compare or () if (found := _extra_file(t)) is not None]
+        files = [
+            Path(t)
+            for t in compare or ()
+            if _is_rules_file(t) and not _is_regulation(t) and _extra_file(t) is None
+        ]
         files += [rules] if rules else []
         edition = (
-            declared_edition(files[0], "--compare" if compare else "--rules") if files else default_edition()
+            declared_edition(files[0], "--compare" if compare else "--rules")
+            if files
+            else next(iter(lists), default_edition())
         )
     setups: list[Setup | None] = [None]
     if regulation_text is not None:
@@ -265,7 +299,7 @@ def simulate(
     elif rules is not None:
         sources = [RulesSource(edition, format_id or declared_format(rules, "--rules"), rules)]
     else:
-        sources = [RulesSource(edition, format_id or play_format())]
+        sources = [RulesSource(edition, format_id or play_format(), extra=extra)]
     if skill:
         if compare:
             option_error("--skill", "not with --compare: it compares agents on one rule set")
@@ -339,8 +373,8 @@ def simulate(
         show_sections(out, [t for m in matches for t in match_sections(m, ENGLISH)])
     if html_out is not None:  # after the report is shown, so a failed write loses nothing
         try:
-            extra = tuple(t for m in matches for t in match_sections(m, JAPANESE))
-            html_out.write_text(render_report(result, changes, extra), encoding="utf-8")
+            appended = tuple(t for m in matches for t in match_sections(m, JAPANESE))
+            html_out.write_text(render_report(result, changes, appended), encoding="utf-8")
         except OSError as error:
             report([Diagnostic(Location(display(html_out), 0, 0), f"--html: cannot write: {error.strerror}")])
     failures = [f for s in summaries for f in s.failures]

@@ -141,10 +141,14 @@ class Field(Node):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Pile(Node):
     """{zone: Z, player: P}: the cards lying in a player's zone (hand, graveyard, or a zone the
-    edition declares in `core.zones`, such as the fog)."""
+    edition declares in `core.zones`, such as the fog); `face`, `suit_of` and `rank_of` keep only
+    the cards lying so, of a suit or number of the named cards (choose's filters)."""
 
     zone: str = field(metadata=at("zone"))
     side: PlayerRef = field(metadata=at("player"))
+    face: Face | None = field(default=None, metadata=at("face"))
+    suit_of: Name | None = field(default=None, metadata=at("suit_of"))
+    rank_of: Name | None = field(default=None, metadata=at("rank_of"))
 
 
 Cards = Name | Field | Pile

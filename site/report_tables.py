@@ -8,8 +8,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from blackpoker.runtime.play.compare import ALPHA, ActionComparison, Comparison, Tested
-from blackpoker.runtime.play.stats import ActionUse, MatchSummary, Mean, Rate, Spread, Summary
+from blackpoker.runtime.play.compare import ALPHA, ActionComparison, Comparison, Tested, TrumpComparison
+from blackpoker.runtime.play.stats import ActionUse, MatchSummary, Mean, Rate, Spread, Summary, TrumpUse
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +45,13 @@ class Labels:
     player: str
     deck: str
     deck_wins: str
+    trumps: str  # one run's trump table (the extra format)
+    trump: str
+    placed: str
+    opened: str
+    owner_wins: str
+    opened_title: str  # the compared trump tables
+    trump_wins_title: str
 
 
 ENGLISH = Labels(
@@ -84,6 +91,16 @@ ENGLISH = Labels(
     player="player",
     deck="deck",
     deck_wins="games won",
+    trumps=(
+        "Trumps: games in which a player placed it, games in which it lay face up, and its owner's "
+        "win rate in those (95% Wilson intervals)"
+    ),
+    trump="trump",
+    placed="placed",
+    opened="face up",
+    owner_wins="owner wins when face up",
+    opened_title="Trumps: share of the finished games in which it lay face up (95% Wilson intervals)",
+    trump_wins_title="Trumps: the owner's win rate in the games where it lay face up (95% Wilson intervals)",
 )
 
 JAPANESE = Labels(
@@ -123,6 +140,13 @@ JAPANESE = Labels(
     player="プレイヤー",
     deck="デッキ",
     deck_wins="勝ったゲーム",
+    trumps="切札: 置かれた試合数, 表向きになった試合数, その試合での持ち主の勝率 (95%信頼区間: Wilson)",
+    trump="切札",
+    placed="置かれた試合",
+    opened="表向きの試合",
+    owner_wins="表向きのときの持ち主の勝率",
+    opened_title="切札: 表向きになった試合の割合 (95%信頼区間: Wilson)",
+    trump_wins_title="切札: 表向きになった試合での持ち主の勝率 (95%信頼区間: Wilson)",
 )
 
 
@@ -169,6 +193,16 @@ def sections(s: Summary, labels: Labels) -> tuple[Section, ...]:
         )
         for use in s.actions
     )
+    trumps = tuple(
+        (
+            f"{use.card} {use.name}",
+            f"{use.placed} ({use.placed / max(s.completed, 1):.0%})",
+            f"{use.opened} ({use.opened / max(s.completed, 1):.0%})",
+            rate_cell(use.wins),
+        )
+        for use in s.trumps
+    )
+    columns = (labels.trump, labels.placed, labels.opened, labels.owner_wins)
     return (
         Section(labels.results, ("", s.format), results),
         _lengths((s,), labels),
@@ -177,6 +211,7 @@ def sections(s: Summary, labels: Labels) -> tuple[Section, ...]:
             (labels.action, labels.games, labels.uses_per_game, labels.user_wins),
             actions,
         ),
+        *((Section(labels.trumps, columns, trumps),) if trumps else ()),
     )
 
 
@@ -254,6 +289,33 @@ def compared_sections(comparison: Comparison, labels: Labels) -> tuple[Section, 
             lambda c: c.user_wins,
             percent=True,
         ),
+        *_compared_trumps(comparison, labels, heads),
+    )
+
+
+def _compared_trumps(comparison: Comparison, labels: Labels, heads: tuple[str, ...]) -> tuple[Section, ...]:
+    """The trumps both extra lists have: the share of games in which each lay face up, its
+    owners' win rate there, each with B − A and its test."""
+    a, b = comparison.a, comparison.b
+
+    def table(
+        title: str,
+        cell: Callable[[TrumpUse, Summary], str],
+        test: Callable[[TrumpComparison], Tested | None],
+    ) -> Section:
+        rows = tuple(
+            (f"{t.b.card} {t.b.name}", cell(t.a, a), cell(t.b, b), *tested_cells(test(t), percent=True))
+            for t in comparison.trumps
+        )
+        return Section(title, (labels.trump, *heads[1:]), rows)
+
+    if not comparison.trumps:
+        return ()
+    return (
+        table(
+            labels.opened_title, lambda use, s: rate_cell(Rate(use.opened, s.completed)), lambda t: t.opened
+        ),
+        table(labels.trump_wins_title, lambda use, s: rate_cell(use.wins), lambda t: t.owner_wins),
     )
 
 

@@ -19,10 +19,13 @@ from blackpoker.runtime.engine.expressions import requirement_holds
 from blackpoker.runtime.engine.game import Game, snapshot
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.view import view
-from blackpoker.runtime.engine.zones import label
+from blackpoker.runtime.engine.zones import card, label
+from blackpoker.runtime.scenario.scenario import build
+from blackpoker.runtime.scenario.scenario import load as load_scenario
 from click.testing import Result
 
 ENV = Environment()
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 WITH_EXTRAS = [e for e in ENV.builtin_editions() if ENV.builtin_extras(e)]
 
 
@@ -62,8 +65,10 @@ def test_each_trump_action_needs_its_trump_face_up(edition: str) -> None:
             assert rule is not None, action_id
             faces = [n for _, n in walk(rule) if isinstance(n, FaceUp)]
             assert [(f.zone, f.card) for f in faces] == [(TRUMP_ZONE.id, trump.card)], action_id
-    operations = {o.id for o in newest(edition).operations if o.program}
-    assert all(ruleset.action(a).requires is None for a in operations)
+    # an operation may require a trump to work on (no wasted opens), never one face up to be on
+    operations = [ruleset.action(o.id) for o in newest(edition).operations if o.program]
+    required = [a.requires.cond for a in operations if a.requires is not None]
+    assert not any(isinstance(n, FaceUp) for cond in required for _, n in walk(cond))
 
 
 def test_an_own_requirement_is_kept_beside_the_face_up_one() -> None:
@@ -167,3 +172,52 @@ def test_a_game_without_trumps_hashes_as_before() -> None:
     base = ENV.edition(WITH_EXTRAS[0]).edition.formats[-1].id
     game = Game.new(ENV.compile(WITH_EXTRAS[0], base), 5)
     assert all("face_up" not in p and "zones" not in p for p in snapshot(game.state)["players"])
+
+
+def _operations(game: Game) -> dict[str, list[RequestOption]]:
+    """The request options of the trump operations (the extra list's `operations`, variants
+    included) for the player holding chance, by action id."""
+    source = newest(game.rules.edition.id)
+    ids = {a.id for o in source.operations for a in (o, *source.variants_of(o.id))}
+    found: dict[str, list[RequestOption]] = {}
+    for option in game.legal_options():
+        if isinstance(option, RequestOption) and option.action in ids:
+            found.setdefault(option.action, []).append(option)
+    return found
+
+
+def test_open_is_offered_only_with_a_face_down_trump() -> None:
+    ruleset = ENV.compile(WITH_EXTRAS[0], EXTRA_FORMAT.id)
+    assert not _operations(_placed(ruleset, 1, (0, 0)))
+    game = _placed(ruleset, 1, (1, 1))
+    me = game.state.chance
+    assert me is not None
+    offered = _operations(game)
+    turning_up = [a for a in ruleset.actions if any(s.get("turn", {}).get("face") == "up" for s in a.program)]
+    opening = {a.id for a in turning_up} & set(offered)
+    assert opening and set(offered) == opening  # the opponent's trump lies face down: nothing to close
+    game.play(offered[sorted(opening)[0]][0])
+    game.play(game.legal_options()[0])  # the one face-down trump
+    assert game.state.players[me].face_up and game.state.chance == me
+    assert not opening & set(_operations(game))
+
+
+def test_close_and_destroy_are_offered_only_with_key_cards_matching_a_face_up_trump() -> None:
+    scenario, problems = load_scenario(SCENARIOS / "extra" / "no-wasted-operations.yaml", ENV)
+    assert scenario is not None and not problems
+    game = build(scenario)
+    me = game.state.chance
+    assert me is not None
+    theirs = game.state.players[1 - me]
+    up = [card(c) for c in theirs.face_up]
+    offered = _operations(game)
+    keyed = [o for options in offered.values() for o in options if o.keys]
+    assert keyed  # the hand holds matching key cards
+    for option in keyed:
+        keys = [card(c) for c in option.keys]
+        assert any(k.suit == t.suit for k in keys for t in up), option
+        if len(keys) == 1:  # 切札破壊: the suit and the number
+            assert any(k == t for k in keys for t in up), option
+    # the hand's other key cards would do nothing
+    mine = [card(c) for c in game.state.players[me].hand]
+    assert any(c.suit not in {t.suit for t in up} for c in mine)

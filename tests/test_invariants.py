@@ -12,7 +12,7 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import InvariantError, check_invariants
 from blackpoker.runtime.play import selfplay
 from blackpoker.runtime.play.agents import Agent
-from blackpoker.runtime.play.selfplay import Checks, play_random
+from blackpoker.runtime.play.selfplay import Checks, Faces, play_random
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 from editions_support import EDITIONS, formats
 
@@ -59,10 +59,14 @@ def _lose_a_card_for_the_game(repair: bool) -> Callable[..., None]:
     play = selfplay.play
 
     def planted(
-        game: Game, agents: Sequence[Agent], cap: int, uses: Counter[tuple[str, int]] | None = None
+        game: Game,
+        agents: Sequence[Agent],
+        cap: int,
+        uses: Counter[tuple[str, int]] | None = None,
+        faces: Faces | None = None,
     ) -> None:
         lost = game.state.players[0].life.pop()
-        play(game, agents, cap, uses)
+        play(game, agents, cap, uses, faces)
         if repair:
             game.state.players[0].life.append(lost)
 

@@ -150,7 +150,8 @@ def test_a_requires_that_reads_a_name_is_refused(tmp_path: Path) -> None:
     regs = next(r for r in PLAYED if any(a.requires for a in r.actions))
     data = file_data(regs)
     action = next(a for a in data["actions"] if "requires" in a)
-    action["requires"] = {"gt": [{"count": "key"}, 0]}
+    # `key` is read per key-card way; a target is chosen only with the request
+    action["requires"] = {"gt": [{"count": "target"}, 0]}
     path = write(tmp_path / "regs.yaml", data)
     result = refused(invoke("validate", path))
-    assert "requires: 'key' names cards of a request, which does not exist yet" in result.stderr
+    assert "requires: 'target' names cards of a request, which does not exist yet" in result.stderr

@@ -6,11 +6,14 @@ from pathlib import Path
 
 import yaml
 from blackpoker.cli.main import main
+from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.extra import EXTRA_FORMAT
 from blackpoker.compiler.pipeline import edition_source
 from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
+ENV = Environment()
 
 
 LIFE_LISTS = ("p1: {life: [", "p2: {life: [")  # a player's position on one line, life listed first
@@ -39,7 +42,9 @@ def test_all_shipped_scenarios_pass() -> None:
     # a scenario of a local rule (`rules:`) belongs to no edition's suite
     suites = {(data["edition"], data["format"]) for data in written if "rules" not in data}
     formats = {e: {(e, f.id) for f in edition_source(e).edition.formats} for e, _ in suites}
-    assert suites <= set().union(*formats.values())  # each names a format of its edition
+    # an edition with extra lists also plays the extra format
+    extras = {(e, EXTRA_FORMAT.id) for e, _ in suites if ENV.builtin_extras(e)}
+    assert suites <= set().union(*formats.values(), extras)  # each names a format of its edition
     assert any(wanted <= suites for wanted in formats.values())  # some edition has a suite per format
     result = CliRunner().invoke(main, ["scenario", "run", str(SCENARIOS)])
     assert result.exit_code == 0, result.output
@@ -108,3 +113,22 @@ def test_broken_files_report_every_problem_located(tmp_path: Path, monkeypatch) 
     assert f"{GOOD.name}:{at + 1}:{column}: command '{command} ??': unexpected '?'" in result.stderr
     assert "    ^" in result.stderr
     assert f"{GOOD.name}:{placed + 1}:{twice + 1}: {player} has no {card} left to place" in result.stderr
+
+
+def test_each_playable_extra_action_has_a_scenario_in_the_extra_suite() -> None:
+    """Every action of the extra format's rule set that its base format lacks (the trump
+    operations and each trump action with a program) is named in an extra scenario, for the
+    editions with extra scenarios."""
+    suites: dict[str, str] = {}
+    for path in SCENARIOS.glob("**/*.yaml"):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if data.get("format") == EXTRA_FORMAT.id:
+            suites[data["edition"]] = suites.get(data["edition"], "") + path.read_text(encoding="utf-8")
+    assert suites
+    for edition, text in suites.items():
+        rules = ENV.compile(edition, EXTRA_FORMAT.id)
+        base = {a.id for a in ENV.compile(edition, rules.edition.formats[-1].id).actions}
+        added = [a.name for a in rules.actions if a.id not in base]
+        # requested by a command, or by an effect or a trigger (an event names it)
+        missing = [name for name in added if f": {name}" not in text and f"ed {name} by" not in text]
+        assert added and not missing, (edition, missing)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, assert_never
 
-from blackpoker.compiler.model import Action
+from blackpoker.compiler.model import Action, Face
 from blackpoker.compiler.program import (
     COMPARE,
     All,
     AnyOf,
     Cards,
+    Choose,
     Compare,
     Condition,
     Core,
@@ -18,6 +19,7 @@ from blackpoker.compiler.program import (
     Field,
     Is,
     Mod,
+    Name,
     Neg,
     Not,
     Number,
@@ -30,6 +32,7 @@ from blackpoker.compiler.program import (
     Size,
     State,
     Sum,
+    walk,
 )
 from blackpoker.runtime.engine import refs
 from blackpoker.runtime.engine.state import Origin, Request, Resolution, Unit
@@ -62,7 +65,10 @@ def things(g: Table, res: Resolution, ref: Cards) -> list[Any]:
     state = g.state
     if isinstance(ref, Pile):
         who = player(g, res, ref.side)
-        return list(state.players[who].pile(ref.zone)) if who >= 0 else []
+        if who < 0:
+            return []
+        side = state.players[who]
+        return [c for c in side.pile(ref.zone) if fits(g, res, ref, side.face_up, c)]
     if isinstance(ref, Field):
         indexes = range(len(state.players)) if ref.side is None else (player(g, res, ref.side),)
         kind = ref.type
@@ -101,6 +107,25 @@ def target_object(g: Table, request: Request) -> Unit | Request | int | None:
     if isinstance(target, refs.RequestRef):
         return g.state.stage_request(target.uid)
     return None if target is None else target.index
+
+
+def fits(g: Table, res: Resolution, spec: Pile | Choose, face_up: set[int], cid: int) -> bool:
+    """Whether a card of a zone passes the filters of a pile or a choose step: how it lies,
+    its suit, its number."""
+    if spec.face is not None and (cid in face_up) != (spec.face is Face.UP):
+        return False
+    if spec.suit_of is not None and card(cid).suit not in {
+        card(c).suit for c in _named_cards(g, res, spec.suit_of)
+    }:
+        return False
+    return spec.rank_of is None or card(cid).rank in {
+        card(c).rank for c in _named_cards(g, res, spec.rank_of)
+    }
+
+
+def _named_cards(g: Table, res: Resolution, name: Name) -> list[int]:
+    """The cards a name gives: the key cards as requested, even once put elsewhere."""
+    return list(res.request.key_cards) if name.name == "key" else cards_of(things(g, res, name))
 
 
 def cards_of(items: list[Any]) -> list[int]:
@@ -183,13 +208,21 @@ def condition(g: Table, res: Resolution, cond: Condition) -> bool:
     assert_never(cond)
 
 
-def requirement_holds(g: Table, player: int, action: Action) -> bool:
+def requirement_holds(g: Table, player: int, action: Action, keys: tuple[int, ...] = ()) -> bool:
     """Whether the action's 起動条件 (`requires`) holds for the player now, before any request:
-    its condition reads `you` as the player."""
+    its condition reads `you` as the player and `key` as `keys` (see `reads_key`)."""
     if action.requires is None:
         return True
-    probe = Resolution(Request(-1, action, player, (), []), Origin.PLAYER, [])
+    probe = Resolution(Request(-1, action, player, keys, []), Origin.PLAYER, [])
     return condition(g, probe, action.requires.cond)
+
+
+def reads_key(action: Action) -> bool:
+    """Whether the action's `requires` reads its key cards, so it holds per key-card way
+    (クローズ: an opponent's face-up trump of the key's suit)."""
+    return action.requires is not None and any(
+        isinstance(node, Name) and node.name == "key" for _, node in walk(action.requires.cond)
+    )
 
 
 def _suit_value(cid: int) -> str | None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from blackpoker.compiler.model import Action
 from blackpoker.compiler.program import Target
-from blackpoker.runtime.engine.expressions import requirement_holds
+from blackpoker.runtime.engine.expressions import reads_key, requirement_holds
 from blackpoker.runtime.engine.legality import (
     cost_left,
     once_allows,
@@ -53,6 +53,7 @@ class Requestable:
     pays: Sequence[tuple[Payment, ...]] | None  # every payment when they never change (nothing, or only L)
     target: Target | None  # its `target` step
     keyed_target: bool  # the target test reads the key cards, so candidates differ per key way
+    keyed_requirement: bool  # `requires` reads the key cards, so it holds per key way
 
 
 Timed = dict[tuple[bool, bool], tuple[Requestable, ...]]
@@ -138,6 +139,7 @@ def requestable(a: Action, units: tuple[str, ...], spec: Target | None) -> Reque
         None if None in constant else [tuple(pay for way in constant if way for pay in way)],
         spec,
         spec is not None and spec.suit_of is not None,
+        reads_key(a),
     )
 
 
@@ -211,7 +213,8 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
         action = entry.action
         if entry.once and not once_allows(action, used):
             continue
-        if action.requires is not None and not requirement_holds(g, p, action):
+        keyed = entry.keyed_requirement
+        if action.requires is not None and not keyed and not requirement_holds(g, p, action):
             continue
         free = part = False
         if action.type in waived:
@@ -228,18 +231,22 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
             aims = candidates(g, p, entry.target, ())
             if not aims:  # listed first: no target means no option, whatever the payments
                 continue
-        if entry.hand_only and not free and not part:
+        by_hand = entry.hand_only and not free and not part
+        if by_hand and not keyed:  # the options the hand decides, kept from call to call
             if entry.target is None:
                 found.extend(planned.options(g))
                 continue
             if aims is not None:
                 found.extend(planned.aimed(g, aims))
                 continue
+        if by_hand:
             paid = planned.paid(g)
         else:
             payer = payer or Payer(g, p)
             paid = _paid(payer, entry, hand, planned.ways, free)
         for keys, pays in paid:
+            if keyed and not requirement_holds(g, p, action, keys):
+                continue
             targets: Sequence[OptionTarget | None] = NO_TARGET
             if aims is not None:
                 targets = aims

@@ -193,9 +193,22 @@ def hand_after_keys(s: Subject) -> list[Card] | Card:
     return taken if isinstance(taken, Card) else taken[1]
 
 
+def key_ids(s: Subject) -> tuple[int, ...]:
+    """The hand's cards the written key cards name; one the hand lacks is left out (the key
+    check after this one reports it)."""
+    rest = list(s.game.state.players[s.written.player].hand)
+    found = []
+    for key in s.written.keys:
+        cid = next((c for c in rest if card(c) == key), None)
+        if cid is not None:
+            rest.remove(cid)
+            found.append(cid)
+    return tuple(found)
+
+
 def requirement(s: Subject) -> str | None:
     action = s.named
-    if requirement_holds(s.game, s.written.player, action):
+    if requirement_holds(s.game, s.written.player, action, key_ids(s)):
         return None
     return f"{action.name} can be requested only when: {action.activation_condition or 'its requires holds'}"
 

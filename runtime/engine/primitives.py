@@ -19,7 +19,15 @@ from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.combat import block_pairs, can_attack, judge
 from blackpoker.runtime.engine.errors import NestingLimit
 from blackpoker.runtime.engine.events import LostTarget, Negated, Requested, Revealed, Shuffled, TurnPassed
-from blackpoker.runtime.engine.expressions import cards_of, condition, number, player, target_object, things
+from blackpoker.runtime.engine.expressions import (
+    cards_of,
+    condition,
+    fits,
+    number,
+    player,
+    target_object,
+    things,
+)
 from blackpoker.runtime.engine.options import Choice, Prompt, sort_cards
 from blackpoker.runtime.engine.state import Frame, Origin, Request, Resolution, Unit
 from blackpoker.runtime.engine.targets import resolve_name, retarget_candidates, still_valid
@@ -95,28 +103,10 @@ def _choose(g: Table, res: Resolution, step: program.Choose) -> Signal | None:
     if who < 0 or holder < 0:
         return None
     side = g.state.players[holder]
-    left = [c for c in side.pile(step.zone) if c not in picked and _fits(g, res, step, side.face_up, c)]
+    left = [c for c in side.pile(step.zone) if c not in picked and fits(g, res, step, side.face_up, c)]
     if not left or len(picked) >= number(g, res, step.count):
         return None
     return _ask(res, who, [Choice(who, "pick", cid) for cid in _distinct(left)])
-
-
-def _fits(g: Table, res: Resolution, step: program.Choose, face_up: set[int], cid: int) -> bool:
-    """Whether a card passes the choose step's filters: how it lies, its suit, its number."""
-    if step.face is not None and (cid in face_up) != (step.face is Face.UP):
-        return False
-    if step.suit_of is not None and card(cid).suit not in {
-        card(c).suit for c in _named_cards(g, res, step.suit_of)
-    }:
-        return False
-    return step.rank_of is None or card(cid).rank in {
-        card(c).rank for c in _named_cards(g, res, step.rank_of)
-    }
-
-
-def _named_cards(g: Table, res: Resolution, name: program.Name) -> list[int]:
-    """The cards a name gives: the key cards as requested, even once put elsewhere."""
-    return list(res.request.key_cards) if name.name == "key" else cards_of(things(g, res, name))
 
 
 @primitive(program.Top)

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from blackpoker.runtime.play.stats import ActionUse, Difference, Mean, Rate, Summary, significant
+from blackpoker.runtime.play.stats import ActionUse, Difference, Mean, Rate, Summary, TrumpUse, significant
 
 ALPHA = 0.05  # the family-wise error rate of the report's significance marks
 
@@ -57,11 +57,23 @@ class ActionComparison:
 
 
 @dataclass(frozen=True, slots=True)
+class TrumpComparison:
+    """A trump both rule sets have (two extra lists): the share of the finished games in which
+    it lay face up, and its owners' win rate in those."""
+
+    a: TrumpUse
+    b: TrumpUse
+    opened: Tested | None
+    owner_wins: Tested | None
+
+
+@dataclass(frozen=True, slots=True)
 class Comparison:
     a: Summary
     b: Summary
     rates: tuple[tuple[str, Tested | None], ...]  # as Summary.rates() names them
     actions: tuple[ActionComparison, ...]  # B's order; an action of one side only is not compared
+    trumps: tuple[TrumpComparison, ...] = ()  # B's order, by card
 
     @classmethod
     def of(cls, a: Summary, b: Summary) -> Comparison:
@@ -76,7 +88,14 @@ class Comparison:
             )
             for x, y in pairs
         ]
+        by_card = {t.card: t for t in a.trumps}
+        trump_pairs = [(t, u) for u in b.trumps if (t := by_card.get(u.card)) is not None]
+        trumps = [
+            (_rates(Rate(t.opened, a.completed), Rate(u.opened, b.completed)), _rates(t.wins, u.wins))
+            for t, u in trump_pairs
+        ]
         found = [d for _, d in rates if d is not None] + [d for row in actions for d in row if d is not None]
+        found += [d for row in trumps for d in row if d is not None]
         adjusted = iter(holm([d.p for d in found]))
 
         def tested(d: Difference | None) -> Tested | None:
@@ -91,6 +110,10 @@ class Comparison:
                 ActionComparison(x, y, *(tested(d) for d in row))
                 for (x, y), row in zip(pairs, actions, strict=True)
             ),
+            tuple(
+                TrumpComparison(t, u, *(tested(d) for d in row))
+                for (t, u), row in zip(trump_pairs, trumps, strict=True)
+            ),
         )
 
     def tests(self) -> Iterator[Tested]:
@@ -100,6 +123,8 @@ class Comparison:
                 yield rate
         for action in self.actions:
             yield from (t for t in (action.share, action.uses_per_game, action.user_wins) if t is not None)
+        for trump in self.trumps:
+            yield from (t for t in (trump.opened, trump.owner_wins) if t is not None)
 
     @property
     def count(self) -> int:
@@ -122,6 +147,16 @@ class Comparison:
                     }
                     for c in self.actions
                 },
+                **(
+                    {
+                        "trumps": {
+                            t.b.card: {"opened": shown(t.opened), "owner_wins": shown(t.owner_wins)}
+                            for t in self.trumps
+                        }
+                    }
+                    if self.trumps
+                    else {}
+                ),
             },
             "holm": {"alpha": ALPHA, "comparisons": self.count},
         }

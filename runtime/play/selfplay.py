@@ -10,12 +10,13 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from blackpoker.compiler.model import RuleSet
+from blackpoker.compiler.model import RuleSet, Visibility
 from blackpoker.runtime.engine.errors import EngineError
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.rules import Rules, rules_of
+from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.agents import Agent, decide
 from blackpoker.runtime.play.log import write_log
 from blackpoker.runtime.play.regulation import Dealt, Match, Setup
@@ -56,6 +57,9 @@ class GameRecord:
     crash: str | None = None  # the exception that stopped the game
     match: int | None = None  # the match it belongs to (--match: `index` is the game in the match)
     decks: tuple[int, int] | None = None  # under a regulation: the deck each player used
+    # (card, player, lay face up) for each card a player placed in a zone whose cards have
+    # faces (the extra format's trumps)
+    trumps: tuple[tuple[str, int, bool], ...] = ()
 
     @property
     def failure(self) -> str | None:
@@ -66,16 +70,43 @@ class GameRecord:
         return None
 
 
+class Faces:
+    """The cards that lay in a player's zones whose cards have faces (the trumps) at some point
+    of a game, and those of them that lay face up, as (player, card id)."""
+
+    __slots__ = ("placed", "up", "zones")
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.zones = tuple(z.id for z in rules.edition.core.zones if z.visibility is Visibility.FACES)
+        self.placed: set[tuple[int, int]] = set()
+        self.up: set[tuple[int, int]] = set()
+
+    def note(self, game: Game) -> None:
+        for index, side in enumerate(game.state.players):
+            for zone in self.zones:
+                self.placed.update((index, c) for c in side.zones.get(zone, ()))
+            self.up.update((index, c) for c in side.face_up)
+
+    def record(self) -> tuple[tuple[str, int, bool], ...]:
+        return tuple(sorted((label(c), p, (p, c) in self.up) for p, c in self.placed))
+
+
 def play(
-    game: Game, agents: Sequence[Agent], cap: int = DECISION_CAP, uses: Counter[tuple[str, int]] | None = None
+    game: Game,
+    agents: Sequence[Agent],
+    cap: int = DECISION_CAP,
+    uses: Counter[tuple[str, int]] | None = None,
+    faces: Faces | None = None,
 ) -> None:
     """Let the agents decide until the game ends or reaches `cap` decisions; with `uses`, count
-    the requests each player chose, by (action id, player)."""
+    the requests each player chose, by (action id, player); with `faces`, note the trumps."""
     while not game.over and game.decisions < cap:
         option = decide(game, agents)
         if uses is not None and isinstance(option, RequestOption):
             uses[option.action, option.player] += 1
         game.apply(option)
+        if faces is not None:
+            faces.note(game)
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -126,9 +157,10 @@ def play_game(
     )
     first = game.state.turn_player
     uses: Counter[tuple[str, int]] = Counter()
+    faces = Faces(context.ruleset)
     crash = None
     try:
-        play(game, seated, cap, uses)
+        play(game, seated, cap, uses, faces if faces.zones else None)
         if check is Checks.END:
             check_invariants(game)
     except EngineError as error:  # a broken rule or invariant: the game's failure, in words
@@ -146,6 +178,7 @@ def play_game(
         game.decisions,
         tuple((action, player, n) for (action, player), n in sorted(uses.items())),
         crash,
+        trumps=faces.record(),
     )
 
 

@@ -23,9 +23,10 @@ class RulesSource:
     edition: str
     format: str
     rules: Path | None = None  # a local-rule file
+    extra: str | None = None  # the extra format's list: a built-in one's id or a file (default: the newest)
 
     def compile(self, env: Environment | None = None) -> RuleSet:
-        return (env or Environment()).compile(self.edition, self.format, self.rules)
+        return (env or Environment()).compile(self.edition, self.format, self.rules, self.extra)
 
     def files(self) -> dict[str, Path]:
         """The files behind the rule set, by header key: an edition file, a local-rule file."""

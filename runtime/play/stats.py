@@ -194,6 +194,29 @@ class ActionUse:
 
 
 @dataclass(frozen=True, slots=True)
+class TrumpUse:
+    """A trump of the extra format over the finished games (a card may lie in both players'
+    zones in one game: each player's deck has one)."""
+
+    card: str  # ♠4
+    name: str  # its ability's name
+    placed: int  # games in which a player placed it
+    opened: int  # games in which it lay face up
+    wins: Rate  # of its owners in the games where it lay face up: how many won that game
+
+    def json(self, games: int) -> dict[str, Any]:
+        return {
+            "card": self.card,
+            "name": self.name,
+            "placed": self.placed,
+            "placed_share": _r(self.placed / games if games else 0.0),
+            "opened": self.opened,
+            "opened_share": _r(self.opened / games if games else 0.0),
+            "owner_wins": self.wins.json(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class Summary:
     edition: str
     format: str
@@ -214,6 +237,7 @@ class Summary:
     turn_counts: tuple[tuple[int, int], ...]  # (turns, finished games that lasted that long)
     actions: tuple[ActionUse, ...]  # every direct action of the rule set, in its order
     failures: tuple[str, ...]
+    trumps: tuple[TrumpUse, ...] = ()  # every trump of the rule set (the extra format), in its order
 
     def json(self) -> dict[str, Any]:
         return {
@@ -233,6 +257,7 @@ class Summary:
             "decisions_per_game": self.lengths.json(),
             "turn_histogram": {str(turns): n for turns, n in self.turn_counts},
             "actions": [a.json(self.completed) for a in self.actions],
+            **({"trumps": [t.json(self.completed) for t in self.trumps]} if self.trumps else {}),
         }
 
     def rates(self) -> tuple[tuple[str, Rate], ...]:
@@ -277,6 +302,7 @@ def summarize(
         tuple(sorted(Counter(turns).items())),
         _actions(finished, rules),
         tuple(f for r in records if (f := r.failure) is not None),
+        _trumps(finished, rules),
     )
 
 
@@ -299,6 +325,24 @@ def _actions(finished: Sequence[GameRecord], rules: RuleSet) -> tuple[ActionUse,
         ActionUse(a.id, a.name, games[a.id], uses[a.id], squares[a.id], Rate(winners[a.id], users[a.id]))
         for a in rules.actions
         if a.direct
+    )
+
+
+def _trumps(finished: Sequence[GameRecord], rules: RuleSet) -> tuple[TrumpUse, ...]:
+    placed: Counter[str] = Counter()
+    opened: Counter[str] = Counter()
+    owners: Counter[str] = Counter()
+    winners: Counter[str] = Counter()
+    for record in finished:
+        placed.update({card for card, _, _ in record.trumps})
+        opened.update({card for card, _, up in record.trumps if up})
+        for card, player, up in record.trumps:
+            if up:
+                owners[card] += 1
+                winners[card] += record.result == player_name(player)
+    return tuple(
+        TrumpUse(t.card, t.name, placed[t.card], opened[t.card], Rate(winners[t.card], owners[t.card]))
+        for t in rules.trumps
     )
 
 

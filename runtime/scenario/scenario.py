@@ -14,7 +14,7 @@ from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.environment import Environment, display, find_files, is_path
 from blackpoker.compiler.load import Document, PathKey, load_file
 from blackpoker.compiler.matcher import compile_matcher
-from blackpoker.compiler.model import Face, RuleSet
+from blackpoker.compiler.model import Face, RuleSet, Visibility
 from blackpoker.compiler.parse import EditionSource, OverlaySource
 from blackpoker.compiler.regulation import additions, deck_problems, parse_regulation, regulations_for
 from blackpoker.compiler.validate import schema_problems
@@ -113,6 +113,7 @@ def load(path: Path, env: Environment | None = None) -> tuple[Scenario | None, l
         _check_cards(doc)
         + _check_characters(doc, played)
         + _check_zones(doc, played, expects)
+        + _check_face_up(doc, played)
         + [p for where in expects for p in _check_expect(doc, where, played)]
         + _check_refusal(doc, checkpoints)
         + [
@@ -373,6 +374,7 @@ def _check_expect(doc: Document, where: PathKey, rules: RuleSet) -> list[Diagnos
                 labels += [((zone, j), text) for j, text in enumerate(wanted[zone])]
         for name, cards in wanted.get("zones", {}).items():
             labels += [(("zones", name, j), text) for j, text in enumerate(cards)]
+        labels += [(("face_up", j), text) for j, text in enumerate(wanted.get("face_up", ()))]
         if wanted.get("graveyard_top", NO_CARD) != NO_CARD:
             labels.append((("graveyard_top",), wanted["graveyard_top"]))
         for path, text in labels:
@@ -420,6 +422,33 @@ def _check_zones(doc: Document, rules: RuleSet, expects: list[PathKey]) -> list[
     return problems
 
 
+def _check_face_up(doc: Document, rules: RuleSet) -> list[Diagnostic]:
+    """Each card a written set-up lays face up lies in one of the player's zones whose cards
+    have faces (visibility `faces`, such as the trumps), once."""
+    with_faces = {z.id for z in rules.edition.core.zones if z.visibility is Visibility.FACES}
+    setup = doc.data["setup"]
+    if "seed" in setup:
+        return []  # a dealt set-up lays nothing face up
+    problems = []
+    for who in PLAYER_KEYS:
+        zones = setup[who].get("zones", {})
+        lying = [text for name in with_faces for text in zones.get(name, ())]
+        for j, text in enumerate(setup[who].get("face_up", ())):
+            try:
+                value = Card.parse(text)
+            except ValueError as error:
+                problems.append(doc.at(("setup", who, "face_up", j), str(error)))
+                continue
+            matching = [t for t in lying if Card.parse(t) == value]
+            if not matching:
+                where = ", ".join(sorted(with_faces)) or "none in this edition"
+                message = f"face_up: {value} is not in a zone of {who} whose cards have faces ({where})"
+                problems.append(doc.at(("setup", who, "face_up", j), message))
+            else:
+                lying.remove(matching[0])  # a second ♠4 face up needs a second one there
+    return problems
+
+
 def _used_problems(doc: Document, where: PathKey, rules: RuleSet) -> list[Diagnostic]:
     """A player's `used` (in the set-up or an `expect`) names actions of the format."""
     names = {a.name for a in rules.actions}
@@ -460,6 +489,10 @@ def build(scenario: Scenario) -> Game:
             z.id: [take(t) for t in zones.get("zones", {}).get(z.id, ())]
             for z in scenario.rules.edition.core.zones
         }
+        lying = [c for cards in player.zones.values() for c in cards]
+        for text in zones.get("face_up", ()):
+            cid = next(c for c in lying if card(c) == Card.parse(text) and c not in player.face_up)
+            player.face_up.add(cid)
         for spec in zones.get("field", ()):
             kind = scenario.rules.character(spec["as"])
             face = spec.get("face", kind.face.value)
@@ -668,6 +701,7 @@ def actual(game: Game) -> dict[str, Any]:
             "graveyard_top": label(p.graveyard[-1]) if p.graveyard else NO_CARD,
             "field": [character_text(u) for u in p.field],
             "zones": {zone: sorted(label(c) for c in cards) for zone, cards in p.zones.items()},
+            "face_up": sorted(label(c) for c in p.face_up),
             "used": sorted(game.rules.action(a).name for a in p.used),
         }
     return found
@@ -684,7 +718,7 @@ def compare(expect: dict[str, Any], game: Game, events: list[str] | None = None)
                 have = got[key][zone]
                 if zone == "life" and isinstance(value, int):
                     have = len(have)
-                elif zone in ("hand", "graveyard"):
+                elif zone in ("hand", "graveyard", "face_up"):
                     value = sorted(str(Card.parse(v)) for v in value)
                 elif zone == "zones":  # only the zones named are compared
                     have = {name: have.get(name) for name in value}

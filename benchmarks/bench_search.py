@@ -4,19 +4,25 @@ For each format: the search agent's decisions/s (the time inside its `choose`, e
 it makes counted, single-option ones too) and games/s of whole games, medians over the runs,
 seats alternating game by game. Times are this process's CPU time, so the figures are those of
 one core even on a machine busy with other work; games/s by the wall clock is shown beside.
+With --compiled, the same runs follow on the engine compiled with mypyc
+(benchmarks/compiled_engine.py, built when missing or out of date).
 
-python benchmarks/bench_search.py [games per run] [runs]
+python benchmarks/bench_search.py [games per run] [runs] [--compiled]
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Sequence
 
+import compiled_engine
 from blackpoker.compiler import compile
 from blackpoker.compiler.model import RuleSet
+from blackpoker.runtime.engine import engine_build
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.view import View
@@ -62,7 +68,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for name, default in (("games", 20), ("runs", 3)):
         parser.add_argument(name, nargs="?", type=int, default=default)
+    parser.add_argument("--compiled", action="store_true", help="then the same on the mypyc-compiled engine")
     args = parser.parse_args(argv)
+    print(f"{engine_build()}:")
     slowest = None
     for format_id in FORMATS:
         rules = compile("v7", format_id)
@@ -77,6 +85,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     assert slowest is not None
     verdict = "met" if slowest >= GOAL else "NOT MET"
     print(f"goal search:{DEFAULT_BUDGET} >= {GOAL:g} games/s on one core: {slowest:.2f}, {verdict}")
+    if args.compiled:
+        problem = compiled_engine.setup()
+        if problem:
+            print(f"compiled engine: not measured: {problem}")
+            return
+        command = [str(compiled_engine.python()), __file__, str(args.games), str(args.runs)]
+        sys.stdout.flush()
+        subprocess.run(command, check=True)
 
 
 if __name__ == "__main__":

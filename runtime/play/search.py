@@ -53,15 +53,18 @@ class SearchAgent:
         tried = order[: _width(self.budget, len(options))]
         visits = dict.fromkeys(tried, 0)
         wins = dict.fromkeys(tried, 0.0)
-        deals: list[Game] = []  # the j-th visit of every option plays in the j-th deal
+        # the j-th visit of every option plays in the j-th deal, with the deal's own options
+        deals: list[tuple[Game, dict[Option, Option]]] = []
         for n in range(self.budget):
             i = tried[n] if n < len(tried) else _ucb(visits, wins, n)
             if visits[i] == len(deals):
-                deals.append(view.public.sample(self.rng))
-            game = deals[visits[i]].copy()
+                dealt = view.public.sample(self.rng)
+                deals.append((dealt, _same_options(dealt, view.me)))
+            deal, same = deals[visits[i]]
             visits[i] += 1
-            found = _same_option(game, view.me, options[i])
+            found = same.get(options[i])
             if found is not None:  # else not legal in this deal: worth nothing there
+                game = deal.copy()
                 game.apply(found)
                 wins[i] += self._settle(game, view.me)
         best = max(tried, key=lambda i: wins[i] / max(visits[i], 1) + PRIOR * prior[i])
@@ -98,11 +101,15 @@ def _ucb(visits: dict[int, int], wins: dict[int, float], total: int) -> int:
     return max(visits, key=lambda i: wins[i] / visits[i] + EXPLORE * math.sqrt(log / visits[i]))
 
 
-def _same_option(game: Game, me: int, option: Option) -> Option | None:
-    """The dealt game's option that `me`'s view names `option` (a hidden character by reference)."""
+def _same_options(game: Game, me: int) -> dict[Option, Option]:
+    """The dealt game's options by the way `me`'s view names them (a hidden character by
+    reference); the first of options named alike."""
     found = game.legal_options()
     shown = masked_options(game.state, found, hidden_from(game.state, me))
-    return next((o for o, s in zip(found, shown, strict=True) if s == option), None)
+    same: dict[Option, Option] = {}
+    for s, o in zip(shown, found, strict=True):
+        same.setdefault(s, o)
+    return same
 
 
 def value(state: GameState, me: int) -> float:

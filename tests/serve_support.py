@@ -9,12 +9,15 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from blackpoker.cli.main import main
 from blackpoker.runtime.engine.events import Decided
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.serve.server import App, Defaults, Server
 from blackpoker.runtime.serve.session import Session
+from click.testing import CliRunner
 from editions_support import EDITIONS, formats
 
 EDITION = EDITIONS[0]
@@ -114,3 +117,11 @@ def card_ids(data: Any) -> set[int]:
     elif isinstance(data, str) and data.startswith("card:"):
         found.add(int(data.removeprefix("card:")))
     return found
+
+
+def game_log(folder: Path, seed: int) -> Path:
+    """The command log of one game of the smallest format, as `simulate --logs` writes it."""
+    args = ["simulate", "--edition", EDITION, "--format", SMALLEST, "-n", "1", "--seed", str(seed)]
+    result = CliRunner().invoke(main, [*args, "--logs", str(folder)])
+    assert result.exit_code == 0, result.output
+    return next(folder.glob("*.jsonl"))

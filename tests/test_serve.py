@@ -20,7 +20,7 @@ from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.chronicle import said
 from blackpoker.runtime.serve.server import MAX_BODY, Defaults
 from click.testing import CliRunner
-from serve_support import EDITION, SMALLEST, Running, card_ids, hidden_cards, positions, running
+from serve_support import EDITION, SMALLEST, Running, card_ids, game_log, hidden_cards, positions, running
 
 SEED = 3
 
@@ -82,23 +82,7 @@ def _tampered(log: Path) -> str:
 
 @pytest.fixture(scope="module")
 def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("logs")
-    args = [
-        "simulate",
-        "--edition",
-        EDITION,
-        "--format",
-        SMALLEST,
-        "-n",
-        "1",
-        "--seed",
-        "5",
-        "--logs",
-        str(folder),
-    ]
-    result = CliRunner().invoke(main, args)
-    assert result.exit_code == 0, result.output
-    return next(folder.glob("*.jsonl"))
+    return game_log(tmp_path_factory.mktemp("logs"), seed=5)
 
 
 def test_a_replay_steps_forward_and_back_with_each_view(server: Running, log: Path) -> None:

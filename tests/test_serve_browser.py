@@ -7,30 +7,14 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from blackpoker.cli.main import main
-from click.testing import CliRunner
-from serve_support import EDITION, SMALLEST, Running, card_ids, hidden_cards, positions, running
+from browser_support import CHROMIUM, FLAGS, sync_api
+from serve_support import EDITION, SMALLEST, Running, card_ids, game_log, hidden_cards, positions, running
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-if CHROMIUM is None:
-    pytest.skip("Debian chromium is not installed (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="the playwright package is not installed (pip install playwright)"
-)
-
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-sync",
-]
 SEED = 3
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -146,22 +130,7 @@ def test_a_whole_game_against_an_agent_is_played_in_the_page(watched: Watched, s
 
 @pytest.fixture(scope="module")
 def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("logs")
-    args = [
-        "simulate",
-        "--edition",
-        EDITION,
-        "--format",
-        SMALLEST,
-        "-n",
-        "1",
-        "--seed",
-        "6",
-        "--logs",
-        str(folder),
-    ]
-    assert CliRunner().invoke(main, args).exit_code == 0
-    return next(folder.glob("*.jsonl"))
+    return game_log(tmp_path_factory.mktemp("logs"), seed=6)
 
 
 def _open_log(page: Any, server: Running, path: Path) -> None:

@@ -7,7 +7,6 @@ Driven with the Python `playwright` package against /usr/bin/chromium (never
 from __future__ import annotations
 
 import re
-import shutil
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,25 +14,10 @@ from pathlib import Path
 import pytest
 from blackpoker.cli.main import main
 from blackpoker.compiler import compile
+from browser_support import CHROMIUM, FLAGS, sync_api
 from click.testing import CliRunner
 from editions_support import formats
 from site_support import EDITION, HOSTILE, OVERLAY_NAME, SHEET, built_html, text_content, write_overlay
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-if CHROMIUM is None:
-    pytest.skip("Debian chromium is not installed (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="the playwright package is not installed (pip install playwright)"
-)
-
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture(scope="module")

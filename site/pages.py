@@ -56,8 +56,27 @@ class FrameActions:
     adders: Mapping[str, tuple[Frame | Option, ...]]  # action id → the frames and options adding it
 
 
+class SitePage:
+    """A page of the site: it lives at `<edition>/<slug>.html`, relative to the site root
+    (and to --base-url)."""
+
+    __slots__ = ()
+
+    @property
+    def edition(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def slug(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def path(self) -> str:
+        return f"{self.edition}/{self.slug}.html"
+
+
 @dataclass(frozen=True, slots=True)
-class Page:
+class Page(SitePage):
     ruleset: RuleSet
     official_url: str | None = None  # where the official site publishes this sheet, if it does
     house: House | None = None  # set for a local rule's sheet
@@ -72,14 +91,9 @@ class Page:
         own = self.ruleset.format.id
         return own if self.frame is None else f"{own}-{self.frame.part.id}"
 
-    @property
-    def path(self) -> str:
-        """Where the page lives, relative to the site root (and to --base-url)."""
-        return f"{self.edition}/{self.slug}.html"
-
 
 @dataclass(frozen=True, slots=True)
-class ExtraPage:
+class ExtraPage(SitePage):
     """An extra list (切札): its trump grid, abilities and actions."""
 
     extra: ExtraSource
@@ -93,30 +107,25 @@ class ExtraPage:
     def slug(self) -> str:
         return f"{EXTRA}-{self.extra.id}"
 
-    @property
-    def path(self) -> str:
-        return f"{self.edition}/{self.slug}.html"
-
 
 @dataclass(frozen=True, slots=True)
-class RegulationsPage:
+class RegulationsPage(SitePage):
     """An edition's match regulations: formats, frames, options and their tables (001 §5)."""
 
-    edition: str
     about: Edition  # the edition's header, for the page's heading and the index
     regulations: Regulations
+
+    @property
+    def edition(self) -> str:
+        return self.about.id
 
     @property
     def slug(self) -> str:
         return REGULATIONS
 
-    @property
-    def path(self) -> str:
-        return f"{self.edition}/{self.slug}.html"
-
 
 @dataclass(frozen=True, slots=True)
-class ChangesPage:
+class ChangesPage(SitePage):
     """An edition's 変更履歴: what it adds, removes and changes against its predecessor."""
 
     diff: RuleSetDiff
@@ -126,8 +135,8 @@ class ChangesPage:
         return self.diff.new.edition.id
 
     @property
-    def path(self) -> str:
-        return f"{self.edition}/{CHANGES}.html"
+    def slug(self) -> str:
+        return CHANGES
 
 
 def all_ruleset(env: Environment, edition: str) -> RuleSet:
@@ -192,7 +201,7 @@ def regulation_pages(
         return []
     by_edition = {edition: r for r in builtin_regulations() for edition in r.editions}  # read once
     return [
-        RegulationsPage(edition, env.edition(edition).edition, by_edition[edition])
+        RegulationsPage(env.edition(edition).edition, by_edition[edition])
         for edition in editions or env.builtin_editions()
         if edition in by_edition
     ]

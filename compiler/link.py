@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from blackpoker.compiler.cards import rank_label
 from blackpoker.compiler.cost import PAYABLE_UNITS
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.compiler.load import Document, PathKey, is_path
@@ -32,6 +33,7 @@ from blackpoker.compiler.parse import EditionSource, Edits, OverlaySource
 from blackpoker.compiler.program import (
     BUILT_IN_NAMES,
     Become,
+    CardRange,
     Choose,
     ChooseOne,
     DeclareAttackers,
@@ -481,8 +483,13 @@ def _unknown_names(
             yield (*where, *node.at("to")), f"move.to: {_unknown('zone', node.to, zones)}"
         elif isinstance(node, Pile) and node.zone not in piles:
             yield (*where, *node.at("zone")), f"zone: {_unknown('zone', node.zone, piles)}"
-        elif isinstance(node, Choose) and node.zone not in piles:
+        elif isinstance(node, Choose) and node.zone is not None and node.zone not in piles:
             yield (*where, *node.at("zone")), f"choose.from: {_unknown('zone', node.zone, piles)}"
+        elif isinstance(node, CardRange) and node.low > node.high:
+            yield where, (
+                f"match: descending range {rank_label(node.low)}〜{rank_label(node.high)}: "
+                "write the lower number first"
+            )
         elif isinstance(node, DeclareAttackers | DeclareBlockers | Haste) and node.label not in named_labels:
             yield (*where, *node.at("label")), f"label: {_unknown('label', str(node.label), labels)}"
         if isinstance(node, PutCharacter | Mount | Become):

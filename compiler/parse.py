@@ -12,6 +12,7 @@ from dataclasses import fields as node_fields
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+from blackpoker.compiler.cards import rank_from_label
 from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.model import (
@@ -40,7 +41,9 @@ from blackpoker.compiler.notation import NotationError, parse_cost, parse_key
 from blackpoker.compiler.program import (
     STEP_TYPES,
     All,
+    Amount,
     AnyOf,
+    CardRange,
     Cards,
     Compare,
     Comparison,
@@ -61,6 +64,7 @@ from blackpoker.compiler.program import (
     Not,
     Number,
     Option,
+    Orderer,
     OwnerOf,
     Pile,
     Player,
@@ -340,8 +344,12 @@ def _cards(value: str | dict[str, Any]) -> Cards:
         return Name(name=value)
     if "zone" in value:
         return _build(Pile, value)
-    side = value["field"]
-    return Field(side=None if side == "all" else _player(side), type=value.get("type"))
+    side, least = value["field"], value.get("at_least")
+    return Field(
+        side=None if side == "all" else _player(side),
+        type=value.get("type"),
+        at_least=None if least is None else _number(least),
+    )
 
 
 def _number(value: int | dict[str, Any]) -> Number:
@@ -360,6 +368,14 @@ def _condition(value: dict[str, Any]) -> Condition:
         return built
     left, right = arg
     return Compare(op=Comparison(word), left=_number(left), right=_number(right))
+
+
+def _card_range(value: str) -> CardRange:
+    """`♠2〜10`, `J〜K` or `♡4` (the schema checks the shape; the linker, the order)."""
+    suit = value[0] if value[0] in "♠♡♢♣" else None
+    low, _, high = value.removeprefix(suit or "").partition("〜")
+    ranks = [rank_from_label(label) or 0 for label in (low, high or low)]
+    return CardRange(suit=suit, low=ranks[0], high=ranks[1])
 
 
 def _kind(value: str | dict[str, Any]) -> Kind:
@@ -383,6 +399,9 @@ _READERS: Mapping[str, Callable[[Any], Any]] = MappingProxyType(
         "PlayerRef": _player,
         "Cards": _cards,
         "Number": _number,
+        "ChooseCount": lambda value: Amount(value) if isinstance(value, str) else _number(value),
+        "PlayerRef | Orderer": lambda value: Orderer(value) if value in tuple(Orderer) else _player(value),
+        "CardRange": _card_range,
         "Condition": _condition,
         "tuple[Condition, ...]": lambda items: tuple(map(_condition, items)),
         "Kind": _kind,

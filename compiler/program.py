@@ -46,6 +46,14 @@ class TargetKind(StrEnum):
     PLAYER = "player"
 
 
+class Amount(StrEnum):
+    ANY = "any"  # choose: as many as the player wants (at least `min`), then `done`
+
+
+class Orderer(StrEnum):
+    OWNERS = "owners"  # move: each owner orders their own cards
+
+
 class Comparison(StrEnum):
     EQ = "eq"
     NE = "ne"
@@ -131,11 +139,23 @@ PlayerRef = Player | OwnerOf
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CardRange(Node):
+    """A card filter written as a key spec's one card, `♠2〜10` or `♢J〜K` (suit optional, A=1 …
+    K=13): the cards of that suit whose number lies in the range; never a Joker."""
+
+    suit: str | None = field(default=None, metadata=at())
+    low: int = field(metadata=at())
+    high: int = field(metadata=at())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Field(Node):
-    """{field: PLAYER}: the characters on a player's field (None: every field), maybe of one type."""
+    """{field: PLAYER}: the characters on a player's field (None: every field), maybe of one type,
+    maybe only those of at least a size (`at_least`)."""
 
     side: PlayerRef | None = field(default=None, metadata=at("field"))
     type: str | None = field(default=None, metadata=at("type"))
+    at_least: Number | None = field(default=None, metadata=at("at_least"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -149,6 +169,8 @@ class Pile(Node):
     face: Face | None = field(default=None, metadata=at("face"))
     suit_of: Name | None = field(default=None, metadata=at("suit_of"))
     rank_of: Name | None = field(default=None, metadata=at("rank_of"))
+    card: str | None = field(default=None, metadata=at("card"))
+    match: CardRange | None = field(default=None, metadata=at("match"))
 
 
 Cards = Name | Field | Pile
@@ -212,6 +234,7 @@ class Points(Node):
 
 
 Number = int | Sum | Count | Size | Core | Mod | Neg | Plus | Points
+ChooseCount = Number | Amount
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -305,20 +328,28 @@ class Target(Step):
     counterable: bool = field(default=False, metadata=at("counterable"))
     action: str | None = field(default=None, metadata=at("action"))
     has_target: bool = field(default=False, metadata=at("has_target"))
+    has_key: bool = field(default=False, metadata=at("has_key"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Choose(Step):
+    """The player picks cards of a zone (`from`), or cards or characters among named ones
+    (`among`): one decision each."""
+
     op = "choose"
     prefix = ("choose",)
     player: PlayerRef = field(metadata=at("player"))
-    zone: str = field(metadata=at("from"))
+    zone: str | None = field(default=None, metadata=at("from"))
+    among: Cards | None = field(default=None, metadata=at("among"))
     owner: PlayerRef | None = field(default=None, metadata=at("owner"))
-    count: Number = field(default=1, metadata=at("count"))
+    count: ChooseCount = field(default=1, metadata=at("count"))
+    least: int = field(default=0, metadata=at("min"))  # with count: any, picks before `done`
     as_: Binding = field(metadata=at("as"))
     face: Face | None = field(default=None, metadata=at("face"))  # only cards lying so (a trump)
     suit_of: Name | None = field(default=None, metadata=at("suit_of"))  # only a suit of these cards
     rank_of: Name | None = field(default=None, metadata=at("rank_of"))  # only a number of these cards
+    card: str | None = field(default=None, metadata=at("card"))  # only this card (♡4)
+    match: CardRange | None = field(default=None, metadata=at("match"))  # only cards so (♠2〜10)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -355,7 +386,7 @@ class Move(Step):
     prefix = ("move",)
     cards: Cards = field(metadata=at("cards"))
     to: str = field(metadata=at("to"))
-    order: PlayerRef | None = field(default=None, metadata=at("order"))
+    order: PlayerRef | Orderer | None = field(default=None, metadata=at("order"))
     as_: Binding | None = field(default=None, metadata=at("as"))
 
 

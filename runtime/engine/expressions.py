@@ -72,12 +72,13 @@ def things(g: Table, res: Resolution, ref: Cards) -> list[Any]:
     if isinstance(ref, Field):
         indexes = range(len(state.players)) if ref.side is None else (player(g, res, ref.side),)
         kind = ref.type
+        least = None if ref.at_least is None else number(g, res, ref.at_least)
         return [
             u
             for i in indexes
             if i >= 0
             for u in state.players[i].field
-            if kind is None or u.kind.type == kind
+            if (kind is None or u.kind.type == kind) and (least is None or size(u) >= least)
         ]
     name = ref.name
     if name == "key":
@@ -111,8 +112,17 @@ def target_object(g: Table, request: Request) -> Unit | Request | int | None:
 
 def fits(g: Table, res: Resolution, spec: Pile | Choose, face_up: set[int], cid: int) -> bool:
     """Whether a card of a zone passes the filters of a pile or a choose step: how it lies,
-    its suit, its number."""
+    which card it is, its suit, its number."""
     if spec.face is not None and (cid in face_up) != (spec.face is Face.UP):
+        return False
+    if spec.card is not None and label(cid) != spec.card:
+        return False
+    match = spec.match
+    if match is not None and (
+        card(cid).is_joker
+        or not match.low <= rank(cid) <= match.high
+        or (match.suit is not None and _suit_value(cid) != match.suit)
+    ):
         return False
     if spec.suit_of is not None and card(cid).suit not in {
         card(c).suit for c in _named_cards(g, res, spec.suit_of)

@@ -93,20 +93,43 @@ def _target(g: Table, res: Resolution, step: program.Target) -> Signal | None:
 
 @primitive(program.Choose)
 def _choose(g: Table, res: Resolution, step: program.Choose) -> Signal | None:
-    """One decision per card; the picks so far are bound to the name (a new list each time,
-    so a copied resolution keeps its own)."""
+    """One decision per card (a character is named by its first card); the picks so far are
+    bound to the name (a new list each time, so a copied resolution keeps its own). With
+    `count: any` the player may answer `done` once `min` are picked."""
     who = player(g, res, step.player)
-    holder = player(g, res, step.owner) if step.owner is not None else who
+    items = _choosable(g, res, step, who)
     answer = _answer(res)
-    picked = [] if answer is None else [*res.vars[step.as_], answer.a]
+    picked = res.vars.get(step.as_, []) if answer is not None else []
+    if answer is not None and answer.word != "done":
+        picked = [*picked, next(i for i in items if answer.a in cards_of([i]))]
     res.vars[step.as_] = picked
-    if who < 0 or holder < 0:
+    if (answer is not None and answer.word == "done") or who < 0:
         return None
+    taken = set(cards_of(picked))
+    left = [i for i in items if not taken.intersection(cards_of([i]))]
+    count = step.count
+    if not left or (not isinstance(count, program.Amount) and len(picked) >= number(g, res, count)):
+        return None
+    # a character by its first card; equal loose cards are one decision
+    firsts = [*(u.cards[0] for u in _units(left)), *_distinct([i for i in left if isinstance(i, int)])]
+    done = [Choice(who, "done")] if isinstance(count, program.Amount) and len(picked) >= step.least else []
+    return _ask(res, who, [*(Choice(who, "pick", cid) for cid in firsts), *done])
+
+
+def _choosable(g: Table, res: Resolution, step: program.Choose, who: int) -> list[Any]:
+    """What a choose step picks among: the named cards or characters, or the cards of a zone."""
+    if step.among is not None:
+        named = things(g, res, step.among)
+        return [i for i in named if not isinstance(i, int) or _fits_anywhere(g, res, step, i)]
+    holder = player(g, res, step.owner) if step.owner is not None else who
+    if who < 0 or holder < 0 or step.zone is None:
+        return []
     side = g.state.players[holder]
-    left = [c for c in side.pile(step.zone) if c not in picked and fits(g, res, step, side.face_up, c)]
-    if not left or len(picked) >= number(g, res, step.count):
-        return None
-    return _ask(res, who, [Choice(who, "pick", cid) for cid in _distinct(left)])
+    return [c for c in side.pile(step.zone) if fits(g, res, step, side.face_up, c)]
+
+
+def _fits_anywhere(g: Table, res: Resolution, step: program.Choose, cid: int) -> bool:
+    return fits(g, res, step, g.state.players[owner(cid)].face_up, cid)
 
 
 @primitive(program.Top)
@@ -164,19 +187,27 @@ def _move(g: Table, res: Resolution, step: program.Move) -> Signal | None:
         answer = _answer(res)
         picked = [] if answer is None else [*res.vars[_ORDER], answer.a]
         res.vars[_ORDER] = picked
-        left = [c for c in cards if c not in picked]
-        who = player(g, res, step.order)
-        if len(left) > 1 and who >= 0:
-            return _ask(res, who, [Choice(who, "place", cid) for cid in _distinct(left)])
-        sequence = t.placing_order(picked + left, zone)
+        # who orders which cards: one player all of them, or each owner their own
+        if isinstance(step.order, program.Orderer):
+            groups = [(p, [c for c in cards if owner(c) == p]) for p in range(len(state.players))]
+        else:
+            groups = [(player(g, res, step.order), cards)]
+        sequence = []
+        for who, group in groups:
+            left = [c for c in group if c not in picked]
+            if len(left) > 1 and who >= 0:
+                return _ask(res, who, [Choice(who, "place", cid) for cid in _distinct(left)])
+            sequence += t.placing_order([c for c in picked if c in group] + left, zone)
+    # in an ordered move the characters leave first, then every card is placed in order
     for unit in _units(items):
         if state.unit(unit.uid) is not None:
-            t.remove_unit(
-                g, unit, zone, None if sequence is None else [c for c in sequence if c in unit.cards]
-            )
+            t.remove_unit(g, unit, zone, None if sequence is None else [])
     loose = [i for i in items if isinstance(i, int)]
-    for cid in loose if sequence is None else [c for c in sequence if c in loose]:
-        t.move_card(state, cid, zone)
+    for cid in loose if sequence is None else sequence:
+        if cid in loose:
+            t.move_card(state, cid, zone)
+        else:
+            t.put_card(state, cid, zone)
     if step.as_ is not None:
         res.vars[step.as_] = cards
     return None

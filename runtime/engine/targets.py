@@ -81,6 +81,8 @@ def request_ok(spec: TargetSpec, request: Request) -> bool:
         return False
     if spec.has_target and request.target is None:
         return False
+    if spec.has_key and not request.key_cards:
+        return False
     return not (spec.counterable and Limit.UNCOUNTERABLE in request.action.limits)
 
 

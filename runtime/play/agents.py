@@ -12,6 +12,7 @@ from blackpoker.compiler.model import Combat, RuleSet, SizeRule
 from blackpoker.compiler.program import (
     COMPARE,
     All,
+    Amount,
     AnyOf,
     Become,
     Cards,
@@ -337,7 +338,8 @@ class GreedyAgent:
         if holder is None:
             return 0.0
         if step.zone == "life":
-            return SEARCHED * self._amount(view, option, step.count)
+            count = 1 if isinstance(step.count, Amount) else step.count
+            return SEARCHED * self._amount(view, option, count)
         if step.zone == "graveyard" and view.players[holder].graveyard:
             return RECOVERED
         return HAND_CARD if step.zone == "hand" and holder != option.player else 0.0

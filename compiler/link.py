@@ -54,6 +54,7 @@ from blackpoker.compiler.program import (
     Step,
     Steps,
     Target,
+    Targetable,
     binding,
     branches,
     reads,
@@ -453,6 +454,7 @@ def _unknown_names(
     source: EditionSource, action: Any, nodes: Iterable[tuple[PathKey, Node]], added: Added
 ) -> Iterator[tuple[PathKey, str]]:
     actions = {a.id: a.formats for a in source.actions}
+    untargeted = {a.id for a in source.actions if a.steps and not any(isinstance(s, Target) for s in a.steps)}
     characters = {c.id for c in source.characters} | added.characters
     official = {f.id for f in source.edition.formats}
     own_formats = [f for f in (_get(action, "formats") or ()) if f in official]
@@ -473,12 +475,18 @@ def _unknown_names(
             if missing:
                 message = f"request: '{node.action}' is not an action of format {', '.join(missing)}"
                 yield (*where, *node.at("action")), message
+            if node.target is not None and node.action in untargeted:
+                yield (*where, *node.at("target")), f"request.target: '{node.action}' names no target"
         elif (
             isinstance(node, Target)
             and node.action is not None
             and node.action not in (*actions, *added.actions)
         ):
             yield (*where, *node.at("action")), f"target.action: unknown action '{node.action}'"
+        elif isinstance(node, Targetable) and node.by not in (*actions, *added.actions):
+            yield (*where, *node.at("by")), f"targetable.by: unknown action '{node.by}'"
+        elif isinstance(node, Targetable) and node.by in untargeted:
+            yield (*where, *node.at("by")), f"targetable.by: '{node.by}' names no target"
         elif isinstance(node, Move) and node.to not in zones:
             yield (*where, *node.at("to")), f"move.to: {_unknown('zone', node.to, zones)}"
         elif isinstance(node, Pile) and node.zone not in piles:

@@ -73,12 +73,14 @@ from blackpoker.compiler.program import (
     Plus,
     Points,
     RankCount,
+    Request,
     Requires,
     Size,
     State,
     Step,
     Steps,
     Sum,
+    Targetable,
     TargetKind,
     TriggeredBy,
 )
@@ -295,7 +297,16 @@ def _fields(
 
 def parse_steps(raw: Sequence[Any]) -> Steps:
     """A validated program → its typed tree (the schema guarantees the shapes)."""
-    return tuple(_build(If if "if" in item else _STEPS[next(iter(item))], item) for item in raw)
+    return tuple(_step(item) for item in raw)
+
+
+def _step(item: Mapping[str, Any]) -> Step:
+    if "if" in item:
+        return _build(If, item)
+    op, value = next(iter(item.items()))
+    if op == Request.op and isinstance(value, str):  # the short form `request: ID`
+        return Request(action=value, short=True)
+    return _build(_STEPS[op], item)
 
 
 _STEPS: Mapping[str, type[Step]] = MappingProxyType({cls.op: cls for cls in STEP_TYPES})
@@ -312,7 +323,7 @@ _NUMBERS: Mapping[str, type[Node]] = MappingProxyType(
     }
 )
 _CONDITIONS: Mapping[str, type[Node]] = MappingProxyType(
-    {"all": All, "any": AnyOf, "not": Not, "is": Is, "face_up": FaceUp}
+    {"all": All, "any": AnyOf, "not": Not, "is": Is, "face_up": FaceUp, "targetable": Targetable}
 )
 
 
@@ -364,7 +375,7 @@ def _condition(value: dict[str, Any]) -> Condition:
     ((word, arg),) = value.items()
     if word in _CONDITIONS:
         built = _build(_CONDITIONS[word], value)
-        assert isinstance(built, All | AnyOf | Not | Is | FaceUp)
+        assert isinstance(built, All | AnyOf | Not | Is | FaceUp | Targetable)
         return built
     left, right = arg
     return Compare(op=Comparison(word), left=_number(left), right=_number(right))
@@ -389,6 +400,7 @@ _READERS: Mapping[str, Callable[[Any], Any]] = MappingProxyType(
         "bool": bool,
         "int": int,
         "Binding": str,
+        "Shorthand": lambda value: not isinstance(value, dict),
         "tuple[int, ...]": tuple,
         "tuple[str, ...]": tuple,
         "PlayerName": PlayerName,

@@ -21,6 +21,7 @@ from blackpoker.compiler.model import Face
 
 PathKey = tuple[str | int, ...]
 Binding = str  # a name a step binds for the steps after it
+Shorthand = bool  # whether a step is written as its one value (`request: ID`)
 
 
 def at(*path: str | int) -> dict[str, PathKey]:
@@ -286,7 +287,17 @@ class FaceUp(Node):
     player: PlayerRef = field(default=Player(name=PlayerName.YOU), metadata=at("player"))
 
 
-Condition = All | AnyOf | Not | Compare | Is | FaceUp
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Targetable(Node):
+    """{targetable: {of: NAME, by: ACTION}}: the named character could be the action's target
+    now, by its target spec without the key-card filters (its key is not chosen yet)."""
+
+    prefix: ClassVar[PathKey] = ("targetable",)
+    of: Name = field(metadata=at("of"))
+    by: str = field(metadata=at("by"))
+
+
+Condition = All | AnyOf | Not | Compare | Is | FaceUp | Targetable
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -329,6 +340,7 @@ class Target(Step):
     action: str | None = field(default=None, metadata=at("action"))
     has_target: bool = field(default=False, metadata=at("has_target"))
     has_key: bool = field(default=False, metadata=at("has_key"))
+    match: CardRange | None = field(default=None, metadata=at("match"))  # holds such a card
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -526,9 +538,21 @@ class Shuffle(Step):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Request(Step):
+    """An indirect request: `request: ID`, or `request: {action: ID, …}` that names the new
+    request's target, its key cards (bound cards, or printed ones that are in no zone:
+    仮想的に) and whether its controller then passes the chance."""
+
     op = "request"
     prefix = ("request",)
-    action: str = field(metadata=at())
+    action: str = field(metadata=at("action"))
+    target: Name | None = field(default=None, metadata=at("target"))
+    key: Name | None = field(default=None, metadata=at("key"))
+    virtual_key: tuple[str, ...] = field(default=(), metadata=at("virtual_key"))
+    then_pass: bool = field(default=False, metadata=at("then_pass"))
+    short: Shorthand = field(default=False, metadata=at())
+
+    def at(self, name: str) -> PathKey:
+        return self.prefix if self.short and name == "action" else Node.at(self, name)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

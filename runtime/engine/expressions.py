@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, assert_never
 
 from blackpoker.compiler.model import Action, Face
@@ -32,10 +33,12 @@ from blackpoker.compiler.program import (
     Size,
     State,
     Sum,
+    Targetable,
     walk,
 )
 from blackpoker.runtime.engine import refs
 from blackpoker.runtime.engine.state import Origin, Request, Resolution, Unit
+from blackpoker.runtime.engine.targets import matches, unit_ok
 from blackpoker.runtime.engine.transitions import size
 from blackpoker.runtime.engine.zones import card, label, owner, rank, rank_label_of
 
@@ -117,12 +120,7 @@ def fits(g: Table, res: Resolution, spec: Pile | Choose, face_up: set[int], cid:
         return False
     if spec.card is not None and label(cid) != spec.card:
         return False
-    match = spec.match
-    if match is not None and (
-        card(cid).is_joker
-        or not match.low <= rank(cid) <= match.high
-        or (match.suit is not None and _suit_value(cid) != match.suit)
-    ):
+    if spec.match is not None and not matches(cid, spec.match):
         return False
     if spec.suit_of is not None and card(cid).suit not in {
         card(c).suit for c in _named_cards(g, res, spec.suit_of)
@@ -209,6 +207,11 @@ def condition(g: Table, res: Resolution, cond: Condition) -> bool:
         )
     if isinstance(cond, Compare):
         return bool(COMPARE[cond.op](number(g, res, cond.left), number(g, res, cond.right)))
+    if isinstance(cond, Targetable):
+        spec = g.rules.target_specs.get(cond.by)
+        units = [u for u in things(g, res, cond.of) if isinstance(u, Unit)]
+        unkeyed = None if spec is None else replace(spec, suit_of=None)
+        return unkeyed is not None and bool(units) and unit_ok(res.request.controller, unkeyed, (), units[0])
     if isinstance(cond, FaceUp):
         who = player(g, res, cond.player)
         side = g.state.players[who] if who >= 0 else None

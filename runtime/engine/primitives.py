@@ -29,9 +29,10 @@ from blackpoker.runtime.engine.expressions import (
     things,
 )
 from blackpoker.runtime.engine.options import Choice, Prompt, sort_cards
-from blackpoker.runtime.engine.state import Frame, Origin, Request, Resolution, Unit
+from blackpoker.runtime.engine.refs import StateTarget, UnitRef
+from blackpoker.runtime.engine.state import Followup, Frame, Origin, Request, Resolution, Unit
 from blackpoker.runtime.engine.targets import resolve_name, retarget_candidates, still_valid
-from blackpoker.runtime.engine.zones import card, owner, rank_label_of
+from blackpoker.runtime.engine.zones import card, owner, rank_label_of, virtual_card
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
@@ -330,11 +331,20 @@ def _shuffle(g: Table, res: Resolution, step: program.Shuffle) -> Signal | None:
 
 @primitive(program.Request)
 def _request(g: Table, res: Resolution, step: program.Request) -> Signal | None:
-    """An indirect request: no cost, no automatic pass, chance does not move."""
+    """An indirect request: no cost, no automatic pass, chance does not move — unless the step
+    says `then_pass`. It may be given a target and key cards (bound ones leave their zone)."""
     state = g.state
     action = g.rules.action(step.action)
-    request = Request(state.new_uid(), action, res.request.controller, (), [])
+    keys, held = [virtual_card(text) for text in step.virtual_key], []  # virtual: held by nobody
+    if step.key is not None:
+        keys = held = [c for c in cards_of(things(g, res, step.key)) if t.is_loose(state, c)]
+        for cid in keys:
+            t.take_card(state, cid)
+    target = _given_target(g, res, step)
+    request = Request(state.new_uid(), action, res.request.controller, tuple(keys), list(held), target)
     g.record(Requested(request.controller, action.id, indirect=True))
+    if step.then_pass:
+        state.followup = Followup.AUTO_PASS
     if action.speed is Speed.NORMAL:
         state.stage.append(request)
         return None
@@ -343,6 +353,16 @@ def _request(g: Table, res: Resolution, step: program.Request) -> Signal | None:
         raise NestingLimit(f"more than {MAX_NESTED} nested resolutions (… {chain} -> {action.id})")
     state.resolving.append(Resolution(request, Origin.EFFECT, [Frame(action.steps)]))
     return Signal.NESTED
+
+
+def _given_target(g: Table, res: Resolution, step: program.Request) -> StateTarget | None:
+    """The target a request step names: the resolving request's own, or a named character."""
+    if step.target is None:
+        return None
+    if step.target.name == "target":
+        return res.request.target
+    units = _units(things(g, res, step.target))
+    return UnitRef(units[0].uid) if units else None
 
 
 @primitive(program.Negate)

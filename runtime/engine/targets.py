@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from blackpoker.compiler.model import Limit
-from blackpoker.compiler.program import PlayerName, TargetKind
+from blackpoker.compiler.program import CardRange, PlayerName, TargetKind
 from blackpoker.compiler.program import Target as TargetSpec
 from blackpoker.runtime.engine.refs import (
     CharacterByCard,
@@ -67,11 +67,24 @@ def unit_ok(controller: int, spec: TargetSpec, key_cards: tuple[int, ...], unit:
         return False
     if spec.no_joker and any(card(c).is_joker for c in unit.cards):
         return False
+    if spec.match is not None and not any(matches(c, spec.match) for c in unit.cards):
+        return False
     if spec.suit_of is not None:
         suits = {card(c).suit for c in key_cards}
         if len(suits) != 1 or any(card(c).suit not in suits for c in unit.cards):
             return False
     return True
+
+
+def matches(cid: int, spec: CardRange) -> bool:
+    """The card is like the range's card: not a Joker, of its suit (if any), a number in range."""
+    found = card(cid)
+    suit = found.suit
+    return (
+        not found.is_joker
+        and spec.low <= found.rank <= spec.high
+        and (spec.suit is None or (suit is not None and suit.value == spec.suit))
+    )
 
 
 def request_ok(spec: TargetSpec, request: Request) -> bool:

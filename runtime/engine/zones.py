@@ -33,6 +33,12 @@ def owner(cid: int) -> int:
     return cid // DECK_SIZE
 
 
+def virtual_card(text: str) -> int:
+    """A card that lies in no zone (a key card 仮想的に): an id past both players' decks, of the
+    printed value, so its suit and number read as any card's and no player owns it."""
+    return 2 * DECK_SIZE + _LABELS.index(text)
+
+
 def deck_ids(player: int) -> range:
     return range(player * DECK_SIZE, (player + 1) * DECK_SIZE)
 

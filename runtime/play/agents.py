@@ -54,6 +54,7 @@ from blackpoker.compiler.program import (
     Size,
     State,
     Step,
+    Targetable,
     Top,
     walk_steps,
 )
@@ -231,6 +232,8 @@ class GreedyAgent:
             )
         if isinstance(cond, FaceUp):
             return _face_up(view, option, cond)
+        if isinstance(cond, Targetable):
+            return None
         left, right = self._number(view, option, cond.left), self._number(view, option, cond.right)
         return None if left is None or right is None else bool(COMPARE[cond.op](left, right))
 

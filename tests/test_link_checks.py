@@ -18,7 +18,7 @@ from blackpoker.compiler.model import RuleSet, Speed
 from blackpoker.compiler.needs import references, request_cycles, turn_passers
 from blackpoker.compiler.parse import EditionSource
 from blackpoker.compiler.pipeline import edition_source
-from blackpoker.compiler.program import Request
+from blackpoker.compiler.program import Request, Target
 from blackpoker.runtime.engine.primitives import MAX_NESTED
 from blackpoker.runtime.play.selfplay import play_game
 from click.testing import CliRunner
@@ -371,3 +371,39 @@ def test_simulate_refuses_a_cap_below_one(cap: str) -> None:
     result = CliRunner().invoke(main, ["simulate", "-n", "1", "--cap", cap])
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == "--cap: must be at least 1"
+
+
+def _untargeted(rules: RuleSet) -> str:
+    """An action of the rule set whose program names no target."""
+    return next(a.id for a in rules.actions if a.steps and not any(isinstance(s, Target) for s in a.steps))
+
+
+UNTARGETED = _untargeted(RULES)
+
+
+@pytest.mark.parametrize(
+    ("step", "message"),
+    [
+        (
+            "choose: {player: you, from: graveyard, match: ♠10〜2, as: cards}",
+            "match: descending range 10〜2: write the lower number first",
+        ),
+        (
+            f"request: {{action: {UNTARGETED}, target: target}}",
+            f"request.target: '{UNTARGETED}' names no target",
+        ),
+        (
+            "{if: {targetable: {of: target, by: nowhere}}, then: [pass_turn: {}]}",
+            "targetable.by: unknown action 'nowhere'",
+        ),
+        (
+            f"{{if: {{targetable: {{of: target, by: {UNTARGETED}}}}}, then: [pass_turn: {{}}]}}",
+            f"targetable.by: '{UNTARGETED}' names no target",
+        ),
+    ],
+)
+def test_card_ranges_given_targets_and_targetable_actions_are_checked(
+    tmp_path: Path, step: str, message: str
+) -> None:
+    body = "actions:\n  add:\n" + action("bad", "バッド", "normal", [step])
+    assert problems(tmp_path, body) == [(line_of(body, step), message)]

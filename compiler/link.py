@@ -32,6 +32,7 @@ from blackpoker.compiler.overlay_names import by_id
 from blackpoker.compiler.parse import EditionSource, Edits, OverlaySource
 from blackpoker.compiler.program import (
     BUILT_IN_NAMES,
+    Amount,
     Become,
     CardRange,
     Choose,
@@ -493,6 +494,8 @@ def _unknown_names(
             yield (*where, *node.at("zone")), f"zone: {_unknown('zone', node.zone, piles)}"
         elif isinstance(node, Choose) and node.zone is not None and node.zone not in piles:
             yield (*where, *node.at("zone")), f"choose.from: {_unknown('zone', node.zone, piles)}"
+        elif isinstance(node, Choose) and node.least and not isinstance(node.count, Amount):
+            yield (*where, *node.at("least")), "choose.min: only with count: any"
         elif isinstance(node, CardRange) and node.low > node.high:
             yield where, (
                 f"match: descending range {rank_label(node.low)}〜{rank_label(node.high)}: "

@@ -11,11 +11,14 @@ import pytest
 import yaml
 from blackpoker.cli.main import main
 from blackpoker.compiler import CompileError, compile
-from blackpoker.compiler.program import STEP_TYPES, Name, Step, walk_steps
+from blackpoker.compiler.program import STEP_TYPES, Name, Step, Targetable, walk_steps
+from blackpoker.runtime.engine.expressions import condition
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.primitives import PRIMITIVES
+from blackpoker.runtime.engine.refs import UnitRef
+from blackpoker.runtime.engine.state import Origin, Request, Resolution
 from click.testing import CliRunner
-from engine_support import compiled, environment, format_ids, reference_edition
+from engine_support import compiled, environment, format_ids, position, reference_edition
 
 EDITION = reference_edition()
 BASE = format_ids(EDITION)[0]
@@ -175,3 +178,22 @@ def test_the_walker_gives_every_node_its_place_in_the_document(edition: str) -> 
                 assert isinstance(value, dict) and (node.op in value), path
             walked += 1
     assert walked > 200
+
+
+def test_targetable_leaves_out_the_key_filters_and_keeps_the_others() -> None:
+    """修繕's condition: its target could be the target of the action it names, by that
+    action's spec without the key-card filters (the key card is chosen afterwards)."""
+    game, _ = position("mend")
+    (probe,) = {
+        node for a in game.rules.actions for _, node in walk_steps(a.steps) if isinstance(node, Targetable)
+    }
+    assert game.rules.target_specs[probe.by].suit_of is not None  # a key filter to leave out
+    (unit,) = game.state.players[0].field
+    action = game.rules.action(probe.by)
+
+    def holds(controller: int) -> bool:
+        request = Request(-1, action, controller, (), [], UnitRef(unit.uid))
+        return condition(game, Resolution(request, Origin.PLAYER, []), probe)
+
+    assert holds(0)  # no key cards, yet targetable: the suit filter is left out
+    assert not holds(1)  # the side filter stays: the character is not the other player's

@@ -389,6 +389,10 @@ UNTARGETED = _untargeted(RULES)
             "match: descending range 10〜2: write the lower number first",
         ),
         (
+            "choose: {player: you, from: graveyard, count: 2, min: 1, as: cards}",
+            "choose.min: only with count: any",
+        ),
+        (
             f"request: {{action: {UNTARGETED}, target: target}}",
             f"request.target: '{UNTARGETED}' names no target",
         ),
@@ -402,7 +406,7 @@ UNTARGETED = _untargeted(RULES)
         ),
     ],
 )
-def test_card_ranges_given_targets_and_targetable_actions_are_checked(
+def test_misused_choose_request_and_targetable_fields_are_located(
     tmp_path: Path, step: str, message: str
 ) -> None:
     body = "actions:\n  add:\n" + action("bad", "バッド", "normal", [step])

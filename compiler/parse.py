@@ -42,6 +42,7 @@ from blackpoker.compiler.program import (
     All,
     AnyOf,
     Cards,
+    CausedBy,
     Compare,
     Comparison,
     Condition,
@@ -94,6 +95,7 @@ _ACTION: dict[str, Callable[[Any], Any]] = {
     "key_from": tuple,
     "triggered_by": lambda value: _build(TriggeredBy, {"triggered_by": value}),
     "requires": lambda value: _build(Requires, {"requires": value}),
+    "caused_by": lambda value: _build(CausedBy, {"caused_by": value}),
 }
 _CHARACTER: dict[str, Callable[[Any], Any]] = {
     **_COMMON,

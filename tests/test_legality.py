@@ -15,12 +15,14 @@ from blackpoker.compiler.extra import EXTRA_FORMAT, TRUMP_ZONE
 from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.notation import NotationError, parse_cost
 from blackpoker.compiler.pipeline import builtin_path, check_paths
+from blackpoker.compiler.program import CausedBy
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.legality import CHECKS, first_refusal
+from blackpoker.runtime.engine.legality import CHECKS, causes, first_refusal
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.refs import PlayerRef, StagePosition, WrittenCharacter
 from blackpoker.runtime.engine.rules import LRU, Rules
+from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.transitions import move_card
 from blackpoker.runtime.engine.zones import DECK, card, label, owner
 from blackpoker.runtime.play.agents import decide
@@ -269,3 +271,14 @@ def test_options_from_warm_caches_equal_a_fresh_search(edition: str, format_id: 
         assert fresh.legal_options() == game.legal_options()
         only_pass += len(game.legal_options()) == 1 and not game.state.resolving
     assert only_pass > 0
+
+
+def test_a_character_is_of_every_suit_one_of_its_cards_has() -> None:
+    """A character of two cards of two suits (a summoned one) causes the actions of both."""
+    kind = compiled(EDITION)[formats(EDITION)[-1]].characters[0]
+    cards = [DECK.index(Card.parse(text)) for text in ("♠J", "♡5")]
+    unit = Unit(1, kind, cards, 0, True, True, 1)
+    fits = {suit: causes(CausedBy(suit=suit), unit) for suit in ("♠", "♡", "♢", "♣")}
+    assert fits == {"♠": True, "♡": True, "♢": False, "♣": False}
+    assert causes(CausedBy(type=kind.type, kind=kind.id), unit)
+    assert not causes(CausedBy(kind=kind.id + "?"), unit)

@@ -427,6 +427,9 @@ def _check_program(
     if _get(action, "triggered_by") is not None and _get(action, "trigger") is Trigger.DIRECT:
         message = "triggered_by: an action with a trigger condition is triggered (trigger: triggered)"
         problems.append(doc.at((*path, "triggered_by"), message, key=True))
+    if caused is not None and _get(action, "trigger") not in (None, Trigger.DIRECT):
+        message = "caused_by: a character causes a request its player makes (trigger: direct)"
+        problems.append(doc.at((*path, "caused_by"), message, key=True))
     return problems
 
 

@@ -399,3 +399,14 @@ def test_source_is_read_only_in_a_caused_action(tmp_path: Path) -> None:
             "of: 'source' names the character that caused the request: only an action with caused_by has one",
         )
     ]
+
+
+def test_a_caused_action_is_requested_directly(tmp_path: Path) -> None:
+    added = action("slash", "斬撃", "immediate", ["modify_size: {of: source, by: 1}"])
+    body = "actions:\n  add:\n" + added + "      trigger: effect\n      caused_by: {suit: ♠}\n"
+    assert problems(tmp_path, body) == [
+        (
+            line_of(body, "caused_by"),
+            "caused_by: a character causes a request its player makes (trigger: direct)",
+        )
+    ]

@@ -83,6 +83,7 @@ def _action(ruleset: RuleSet, action: Action) -> dict[str, Any]:
         "dev_note": action.dev_note,
         **({"triggered_by": _node(action.triggered_by)} if action.triggered_by else {}),
         **({"requires": _node(action.requires)} if action.requires else {}),
+        **({"caused_by": _node(action.caused_by)} if action.caused_by else {}),
     }
 
 

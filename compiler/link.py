@@ -32,9 +32,11 @@ from blackpoker.compiler.overlay_names import by_id
 from blackpoker.compiler.parse import EditionSource, Edits, OverlaySource
 from blackpoker.compiler.program import (
     BUILT_IN_NAMES,
+    SOURCE,
     Amount,
     Become,
     CardRange,
+    CausedBy,
     Choose,
     ChooseOne,
     DeclareAttackers,
@@ -422,12 +424,35 @@ def _check_program(
         for where, node in (walk(requires, path) if requires is not None else ())
         if isinstance(node, Name) and node.name != "key"
     ]
-    _bound(doc, program, steps, (), problems)
+    caused = _get(action, "caused_by")
+    _bound(doc, program, steps, () if caused is None else (SOURCE,), problems)
+    problems += _check_caused_by(source, doc, path, caused, added)
     problems += _check_triggered_by(source, doc, path, _get(action, "triggered_by"), added)
     if _get(action, "triggered_by") is not None and _get(action, "trigger") is Trigger.DIRECT:
         message = "triggered_by: an action with a trigger condition is triggered (trigger: triggered)"
         problems.append(doc.at((*path, "triggered_by"), message, key=True))
+    if caused is not None and _get(action, "trigger") not in (None, Trigger.DIRECT):
+        message = "caused_by: a character causes a request its player makes (trigger: direct)"
+        problems.append(doc.at((*path, "caused_by"), message, key=True))
     return problems
+
+
+def _check_caused_by(
+    source: EditionSource, doc: Document, path: PathKey, caused: CausedBy | None, added: Added
+) -> list[Diagnostic]:
+    """The character type and id a caused action names must be the edition's."""
+    if caused is None:
+        return []
+    types = source.edition.character_types
+    characters = sorted({c.id for c in source.characters} | added.characters)
+    return [
+        doc.at((*path, *caused.at(name)), f"caused_by.{name}: {_unknown(what, value, known)}")
+        for name, value, what, known in (
+            ("type", caused.type, "character type", types),
+            ("kind", caused.kind, "character", characters),
+        )
+        if value is not None and value not in known
+    ]
 
 
 def _check_triggered_by(
@@ -529,9 +554,12 @@ def _bound(
         for at, read in reads(step, where):
             if read.name not in BUILT_IN_NAMES and read.name not in bound:
                 before = ", ".join(bound) if bound else "nothing"
-                problems.append(
-                    doc.at(at, f"{at[-1]}: '{read.name}' is not bound here (bound before: {before})")
+                why = (
+                    "names the character that caused the request: only an action with caused_by has one"
+                    if read.name == SOURCE
+                    else f"is not bound here (bound before: {before})"
                 )
+                problems.append(doc.at(at, f"{at[-1]}: '{read.name}' {why}"))
         inner = (*bound, step.as_) if isinstance(step, ForEach) else bound
         after = [set(_bound(doc, (*where, *at), nested, inner, problems)) for at, nested in branches(step)]
         if isinstance(step, If | ChooseOne):

@@ -12,7 +12,7 @@ from blackpoker.compiler.keyspec import KeySpec
 from blackpoker.compiler.matcher import KeyMatcher
 
 if TYPE_CHECKING:
-    from blackpoker.compiler.program import Requires, Step, TriggeredBy
+    from blackpoker.compiler.program import CausedBy, Requires, Step, TriggeredBy
 
 
 class Timing(StrEnum):
@@ -89,6 +89,7 @@ class Action:
     trigger_condition: str = ""  # 誘発条件 as printed; `triggered_by` is its structured form
     triggered_by: TriggeredBy | None = None  # 誘発条件: another action's resolution triggers it
     requires: Requires | None = None  # 起動条件 the engine checks before a request
+    caused_by: CausedBy | None = None  # 兵士起因: requested by driving one of the requester's characters
     changed: bool = False  # the ● of an entry changed in this edition
     dev_note: str = ""
     format: str = ""  # the first format, as written; `formats` is computed from it

@@ -45,6 +45,7 @@ from blackpoker.compiler.program import (
     AnyOf,
     CardRange,
     Cards,
+    CausedBy,
     Compare,
     Comparison,
     Condition,
@@ -100,6 +101,7 @@ _ACTION: dict[str, Callable[[Any], Any]] = {
     "key_from": tuple,
     "triggered_by": lambda value: _build(TriggeredBy, {"triggered_by": value}),
     "requires": lambda value: _build(Requires, {"requires": value}),
+    "caused_by": lambda value: _build(CausedBy, {"caused_by": value}),
 }
 _CHARACTER: dict[str, Callable[[Any], Any]] = {
     **_COMMON,

@@ -75,6 +75,7 @@ COMPARE: dict[Comparison, Callable[[int, int], bool]] = {
 
 
 BUILT_IN_NAMES = ("key", "target", "target_key", "attackers")  # names every program may read
+SOURCE = "source"  # the character that caused the request: bound in an action with `caused_by` only
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -673,6 +674,18 @@ class Requires(Node):
 
     prefix: ClassVar[PathKey] = ("requires",)
     cond: Condition = field(metadata=at())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CausedBy(Node):
+    """兵士起因 as data: the action is requested by driving one of the requester's charged
+    characters that fits every filter given: its type, a suit one of its cards has, its
+    character id (`kind`). The program names that character `source`."""
+
+    prefix: ClassVar[PathKey] = ("caused_by",)
+    type: str | None = field(default=None, metadata=at("type"))
+    suit: str | None = field(default=None, metadata=at("suit"))
+    kind: str | None = field(default=None, metadata=at("kind"))
 
 
 def binding(step: Step) -> str | None:

@@ -18,7 +18,7 @@ from blackpoker.runtime.play.selfplay import game_seed, play
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 from blackpoker.runtime.play.stats import wilson
 from editions_support import EDITIONS, formats, ops, reference_edition
-from engine_support import scramble
+from engine_support import position, scramble
 
 # The agents play the newest edition; FORMATS are its formats, smallest first.
 EDITION = EDITIONS[0]
@@ -128,3 +128,16 @@ def test_greedy_requests_every_action_it_is_offered_in_several_games(fmt: str) -
     assert several <= used, sorted(several - used)
     # all but a few: an action whose key is a combination of several named cards may never be offered
     assert len(several) >= len([a for a in rules.actions if a.direct]) - 3
+
+
+def test_greedy_weighs_the_causing_characters_number_and_its_drive() -> None:
+    """In the shipped position where one ♠ soldier's number falls short of the target and the
+    next one's reaches it, greedy reads `source`: the first request only drives its soldier."""
+    game, (short, reaching, *_) = position("slash")
+    me = short.player
+    found = [game.find(me, command.body()) for command in (short, reaching)]
+    assert all(isinstance(o, RequestOption) and o.source is not None for o in found)
+    agent = GreedyAgent(game.rules.ruleset, 1)
+    seen = view(game, me)
+    wasted, useful = (agent.score(seen, o) for o in found if o is not None)
+    assert wasted < 0 < useful

@@ -11,23 +11,28 @@ import pytest
 from blackpoker.compiler import CompileError, compile
 from blackpoker.compiler.cards import Card
 from blackpoker.compiler.cost import PAYABLE_UNITS
+from blackpoker.compiler.extra import EXTRA_FORMAT, TRUMP_ZONE
 from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.notation import NotationError, parse_cost
 from blackpoker.compiler.pipeline import builtin_path, check_paths
+from blackpoker.compiler.program import CausedBy
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.legality import CHECKS, first_refusal
+from blackpoker.runtime.engine.legality import CHECKS, causes, first_refusal
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.refs import PlayerRef, StagePosition, WrittenCharacter
 from blackpoker.runtime.engine.rules import LRU, Rules
-from blackpoker.runtime.engine.zones import DECK, card
+from blackpoker.runtime.engine.state import Unit
+from blackpoker.runtime.engine.transitions import move_card
+from blackpoker.runtime.engine.zones import DECK, card, label, owner
 from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.selfplay import random_agents
 from blackpoker.runtime.scenario.notation import Command, parse_command
-from editions_support import EDITIONS, compiled, formats, reference_edition
+from editions_support import EDITIONS, compiled, environment, formats, reference_edition
 
 FORMATS = [(edition, format_id) for edition in EDITIONS for format_id in formats(edition)]
 EDITION = EDITIONS[0]
+ENV = environment()
 
 
 def positions(rules: Rules, games: int, every: int) -> list[Game]:
@@ -72,6 +77,8 @@ def mutations(game: Game, written: Command, rng: random.Random) -> list[Command]
         replace(written, target=WrittenCharacter(rng.randrange(2), some)),
         replace(written, target=StagePosition(rng.randrange(1, 4))),
         replace(written, target=PlayerRef(rng.randrange(2))),
+        replace(written, source=some),
+        replace(written, source=None),
     ]
     return found
 
@@ -79,9 +86,44 @@ def mutations(game: Game, written: Command, rng: random.Random) -> list[Command]
 @pytest.mark.parametrize(("edition", "format_id"), FORMATS)
 def test_legal_options_pass_every_check_and_the_first_refusal_agrees(edition: str, format_id: str) -> None:
     rules = Rules(compile(edition, format_id))
-    rng = random.Random(format_id)
     games = positions(rules, 6, 7)
     assert len(games) >= 100
+    rules_seen = agreement(games, random.Random(format_id))
+    # an edition's actions may have no 起動条件 as data (regulations' actions do: their tests)
+    unused = {"requirement"} if not any(a.requires for a in rules.actions) else set()
+    unused |= {"causing character"} if not any(a.caused_by for a in rules.actions) else set()
+    assert {rule for rule, _ in CHECKS} - rules_seen <= {"once per turn", "only without turn", *unused}
+
+
+def caused_trumps(edition: str) -> set[str]:
+    """The cards of the trumps of an edition's extra format whose actions are caused."""
+    if not ENV.builtin_extras(edition):
+        return set()
+    ruleset = ENV.compile(edition, EXTRA_FORMAT.id)
+    return {t.card for t in ruleset.trumps if any(ruleset.action(a).caused_by for a in t.actions)}
+
+
+@pytest.mark.parametrize("edition", [e for e in EDITIONS if caused_trumps(e)])
+def test_caused_actions_agree_with_the_causing_character_check(edition: str) -> None:
+    """The extra format's positions with every trump of a caused action face up on both sides."""
+    caused = caused_trumps(edition)
+    rules = Rules(ENV.compile(edition, EXTRA_FORMAT.id))
+    games = positions(rules, 4, 5)
+    for game in games:
+        for cid in (c for p in game.state.players for c in (*p.hand, *p.life, *p.graveyard)):
+            if label(cid) in caused:
+                move_card(game.state, cid, TRUMP_ZONE.id)
+                game.state.players[owner(cid)].face_up.add(cid)
+    offered = [o for g in games for o in g.legal_options() if isinstance(o, RequestOption) and o.source]
+    assert {o.action for o in offered} == {
+        a.id for a in rules.actions if a.caused_by
+    }  # each caused action is offered somewhere
+    assert "causing character" in agreement(games, random.Random(edition))
+
+
+def agreement(games: list[Game], rng: random.Random) -> set[str]:
+    """Every legal request passes every check, and near ones are refused exactly when they
+    are no option; the rules that refused them."""
     accepted = refused = 0
     rules_seen: set[str] = set()
     recent: list[Command] = []  # requests legal earlier, written again where none is open
@@ -104,9 +146,7 @@ def test_legal_options_pass_every_check_and_the_first_refusal_agrees(edition: st
                     refused += 1
                     rules_seen.add(refusal.rule)
     assert accepted > 100 and refused > 100
-    # an edition's actions may have no 起動条件 as data (regulations' actions do: their tests)
-    unused = {"requirement"} if not any(a.requires for a in rules.actions) else set()
-    assert {rule for rule, _ in CHECKS} - rules_seen <= {"once per turn", "only without turn", *unused}
+    return rules_seen
 
 
 def test_the_checks_are_named_once() -> None:
@@ -231,3 +271,14 @@ def test_options_from_warm_caches_equal_a_fresh_search(edition: str, format_id: 
         assert fresh.legal_options() == game.legal_options()
         only_pass += len(game.legal_options()) == 1 and not game.state.resolving
     assert only_pass > 0
+
+
+def test_a_character_is_of_every_suit_one_of_its_cards_has() -> None:
+    """A character of two cards of two suits (a summoned one) causes the actions of both."""
+    kind = compiled(EDITION)[formats(EDITION)[-1]].characters[0]
+    cards = [DECK.index(Card.parse(text)) for text in ("♠J", "♡5")]
+    unit = Unit(1, kind, cards, 0, True, True, 1)
+    fits = {suit: causes(CausedBy(suit=suit), unit) for suit in ("♠", "♡", "♢", "♣")}
+    assert fits == {"♠": True, "♡": True, "♢": False, "♣": False}
+    assert causes(CausedBy(type=kind.type, kind=kind.id), unit)
+    assert not causes(CausedBy(kind=kind.id + "?"), unit)

@@ -411,3 +411,42 @@ def test_misused_choose_request_and_targetable_fields_are_located(
 ) -> None:
     body = "actions:\n  add:\n" + action("bad", "バッド", "normal", [step])
     assert problems(tmp_path, body) == [(line_of(body, step), message)]
+
+
+# --- caused actions (兵士起因) ----------------------------------------------------------------
+
+
+def test_a_caused_action_names_known_character_types_and_ids_and_reads_source(tmp_path: Path) -> None:
+    kind = RULES.characters[0]
+    fine = action("slash", "斬撃", "immediate", ["modify_size: {of: source, by: {size: source}}"])
+    known = f"      caused_by: {{type: {kind.type}, kind: {kind.id}, suit: ♠}}\n"
+    assert problems(tmp_path, "actions:\n  add:\n" + fine + known) == []
+    unknown = "      caused_by: {type: 謎, kind: nobody}\n"
+    body = "actions:\n  add:\n" + fine + unknown
+    found = problems(tmp_path, body)
+    line = line_of(body, "caused_by:")
+    assert [(n, m.split(" (declared")[0]) for n, m in found] == [
+        (line, "caused_by.type: unknown character type '謎'"),
+        (line, "caused_by.kind: unknown character 'nobody'"),
+    ]
+
+
+def test_source_is_read_only_in_a_caused_action(tmp_path: Path) -> None:
+    body = "actions:\n  add:\n" + action("slash", "斬撃", "immediate", ["modify_size: {of: source, by: 1}"])
+    assert problems(tmp_path, body) == [
+        (
+            line_of(body, "modify_size"),
+            "of: 'source' names the character that caused the request: only an action with caused_by has one",
+        )
+    ]
+
+
+def test_a_caused_action_is_requested_directly(tmp_path: Path) -> None:
+    added = action("slash", "斬撃", "immediate", ["modify_size: {of: source, by: 1}"])
+    body = "actions:\n  add:\n" + added + "      trigger: effect\n      caused_by: {suit: ♠}\n"
+    assert problems(tmp_path, body) == [
+        (
+            line_of(body, "caused_by"),
+            "caused_by: a character causes a request its player makes (trigger: direct)",
+        )
+    ]

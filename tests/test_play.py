@@ -11,13 +11,15 @@ from pathlib import Path
 import pytest
 from blackpoker.compiler import compile
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.options import Option
+from blackpoker.runtime.engine.options import Option, RequestOption
 from blackpoker.runtime.engine.view import View
 from blackpoker.runtime.engine.zones import card, label
 from blackpoker.runtime.play.agents import RandomAgent, ScriptedAgent
-from blackpoker.runtime.play.choosing import parts
+from blackpoker.runtime.play.choosing import Menu, advance, parts
 from blackpoker.runtime.play.selfplay import play, random_agents
+from blackpoker.runtime.serve.board import marks
 from editions_support import EDITIONS, acting, formats
+from engine_support import position
 
 EDITION = EDITIONS[0]
 SMALLEST = formats(EDITION)[0]
@@ -146,3 +148,16 @@ def test_a_scripted_command_that_is_not_legal_names_itself() -> None:
     end = acting(RULESET, "pass_turn").name  # it has no key: a key card makes it no option
     with pytest.raises(LookupError, match=f"scripted command 'p1: {end} ★♠7': '{end} ★♠7' is not one of"):
         play(game, [ScriptedAgent([f"p1: {end} ★♠7"]), ScriptedAgent([])])
+
+
+def test_a_caused_action_is_chosen_by_its_character_and_marks_it() -> None:
+    """The first step lists a caused action once per character that may cause it; the browser
+    marks that character's card at that step."""
+    game, _ = position("slash")
+    options = game.legal_options()
+    caused = [o for o in options if isinstance(o, RequestOption) and o.source is not None]
+    heads = {parts(o)[0] for o in caused}
+    assert len(heads) == len({o.source for o in caused}) > 1
+    menu = advance(options, [], [])
+    assert isinstance(menu, Menu) and heads <= set(menu.values)
+    assert all(marks(o, 0) == [f"card:{o.source}"] for o in caused)

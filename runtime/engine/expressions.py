@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, assert_never
 from blackpoker.compiler.model import Action, Face
 from blackpoker.compiler.program import (
     COMPARE,
+    SOURCE,
     All,
     AnyOf,
     Cards,
@@ -94,6 +95,10 @@ def things(g: Table, res: Resolution, ref: Cards) -> list[Any]:
         return list(found.key_cards) if isinstance(found, Request) else []
     if name == "attackers":
         return [u for u in (state.unit(uid) for uid in state.attackers) if u is not None]
+    if name == SOURCE:  # the causing character, while it stays on the field
+        source = res.request.source
+        found = None if source is None else state.unit(source)
+        return [] if found is None else [found]
     # a bound character is named while it stays on the field (looked up by id, so that a
     # copied game's resolution names the copy's character)
     return [

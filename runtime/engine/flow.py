@@ -105,7 +105,12 @@ def request(g: Table, option: RequestOption) -> None:
     for letter, paid in option.payment:
         UNITS[letter].pay(g, p, paid)
     target = None if option.target is None else resolve_name(g, option.target)
-    req = Request(state.new_uid(), action, p, option.keys, list(option.keys), target)
+    source = None
+    if option.source is not None:  # driven as the request is made, like a cost, before [6]
+        causing = next(u for u in me.field if u.cards[0] == option.source)
+        t.drive(causing)
+        source = causing.uid
+    req = Request(state.new_uid(), action, p, option.keys, list(option.keys), target, source)
     g.record(Requested(p, action.id))
     if state.buffer and Limit.RESOLVES_BEFORE_COST_TRIGGERS not in action.limits:
         state.pending = req  # [6] the triggers the cost caused come first, then [7]

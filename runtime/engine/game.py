@@ -185,7 +185,9 @@ def snapshot(state: GameState) -> dict[str, Any]:
 
     def request(r: Any) -> list[Any]:
         target = None if r.target is None else target_data(r.target)
-        return [r.uid, r.action.id, r.controller, list(r.key_cards), list(r.held), target]
+        # only a caused request names its character, so that other states hash as they did
+        source = [] if r.source is None else [r.source]
+        return [r.uid, r.action.id, r.controller, list(r.key_cards), list(r.held), target, *source]
 
     return {
         "players": [

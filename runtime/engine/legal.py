@@ -8,7 +8,7 @@ predicates; the two agree (tests/test_legality.py).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import product
 from typing import TYPE_CHECKING
 
@@ -16,6 +16,7 @@ from blackpoker.compiler.model import Action
 from blackpoker.compiler.program import Target
 from blackpoker.runtime.engine.expressions import reads_key, requirement_holds
 from blackpoker.runtime.engine.legality import (
+    causing_units,
     cost_left,
     once_allows,
     timing_allows,
@@ -216,6 +217,11 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
         keyed = entry.keyed_requirement
         if action.requires is not None and not keyed and not requirement_holds(g, p, action):
             continue
+        sources: list[int] | None = None  # a caused action: the first cards of its causing characters
+        if action.caused_by is not None:
+            sources = [u.cards[0] for u in causing_units(g, p, action.caused_by)]
+            if not sources:
+                continue
         free = part = False
         if action.type in waived:
             left = cost_left(action.cost.units, waived[action.type])
@@ -232,30 +238,35 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
             if not aims:  # listed first: no target means no option, whatever the payments
                 continue
         by_hand = entry.hand_only and not free and not part
-        if by_hand and not keyed:  # the options the hand decides, kept from call to call
-            if entry.target is None:
-                found.extend(planned.options(g))
-                continue
-            if aims is not None:
-                found.extend(planned.aimed(g, aims))
-                continue
-        if by_hand:
-            paid = planned.paid(g)
+        made: Sequence[RequestOption]
+        if by_hand and not keyed and entry.target is None:  # the options the hand decides, kept
+            made = planned.options(g)
+        elif by_hand and not keyed and aims is not None:
+            made = planned.aimed(g, aims)
         else:
-            payer = payer or Payer(g, p)
-            paid = _paid(payer, entry, hand, planned.ways, free)
-        for keys, pays in paid:
-            if keyed and not requirement_holds(g, p, action, keys):
-                continue
-            targets: Sequence[OptionTarget | None] = NO_TARGET
-            if aims is not None:
-                targets = aims
-            elif entry.target is not None:
-                targets = candidates(g, p, entry.target, keys)
-            found.extend(
-                RequestOption(p, action.id, action.name, keys, payment, target)
-                for payment, target in product(pays, targets)
-            )
+            if by_hand:
+                paid = planned.paid(g)
+            else:
+                payer = payer or Payer(g, p)
+                paid = _paid(payer, entry, hand, planned.ways, free)
+            listed: list[RequestOption] = []
+            for keys, pays in paid:
+                if keyed and not requirement_holds(g, p, action, keys):
+                    continue
+                targets: Sequence[OptionTarget | None] = NO_TARGET
+                if aims is not None:
+                    targets = aims
+                elif entry.target is not None:
+                    targets = candidates(g, p, entry.target, keys)
+                listed.extend(
+                    RequestOption(p, action.id, action.name, keys, payment, target)
+                    for payment, target in product(pays, targets)
+                )
+            made = listed
+        if sources is None:
+            found.extend(made)
+        else:  # each option once per causing character
+            found.extend(replace(option, source=source) for source in sources for option in made)
     return found
 
 

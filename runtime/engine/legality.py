@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from blackpoker.compiler.cards import Card
 from blackpoker.compiler.model import Action, Limit, Timing
+from blackpoker.compiler.program import CausedBy
 from blackpoker.runtime.engine.expressions import requirement_holds
 from blackpoker.runtime.engine.options import target_text
 from blackpoker.runtime.engine.payments import UNITS, Spent
@@ -24,9 +25,9 @@ from blackpoker.runtime.engine.refs import (
     StagePosition,
     WrittenCharacter,
 )
-from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.state import Unit, player_name
 from blackpoker.runtime.engine.targets import candidates
-from blackpoker.runtime.engine.zones import card, owner
+from blackpoker.runtime.engine.zones import card, label, owner
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
@@ -45,6 +46,8 @@ class Written(Protocol):
     def payment(self) -> tuple[tuple[str, Card | None], ...]: ...
     @property
     def target(self) -> CommandTarget | None: ...
+    @property
+    def source(self) -> Card | None: ...
     def body(self) -> str: ...
 
 
@@ -103,6 +106,21 @@ def waived_units(g: Table, p: int) -> dict[str, frozenset[str] | None]:
             known = found.get(kind, frozenset())
             found[kind] = None if units is None or known is None else known | units
     return found
+
+
+def causes(caused: CausedBy, unit: Unit) -> bool:
+    """Whether a character fits a caused action's filters; it is of a suit when one of its
+    cards is (docs/decisions.md)."""
+    return (
+        (caused.type is None or unit.kind.type == caused.type)
+        and (caused.kind is None or unit.kind.id == caused.kind)
+        and (caused.suit is None or any(label(c)[0] == caused.suit for c in unit.cards))
+    )
+
+
+def causing_units(g: Table, p: int, caused: CausedBy) -> list[Unit]:
+    """The player's characters that may cause the action now: charged, fitting its filters."""
+    return [u for u in g.state.players[p].field if u.charged and causes(caused, u)]
 
 
 def cost_left(units: tuple[str, ...], waived: frozenset[str] | None) -> tuple[str, ...]:
@@ -206,6 +224,29 @@ def key_ids(s: Subject) -> tuple[int, ...]:
     return tuple(found)
 
 
+def causing_character(s: Subject) -> str | None:
+    """A caused action names one of the requester's charged characters that fits it
+    (`by ♠5`, any card of the character); any other action names none."""
+    caused, written, name = s.named.caused_by, s.written.source, s.named.name
+    if caused is None:
+        return None if written is None else f"{name} is not caused by a character: drop 'by {written}'"
+    wanted = " ".join(w for w in (caused.suit, caused.type or "character", caused.kind) if w)
+    if written is None:
+        return f"{name} is caused by a charged {wanted} of {s.who}'s: name it with 'by CARD'"
+    fielded = [u for u in s.game.state.players[s.written.player].field if written in map(card, u.cards)]
+    if not fielded:
+        other = player_name(1 - s.written.player)
+        theirs = any(written in map(card, u.cards) for u in s.game.state.players[1 - s.written.player].field)
+        mine = f"only {s.who}'s own characters cause {name}"
+        return f"{written} is {other}'s: {mine}" if theirs else f"{s.who} has no {written} on the field"
+    fitting = [u for u in fielded if causes(caused, u)]
+    if not fitting:
+        return f"{written} is not a {wanted}: {name} is caused by one"
+    if not any(u.charged for u in fitting):
+        return f"{written} is driven: {name} is caused by a charged {wanted}"
+    return None
+
+
 def requirement(s: Subject) -> str | None:
     action = s.named
     if requirement_holds(s.game, s.written.player, action, key_ids(s)):
@@ -302,6 +343,7 @@ CHECKS: Checks = (
     ("timing", timing),
     ("once per turn", once_per_turn),
     ("only without turn", without_turn),
+    ("causing character", causing_character),
     ("requirement", requirement),
     ("key cards in hand", keys_in_hand),
     ("key cards match", keys_match),

@@ -41,9 +41,15 @@ class RequestOption:
     # a character by card, a stage request by position or a player; a Choice may also name the
     # request being resolved by depth; in a player's view, a hidden character by its id
     target: OptionTarget | None = None
+    source: int | None = None  # a caused action's causing character, by its first card
+
+    @property
+    def head(self) -> str:
+        """The action's name, and the character that causes it: `スラッシュ by ♠5`."""
+        return self.name if self.source is None else f"{self.name} by {label(self.source)}"
 
     def __str__(self) -> str:
-        text = self.name
+        text = self.head
         if self.keys:
             text += " ★" + "".join(label(c) for c in self.keys)
         if self.payment:

@@ -77,9 +77,12 @@ class Request:
     key_cards: tuple[int, ...]  # as requested; numbers are read from these
     held: list[int]  # key cards the request still holds (not yet put elsewhere)
     target: StateTarget | None = None
+    source: int | None = None  # a caused action's causing character, by unit id
 
     def copy(self) -> Request:
-        return Request(self.uid, self.action, self.controller, self.key_cards, list(self.held), self.target)
+        return Request(
+            self.uid, self.action, self.controller, self.key_cards, list(self.held), self.target, self.source
+        )
 
 
 @dataclass(slots=True)

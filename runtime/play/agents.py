@@ -11,6 +11,7 @@ from typing import Protocol
 from blackpoker.compiler.model import Combat, RuleSet, SizeRule
 from blackpoker.compiler.program import (
     COMPARE,
+    SOURCE,
     All,
     Amount,
     AnyOf,
@@ -223,7 +224,7 @@ class GreedyAgent:
             held = self._holds(view, option, cond.of)
             return None if held is None else not held
         if isinstance(cond, Is):
-            unit = _target_unit(view, option) if cond.of.name == "target" else None
+            unit = _named_unit(view, option, cond.of.name)
             if unit is None:
                 return None
             kind = self.rules.character(unit.kind)
@@ -254,7 +255,7 @@ class GreedyAgent:
         if isinstance(expr, Core):
             return int(getattr(self.rules.edition.core, expr.rule))
         if isinstance(expr, Size):
-            unit = _target_unit(view, option) if expr.of.name == "target" else None
+            unit = _named_unit(view, option, expr.of.name)
             return None if unit is None else unit.size
         if isinstance(expr, Plus):
             values = [self._number(view, option, item) for item in expr.items]
@@ -361,8 +362,8 @@ class GreedyAgent:
                 for u in p.field
                 if ref.type is None or self.rules.character(u.kind).type == ref.type
             ]
-        if ref.name == "target":
-            unit = _target_unit(view, option)
+        if ref.name in ("target", SOURCE):
+            unit = _named_unit(view, option, ref.name)
             return [] if unit is None else [unit]
         over = loops.over.get(ref.name)
         return [] if over is None else self._units(view, option, over, loops)
@@ -414,6 +415,8 @@ class GreedyAgent:
                 cost += 0.5 + _card_worth(cid) / 26
             else:
                 cost += DRIVE
+        if option.source is not None:  # the causing character is driven
+            cost += DRIVE
         steps, _ = self._program(option.action)
         kept = any(_keeps_key(s) for s, _ in steps)
         return cost if kept else cost + SPENT_KEY * len(option.keys)
@@ -555,6 +558,15 @@ def _target_unit(view: View, option: RequestOption) -> CharacterView | None:
         return None
     ref = target_text(option.target)
     return next((u for p in view.players for u in p.field if u.ref == ref), None)
+
+
+def _named_unit(view: View, option: RequestOption, name: str) -> CharacterView | None:
+    """The character `target` or `source` names, as the view shows it (else None)."""
+    if name == "target":
+        return _target_unit(view, option)
+    if name != SOURCE or option.source is None:
+        return None
+    return next((u for u in view.players[option.player].field if u.cards[:1] == (option.source,)), None)
 
 
 def _controller(unit: CharacterView, view: View) -> int:

@@ -55,7 +55,7 @@ def parts(option: Option) -> tuple[str, ...]:
     keys = " ".join(p for p in text.split(" ") if p.startswith("★"))
     paid = " ".join(p for p in text.split(" ") if p.startswith("$"))
     target = "→ " + target_text(option.target) if option.target is not None else ""
-    return (option.name, keys, paid, target)
+    return (option.head, keys, paid, target)
 
 
 def steps(option: Option) -> tuple[str, ...]:

@@ -65,13 +65,14 @@ class Chronicle:
 
 
 def named_cards(option: Option) -> set[int]:
-    """The cards an option names: key cards, payments, answer cards, a character target."""
+    """The cards an option names: key cards, payments, answer cards, a character target, a
+    causing character."""
     if isinstance(option, Pass):
         return set()
     if isinstance(option, Choice):
         named = {option.a, option.b}
     else:
-        named = {*option.keys, *(c for _, c in option.payment)}
+        named = {*option.keys, *(c for _, c in option.payment), option.source}
     if isinstance(option.target, CharacterByCard):
         named.add(option.target.card)
     return {c for c in named if c is not None}

@@ -35,12 +35,13 @@ class Command:
     payment: tuple[tuple[str, Card | None], ...] = ()
     target: CommandTarget | None = None
     cards: tuple[Card, ...] = ()  # a choice's cards
+    source: Card | None = None  # a caused action's character, by a card of it
 
     def body(self) -> str:
         """The canonical text after `pN: `: key cards and payments in card order."""
         if self.kind == "pass":
             return "pass"
-        text = self.name
+        text = self.name if self.source is None else f"{self.name} by {self.source}"
         if self.kind == "choice":
             if self.cards:
                 text += " " + str(self.cards[0])
@@ -84,9 +85,7 @@ class _Build(Transformer[Token, Command]):
     def start(self, items: list[object]) -> Command:
         player, body = items
         assert isinstance(body, Command)
-        return Command(
-            int(str(player)[1]) - 1, body.kind, body.name, body.keys, body.payment, body.target, body.cards
-        )
+        return replace(body, player=int(str(player)[1]) - 1)
 
     def pass_(self, items: list[object]) -> Command:
         return Command(0, "pass")
@@ -96,14 +95,20 @@ class _Build(Transformer[Token, Command]):
         keys: tuple[Card, ...] = ()
         payment: tuple[tuple[str, Card | None], ...] = ()
         target: CommandTarget | None = None
+        source: Card | None = None
         for item in rest:
-            if isinstance(item, tuple) and item and item[0] == "key":
+            if isinstance(item, Card):
+                source = item
+            elif isinstance(item, tuple) and item and item[0] == "key":
                 keys = item[1]
             elif isinstance(item, tuple) and item and item[0] == "cost":
                 payment = item[1]
             elif isinstance(item, CommandTarget):
                 target = item
-        return Command(0, "request", name, keys, payment, target)
+        return Command(0, "request", name, keys, payment, target, source=source)
+
+    def source(self, items: list[Card]) -> Card:
+        return items[0]
 
     def key(self, items: list[Card]) -> tuple[str, tuple[Card, ...]]:
         return ("key", tuple(items))
@@ -179,12 +184,17 @@ def name_characters(game: Game, command: Command) -> Command:
         (unit, first(paid, (command.player,)) if names_character(unit) and paid is not None else paid)
         for unit, paid in command.payment
     )
+    source = None if command.source is None else first(command.source, (command.player,))
     # An answer's cards name characters when every answer of its word offers characters
     # (attacker, block); a card being placed or picked is itself, even from a character.
     offered = [o for o in game.legal_options() if isinstance(o, Choice) and o.word == command.name]
     leading = {u.cards[0] for p in game.state.players for u in p.field}
     if offered and all(c in leading for o in offered for c in (o.a, o.b) if c is not None):
         return replace(
-            command, target=target, payment=payment, cards=tuple(first(c, both) for c in command.cards)
+            command,
+            target=target,
+            payment=payment,
+            source=source,
+            cards=tuple(first(c, both) for c in command.cards),
         )
-    return replace(command, target=target, payment=payment)
+    return replace(command, target=target, payment=payment, source=source)

@@ -100,7 +100,8 @@ def marks(option: Option, step: int | None = None) -> list[str]:
         by_step = [[], cards + target]
     else:
         paid = [f"card:{c}" for _, c in option.payment if c is not None]
-        by_step = [[], [f"card:{c}" for c in option.keys], paid, target]
+        causing = [] if option.source is None else [f"card:{option.source}"]
+        by_step = [causing, [f"card:{c}" for c in option.keys], paid, target]
     return [m for n, found in enumerate(by_step) if step in (None, n) for m in found]
 
 

@@ -149,9 +149,18 @@ class Pile(Node):
     face: Face | None = field(default=None, metadata=at("face"))
     suit_of: Name | None = field(default=None, metadata=at("suit_of"))
     rank_of: Name | None = field(default=None, metadata=at("rank_of"))
+    card: str | None = field(default=None, metadata=at("card"))  # only this card (♠J)
 
 
-Cards = Name | Field | Pile
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Join(Node):
+    """[CARDS, CARDS, …]: what each names, together (the key cards and a named trump, put on
+    the field as one character)."""
+
+    items: tuple[Cards, ...] = field(metadata=at())
+
+
+Cards = Name | Field | Pile | Join
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -319,6 +328,20 @@ class Choose(Step):
     face: Face | None = field(default=None, metadata=at("face"))  # only cards lying so (a trump)
     suit_of: Name | None = field(default=None, metadata=at("suit_of"))  # only a suit of these cards
     rank_of: Name | None = field(default=None, metadata=at("rank_of"))  # only a number of these cards
+    card: str | None = field(default=None, metadata=at("card"))  # only this card (♣K)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChooseCharacter(Step):
+    """The player picks characters among those named (not a 対象: an untargetable one may
+    be picked), one decision each, `count` of them (default 1); they are bound to a name."""
+
+    op = "choose_character"
+    prefix = ("choose_character",)
+    player: PlayerRef = field(metadata=at("player"))
+    of: Cards = field(metadata=at("of"))
+    count: Number = field(default=1, metadata=at("count"))
+    as_: Binding = field(metadata=at("as"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -568,6 +591,7 @@ class DigUntil(Step):
 STEP_TYPES: tuple[type[Step], ...] = (
     Target,
     Choose,
+    ChooseCharacter,
     Top,
     PutCharacter,
     Mount,

@@ -18,6 +18,7 @@ from blackpoker.compiler.program import (
     FaceUp,
     Field,
     Is,
+    Join,
     Mod,
     Name,
     Neg,
@@ -63,6 +64,8 @@ def player(g: Table, res: Resolution, ref: PlayerRef) -> int:
 def things(g: Table, res: Resolution, ref: Cards) -> list[Any]:
     """What a reference names now: card ids, characters (Unit) or requests (Request)."""
     state = g.state
+    if isinstance(ref, Join):
+        return [item for part in ref.items for item in things(g, res, part)]
     if isinstance(ref, Pile):
         who = player(g, res, ref.side)
         if who < 0:
@@ -100,19 +103,27 @@ def things(g: Table, res: Resolution, ref: Cards) -> list[Any]:
 
 
 def target_object(g: Table, request: Request) -> Unit | Request | int | None:
-    """The request's target if it still exists (a character on the field, a request on the stage)."""
+    (
+        """The request's target if it still exists (a character on the field, a request on the
+    stage), a card (wherever it lies) or a player's index."""
+        ""
+    )
     target = request.target
     if isinstance(target, refs.UnitRef):
         return g.state.unit(target.uid)
     if isinstance(target, refs.RequestRef):
         return g.state.stage_request(target.uid)
+    if isinstance(target, refs.CardRef):
+        return target.card
     return None if target is None else target.index
 
 
 def fits(g: Table, res: Resolution, spec: Pile | Choose, face_up: set[int], cid: int) -> bool:
     """Whether a card of a zone passes the filters of a pile or a choose step: how it lies,
-    its suit, its number."""
+    its suit, its number, which card it is."""
     if spec.face is not None and (cid in face_up) != (spec.face is Face.UP):
+        return False
+    if spec.card is not None and label(cid) != spec.card:
         return False
     if spec.suit_of is not None and card(cid).suit not in {
         card(c).suit for c in _named_cards(g, res, spec.suit_of)

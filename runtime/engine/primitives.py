@@ -29,6 +29,7 @@ from blackpoker.runtime.engine.expressions import (
     things,
 )
 from blackpoker.runtime.engine.options import Choice, Prompt, sort_cards
+from blackpoker.runtime.engine.refs import CharacterByCard, UnitRef
 from blackpoker.runtime.engine.state import Frame, Origin, Request, Resolution, Unit
 from blackpoker.runtime.engine.targets import resolve_name, retarget_candidates, still_valid
 from blackpoker.runtime.engine.zones import card, owner, rank_label_of
@@ -107,6 +108,25 @@ def _choose(g: Table, res: Resolution, step: program.Choose) -> Signal | None:
     if not left or len(picked) >= number(g, res, step.count):
         return None
     return _ask(res, who, [Choice(who, "pick", cid) for cid in _distinct(left)])
+
+
+@primitive(program.ChooseCharacter)
+def _choose_character(g: Table, res: Resolution, step: program.ChooseCharacter) -> Signal | None:
+    """One decision per character, named as a target is (`pick → p2:♣9`), so that a
+    face-down one stays hidden; the picks so far are bound to the name."""
+    who = player(g, res, step.player)
+    answer = _answer(res)
+    picked: list[Unit] = []
+    if answer is not None and answer.target is not None:
+        ref = resolve_name(g, answer.target)
+        unit = g.state.unit(ref.uid) if isinstance(ref, UnitRef) else None
+        picked = [*res.vars[step.as_], *([] if unit is None else [unit])]
+    res.vars[step.as_] = picked
+    chosen = {u.uid for u in picked}
+    left = [u for u in _units(things(g, res, step.of)) if u.uid not in chosen]
+    if who < 0 or not left or len(picked) >= number(g, res, step.count):
+        return None
+    return _ask(res, who, [Choice(who, "pick", target=CharacterByCard(u.cards[0])) for u in left])
 
 
 @primitive(program.Top)
@@ -383,7 +403,9 @@ def _declare_attackers(g: Table, res: Resolution, step: program.DeclareAttackers
     eligible = [u for u in state.players[who].field if can_attack(g, u, step)]
     if not eligible:
         return None
-    return _ask(res, who, [*(Choice(who, "attacker", u.cards[0]) for u in eligible), Choice(who, "done")])
+    # one that must attack whenever it can (巨人) is declared before the player may stop
+    done = [] if any(u.kind.must_attack for u in eligible) else [Choice(who, "done")]
+    return _ask(res, who, [*(Choice(who, "attacker", u.cards[0]) for u in eligible), *done])
 
 
 @primitive(program.DeclareBlockers)

@@ -115,6 +115,7 @@ def _character(ruleset: RuleSet, character: Character) -> dict[str, Any]:
         **({"untargetable_by": list(character.untargetable_by)} if character.untargetable_by else {}),
         **({"must_attack": True} if character.must_attack else {}),
         **({"bulwark_proof": True} if character.bulwark_proof else {}),
+        **({"suits": list(character.suits)} if character.suits else {}),
         "note": character.note,
         "ability": character.ability,
         "story": character.story,

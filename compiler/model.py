@@ -165,6 +165,7 @@ class Character:
     ] = ()  # the actions that cannot target it (装備アクションの対象にできない)
     must_attack: bool = False  # an attacker whenever it can be, on its owner's turn (巨人)
     bulwark_proof: bool = False  # 防壁の効果によって墓地に移されない
+    suits: tuple[str, ...] = ()  # ♠兵士としても♡兵士としても扱う: its suits whatever its cards
 
     def targetable_by(self, action_id: str) -> bool:
         return not self.untargetable and action_id not in self.untargetable_by

@@ -107,6 +107,7 @@ _CHARACTER: dict[str, Callable[[Any], Any]] = {
     "waives_units": tuple,
     "labels": tuple,
     "untargetable_by": tuple,
+    "suits": tuple,
     "triggers": lambda items: tuple(
         CharacterTrigger(
             When(t["when"]),

@@ -78,7 +78,12 @@ def unit_ok(
         return False
     if spec.suit_of is not None:
         suits = {card(c).suit for c in key_cards}
-        if len(suits) != 1 or any(card(c).suit not in suits for c in unit.cards):
+        if len(suits) != 1:
+            return False
+        counted = unit.kind.suits  # a character of several suits is one of each (リアニメーター)
+        if counted and not any(s.value in counted for s in suits if s is not None):
+            return False
+        if not counted and any(card(c).suit not in suits for c in unit.cards):
             return False
     return True
 

@@ -62,6 +62,7 @@ from blackpoker.compiler.program import (
     Node,
     Not,
     Number,
+    Only,
     Option,
     OwnerOf,
     Pile,
@@ -353,6 +354,8 @@ def _cards(value: str | list[Any] | dict[str, Any]) -> Cards:
         return Join(items=tuple(map(_cards, value)))
     if "zone" in value:
         return _build(Pile, value)
+    if "of" in value:
+        return _build(Only, value)
     side = value["field"]
     return Field(side=None if side == "all" else _player(side), type=value.get("type"))
 

@@ -153,6 +153,14 @@ class Pile(Node):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Only(Node):
+    """{of: NAME, card: ♣K}: those of the named cards that are this card (the key cards)."""
+
+    of: Name = field(metadata=at("of"))
+    card: str = field(metadata=at("card"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Join(Node):
     """[CARDS, CARDS, …]: what each names, together (the key cards and a named trump, put on
     the field as one character)."""
@@ -160,7 +168,7 @@ class Join(Node):
     items: tuple[Cards, ...] = field(metadata=at())
 
 
-Cards = Name | Field | Pile | Join
+Cards = Name | Field | Pile | Only | Join
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

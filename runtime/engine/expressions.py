@@ -24,6 +24,7 @@ from blackpoker.compiler.program import (
     Neg,
     Not,
     Number,
+    Only,
     OwnerOf,
     Pile,
     PlayerName,
@@ -66,6 +67,8 @@ def things(g: Table, res: Resolution, ref: Cards) -> list[Any]:
     state = g.state
     if isinstance(ref, Join):
         return [item for part in ref.items for item in things(g, res, part)]
+    if isinstance(ref, Only):
+        return [c for c in cards_of(things(g, res, ref.of)) if label(c) == ref.card]
     if isinstance(ref, Pile):
         who = player(g, res, ref.side)
         if who < 0:

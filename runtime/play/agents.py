@@ -39,6 +39,7 @@ from blackpoker.compiler.program import (
     Node,
     Not,
     Number,
+    Only,
     OwnerOf,
     PassTurn,
     PathKey,
@@ -347,7 +348,7 @@ class GreedyAgent:
     def _units(self, view: View, option: RequestOption, ref: Cards, loops: Loops) -> list[CharacterView]:
         """The characters a reference names as far as the view tells: the target, a field, or
         the characters a for_each runs over (a zone's cards are no characters)."""
-        if isinstance(ref, Pile):
+        if isinstance(ref, Pile | Only):
             return []
         if isinstance(ref, Join):
             return [u for part in ref.items for u in self._units(view, option, part, loops)]

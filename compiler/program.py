@@ -353,6 +353,20 @@ class ChooseCharacter(Step):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ChooseRequest(Step):
+    """The player picks a request on the stage (not a 対象), one with as many key cards as
+    `key_cards` allows and, with `single_key_at_most`, of a number at most that when it has one
+    key card (策士召喚); none to pick → none. It is bound to a name."""
+
+    op = "choose_request"
+    prefix = ("choose_request",)
+    player: PlayerRef = field(metadata=at("player"))
+    as_: Binding = field(metadata=at("as"))
+    key_cards: tuple[int, ...] = field(default=(), metadata=at("key_cards"))
+    single_key_at_most: Number | None = field(default=None, metadata=at("single_key_at_most"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Top(Step):
     op = "top"
     prefix = ("top",)
@@ -600,6 +614,7 @@ STEP_TYPES: tuple[type[Step], ...] = (
     Target,
     Choose,
     ChooseCharacter,
+    ChooseRequest,
     Top,
     PutCharacter,
     Mount,

@@ -96,21 +96,23 @@ def things(g: Table, res: Resolution, ref: Cards) -> list[Any]:
         return list(found.key_cards) if isinstance(found, Request) else []
     if name == "attackers":
         return [u for u in (state.unit(uid) for uid in state.attackers) if u is not None]
-    # a bound character is named while it stays on the field (looked up by id, so that a
-    # copied game's resolution names the copy's character)
-    return [
-        item if not isinstance(item, Unit) else state.unit(item.uid)
-        for item in res.vars.get(name, ())
-        if not isinstance(item, Unit) or state.unit(item.uid) is not None
-    ]
+    # a bound character is named while it stays on the field, a bound request while it stays
+    # on the stage (looked up by id, so that a copied game's resolution names the copy's)
+    bound: list[Any] = []
+    for item in res.vars.get(name, ()):
+        now: Any = item
+        if isinstance(item, Unit):
+            now = state.unit(item.uid)
+        elif isinstance(item, Request):
+            now = state.stage_request(item.uid)
+        if now is not None:
+            bound.append(now)
+    return bound
 
 
 def target_object(g: Table, request: Request) -> Unit | Request | int | None:
-    (
-        """The request's target if it still exists (a character on the field, a request on the
+    """The request's target if it still exists (a character on the field, a request on the
     stage), a card (wherever it lies) or a player's index."""
-        ""
-    )
     target = request.target
     if isinstance(target, refs.UnitRef):
         return g.state.unit(target.uid)

@@ -25,14 +25,13 @@ from blackpoker.runtime.engine.expressions import (
     fits,
     number,
     player,
-    target_object,
     things,
 )
 from blackpoker.runtime.engine.options import Choice, Prompt, sort_cards
-from blackpoker.runtime.engine.refs import CharacterByCard, UnitRef
+from blackpoker.runtime.engine.refs import CharacterByCard, RequestRef, StagePosition, UnitRef
 from blackpoker.runtime.engine.state import Frame, Origin, Request, Resolution, Unit
 from blackpoker.runtime.engine.targets import resolve_name, retarget_candidates, still_valid
-from blackpoker.runtime.engine.zones import card, owner, rank_label_of
+from blackpoker.runtime.engine.zones import card, owner, rank, rank_label_of
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
@@ -127,6 +126,27 @@ def _choose_character(g: Table, res: Resolution, step: program.ChooseCharacter) 
     if who < 0 or not left or len(picked) >= number(g, res, step.count):
         return None
     return _ask(res, who, [Choice(who, "pick", target=CharacterByCard(u.cards[0])) for u in left])
+
+
+@primitive(program.ChooseRequest)
+def _choose_request(g: Table, res: Resolution, step: program.ChooseRequest) -> Signal | None:
+    """One decision, naming the request by its stage position (`pick → stage:1`)."""
+    who = player(g, res, step.player)
+    answer = _answer(res)
+    stage = g.state.stage
+    if answer is not None and answer.target is not None:
+        ref = resolve_name(g, answer.target)
+        res.vars[step.as_] = [r for r in stage if isinstance(ref, RequestRef) and r.uid == ref.uid]
+        return None
+    res.vars[step.as_] = []
+    most = None if step.single_key_at_most is None else number(g, res, step.single_key_at_most)
+    choices = [
+        Choice(who, "pick", target=StagePosition(i))
+        for i, r in enumerate(stage, 1)
+        if (not step.key_cards or len(r.key_cards) in step.key_cards)
+        and (most is None or len(r.key_cards) != 1 or rank(r.key_cards[0]) <= most)
+    ]
+    return _ask(res, who, choices) if choices and who >= 0 else None
 
 
 @primitive(program.Top)
@@ -336,11 +356,11 @@ def _request(g: Table, res: Resolution, step: program.Request) -> Signal | None:
 
 @primitive(program.Negate)
 def _negate(g: Table, res: Resolution, step: program.Negate) -> Signal | None:
-    found = target_object(g, res.request) if step.of.name == "target" else None
-    if isinstance(found, Request):
-        g.state.stage.remove(found)
-        t.release_keys(g.state, found)
-        g.record(Negated(found.action.id))
+    for found in things(g, res, step.of):
+        if isinstance(found, Request) and found in g.state.stage:
+            g.state.stage.remove(found)
+            t.release_keys(g.state, found)
+            g.record(Negated(found.action.id))
     return None
 
 

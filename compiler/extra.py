@@ -195,6 +195,11 @@ def check_extra(source: ExtraSource, edition: EditionSource) -> list[Diagnostic]
             doc.at((*where[ref.referrer], *ref.at), f"{ref.field}: unknown action '{ref.wanted}'")
         )
     problems += _repeats(doc, [(path, c.id) for path, c in characters])
+    theirs = {c.id for c in edition.characters}
+    for path, rule in characters:
+        if rule.id in theirs:
+            message = f"id: '{rule.id}' is already a character of {edition.edition.id}"
+            problems.append(doc.at((*path, "id"), message))
     problems += _repeats(doc, [(("trumps", t), trump.id) for t, trump in enumerate(source.trumps)])
     problems += _repeats(doc, [(path, action.id) for path, action in located])
     ids = [action.id for _, action in located]

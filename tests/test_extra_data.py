@@ -222,3 +222,15 @@ def test_a_character_number_that_is_no_integer_is_located(tmp_path: Path) -> Non
     result = invoke("validate", path)
     located(result, str(path), line, col + len("number: "), "number: expected a whole number")
     assert "unknown key" not in result.stderr  # the entry's other keys are fine
+
+
+def test_a_character_reusing_an_edition_character_id_is_located(tmp_path: Path) -> None:
+    edition = ENV.edition(yaml.safe_load(BUILTIN[0][1].read_text(encoding="utf-8"))["edition"])
+    taken = edition.characters[0].id
+
+    def reuse(data: dict[str, Any]) -> None:
+        _summoned(data)["id"] = taken
+
+    path, text = broken(tmp_path, reuse)
+    line, col = line_of(text, f"id: {taken}", line_of(text, "characters:")[0])
+    located(invoke("validate", path), str(path), line, col + len("id: "), "already a character")

@@ -114,12 +114,10 @@ class When(StrEnum):
     """What triggers a character's ability (its `triggers`)."""
 
     LEAVES_FIELD_TO_GRAVEYARD = "leaves_field_to_graveyard"  # 場から墓地に行く場合
-    LEAVES_FIELD_TO_GRAVEYARD_OR_HAND = (
-        "leaves_field_to_graveyard_or_hand"  # 場から墓地もしくは手札に行く場合
-    )
-    RESOLVED = (
-        "resolved"  # a request of `action` by its controller resolved (自分がエンドアクションを起こした場合)
-    )
+    # 場から墓地もしくは手札に行く場合
+    LEAVES_FIELD_TO_GRAVEYARD_OR_HAND = "leaves_field_to_graveyard_or_hand"
+    # its controller's request of `action` resolved (自分がエンドアクションを起こした場合)
+    RESOLVED = "resolved"
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,9 +158,8 @@ class Character:
     format: str = ""
     number: int | None = None  # 数字は N として扱う: its size instead of its cards'
     untargetable: bool = False  # アクションの対象にできない
-    untargetable_by: tuple[
-        str, ...
-    ] = ()  # the actions that cannot target it (装備アクションの対象にできない)
+    # the actions that cannot target it (装備アクションの対象にできない)
+    untargetable_by: tuple[str, ...] = ()
     must_attack: bool = False  # an attacker whenever it can be, on its owner's turn (巨人)
     bulwark_proof: bool = False  # 防壁の効果によって墓地に移されない
     suits: tuple[str, ...] = ()  # ♠兵士としても♡兵士としても扱う: its suits whatever its cards

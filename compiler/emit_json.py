@@ -100,11 +100,23 @@ def _character(ruleset: RuleSet, character: Character) -> dict[str, Any]:
         "size": character.size.value,
         "combat": character.combat.value,
         "triggers": [
-            {"when": t.when, "request": t.request, "for_each_card": list(t.for_each_card)}
+            {
+                "when": t.when.value,
+                "request": t.request,
+                "for_each_card": list(t.for_each_card),
+                **({"action": t.action} if t.action else {}),
+                **({"targets_card": True} if t.targets_card else {}),
+            }
             for t in character.triggers
         ],
         "waives_cost_of": list(character.waives_cost_of),
         **({"waives_units": list(character.waives_units)} if character.waives_units else {}),
+        **({"number": character.number} if character.number is not None else {}),
+        **({"untargetable": True} if character.untargetable else {}),
+        **({"untargetable_by": list(character.untargetable_by)} if character.untargetable_by else {}),
+        **({"must_attack": True} if character.must_attack else {}),
+        **({"bulwark_proof": True} if character.bulwark_proof else {}),
+        **({"suits": list(character.suits)} if character.suits else {}),
         "note": character.note,
         "ability": character.ability,
         "story": character.story,

@@ -14,6 +14,7 @@ from blackpoker.compiler.link import Added, check_action_names, finish, link
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.model import (
     Action,
+    Character,
     Edition,
     Format,
     RuleSet,
@@ -21,7 +22,8 @@ from blackpoker.compiler.model import (
     Visibility,
     ZoneRule,
 )
-from blackpoker.compiler.parse import _ACTION, EditionSource, _fields, setup_action
+from blackpoker.compiler.needs import dangling, references
+from blackpoker.compiler.parse import _ACTION, _CHARACTER, EditionSource, _fields, setup_action
 from blackpoker.compiler.program import All, FaceUp, Player, Requires
 
 NUMBERS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -34,13 +36,15 @@ TRUMP_ZONE = ZoneRule("trump", "切札", Visibility.FACES)
 
 @dataclass(frozen=True, slots=True)
 class ExtraCharacter:
-    """A character an ability's action puts on the field, as printed."""
+    """A character an ability's action puts on the field, as printed; with an id, `rule` is
+    the character of the extra format (a summoned one)."""
 
     name: str
     type: str
     cards: str
     note: str = ""
     ability: str = ""
+    rule: Character | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +91,15 @@ class ExtraSource:
             found.append((("setup",), self.setup))
         return tuple(found)
 
+    def characters(self) -> tuple[tuple[PathKey, Character], ...]:
+        """The characters the list adds to the extra format, with where they are written."""
+        return tuple(
+            (("trumps", t, "characters", c), character.rule)
+            for t, trump in enumerate(self.trumps)
+            for c, character in enumerate(trump.characters)
+            if character.rule is not None
+        )
+
     def variants_of(self, action_id: str) -> tuple[Action, ...]:
         return tuple(variant for _, of, variant in self.variants if of == action_id)
 
@@ -110,6 +123,13 @@ def parse_extra(doc: Document) -> tuple[ExtraSource | None, list[Diagnostic]]:
     def actions(path: PathKey, raw: list[Mapping[str, Any]]) -> tuple[Action, ...]:
         return tuple(action((*path, i), entry) for i, entry in enumerate(raw))
 
+    def character(path: PathKey, raw: Mapping[str, Any]) -> ExtraCharacter:
+        printed = {k: raw[k] for k in ("name", "type", "cards", "note", "ability") if k in raw}
+        if "id" not in raw:
+            return ExtraCharacter(**printed)
+        fields = _fields(doc, path, {k: v for k, v in raw.items() if k != "cards"}, _CHARACTER, problems)
+        return ExtraCharacter(**printed, rule=Character(**{"formats": (EXTRA_FORMAT.id,), **fields}))
+
     trumps = tuple(
         Trump(
             suit=raw["suit"],
@@ -120,7 +140,10 @@ def parse_extra(doc: Document) -> tuple[ExtraSource | None, list[Diagnostic]]:
             beta=raw.get("beta", False),
             output=raw.get("output", True),
             actions=actions(("trumps", t, "actions"), raw.get("actions", [])),
-            characters=tuple(ExtraCharacter(**c) for c in raw.get("characters", [])),
+            characters=tuple(
+                character(("trumps", t, "characters", c), entry)
+                for c, entry in enumerate(raw.get("characters", []))
+            ),
         )
         for t, raw in enumerate(data["trumps"])
     )
@@ -159,11 +182,33 @@ def check_extra(source: ExtraSource, edition: EditionSource) -> list[Diagnostic]
                 message = f"type: unknown character type '{character.type}' (declared: {known})"
                 problems.append(doc.at(("trumps", t, "characters", c, "type"), message))
     located = source.actions()
+    characters = source.characters()
+    # what the list's characters name: its own actions or its edition's
+    named = dangling(
+        references((), [c for _, c in characters]),
+        (*edition.actions, *(a for _, a in located)),
+        (*edition.characters, *(c for _, c in characters)),
+    )
+    where = {c.id: path for path, c in characters}
+    for ref in named:
+        problems.append(
+            doc.at((*where[ref.referrer], *ref.at), f"{ref.field}: unknown action '{ref.wanted}'")
+        )
+    problems += _repeats(doc, [(path, c.id) for path, c in characters])
+    theirs = {c.id for c in edition.characters}
+    for path, rule in characters:
+        if rule.id in theirs:
+            message = f"id: '{rule.id}' is already a character of {edition.edition.id}"
+            problems.append(doc.at((*path, "id"), message))
     problems += _repeats(doc, [(("trumps", t), trump.id) for t, trump in enumerate(source.trumps)])
     problems += _repeats(doc, [(path, action.id) for path, action in located])
     ids = [action.id for _, action in located]
     own = Added(frozenset(ids) - {a.id for a in edition.actions})
-    widened = replace(edition, edition=_widened(edition.edition, source))
+    widened = replace(
+        edition,
+        edition=_widened(edition.edition, source),
+        characters=(*edition.characters, *(c for _, c in characters)),
+    )
     for path, action in located:
         problems += check_action_names(widened, doc, path, action, own)
     return sorted(set(problems), key=lambda d: (d.location, d.message))
@@ -207,8 +252,9 @@ def link_extra(source: EditionSource, extra: ExtraSource) -> RuleSet:
         pending = tuple(a.id for a in every if not a.program)
         trumps.append(TrumpRule(card, trump.id, trump.name, tuple(a.id for a in granted), pending))
     edition = _widened(source.edition, extra)
+    characters = (*base.characters, *(c for _, c in extra.characters()))
     ruleset = RuleSet(
-        edition, EXTRA_FORMAT, tuple(actions), base.characters, base.fogs, tuple(trumps), extra.setup
+        edition, EXTRA_FORMAT, tuple(actions), characters, base.fogs, tuple(trumps), extra.setup
     )
     return finish(ruleset)
 

@@ -21,6 +21,7 @@ from blackpoker.compiler.load import Document, PathKey, is_path
 from blackpoker.compiler.matcher import compile_matcher
 from blackpoker.compiler.model import Action, Edition, Format, RuleSet, Trigger
 from blackpoker.compiler.needs import (
+    CHARACTER_FIELDS,
     Reference,
     dangling,
     references,
@@ -655,8 +656,8 @@ _NO_PASSER = (
 
 
 def _referrer(ref: Reference) -> tuple[str, str]:
-    """The list the referring entry is in, and its id (only characters name by triggers)."""
-    return ("characters" if ref.field == "triggers" else "actions", ref.referrer)
+    """The list the referring entry is in, and its id (characters name actions by CHARACTER_FIELDS)."""
+    return ("characters" if ref.field in CHARACTER_FIELDS else "actions", ref.referrer)
 
 
 def _not_in(ref: Reference, format_id: str) -> str:

@@ -111,11 +111,23 @@ def _unpickle_action(values: dict[str, Any]) -> Action:
     return Action(**values, steps=parse_steps(values["program"]))
 
 
+class When(StrEnum):
+    """What triggers a character's ability (its `triggers`)."""
+
+    LEAVES_FIELD_TO_GRAVEYARD = "leaves_field_to_graveyard"  # 場から墓地に行く場合
+    # 場から墓地もしくは手札に行く場合
+    LEAVES_FIELD_TO_GRAVEYARD_OR_HAND = "leaves_field_to_graveyard_or_hand"
+    # its controller's request of `action` resolved (自分がエンドアクションを起こした場合)
+    RESOLVED = "resolved"
+
+
 @dataclass(frozen=True, slots=True)
 class CharacterTrigger:
-    when: str
+    when: When
     request: str
-    for_each_card: tuple[str, ...]
+    for_each_card: tuple[str, ...] = ()  # once per card of these ranks (none: once)
+    action: str = ""  # with `resolved`: the action whose resolution triggers it
+    targets_card: bool = False  # each request targets its card (切札再生 of the summoned J)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +157,16 @@ class Character:
     changed: bool = False
     dev_note: str = ""
     format: str = ""
+    number: int | None = None  # 数字は N として扱う: its size instead of its cards'
+    untargetable: bool = False  # アクションの対象にできない
+    # the actions that cannot target it (装備アクションの対象にできない)
+    untargetable_by: tuple[str, ...] = ()
+    must_attack: bool = False  # an attacker whenever it can be, on its owner's turn (巨人)
+    bulwark_proof: bool = False  # 防壁の効果によって墓地に移されない
+    suits: tuple[str, ...] = ()  # ♠兵士としても♡兵士としても扱う: its suits whatever its cards
+
+    def targetable_by(self, action_id: str) -> bool:
+        return not self.untargetable and action_id not in self.untargetable_by
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,6 +43,13 @@ def references(actions: Sequence[Action], characters: Sequence[Character]) -> It
     for character in characters:
         for j, trigger in enumerate(character.triggers):
             yield Reference(character.id, "triggers", trigger.request, True, ("triggers", j, "request"))
+            if trigger.action:
+                yield Reference(character.id, "triggers", trigger.action, True, ("triggers", j, "action"))
+        for j, action_id in enumerate(character.untargetable_by):
+            yield Reference(character.id, "untargetable_by", action_id, True, ("untargetable_by", j))
+
+
+CHARACTER_FIELDS = ("triggers", "untargetable_by")  # the fields by which characters name actions
 
 
 def dangling(

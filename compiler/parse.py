@@ -35,6 +35,7 @@ from blackpoker.compiler.model import (
     Speed,
     Timing,
     Trigger,
+    When,
     ZoneRule,
 )
 from blackpoker.compiler.notation import NotationError, parse_cost, parse_key
@@ -56,6 +57,7 @@ from blackpoker.compiler.program import (
     Haste,
     If,
     Is,
+    Join,
     Kind,
     KindOfType,
     Mod,
@@ -64,6 +66,7 @@ from blackpoker.compiler.program import (
     Node,
     Not,
     Number,
+    Only,
     Option,
     Orderer,
     OwnerOf,
@@ -112,8 +115,17 @@ _CHARACTER: dict[str, Callable[[Any], Any]] = {
     "waives_cost_of": tuple,
     "waives_units": tuple,
     "labels": tuple,
+    "untargetable_by": tuple,
+    "suits": tuple,
     "triggers": lambda items: tuple(
-        CharacterTrigger(t["when"], t["request"], tuple(t["for_each_card"])) for t in items
+        CharacterTrigger(
+            When(t["when"]),
+            t["request"],
+            tuple(t.get("for_each_card", ())),
+            t.get("action", ""),
+            t.get("targets_card", False),
+        )
+        for t in items
     ),
 }
 
@@ -352,11 +364,15 @@ def _player(value: str | dict[str, Any]) -> PlayerRef:
     return Player(name=PlayerName(value)) if isinstance(value, str) else _build(OwnerOf, value)
 
 
-def _cards(value: str | dict[str, Any]) -> Cards:
+def _cards(value: str | list[Any] | dict[str, Any]) -> Cards:
     if isinstance(value, str):
         return Name(name=value)
+    if isinstance(value, list):
+        return Join(items=tuple(map(_cards, value)))
     if "zone" in value:
         return _build(Pile, value)
+    if "of" in value:
+        return _build(Only, value)
     side, least = value["field"], value.get("at_least")
     return Field(
         side=None if side == "all" else _player(side),
@@ -412,6 +428,7 @@ _READERS: Mapping[str, Callable[[Any], Any]] = MappingProxyType(
         "Name": _name,
         "PlayerRef": _player,
         "Cards": _cards,
+        "tuple[Cards, ...]": lambda items: tuple(map(_cards, items)),
         "Number": _number,
         "ChooseCount": lambda value: Amount(value) if isinstance(value, str) else _number(value),
         "PlayerRef | Orderer": lambda value: Orderer(value) if value in tuple(Orderer) else _player(value),

@@ -175,7 +175,23 @@ class Pile(Node):
     match: CardRange | None = field(default=None, metadata=at("match"))
 
 
-Cards = Name | Field | Pile
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Only(Node):
+    """{of: NAME, card: ♣K}: those of the named cards that are this card (the key cards)."""
+
+    of: Name = field(metadata=at("of"))
+    card: str = field(metadata=at("card"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Join(Node):
+    """[CARDS, CARDS, …]: what each names, together (the key cards and a named trump, put on
+    the field as one character)."""
+
+    items: tuple[Cards, ...] = field(metadata=at())
+
+
+Cards = Name | Field | Pile | Only | Join
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -363,6 +379,33 @@ class Choose(Step):
     rank_of: Name | None = field(default=None, metadata=at("rank_of"))  # only a number of these cards
     card: str | None = field(default=None, metadata=at("card"))  # only this card (♡4)
     match: CardRange | None = field(default=None, metadata=at("match"))  # only cards so (♠2〜10)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChooseCharacter(Step):
+    """The player picks characters among those named (not a 対象: an untargetable one may
+    be picked), one decision each, `count` of them (default 1); they are bound to a name."""
+
+    op = "choose_character"
+    prefix = ("choose_character",)
+    player: PlayerRef = field(metadata=at("player"))
+    of: Cards = field(metadata=at("of"))
+    count: Number = field(default=1, metadata=at("count"))
+    as_: Binding = field(metadata=at("as"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChooseRequest(Step):
+    """The player picks a request on the stage (not a 対象), one with as many key cards as
+    `key_cards` allows and, with `single_key_at_most`, of a number at most that when it has one
+    key card (策士召喚); none to pick → none. It is bound to a name."""
+
+    op = "choose_request"
+    prefix = ("choose_request",)
+    player: PlayerRef = field(metadata=at("player"))
+    as_: Binding = field(metadata=at("as"))
+    key_cards: tuple[int, ...] = field(default=(), metadata=at("key_cards"))
+    single_key_at_most: Number | None = field(default=None, metadata=at("single_key_at_most"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -624,6 +667,8 @@ class DigUntil(Step):
 STEP_TYPES: tuple[type[Step], ...] = (
     Target,
     Choose,
+    ChooseCharacter,
+    ChooseRequest,
     Top,
     PutCharacter,
     Mount,

@@ -60,7 +60,16 @@ def schema_problems(doc: Document, kind: str) -> list[Diagnostic]:
     return [
         _diagnostic(doc, error, _home(kind, error))
         for error in _leaf_errors(validator(kind).iter_errors(doc.data), kind)
+        if not _only_known_keys(error, _home(kind, error))
     ]
+
+
+def _only_known_keys(error: ValidationError, home: str) -> bool:
+    """An unevaluatedProperties error whose keys are all declared: it only follows from another
+    error inside the entry (a failing part of an allOf or $ref evaluates none of its keys)."""
+    if error.validator != "unevaluatedProperties" or not isinstance(error.schema, dict):
+        return False
+    return not set(error.instance) - set(_allowed_keys(error.schema, home))
 
 
 def _leaf_errors(errors: Iterator[ValidationError], kind: str) -> Iterator[ValidationError]:
@@ -145,8 +154,10 @@ def _allowed_keys(schema: dict[str, Any], home: str) -> list[str]:
     keys = list(schema.get("properties", {}))
     ref = schema.get("$ref", "")
     if ref:
-        _, target = _resolve(ref, home)
-        keys += list(target.get("properties", {}))
+        where, target = _resolve(ref, home)
+        keys += _allowed_keys(target, where)
+    for part in schema.get("allOf", ()):
+        keys += _allowed_keys(part, home)
     return keys
 
 

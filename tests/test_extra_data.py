@@ -188,3 +188,49 @@ def test_an_action_type_neither_the_edition_nor_the_list_declares_is_located(tmp
     assert isinstance(source, ExtraSource) and source.action_types
     line, col = line_of(text, f"type: {source.action_types[0]}")
     located(invoke("validate", path), str(path), line, col + len("type: "), "unknown action type")
+
+
+def _summoned(data: dict[str, Any]) -> dict[str, Any]:
+    """The first character of the list that the extra format plays (it has an id)."""
+    return next(c for t in data["trumps"] for c in t.get("characters", ()) if "id" in c)
+
+
+def test_a_character_naming_an_unknown_action_is_located(tmp_path: Path) -> None:
+    def untargetable(data: dict[str, Any]) -> None:
+        _summoned(data)["untargetable_by"] = ["noSuchAction"]
+
+    path, text = broken(tmp_path, untargetable)
+    line, col = line_of(text, "noSuchAction")
+    located(invoke("validate", path), str(path), line, col, "untargetable_by: unknown action 'noSuchAction'")
+
+
+def test_a_character_with_an_id_but_no_combat_rule_is_located(tmp_path: Path) -> None:
+    def drop(data: dict[str, Any]) -> None:
+        del _summoned(data)["combat"]
+
+    path, text = broken(tmp_path, drop)
+    line, col = line_of(text, "- name:", line_of(text, "characters:")[0])
+    located(invoke("validate", path), str(path), line, col + 2, "missing required key 'combat'")
+
+
+def test_a_character_number_that_is_no_integer_is_located(tmp_path: Path) -> None:
+    def number(data: dict[str, Any]) -> None:
+        _summoned(data)["number"] = "eleven"
+
+    path, text = broken(tmp_path, number)
+    line, col = line_of(text, "number: eleven")
+    result = invoke("validate", path)
+    located(result, str(path), line, col + len("number: "), "number: expected a whole number")
+    assert "unknown key" not in result.stderr  # the entry's other keys are fine
+
+
+def test_a_character_reusing_an_edition_character_id_is_located(tmp_path: Path) -> None:
+    edition = ENV.edition(yaml.safe_load(BUILTIN[0][1].read_text(encoding="utf-8"))["edition"])
+    taken = edition.characters[0].id
+
+    def reuse(data: dict[str, Any]) -> None:
+        _summoned(data)["id"] = taken
+
+    path, text = broken(tmp_path, reuse)
+    line, col = line_of(text, f"id: {taken}", line_of(text, "characters:")[0])
+    located(invoke("validate", path), str(path), line, col + len("id: "), "already a character")

@@ -55,8 +55,9 @@ def complete(data: Data, source: Mapping[str, Any], words: Vocabulary) -> Comple
 
 
 def complete_extra(data: Data, source: Mapping[str, Any], words: Vocabulary) -> None:
-    """An imported extra list completed in place from `source`: its set-up, and the engine
-    fields of its operations and abilities' actions, by id."""
+    """An imported extra list completed in place from `source`: its set-up, the engine
+    fields of its operations and abilities' actions, by id, and those of its characters, by
+    name."""
     if "setup" in source:
         data["setup"] = source["setup"]
     actions = _by_id(
@@ -65,6 +66,12 @@ def complete_extra(data: Data, source: Mapping[str, Any], words: Vocabulary) -> 
     for entries in (data["operations"], *(t["actions"] for t in data["trumps"] if "actions" in t)):
         entries[:] = [
             _merge(entry, actions.get(entry["id"]), words.action_engine_fields, None) for entry in entries
+        ]
+    characters = {c["name"]: c for t in source.get("trumps", ()) for c in t.get("characters", ())}
+    for trump in (t for t in data["trumps"] if "characters" in t):
+        trump["characters"] = [
+            _merge(c, characters.get(c.get("name", "")), words.extra_character_engine_fields, None)
+            for c in trump["characters"]
         ]
 
 

@@ -27,6 +27,7 @@ class Vocabulary:
     ignored_header_keys: frozenset[str]
     action_engine_fields: tuple[str, ...]
     character_engine_fields: tuple[str, ...]
+    extra_character_engine_fields: tuple[str, ...]
 
 
 def vocabulary() -> Vocabulary:
@@ -48,4 +49,5 @@ def vocabulary() -> Vocabulary:
         ignored_header_keys=frozenset(data["ignored"]["header"]),
         action_engine_fields=tuple(data["engine_fields"]["actions"]),
         character_engine_fields=tuple(data["engine_fields"]["characters"]),
+        extra_character_engine_fields=tuple(data["engine_fields"]["extra_characters"]),
     )

@@ -85,7 +85,8 @@ def judge(g: Table) -> None:
 def _bulwark(g: Table, attacker: Unit, bulwark: Unit) -> None:
     bulwark.face_up = True
     shown = card(bulwark.cards[0])
-    if shown.is_joker or any(rank(c) == shown.rank for c in attacker.cards):
+    killed = shown.is_joker or any(rank(c) == shown.rank for c in attacker.cards)
+    if killed and not attacker.kind.bulwark_proof:
         remove_unit(g, attacker, "graveyard")
     remove_unit(g, bulwark, "graveyard")
 

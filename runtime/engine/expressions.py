@@ -20,11 +20,13 @@ from blackpoker.compiler.program import (
     FaceUp,
     Field,
     Is,
+    Join,
     Mod,
     Name,
     Neg,
     Not,
     Number,
+    Only,
     OwnerOf,
     Pile,
     PlayerName,
@@ -67,6 +69,10 @@ def player(g: Table, res: Resolution, ref: PlayerRef) -> int:
 def things(g: Table, res: Resolution, ref: Cards) -> list[Any]:
     """What a reference names now: card ids, characters (Unit) or requests (Request)."""
     state = g.state
+    if isinstance(ref, Join):
+        return [item for part in ref.items for item in things(g, res, part)]
+    if isinstance(ref, Only):
+        return [c for c in cards_of(things(g, res, ref.of)) if label(c) == ref.card]
     if isinstance(ref, Pile):
         who = player(g, res, ref.side)
         if who < 0:
@@ -99,22 +105,30 @@ def things(g: Table, res: Resolution, ref: Cards) -> list[Any]:
         source = res.request.source
         found = None if source is None else state.unit(source)
         return [] if found is None else [found]
-    # a bound character is named while it stays on the field (looked up by id, so that a
-    # copied game's resolution names the copy's character)
-    return [
-        item if not isinstance(item, Unit) else state.unit(item.uid)
-        for item in res.vars.get(name, ())
-        if not isinstance(item, Unit) or state.unit(item.uid) is not None
-    ]
+    # a bound character is named while it stays on the field, a bound request while it stays
+    # on the stage (looked up by id, so that a copied game's resolution names the copy's)
+    bound: list[Any] = []
+    for item in res.vars.get(name, ()):
+        now: Any = item
+        if isinstance(item, Unit):
+            now = state.unit(item.uid)
+        elif isinstance(item, Request):
+            now = state.stage_request(item.uid)
+        if now is not None:
+            bound.append(now)
+    return bound
 
 
 def target_object(g: Table, request: Request) -> Unit | Request | int | None:
-    """The request's target if it still exists (a character on the field, a request on the stage)."""
+    """The request's target if it still exists (a character on the field, a request on the
+    stage), a card (wherever it lies) or a player's index."""
     target = request.target
     if isinstance(target, refs.UnitRef):
         return g.state.unit(target.uid)
     if isinstance(target, refs.RequestRef):
         return g.state.stage_request(target.uid)
+    if isinstance(target, refs.CardRef):
+        return target.card
     return None if target is None else target.index
 
 
@@ -216,7 +230,9 @@ def condition(g: Table, res: Resolution, cond: Condition) -> bool:
         spec = g.rules.target_specs.get(cond.by)
         units = [u for u in things(g, res, cond.of) if isinstance(u, Unit)]
         unkeyed = None if spec is None else replace(spec, suit_of=None)
-        return unkeyed is not None and bool(units) and unit_ok(res.request.controller, unkeyed, (), units[0])
+        if unkeyed is None or not units:
+            return False
+        return unit_ok(res.request.controller, cond.by, unkeyed, (), units[0])
     if isinstance(cond, FaceUp):
         who = player(g, res, cond.player)
         side = g.state.players[who] if who >= 0 else None

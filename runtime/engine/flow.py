@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from blackpoker.compiler.model import Limit, Speed, Timing
+from blackpoker.compiler.model import Limit, Speed, Timing, When
 from blackpoker.compiler.program import KindOfType, PlayerName
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.events import Discarded, GameOver, Requested, Resolved, SetUp, Triggered
@@ -204,6 +204,12 @@ def _finish(g: Table, res: Resolution) -> None:
             if rule.cond is None or condition(g, res, rule.cond):
                 who = _TRIGGERED_FOR[rule.player](state.turn_player, res.request.controller)
                 state.buffer.append(Request(state.new_uid(), action, who, (), []))
+        # the controller's characters whose trigger this resolution meets (魔王 at its エンド)
+        resolved = res.request.action.id
+        for unit in list(state.players[res.request.controller].field):
+            for trigger in unit.kind.triggers:
+                if trigger.when is When.RESOLVED and trigger.action == resolved:
+                    t.trigger_for(g, unit, trigger)
 
 
 # whose request a resolution triggers: (turn player, resolved request's controller) → player

@@ -234,7 +234,7 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
                 entry = cut
         aims: list[OptionTarget] | None = None  # the targets, when the key cards do not matter
         if entry.target is not None and not entry.keyed_target:
-            aims = candidates(g, p, entry.target, ())
+            aims = candidates(g, p, action.id, entry.target, ())
             if not aims:  # listed first: no target means no option, whatever the payments
                 continue
         by_hand = entry.hand_only and not free and not part
@@ -257,7 +257,7 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
                 if aims is not None:
                     targets = aims
                 elif entry.target is not None:
-                    targets = candidates(g, p, entry.target, keys)
+                    targets = candidates(g, p, action.id, entry.target, keys)
                 listed.extend(
                     RequestOption(p, action.id, action.name, keys, payment, target)
                     for payment, target in product(pays, targets)

@@ -307,7 +307,7 @@ def target_valid(s: Subject) -> str | None:
     spec = g.rules.target_specs[s.named.id]
     taken = taken_keys(s)  # equal cards are alike to a target test: any of them will do
     assert not isinstance(taken, Card)  # checked by `keys_in_hand`
-    if any(_names(found, written) for found in candidates(g, p, spec, tuple(taken[0]))):
+    if any(_names(found, written) for found in candidates(g, p, s.named.id, spec, tuple(taken[0]))):
         return None
     if isinstance(written, WrittenCharacter) and not any(
         card(c) == written.card for u in g.state.players[written.player].field for c in u.cards

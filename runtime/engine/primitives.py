@@ -25,14 +25,13 @@ from blackpoker.runtime.engine.expressions import (
     fits,
     number,
     player,
-    target_object,
     things,
 )
 from blackpoker.runtime.engine.options import Choice, Prompt, sort_cards
-from blackpoker.runtime.engine.refs import StateTarget, UnitRef
+from blackpoker.runtime.engine.refs import CharacterByCard, RequestRef, StagePosition, StateTarget, UnitRef
 from blackpoker.runtime.engine.state import Followup, Frame, Origin, Request, Resolution, Unit
 from blackpoker.runtime.engine.targets import resolve_name, retarget_candidates, still_valid
-from blackpoker.runtime.engine.zones import card, owner, rank_label_of, virtual_card
+from blackpoker.runtime.engine.zones import card, owner, rank, rank_label_of, virtual_card
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
@@ -131,6 +130,46 @@ def _choosable(g: Table, res: Resolution, step: program.Choose, who: int) -> lis
 
 def _fits_anywhere(g: Table, res: Resolution, step: program.Choose, cid: int) -> bool:
     return fits(g, res, step, g.state.players[owner(cid)].face_up, cid)
+
+
+@primitive(program.ChooseCharacter)
+def _choose_character(g: Table, res: Resolution, step: program.ChooseCharacter) -> Signal | None:
+    """One decision per character, named as a target is (`pick → p2:♣9`), so that a
+    face-down one stays hidden; the picks so far are bound to the name."""
+    who = player(g, res, step.player)
+    answer = _answer(res)
+    picked: list[Unit] = []
+    if answer is not None and answer.target is not None:
+        ref = resolve_name(g, answer.target)
+        unit = g.state.unit(ref.uid) if isinstance(ref, UnitRef) else None
+        picked = [*res.vars[step.as_], *([] if unit is None else [unit])]
+    res.vars[step.as_] = picked
+    chosen = {u.uid for u in picked}
+    left = [u for u in _units(things(g, res, step.of)) if u.uid not in chosen]
+    if who < 0 or not left or len(picked) >= number(g, res, step.count):
+        return None
+    return _ask(res, who, [Choice(who, "pick", target=CharacterByCard(u.cards[0])) for u in left])
+
+
+@primitive(program.ChooseRequest)
+def _choose_request(g: Table, res: Resolution, step: program.ChooseRequest) -> Signal | None:
+    """One decision, naming the request by its stage position (`pick → stage:1`)."""
+    who = player(g, res, step.player)
+    answer = _answer(res)
+    stage = g.state.stage
+    if answer is not None and answer.target is not None:
+        ref = resolve_name(g, answer.target)
+        res.vars[step.as_] = [r for r in stage if isinstance(ref, RequestRef) and r.uid == ref.uid]
+        return None
+    res.vars[step.as_] = []
+    most = None if step.single_key_at_most is None else number(g, res, step.single_key_at_most)
+    choices = [
+        Choice(who, "pick", target=StagePosition(i))
+        for i, r in enumerate(stage, 1)
+        if (not step.key_cards or len(r.key_cards) in step.key_cards)
+        and (most is None or len(r.key_cards) != 1 or rank(r.key_cards[0]) <= most)
+    ]
+    return _ask(res, who, choices) if choices and who >= 0 else None
 
 
 @primitive(program.Top)
@@ -367,11 +406,11 @@ def _given_target(g: Table, res: Resolution, step: program.Request) -> StateTarg
 
 @primitive(program.Negate)
 def _negate(g: Table, res: Resolution, step: program.Negate) -> Signal | None:
-    found = target_object(g, res.request) if step.of.name == "target" else None
-    if isinstance(found, Request):
-        g.state.stage.remove(found)
-        t.release_keys(g.state, found)
-        g.record(Negated(found.action.id))
+    for found in things(g, res, step.of):
+        if isinstance(found, Request) and found in g.state.stage:
+            g.state.stage.remove(found)
+            t.release_keys(g.state, found)
+            g.record(Negated(found.action.id))
     return None
 
 
@@ -434,7 +473,9 @@ def _declare_attackers(g: Table, res: Resolution, step: program.DeclareAttackers
     eligible = [u for u in state.players[who].field if can_attack(g, u, step)]
     if not eligible:
         return None
-    return _ask(res, who, [*(Choice(who, "attacker", u.cards[0]) for u in eligible), Choice(who, "done")])
+    # one that must attack whenever it can (巨人) is declared before the player may stop
+    done = [] if any(u.kind.must_attack for u in eligible) else [Choice(who, "done")]
+    return _ask(res, who, [*(Choice(who, "attacker", u.cards[0]) for u in eligible), *done])
 
 
 @primitive(program.DeclareBlockers)

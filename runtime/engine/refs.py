@@ -38,6 +38,13 @@ class PlayerRef:
 
 
 @dataclass(frozen=True, slots=True)
+class CardRef:
+    """A card, by its id: the target a character's trigger gives its request (切札再生's J)."""
+
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
 class CharacterByCard:
     """A character as an option names it: by its first card (`p2:♣9`)."""
 
@@ -73,7 +80,7 @@ class WrittenCharacter:
     card: Card
 
 
-StateTarget = UnitRef | RequestRef | PlayerRef
+StateTarget = UnitRef | RequestRef | PlayerRef | CardRef
 OptionTarget = CharacterByCard | StagePosition | ResolvingDepth | HiddenCharacter | PlayerRef
 CommandTarget = WrittenCharacter | StagePosition | ResolvingDepth | PlayerRef
 
@@ -84,6 +91,8 @@ def target_data(target: StateTarget) -> list[str | int]:
         return ["character", target.uid]
     if isinstance(target, RequestRef):
         return ["request", target.uid]
+    if isinstance(target, CardRef):
+        return ["card", target.card]
     return ["player", target.index]
 
 

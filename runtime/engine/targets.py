@@ -12,6 +12,7 @@ from blackpoker.compiler.model import Limit
 from blackpoker.compiler.program import CardRange, PlayerName, TargetKind
 from blackpoker.compiler.program import Target as TargetSpec
 from blackpoker.runtime.engine.refs import (
+    CardRef,
     CharacterByCard,
     HiddenCharacter,
     OptionTarget,
@@ -29,16 +30,18 @@ if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
 
 
-def candidates(g: Table, controller: int, spec: TargetSpec, key_cards: tuple[int, ...]) -> list[OptionTarget]:
-    """The targets a request may name, as options name them: a character by its first card,
-    a request by its stage position (from 1), a player by index."""
+def candidates(
+    g: Table, controller: int, action_id: str, spec: TargetSpec, key_cards: tuple[int, ...]
+) -> list[OptionTarget]:
+    """The targets a request of the action may name, as options name them: a character by
+    its first card, a request by its stage position (from 1), a player by index."""
     kind = spec.kind
     if kind is TargetKind.CHARACTER:
         return [
             CharacterByCard(u.cards[0])
             for p in g.state.players
             for u in p.field
-            if unit_ok(controller, spec, key_cards, u)
+            if unit_ok(controller, action_id, spec, key_cards, u)
         ]
     if kind is TargetKind.REQUEST:
         return [StagePosition(i) for i, r in enumerate(g.state.stage, 1) if request_ok(spec, r)]
@@ -50,7 +53,9 @@ def still_valid(g: Table, request: Request, spec: TargetSpec) -> bool:
     kind = spec.kind
     if isinstance(target, UnitRef) and kind is TargetKind.CHARACTER:
         unit = g.state.unit(target.uid)
-        return unit is not None and unit_ok(request.controller, spec, request.key_cards, unit)
+        return unit is not None and unit_ok(
+            request.controller, request.action.id, spec, request.key_cards, unit
+        )
     if isinstance(target, RequestRef) and kind is TargetKind.REQUEST:
         found = g.state.stage_request(target.uid)
         return found is not None and request_ok(spec, found)
@@ -59,7 +64,11 @@ def still_valid(g: Table, request: Request, spec: TargetSpec) -> bool:
     return False
 
 
-def unit_ok(controller: int, spec: TargetSpec, key_cards: tuple[int, ...], unit: Unit) -> bool:
+def unit_ok(
+    controller: int, action_id: str, spec: TargetSpec, key_cards: tuple[int, ...], unit: Unit
+) -> bool:
+    if not unit.kind.targetable_by(action_id):  # アクションの対象にできない
+        return False
     side = spec.side
     if side is not None and (unit.controller == controller) != (side is PlayerName.YOU):
         return False
@@ -71,7 +80,12 @@ def unit_ok(controller: int, spec: TargetSpec, key_cards: tuple[int, ...], unit:
         return False
     if spec.suit_of is not None:
         suits = {card(c).suit for c in key_cards}
-        if len(suits) != 1 or any(card(c).suit not in suits for c in unit.cards):
+        if len(suits) != 1:
+            return False
+        counted = unit.kind.suits  # a character of several suits is one of each (リアニメーター)
+        if counted and not any(s.value in counted for s in suits if s is not None):
+            return False
+        if not counted and any(card(c).suit not in suits for c in unit.cards):
             return False
     return True
 
@@ -104,7 +118,7 @@ def retarget_candidates(g: Table, request: Request, changer: Request) -> list[Op
     target spec, from its controller's side, with its key cards. A request never targets
     itself; `changer` (the resolving request that changes it) is named `resolving:N`."""
     spec = g.rules.target_specs[request.action.id]
-    found = candidates(g, request.controller, spec, request.key_cards)
+    found = candidates(g, request.controller, request.action.id, spec, request.key_cards)
     if spec.kind is TargetKind.REQUEST:
         own = next((StagePosition(i) for i, r in enumerate(g.state.stage, 1) if r is request), None)
         found = [c for c in found if c != own]
@@ -127,7 +141,7 @@ def named(state: GameState, target: StateTarget | None) -> OptionTarget | None:
             return StagePosition(position)
         depth = next((i for i, r in enumerate(state.resolving, 1) if r.request.uid == uid), None)
         return None if depth is None else ResolvingDepth(depth)
-    return target
+    return None if isinstance(target, CardRef) else target  # a card target is no option's
 
 
 def resolve_name(g: Table, target: OptionTarget) -> StateTarget:

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from blackpoker.compiler.model import Character, Face, SizeRule
+from blackpoker.compiler.model import Character, CharacterTrigger, Face, SizeRule, When
 from blackpoker.compiler.program import Kind
+from blackpoker.runtime.engine.refs import CardRef
 from blackpoker.runtime.engine.state import GameState, Request, Unit
 from blackpoker.runtime.engine.zones import card, owner, rank, rank_label_of
 
@@ -167,13 +168,29 @@ def remove_unit(g: Table, unit: Unit, zone: str, placing: Sequence[int] | None =
         put_card(state, cid, zone)
     if unit.uid in state.blocks:
         del state.blocks[unit.uid]
-    if zone != "graveyard":
-        return
+    whens = _LEAVING.get(zone, ())
     for trigger in unit.kind.triggers:
-        times = sum(1 for cid in unit.cards if rank_label_of(cid) in trigger.for_each_card)
-        action = g.rules.action(trigger.request)
-        for _ in range(times):
-            state.buffer.append(Request(state.new_uid(), action, unit.controller, (), []))
+        if trigger.when in whens:
+            trigger_for(g, unit, trigger)
+
+
+# the triggers a character leaving the field for a zone meets
+_LEAVING = {
+    "graveyard": (When.LEAVES_FIELD_TO_GRAVEYARD, When.LEAVES_FIELD_TO_GRAVEYARD_OR_HAND),
+    "hand": (When.LEAVES_FIELD_TO_GRAVEYARD_OR_HAND,),
+}
+
+
+def trigger_for(g: Table, unit: Unit, trigger: CharacterTrigger) -> None:
+    """A character's trigger met: its request into the buffer, for its controller — once, or
+    once per card of the listed ranks (each targeting its card, with `targets_card`)."""
+    state = g.state
+    action = g.rules.action(trigger.request)
+    ranks = trigger.for_each_card
+    cards = [cid for cid in unit.cards if rank_label_of(cid) in ranks] if ranks else [-1]
+    for cid in cards:
+        target = CardRef(cid) if trigger.targets_card and cid >= 0 else None
+        state.buffer.append(Request(state.new_uid(), action, unit.controller, (), [], target))
 
 
 def drive(unit: Unit) -> None:
@@ -182,8 +199,13 @@ def drive(unit: Unit) -> None:
 
 
 def size(unit: Unit) -> int:
-    """card_number: the card's number; key_sum: the sum of its cards (A=1 … K=13, Joker=0)."""
-    base = sum(rank(c) for c in unit.cards) if unit.kind.size is SizeRule.KEY_SUM else rank(unit.cards[0])
+    """card_number: the card's number; key_sum: the sum of its cards (A=1 … K=13, Joker=0);
+    a character's fixed `number` instead (数字は26として扱う)."""
+    kind = unit.kind
+    if kind.number is not None:
+        base = kind.number
+    else:
+        base = sum(rank(c) for c in unit.cards) if kind.size is SizeRule.KEY_SUM else rank(unit.cards[0])
     return base + unit.size_mod
 
 

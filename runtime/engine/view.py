@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from blackpoker.compiler.model import Visibility
 from blackpoker.runtime.engine.determinize import PublicGame
 from blackpoker.runtime.engine.options import Option, Pass, hidden_ref, target_text
-from blackpoker.runtime.engine.refs import CharacterByCard, HiddenCharacter, UnitRef
+from blackpoker.runtime.engine.refs import CardRef, CharacterByCard, HiddenCharacter, UnitRef
 from blackpoker.runtime.engine.state import GameState, Request, Unit, player_name
 from blackpoker.runtime.engine.targets import named
 from blackpoker.runtime.engine.transitions import size
@@ -190,6 +190,8 @@ def _request(state: GameState, r: Request, hidden: set[int]) -> RequestView:
     if isinstance(r.target, UnitRef):
         unit = state.unit(r.target.uid)
         target = _ref(unit, hidden) if unit is not None else "gone"
+    elif isinstance(r.target, CardRef):
+        target = label(r.target.card)  # a summoned character's card, seen as it left the field
     elif r.target is not None:
         shown = named(state, r.target)
         target = target_text(shown) if shown is not None else "gone"

@@ -28,6 +28,7 @@ from blackpoker.compiler.program import (
     ForEach,
     If,
     Is,
+    Join,
     JudgeCombat,
     Kind,
     Mod,
@@ -40,6 +41,7 @@ from blackpoker.compiler.program import (
     Node,
     Not,
     Number,
+    Only,
     OwnerOf,
     PassTurn,
     PathKey,
@@ -333,7 +335,8 @@ class GreedyAgent:
         waived = kind.waives_cost_of if kind is not None else ()
         waiver = WAIVED * sum(1 for a in self.rules.actions if a.type in waived and a.cost.units)
         size_rule = kind.size if kind is not None else SizeRule.CARD_NUMBER
-        return self._soldier(_size(body, size_rule)) + waiver - driven
+        fixed = kind.number if kind is not None else None  # 数字は11として扱う
+        return self._soldier(_size(body, size_rule) if fixed is None else fixed) + waiver - driven
 
     def _chosen(self, view: View, option: RequestOption, step: Choose) -> float:
         """Cards picked from a zone: searched from the life, taken back from one's graveyard, or
@@ -351,8 +354,10 @@ class GreedyAgent:
     def _units(self, view: View, option: RequestOption, ref: Cards, loops: Loops) -> list[CharacterView]:
         """The characters a reference names as far as the view tells: the target, a field, or
         the characters a for_each runs over (a zone's cards are no characters)."""
-        if isinstance(ref, Pile):
+        if isinstance(ref, Pile | Only):
             return []
+        if isinstance(ref, Join):
+            return [u for part in ref.items for u in self._units(view, option, part, loops)]
         if isinstance(ref, Field):
             side = None if ref.side is None else self._player(view, option, ref.side)
             return [

@@ -264,7 +264,9 @@ def simulate(
     if extra is not None and format_id != EXTRA_FORMAT.id:
         option_error("--extra", f"needs --format {EXTRA_FORMAT.id}")
     if edition is None:  # a format compared with a local rule is of the rule's edition
-        lists = [found.edition_id for t in compare or () if (found := _extra_file(t)) is not None]
+        lists = [
+            e for t in compare or () if (found := _extra_file(t)) is not None and (e := found.edition_id)
+        ]
         files = [
             Path(t)
             for t in compare or ()

@@ -62,7 +62,7 @@ class Trump:
 class ExtraSource:
     doc: Document
     id: str
-    edition_id: str
+    edition_id: str | None  # None: a list of regulations' frame that no edition plays
     title: str
     published: str
     description: str
@@ -72,6 +72,8 @@ class ExtraSource:
     setup: Action | None = None  # run for each player before the game: placing the trumps
     # an action's variants (another id, name, timing or cost, as its ※ note allows), by its id
     variants: tuple[tuple[PathKey, str, Action], ...] = ()
+    regulations: str | None = None  # instead of an edition: the regulations of its frame
+    unplayable: str | None = None  # why no game can be played with it yet
 
     def trump_at(self, suit: str, number: str) -> Trump | None:
         return next((t for t in self.trumps if t.suit == suit and t.number == number), None)
@@ -127,7 +129,7 @@ def parse_extra(doc: Document) -> tuple[ExtraSource | None, list[Diagnostic]]:
     source = ExtraSource(
         doc,
         data["id"],
-        data["edition"],
+        data.get("edition"),
         data["title"],
         data["published"],
         data.get("description", ""),
@@ -136,6 +138,8 @@ def parse_extra(doc: Document) -> tuple[ExtraSource | None, list[Diagnostic]]:
         trumps,
         setup_action(doc, ("setup",), data["setup"], problems) if "setup" in data else None,
         tuple(variants),
+        data.get("regulations"),
+        data.get("unplayable"),
     )
     return (None if problems else source), problems
 
@@ -145,6 +149,25 @@ def check_extra(source: ExtraSource, edition: EditionSource) -> list[Diagnostic]
     ids, and names (action and character types, cost units, programs' names) the edition
     lacks. Programs may request the list's own actions."""
     doc = source.doc
+    problems = own_problems(source)
+    for t, trump in enumerate(source.trumps):
+        for c, character in enumerate(trump.characters):
+            if character.type not in edition.edition.character_types:
+                known = ", ".join(edition.edition.character_types)
+                message = f"type: unknown character type '{character.type}' (declared: {known})"
+                problems.append(doc.at(("trumps", t, "characters", c, "type"), message))
+    located = source.actions()
+    ids = [action.id for _, action in located]
+    own = Added(frozenset(ids) - {a.id for a in edition.actions})
+    widened = replace(edition, edition=_widened(edition.edition, source))
+    for path, action in located:
+        problems += check_action_names(widened, doc, path, action, own)
+    return sorted(set(problems), key=lambda d: (d.location, d.message))
+
+
+def own_problems(source: ExtraSource) -> list[Diagnostic]:
+    """The problems of an extra list on its own: a card given two abilities, repeated ids."""
+    doc = source.doc
     problems: list[Diagnostic] = []
     seen: set[tuple[str, str]] = set()
     for t, trump in enumerate(source.trumps):
@@ -153,20 +176,8 @@ def check_extra(source: ExtraSource, edition: EditionSource) -> list[Diagnostic]
             message = f"card {trump.suit}{trump.number} is given an ability twice"
             problems.append(doc.at(("trumps", t, "number"), message))
         seen.add(card)
-        for c, character in enumerate(trump.characters):
-            if character.type not in edition.edition.character_types:
-                known = ", ".join(edition.edition.character_types)
-                message = f"type: unknown character type '{character.type}' (declared: {known})"
-                problems.append(doc.at(("trumps", t, "characters", c, "type"), message))
-    located = source.actions()
     problems += _repeats(doc, [(("trumps", t), trump.id) for t, trump in enumerate(source.trumps)])
-    problems += _repeats(doc, [(path, action.id) for path, action in located])
-    ids = [action.id for _, action in located]
-    own = Added(frozenset(ids) - {a.id for a in edition.actions})
-    widened = replace(edition, edition=_widened(edition.edition, source))
-    for path, action in located:
-        problems += check_action_names(widened, doc, path, action, own)
-    return sorted(set(problems), key=lambda d: (d.location, d.message))
+    return problems + _repeats(doc, [(path, action.id) for path, action in source.actions()])
 
 
 def _repeats(doc: Document, located: list[tuple[PathKey, str]]) -> list[Diagnostic]:

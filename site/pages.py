@@ -101,7 +101,7 @@ class ExtraPage(SitePage):
 
     @property
     def edition(self) -> str:
-        return self.extra.edition_id
+        return self.extra.edition_id or str(self.extra.regulations)  # a frame's list: its regulations
 
     @property
     def slug(self) -> str:

@@ -55,10 +55,12 @@ def complete(data: Data, source: Mapping[str, Any], words: Vocabulary) -> Comple
 
 
 def complete_extra(data: Data, source: Mapping[str, Any], words: Vocabulary) -> None:
-    """An imported extra list completed in place from `source`: its set-up, and the engine
-    fields of its operations and abilities' actions, by id."""
-    if "setup" in source:
-        data["setup"] = source["setup"]
+    """An imported extra list completed in place from `source`: its set-up (and, for a list
+    no edition plays, its regulations and why it is not playable), and the engine fields of
+    its operations and abilities' actions, by id."""
+    for key in ("setup", "regulations", "unplayable"):
+        if key in source:
+            data[key] = source[key]
     actions = _by_id(
         [*source.get("operations", ()), *(a for t in source.get("trumps", ()) for a in t.get("actions", ()))]
     )

@@ -27,6 +27,9 @@ class Vocabulary:
     ignored_header_keys: frozenset[str]
     action_engine_fields: tuple[str, ...]
     character_engine_fields: tuple[str, ...]
+    trump_operations: str  # the 9.0 trump list's group of the operations
+    face_down_trump: str  # its entry of the face-down trump, which names no card
+    ignored_trump_keys: frozenset[str]
 
 
 def vocabulary() -> Vocabulary:
@@ -48,4 +51,7 @@ def vocabulary() -> Vocabulary:
         ignored_header_keys=frozenset(data["ignored"]["header"]),
         action_engine_fields=tuple(data["engine_fields"]["actions"]),
         character_engine_fields=tuple(data["engine_fields"]["characters"]),
+        trump_operations=data["trump_list"]["operations"],
+        face_down_trump=data["trump_list"]["face_down"],
+        ignored_trump_keys=frozenset(data["trump_list"]["ignored"]),
     )

@@ -23,6 +23,7 @@ from blackpoker.compiler.extra import (
     link_extra,
     own_problems,
     parse_extra,
+    with_programs_of,
 )
 from blackpoker.compiler.link import check_edition, check_overlay, early_overlay_problems, link, link_overlay
 from blackpoker.compiler.load import Document, is_path, load_bytes, load_file
@@ -285,7 +286,24 @@ class Environment:
         if found.edition_id != source.edition.id:
             message = f"edition: this list is for {found.edition_id}, not {source.edition.id}"
             raise CompileError([found.doc.at(("edition",), message)])
-        return found
+        lent = self._with_lent_programs(found)
+        if isinstance(lent, list):
+            raise CompileError(lent)
+        return lent
+
+    def _with_lent_programs(self, extra: ExtraSource) -> ExtraSource | list[Diagnostic]:
+        """The list with the programs its `programs_from` (a built-in list's id) lends it, or
+        the problem of a name that is no built-in list."""
+        if extra.programs_from is None:
+            return extra
+        every = [*(p for e in self.builtin_editions() for p in self.builtin_extras(e)), *self.frame_extras()]
+        found = next((p for p in every if p.stem == extra.programs_from), None)
+        lender, problems = self.read(found) if found is not None else (None, [])
+        if problems or not isinstance(lender, ExtraSource):
+            known = ", ".join(p.stem for p in every)
+            message = f"programs_from: no built-in extra list '{extra.programs_from}' (built in: {known})"
+            return problems or [extra.doc.at(("programs_from",), message)]
+        return with_programs_of(extra, lender)
 
     def official_base(self, path: Path) -> str:
         """The official format a local-rule file starts from, through the local rules it is
@@ -399,7 +417,13 @@ class Environment:
             message = f"regulations: unknown regulations '{extra.regulations}' (built in: {', '.join(known)})"
             return [extra.doc.at(("regulations",), message), *own_problems(extra)]
         edition = self._named_edition(extra, editions)
-        return edition if isinstance(edition, list) else check_extra(extra, edition)
+        lent = self._with_lent_programs(extra)
+        if isinstance(edition, list) or isinstance(lent, list):
+            return [
+                *(edition if isinstance(edition, list) else ()),
+                *(lent if isinstance(lent, list) else ()),
+            ]
+        return check_extra(lent, edition)
 
     def _check_overlay(self, overlay: OverlaySource, editions: dict[str, EditionSource]) -> list[Diagnostic]:
         base = self._named_edition(overlay, editions)

@@ -74,6 +74,7 @@ class ExtraSource:
     variants: tuple[tuple[PathKey, str, Action], ...] = ()
     regulations: str | None = None  # instead of an edition: the regulations of its frame
     unplayable: str | None = None  # why no game can be played with it yet
+    programs_from: str | None = None  # the built-in list whose engine data same-printed actions take
 
     def trump_at(self, suit: str, number: str) -> Trump | None:
         return next((t for t in self.trumps if t.suit == suit and t.number == number), None)
@@ -140,6 +141,7 @@ def parse_extra(doc: Document) -> tuple[ExtraSource | None, list[Diagnostic]]:
         tuple(variants),
         data.get("regulations"),
         data.get("unplayable"),
+        data.get("programs_from"),
     )
     return (None if problems else source), problems
 
@@ -235,3 +237,35 @@ def _while_face_up(action: Action, card: str) -> Action:
     on = FaceUp(zone=TRUMP_ZONE.id, card=card)
     required = on if action.requires is None else All(items=(on, action.requires.cond))
     return replace(action, requires=Requires(cond=required))
+
+
+def with_programs_of(extra: ExtraSource, other: ExtraSource) -> ExtraSource:
+    """The list with the engine data (program, requires, trigger, variants) of `other`'s action
+    of the same id for each action without a program printed exactly alike (history aside),
+    and `other`'s set-up when it has none: the set-up is the format's rule (001 §3.11.4), which
+    a list does not print."""
+    theirs = {action.id: action for _, action in other.actions()}
+
+    def taken(action: Action) -> Action | None:
+        origin = theirs.get(action.id)
+        if action.program or origin is None or _printed(origin) != _printed(action):
+            return None
+        return replace(origin, since=action.since, updates=action.updates)
+
+    def take(actions: tuple[Action, ...]) -> tuple[Action, ...]:
+        return tuple(taken(a) or a for a in actions)
+
+    lent = {a.id for _, a in extra.actions() if taken(a) is not None}
+    variants = [(path, of, v) for path, of, v in other.variants if of in lent and not extra.variants_of(of)]
+    return replace(
+        extra,
+        operations=take(extra.operations),
+        trumps=tuple(replace(t, actions=take(t.actions)) for t in extra.trumps),
+        setup=extra.setup or other.setup,
+        variants=(*extra.variants, *variants),
+    )
+
+
+def _printed(action: Action) -> Action:
+    """The action without its engine data and history: what a sheet prints of it."""
+    return replace(action, program=(), steps=(), requires=None, triggered_by=None, since="", updates=())

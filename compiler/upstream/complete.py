@@ -58,7 +58,7 @@ def complete_extra(data: Data, source: Mapping[str, Any], words: Vocabulary) -> 
     """An imported extra list completed in place from `source`: its set-up (and, for a list
     no edition plays, its regulations and why it is not playable), and the engine fields of
     its operations and abilities' actions, by id."""
-    for key in ("setup", "regulations", "unplayable"):
+    for key in ("setup", "regulations", "unplayable", "programs_from"):
         if key in source:
             data[key] = source[key]
     actions = _by_id(

@@ -16,6 +16,7 @@ from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.extra import EXTRA_FORMAT
 from blackpoker.runtime.play.log import ReplayError, replay
 from blackpoker.runtime.play.source import EXTRA, EXTRA_FILE, sha256
+from log_support import refused_header
 
 ENV = Environment()
 EDITION = next(e for e in ENV.builtin_editions() if ENV.builtin_extras(e))
@@ -80,15 +81,9 @@ def test_a_list_file_is_recorded_by_path_and_hash_and_a_change_is_named(tmp_path
     ("value", "message"), [(5, "must be a built-in extra list's id"), ("none", "unknown extra list")]
 )
 def test_a_broken_extra_record_is_located_in_the_header(tmp_path: Path, value: object, message: str) -> None:
-    log = _simulate(tmp_path / "logs")[0]
-    lines = log.read_text(encoding="utf-8").splitlines()
-    lines[0] = json.dumps(_header(log) | {EXTRA: value}, ensure_ascii=False)
-    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    with pytest.raises(ReplayError) as raised:
-        replay(log)
-    problem = raised.value.diagnostic
-    column = lines[0].index(f'"{EXTRA}"') + 1
-    assert (problem.location.line, problem.location.col) == (1, column) and message in problem.message
+    refused_header(
+        _simulate(tmp_path / "logs")[0], lambda header: header.update({EXTRA: value}), EXTRA, message
+    )
 
 
 def test_play_logs_the_extra_list_it_plays(tmp_path: Path) -> None:

@@ -120,7 +120,7 @@ def test_build_clears_the_staging_folder_of_a_killed_build(tmp_path: Path) -> No
     result = CliRunner().invoke(main, ["build", "--out", str(tmp_path), "--format", SHEET, "--html-only"])
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        [MANIFEST, "index.html", "static", *builtin_editions(), *_frame_lists().values()]
+        [MANIFEST, "index.html", "static", *builtin_editions()]
     )
 
 

@@ -62,7 +62,8 @@ def validate(paths: tuple[Path, ...]) -> None:
     env = Environment()
     try:
         targets = list(paths) or [
-            path for e in env.builtin_editions() for path in (env.builtin_path(e), *env.builtin_extras(e))
+            *(path for e in env.builtin_editions() for path in (env.builtin_path(e), *env.builtin_extras(e))),
+            *env.frame_extras(),
         ]
     except CompileError as error:
         report(error.diagnostics)

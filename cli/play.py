@@ -14,13 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
-from blackpoker.cli.options import declared_format, edition_option, play_format, rules_option
+from blackpoker.cli.options import declared_format, edition_option, extra_option, play_format, rules_option
 from blackpoker.cli.outputs import output_file
 from blackpoker.cli.play_terminal import Table, read_line
 from blackpoker.cli.regulated import regulation_options, regulation_setup
 from blackpoker.cli.report import option_error, report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic, Location
+from blackpoker.compiler.extra import EXTRA_FORMAT
 from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.pipeline import display
 from blackpoker.runtime.engine.game import Game
@@ -67,6 +68,7 @@ class HumanAgent:
     help="Format id. Default: the registry's play_format, or the --rules file's format.",
 )
 @rules_option(name="rules_file")
+@extra_option()
 @click.option("--seed", type=int, help="The game's seed (default: a random one, printed).")
 @click.option(
     "--seat", type=click.Choice(SEATS), default="p1", show_default=True, help="The player you play."
@@ -91,6 +93,7 @@ def play(
     edition: str,
     format_id: str | None,
     rules_file: Path | None,
+    extra: str | None,
     seed: int | None,
     seat: str,
     opponent: str,
@@ -116,7 +119,9 @@ def play(
         option_error("--deck" if deck_files else "--match", "needs --regulation")
     if format_id is None:
         format_id = play_format() if rules_file is None else declared_format(rules_file, "--rules")
-    source = RulesSource(edition, format_id, rules_file)
+    if extra is not None and (format_id != EXTRA_FORMAT.id or rules_file is not None):
+        option_error("--extra", f"needs --format {EXTRA_FORMAT.id} (and no --rules)")
+    source = RulesSource(edition, format_id, rules_file, extra)
     try:
         rules = source.compile()
     except CompileError as error:

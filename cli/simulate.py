@@ -263,10 +263,10 @@ def simulate(
         option_error("--extra", "not with --compare: a side names an extra list (its id or file)")
     if extra is not None and format_id != EXTRA_FORMAT.id:
         option_error("--extra", f"needs --format {EXTRA_FORMAT.id}")
-    if extra is not None and logs is not None:
-        option_error("--logs", "not with --extra yet: a log does not record the extra list")
     if edition is None:  # a format compared with a local rule is of the rule's edition
-        lists = [found.edition_id for t in compare or () if (found := _extra_file(t)) is not None]
+        lists = [
+            e for t in compare or () if (found := _extra_file(t)) is not None and (e := found.edition_id)
+        ]
         files = [
             Path(t)
             for t in compare or ()

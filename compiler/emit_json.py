@@ -69,6 +69,7 @@ def _action(ruleset: RuleSet, action: Action) -> dict[str, Any]:
         **({"key_from": list(action.key_from)} if action.key_from != ("hand",) else {}),
         "note": action.note,
         "target": action.target,
+        **({"unit": action.unit} if action.unit else {}),  # only where printed: the hash stays
         "effect": action.effect,
         "program": list(action.program),
         "story": action.story,

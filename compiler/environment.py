@@ -16,12 +16,20 @@ from typing import Literal
 
 from blackpoker.compiler.based import apply_changes
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
-from blackpoker.compiler.extra import EXTRA_FORMAT, ExtraSource, check_extra, link_extra, parse_extra
+from blackpoker.compiler.extra import (
+    EXTRA_FORMAT,
+    ExtraSource,
+    check_extra,
+    link_extra,
+    own_problems,
+    parse_extra,
+    with_programs_of,
+)
 from blackpoker.compiler.link import check_edition, check_overlay, early_overlay_problems, link, link_overlay
 from blackpoker.compiler.load import Document, is_path, load_bytes, load_file
 from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.parse import EditionSource, OverlaySource, Source, notation_problems, parse
-from blackpoker.compiler.regulation import data_file_problems
+from blackpoker.compiler.regulation import builtin_regulations, data_file_problems
 from blackpoker.compiler.validate import schema_problems, validate
 
 INDEX = "editions.yaml"  # the built-in editions, in actionlists/
@@ -46,6 +54,7 @@ class Environment:
         self._builtin: dict[str, Path] | None = None
         self._sheets: dict[str, dict[str, str]] = {}  # built-in edition -> format -> official page
         self._extras: dict[str, tuple[Path, ...]] = {}  # built-in edition -> its extra lists' files
+        self._frame_extras: tuple[Path, ...] = ()  # the extra lists no edition plays
         self._defaults: dict[str, str] = {}  # edition / format / play_format -> the registry's default
         # file -> (the identity on disk of it and of each base it was read with, what it gave)
         self._read: dict[Path, tuple[tuple[_Stamp, ...], Read]] = {}
@@ -63,6 +72,11 @@ class Environment:
         """The files of a built-in edition's extra lists (the registry's `extras:`), newest first."""
         self._index()
         return self._extras.get(edition, ())
+
+    def frame_extras(self) -> tuple[Path, ...]:
+        """The files of the built-in extra lists no edition plays (the registry's `frame_extras:`)."""
+        self._index()
+        return self._frame_extras
 
     def default(self, what: Literal["edition", "format", "play_format"]) -> str:
         """What the commands take when not told (the registry's `defaults:`): the edition, the
@@ -92,6 +106,8 @@ class Environment:
             self._extras = {
                 e["id"]: tuple(Path(str(folder.joinpath(f))) for f in e.get("extras") or ()) for e in entries
             }
+            frames = doc.data.get("frame_extras") if doc is not None else None
+            self._frame_extras = tuple(Path(str(folder.joinpath(f))) for f in frames or ())
         return self._builtin
 
     # --- reading files ----------------------------------------------------------------------
@@ -264,10 +280,30 @@ class Environment:
         if not isinstance(found, ExtraSource):
             assert found is not None
             raise CompileError([found.doc.at(("kind",), "kind: --extra expects an extra list (kind: extra)")])
+        if found.unplayable is not None:
+            message = f"{found.title} cannot be played yet: {found.unplayable}"
+            raise CompileError([found.doc.at(("unplayable",), message)])
         if found.edition_id != source.edition.id:
             message = f"edition: this list is for {found.edition_id}, not {source.edition.id}"
             raise CompileError([found.doc.at(("edition",), message)])
-        return found
+        lent = self._with_lent_programs(found)
+        if isinstance(lent, list):
+            raise CompileError(lent)
+        return lent
+
+    def _with_lent_programs(self, extra: ExtraSource) -> ExtraSource | list[Diagnostic]:
+        """The list with the programs its `programs_from` (a built-in list's id) lends it, or
+        the problem of a name that is no built-in list."""
+        if extra.programs_from is None:
+            return extra
+        every = [*(p for e in self.builtin_editions() for p in self.builtin_extras(e)), *self.frame_extras()]
+        found = next((p for p in every if p.stem == extra.programs_from), None)
+        lender, problems = self.read(found) if found is not None else (None, [])
+        if problems or not isinstance(lender, ExtraSource):
+            known = ", ".join(p.stem for p in every)
+            message = f"programs_from: no built-in extra list '{extra.programs_from}' (built in: {known})"
+            return problems or [extra.doc.at(("programs_from",), message)]
+        return with_programs_of(extra, lender)
 
     def official_base(self, path: Path) -> str:
         """The official format a local-rule file starts from, through the local rules it is
@@ -355,6 +391,7 @@ class Environment:
     ) -> EditionSource | list[Diagnostic]:
         """The edition a local rule or an extra list names (one of `editions`, a sibling file or
         a built-in one), or the problems that stop its check."""
+        assert source.edition_id is not None  # a frame's extra list names none: not asked
         base = editions.get(source.edition_id)
         if base is not None:
             return base
@@ -373,8 +410,20 @@ class Environment:
         return check_edition(base) or base
 
     def _check_extra(self, extra: ExtraSource, editions: dict[str, EditionSource]) -> list[Diagnostic]:
+        if extra.edition_id is None:  # a frame's list no edition plays: no edition's names
+            known = [r.id for r in builtin_regulations()]
+            if extra.regulations in known:
+                return own_problems(extra)
+            message = f"regulations: unknown regulations '{extra.regulations}' (built in: {', '.join(known)})"
+            return [extra.doc.at(("regulations",), message), *own_problems(extra)]
         edition = self._named_edition(extra, editions)
-        return edition if isinstance(edition, list) else check_extra(extra, edition)
+        lent = self._with_lent_programs(extra)
+        if isinstance(edition, list) or isinstance(lent, list):
+            return [
+                *(edition if isinstance(edition, list) else ()),
+                *(lent if isinstance(lent, list) else ()),
+            ]
+        return check_extra(lent, edition)
 
     def _check_overlay(self, overlay: OverlaySource, editions: dict[str, EditionSource]) -> list[Diagnostic]:
         base = self._named_edition(overlay, editions)

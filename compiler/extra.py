@@ -66,7 +66,7 @@ class Trump:
 class ExtraSource:
     doc: Document
     id: str
-    edition_id: str
+    edition_id: str | None  # None: a list of regulations' frame that no edition plays
     title: str
     published: str
     description: str
@@ -76,6 +76,9 @@ class ExtraSource:
     setup: Action | None = None  # run for each player before the game: placing the trumps
     # an action's variants (another id, name, timing or cost, as its ※ note allows), by its id
     variants: tuple[tuple[PathKey, str, Action], ...] = ()
+    regulations: str | None = None  # instead of an edition: the regulations of its frame
+    unplayable: str | None = None  # why no game can be played with it yet
+    programs_from: str | None = None  # the built-in list whose engine data same-printed actions take
 
     def trump_at(self, suit: str, number: str) -> Trump | None:
         return next((t for t in self.trumps if t.suit == suit and t.number == number), None)
@@ -150,7 +153,7 @@ def parse_extra(doc: Document) -> tuple[ExtraSource | None, list[Diagnostic]]:
     source = ExtraSource(
         doc,
         data["id"],
-        data["edition"],
+        data.get("edition"),
         data["title"],
         data["published"],
         data.get("description", ""),
@@ -159,6 +162,9 @@ def parse_extra(doc: Document) -> tuple[ExtraSource | None, list[Diagnostic]]:
         trumps,
         setup_action(doc, ("setup",), data["setup"], problems) if "setup" in data else None,
         tuple(variants),
+        data.get("regulations"),
+        data.get("unplayable"),
+        data.get("programs_from"),
     )
     return (None if problems else source), problems
 
@@ -168,14 +174,8 @@ def check_extra(source: ExtraSource, edition: EditionSource) -> list[Diagnostic]
     ids, and names (action and character types, cost units, programs' names) the edition
     lacks. Programs may request the list's own actions."""
     doc = source.doc
-    problems: list[Diagnostic] = []
-    seen: set[tuple[str, str]] = set()
+    problems = own_problems(source)
     for t, trump in enumerate(source.trumps):
-        card = (trump.suit, trump.number)
-        if card in seen:
-            message = f"card {trump.suit}{trump.number} is given an ability twice"
-            problems.append(doc.at(("trumps", t, "number"), message))
-        seen.add(card)
         for c, character in enumerate(trump.characters):
             if character.type not in edition.edition.character_types:
                 known = ", ".join(edition.edition.character_types)
@@ -200,8 +200,6 @@ def check_extra(source: ExtraSource, edition: EditionSource) -> list[Diagnostic]
         if rule.id in theirs:
             message = f"id: '{rule.id}' is already a character of {edition.edition.id}"
             problems.append(doc.at((*path, "id"), message))
-    problems += _repeats(doc, [(("trumps", t), trump.id) for t, trump in enumerate(source.trumps)])
-    problems += _repeats(doc, [(path, action.id) for path, action in located])
     ids = [action.id for _, action in located]
     own = Added(frozenset(ids) - {a.id for a in edition.actions})
     widened = replace(
@@ -212,6 +210,21 @@ def check_extra(source: ExtraSource, edition: EditionSource) -> list[Diagnostic]
     for path, action in located:
         problems += check_action_names(widened, doc, path, action, own)
     return sorted(set(problems), key=lambda d: (d.location, d.message))
+
+
+def own_problems(source: ExtraSource) -> list[Diagnostic]:
+    """The problems of an extra list on its own: a card given two abilities, repeated ids."""
+    doc = source.doc
+    problems: list[Diagnostic] = []
+    seen: set[tuple[str, str]] = set()
+    for t, trump in enumerate(source.trumps):
+        card = (trump.suit, trump.number)
+        if card in seen:
+            message = f"card {trump.suit}{trump.number} is given an ability twice"
+            problems.append(doc.at(("trumps", t, "number"), message))
+        seen.add(card)
+    problems += _repeats(doc, [(("trumps", t), trump.id) for t, trump in enumerate(source.trumps)])
+    return problems + _repeats(doc, [(path, action.id) for path, action in source.actions()])
 
 
 def _repeats(doc: Document, located: list[tuple[PathKey, str]]) -> list[Diagnostic]:
@@ -270,3 +283,45 @@ def _while_face_up(action: Action, card: str) -> Action:
     on = FaceUp(zone=TRUMP_ZONE.id, card=card)
     required = on if action.requires is None else All(items=(on, action.requires.cond))
     return replace(action, requires=Requires(cond=required))
+
+
+def with_programs_of(extra: ExtraSource, other: ExtraSource) -> ExtraSource:
+    """The list with the engine data (program, requires, trigger, variants) of `other`'s action
+    of the same id for each action without a program printed exactly alike (history aside),
+    the character data of each character printed alike, and `other`'s set-up when it has
+    none: the set-up is the format's rule (001 §3.11.4), which a list does not print."""
+    theirs = {action.id: action for _, action in other.actions()}
+
+    def taken(action: Action) -> Action | None:
+        origin = theirs.get(action.id)
+        if action.program or origin is None or _printed(origin) != _printed(action):
+            return None
+        return replace(origin, since=action.since, updates=action.updates)
+
+    def take(actions: tuple[Action, ...]) -> tuple[Action, ...]:
+        return tuple(taken(a) or a for a in actions)
+
+    # a character printed alike is the same character: the lent summons put it on the field
+    rules = {replace(c, rule=None): c.rule for t in other.trumps for c in t.characters if c.rule is not None}
+
+    def cast(characters: tuple[ExtraCharacter, ...]) -> tuple[ExtraCharacter, ...]:
+        return tuple(c if c.rule is not None else replace(c, rule=rules.get(c)) for c in characters)
+
+    lent = {a.id for _, a in extra.actions() if taken(a) is not None}
+    variants = [(path, of, v) for path, of, v in other.variants if of in lent and not extra.variants_of(of)]
+    return replace(
+        extra,
+        operations=take(extra.operations),
+        trumps=tuple(
+            replace(t, actions=take(t.actions), characters=cast(t.characters)) for t in extra.trumps
+        ),
+        setup=extra.setup or other.setup,
+        variants=(*extra.variants, *variants),
+    )
+
+
+def _printed(action: Action) -> Action:
+    """The action without its engine data and history: what a sheet prints of it."""
+    return replace(
+        action, program=(), steps=(), requires=None, triggered_by=None, caused_by=None, since="", updates=()
+    )

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, fields
-from enum import StrEnum
-from typing import ClassVar
+from dataclasses import MISSING, dataclass, field, fields
+from enum import Enum, StrEnum
+from typing import Any, ClassVar
 
+from blackpoker.compiler.cards import rank_label
 from blackpoker.compiler.model import Face
 
 PathKey = tuple[str | int, ...]
@@ -148,6 +149,10 @@ class CardRange(Node):
     suit: str | None = field(default=None, metadata=at())
     low: int = field(metadata=at())
     high: int = field(metadata=at())
+
+    def __str__(self) -> str:
+        low, high = rank_label(self.low), rank_label(self.high)
+        return f"{self.suit or ''}{low if low == high else f'{low}〜{high}'}"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -760,3 +765,57 @@ def branches(step: Step) -> tuple[tuple[PathKey, Steps], ...]:
     if isinstance(step, ChooseOne):
         return tuple(((*step.at("options"), i, "steps"), o.steps) for i, o in enumerate(step.options))
     return ()
+
+
+def written(value: Any) -> Any:
+    """A node as it is written in the data (what parsing reads back to the same node), the
+    fields at their defaults left out: what an explanation quotes to the rules' author."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [written(item) for item in value]
+    if not isinstance(value, Node):
+        return value
+    if isinstance(value, CardRange):  # written as one card of a key spec
+        return str(value)
+    # a step without fields is its word over an empty mapping ({pass_turn: {}}); the fields of
+    # both sides are written `field: all`
+    word = value.prefix or ((value.op,) if isinstance(value, Step) and value.op else ())
+    tree: Any = _put(None, word, {}) if word else None
+    if isinstance(value, Field) and value.side is None:
+        tree = {"field": "all"}
+    for f in fields(value):
+        if f.type == "Shorthand":  # how the step is written, which `at` already says
+            continue
+        item = getattr(value, f.name)
+        path = value.at(f.name)
+        is_word = path == value.prefix != () and written(item) == path[-1]  # a comparison's op
+        if not is_word and (f.default is MISSING or item != f.default):
+            tree = _put(tree, path, written(item))
+    return tree
+
+
+def _put(tree: Any, path: PathKey, value: Any) -> Any:
+    if not path:
+        return value
+    head, rest = path[0], path[1:]
+    if isinstance(head, int):
+        items = list(tree) if isinstance(tree, list) else []
+        items += [None] * (head + 1 - len(items))
+        items[head] = _put(items[head], rest, value)
+        return items
+    mapping = dict(tree) if isinstance(tree, dict) else {}
+    mapping[head] = _put(mapping.get(head), rest, value)
+    return mapping
+
+
+def notation(value: Any) -> str:
+    """A node on one line in the data's flow notation: {ge: [{count: {zone: trump}}, 1]}."""
+    data = written(value)
+    if isinstance(data, dict):
+        return "{" + ", ".join(f"{k}: {notation(v)}" for k, v in data.items()) + "}"
+    if isinstance(data, list):
+        return "[" + ", ".join(map(notation, data)) + "]"
+    if isinstance(data, bool):
+        return str(data).lower()
+    return str(data)

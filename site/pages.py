@@ -101,7 +101,7 @@ class ExtraPage(SitePage):
 
     @property
     def edition(self) -> str:
-        return self.extra.edition_id
+        return self.extra.edition_id or str(self.extra.regulations)  # a frame's list: its regulations
 
     @property
     def slug(self) -> str:
@@ -178,18 +178,32 @@ def plan(env: Environment, editions: Sequence[str], formats: Sequence[str], rule
 
 def extra_pages(env: Environment, editions: Sequence[str], formats: Sequence[str]) -> list[ExtraPage]:
     """The extra lists of the built-in editions asked for (all of them when no format is
-    named, or when `extra` is), in the registry's order."""
+    named, or when `extra` is), in the registry's order; in a build of every edition, then the
+    lists no edition plays, each under its regulations (printed with the newest edition's
+    legend)."""
     if formats and EXTRA not in formats:
         return []
     pages = []
     for edition in editions or env.builtin_editions():
         for path in () if is_path(edition) else env.builtin_extras(edition):
-            source, problems = env.read(path)
-            if problems:
-                raise CompileError(problems)
-            assert isinstance(source, ExtraSource)
+            source = _extra_source(env, path)
             pages.append(ExtraPage(source, _extra_ruleset(env.edition(edition).edition, source)))
+    regulations = {r.id: r for r in builtin_regulations()}
+    for path in () if editions else env.frame_extras():
+        source = _extra_source(env, path)
+        about = regulations[str(source.regulations)]
+        newest = env.edition(env.builtin_editions()[0]).edition
+        heading = replace(newest, id=about.id, title=about.title, published=source.published)
+        pages.append(ExtraPage(source, _extra_ruleset(heading, source)))
     return pages
+
+
+def _extra_source(env: Environment, path: Path) -> ExtraSource:
+    source, problems = env.read(path)
+    if problems:
+        raise CompileError(problems)
+    assert isinstance(source, ExtraSource)
+    return source
 
 
 def regulation_pages(

@@ -50,7 +50,7 @@ def test_builtin_extra_lists_are_valid_and_name_their_edition(edition: str, path
 def test_validate_checks_the_extra_lists_by_default() -> None:
     result = invoke("validate")
     assert result.exit_code == 0, result.stderr
-    expected = len(ENV.builtin_editions()) + len(BUILTIN)
+    expected = len(ENV.builtin_editions()) + len(BUILTIN) + len(ENV.frame_extras())
     assert f"{expected} files checked" in result.stderr
 
 

@@ -98,7 +98,6 @@ def test_extra_option_errors_name_the_option(tmp_path: Path) -> None:
     cases = [
         (("--edition", EDITION, "--format", base, "--extra", NEWEST.stem), "--extra: needs --format"),
         (("--compare", base, NEWEST.stem, "--extra", NEWEST.stem), "--extra: not with --compare"),
-        ((*EXTRA, "--extra", NEWEST.stem, "--logs", tmp_path / "logs"), "--logs: not with --extra"),
         (("--edition", EDITION, "--compare", base, "nothing"), "--compare: 'nothing' is neither"),
     ]
     for args, message in cases:

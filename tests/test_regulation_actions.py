@@ -13,6 +13,7 @@ from bad_input_support import invoke, refused
 from blackpoker.compiler import CompileError, compile
 from blackpoker.compiler.model import Visibility
 from blackpoker.compiler.pipeline import edition_source
+from blackpoker.compiler.program import notation
 from blackpoker.compiler.regulation import (
     Regulation,
     Regulations,
@@ -119,9 +120,14 @@ def test_the_pack_is_opened_once_and_then_shown(regulation: Regulation, seed: in
     again = first_refusal(game, parse_command(f"p{me + 1}: {opening}"))
     assert again is not None and again.rule == "requirement"
     action = game.rules.ruleset.action(opening.action)
+    assert action.requires is not None
+    # the printed 起動条件, or the condition that does not hold
+    unmet = f" {notation(action.requires.cond)} holds"
+    assert again.message.startswith(f"{action.name} can be requested only when")
     assert (
-        again.message
-        == f"{action.name} can be requested only when: {action.activation_condition or 'its requires holds'}"
+        again.message.endswith(f": {action.activation_condition}")
+        if action.activation_condition
+        else unmet in again.message
     )
 
 

@@ -16,6 +16,7 @@ from blackpoker.cli.main import main
 from blackpoker.compiler.regulation import Frame
 from blackpoker.runtime.play.log import REGULATION, ReplayError, replay
 from click.testing import CliRunner
+from log_support import refused_header
 from regulation_support import TABLED, tabled_regulation, two_decks
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,14 +110,6 @@ def test_a_broken_regulation_record_is_located_in_the_header(
         "--logs",
         logs,
     )
-    log = logs / "game-0000.jsonl"
-    lines = log.read_text(encoding="utf-8").splitlines()
-    header = json.loads(lines[0])
-    header[REGULATION] |= change
-    lines[0] = json.dumps(header, ensure_ascii=False)
-    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    with pytest.raises(ReplayError) as raised:
-        replay(log)
-    problem = raised.value.diagnostic
-    column = lines[0].index(f'"{REGULATION}"') + 1
-    assert (problem.location.line, problem.location.col) == (1, column) and message in problem.message
+    refused_header(
+        logs / "game-0000.jsonl", lambda header: header[REGULATION].update(change), REGULATION, message
+    )

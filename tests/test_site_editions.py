@@ -12,6 +12,7 @@ import pytest
 from blackpoker.cli.main import main
 from blackpoker.compiler.diff import diff_rulesets, whole_edition
 from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.extra import ExtraSource
 from blackpoker.compiler.pipeline import builtin_editions
 from blackpoker.site.build import BuildOptions, build_site
 from blackpoker.site.pages import all_ruleset
@@ -41,9 +42,16 @@ def articles(html: str) -> dict[str, str]:
     return {match.group(1): match.group(0) for match in found}
 
 
-def test_index_lists_the_editions_newest_first(site: Path) -> None:
+def test_index_lists_the_editions_newest_first(site: Path, env: Environment) -> None:
     index = page(site, "index.html")
-    assert re.findall(r'<section class="edition" aria-labelledby="edition-([^"]+)"', index) == list(EDITIONS)
+    # then the regulations whose extra lists no edition plays, their lists under them
+    lists = [env.read(path)[0] for path in env.frame_extras()]
+    frames = [source.regulations for source in lists if isinstance(source, ExtraSource)]
+    assert len(frames) == len(lists)
+    assert re.findall(r'<section class="edition" aria-labelledby="edition-([^"]+)"', index) == [
+        *EDITIONS,
+        *frames,
+    ]
 
 
 def test_each_edition_with_an_older_one_has_a_linked_changes_page(site: Path) -> None:

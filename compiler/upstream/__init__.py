@@ -12,10 +12,12 @@ from blackpoker.compiler.diagnostics import CompileError, Diagnostic
 from blackpoker.compiler.load import load_file
 from blackpoker.compiler.upstream.complete import Completion, complete, complete_extra
 from blackpoker.compiler.upstream.convert import Conversion, Data, Reference, convert
-from blackpoker.compiler.upstream.extra import convert_extra
+from blackpoker.compiler.upstream.extra import convert_extra, convert_trump_list
 from blackpoker.compiler.upstream.read import read_upstream
 from blackpoker.compiler.upstream.vocabulary import vocabulary
 from blackpoker.compiler.upstream.write import edition_yaml, extra_yaml
+
+TRUMP_LIST = "trumpList"  # the key of 9.0's trump list in act-frame.yaml
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,11 +70,13 @@ def import_extra(
     doc, problems, _ = read_upstream(path, shown)
     if doc is None or problems:
         raise CompileError(problems)
-    conversion = convert_extra(doc, vocabulary(), list_id)
+    trump_list = isinstance(doc.data, dict) and TRUMP_LIST in doc.data
+    conversion = (convert_trump_list if trump_list else convert_extra)(doc, vocabulary(), list_id)
     if conversion.problems:
         raise CompileError(conversion.problems)
     data = conversion.data
-    known = editions(data["edition"])[1]["action_types"]
+    # a list no edition plays (9.0's) declares every action type it uses
+    known = editions(data["edition"])[1]["action_types"] if "edition" in data else ()
     actions = [*data["operations"], *(a for t in data["trumps"] for a in t.get("actions", ()))]
     added = [t for t in dict.fromkeys(a["type"] for a in actions) if t not in known]
     if added:
@@ -84,10 +88,11 @@ def import_extra(
 
 
 def is_extra(path: Path) -> bool:
-    """Whether an upstream file is an extra list (it has an abiList). Read with the project's
-    loader, which refuses what is no regular file or too big; its problems are the importer's."""
+    """Whether an upstream file is an extra list (it has an abiList, or 9.0's trumpList). Read
+    with the project's loader, which refuses what is no regular file or too big; its problems
+    are the importer's."""
     doc, _ = load_file(path, str(path))
-    return doc is not None and isinstance(doc.data, dict) and "abiList" in doc.data
+    return doc is not None and isinstance(doc.data, dict) and bool({"abiList", TRUMP_LIST} & set(doc.data))
 
 
 __all__ = ["Imported", "Reference", "edition_yaml", "extra_yaml", "import_extra", "import_list", "is_extra"]

@@ -55,11 +55,12 @@ def complete(data: Data, source: Mapping[str, Any], words: Vocabulary) -> Comple
 
 
 def complete_extra(data: Data, source: Mapping[str, Any], words: Vocabulary) -> None:
-    """An imported extra list completed in place from `source`: its set-up, the engine
-    fields of its operations and abilities' actions, by id, and those of its characters, by
-    name."""
-    if "setup" in source:
-        data["setup"] = source["setup"]
+    """An imported extra list completed in place from `source`: its set-up (and, for a list
+    no edition plays, its regulations and why it is not playable), the engine fields of its
+    operations and abilities' actions, by id, and those of its characters, by name."""
+    for key in ("setup", "regulations", "unplayable", "programs_from"):
+        if key in source:
+            data[key] = source[key]
     actions = _by_id(
         [*source.get("operations", ()), *(a for t in source.get("trumps", ()) for a in t.get("actions", ()))]
     )

@@ -161,3 +161,110 @@ class _Extra:
             elif text := self.c.text((*path, key), value):
                 character[_CHARACTER[key]] = text
         return character
+
+
+def convert_trump_list(doc: Document, words: Vocabulary, list_id: str | None = None) -> Conversion:
+    """The 9.0 trump list in `doc` (act-frame.yaml: `trumpData`, `trumpList`), with the trump
+    operations and each trump's actions and characters from the actList and charList groups of
+    its type (切札♠A 革命); the other groups are the frames' (the regulations hold them)."""
+    converter = Converter(doc, words, ("", {}), [])
+    data = _TrumpList(converter).extra_list(list_id)
+    return Conversion(data, (), tuple(converter.notes), tuple(converter.problems))
+
+
+Groups = dict[str, tuple[PathKey, list[Any]]]  # a list's groups by type: where, and the entries
+
+
+class _TrumpList(_Extra):
+    def extra_list(self, list_id: str | None) -> Data:
+        root = self.doc.data
+        if not isinstance(root, dict):
+            self.problem((), "expected a mapping with data, actList, charList and trumpList")
+            return {}
+        header: dict[str, Any] = root["data"] if isinstance(root.get("data"), dict) else {}
+        title = self.c.text(("data", "ver"), header.get("ver"))
+        published = self.c.text(("data", "lastupdate"), header.get("lastupdate"))
+        for key, value in (("ver", title), ("lastupdate", published)):
+            if not value:
+                self.problem(("data", key), f"data.{key}: expected text")
+        acts = self.groups(root, "actList", "acts")
+        chars = self.groups(root, "charList", "chars")
+        about = root.get("trumpData")
+        data: Data = {"kind": "extra", "id": list_id or self.c.derive_id(title), "title": title}
+        data["published"] = published
+        if isinstance(about, dict) and (
+            text := self.c.text(("trumpData", "description"), about.get("description"))
+        ):
+            data["description"] = text
+        data["operations"] = self.actions(acts.get(self.c.words.trump_operations))
+        data["trumps"] = self.trump_list(root.get("trumpList"), acts, chars)
+        return data
+
+    def groups(self, root: dict[str, Any], name: str, items: str) -> Groups:
+        found: Groups = {}
+        for g, group in enumerate(root.get(name) or []):
+            if not isinstance(group, dict) or not isinstance(group.get(items), list):
+                self.problem((name, g), f"expected a group with a type and {items}")
+                continue
+            found[str(group.get("type"))] = ((name, g, items), group[items])
+        return found
+
+    def kept(self, raw: Any) -> Any:
+        """An entry without the keys of the frames, the art and the history."""
+        ignored = self.c.words.ignored_trump_keys
+        return {k: v for k, v in raw.items() if k not in ignored} if isinstance(raw, dict) else raw
+
+    def actions(self, group: tuple[PathKey, list[Any]] | None) -> list[Data]:
+        """A group's actions, each with its 起因 (actUnit) as `unit`."""
+        path, entries = group or ((), [])
+        found = []
+        for i, raw in enumerate(entries):
+            action = self.action((*path, i), self.kept(raw), ("actId",), ("actUnit",))
+            if action is None:
+                continue
+            unit = self.c.text((*path, i, "actUnit"), raw.get("actUnit"))
+            found.append({**action, "unit": unit} if unit else action)
+        return found
+
+    def characters(self, group: tuple[PathKey, list[Any]] | None) -> list[Data]:
+        path, entries = group or ((), [])
+        return [self.character((*path, i), self.kept(raw)) for i, raw in enumerate(entries)]
+
+    def trump_list(self, groups: Any, acts: Groups, chars: Groups) -> list[Data]:
+        if not isinstance(groups, list):
+            self.problem(("trumpList",), "trumpList: expected a list of groups")
+            return []
+        found = []
+        for g, group in enumerate(groups):
+            entries = group.get("trumps") if isinstance(group, dict) else None
+            if not isinstance(entries, list) or len(entries) != 1:
+                self.problem(("trumpList", g), "expected a group with a type and one trump")
+                continue
+            raw = self.kept(entries[0])
+            if not isinstance(raw, dict) or raw.get("trumpType") == self.c.words.face_down_trump:
+                continue  # the face-down trump is a rule, not a card's ability
+            trump = self.card_trump(("trumpList", g, "trumps", 0), raw)
+            if trump is None:
+                continue
+            kind = str(group.get("type"))
+            actions, characters = self.actions(acts.get(kind)), self.characters(chars.get(kind))
+            trump |= {"actions": actions} if actions else {}
+            found.append(trump | ({"characters": characters} if characters else {}))
+        return found
+
+    def card_trump(self, path: PathKey, raw: dict[str, Any]) -> Data | None:
+        for key in raw:
+            if key not in ("trumpName", "trumpId", "trumpType", "trumpKey", "trumpAbility"):
+                self.c.unknown((*path, key))
+        key = self.c.text((*path, "trumpKey"), raw.get("trumpKey"))
+        suit, number = key[:1], key[1:]
+        if suit not in self.c.words.suits.values() or number not in NUMBERS:
+            self.problem((*path, "trumpKey"), f"trumpKey '{key}': expected a suit and a number such as ♠A")
+            return None
+        return {
+            "suit": suit,
+            "number": number,
+            "id": self.c.text((*path, "trumpId"), raw.get("trumpId")),
+            "name": self.c.text((*path, "trumpName"), raw.get("trumpName")),
+            "ability": self.c.text((*path, "trumpAbility"), raw.get("trumpAbility")),
+        }

@@ -28,6 +28,9 @@ class Vocabulary:
     action_engine_fields: tuple[str, ...]
     character_engine_fields: tuple[str, ...]
     extra_character_engine_fields: tuple[str, ...]
+    trump_operations: str  # the 9.0 trump list's group of the operations
+    face_down_trump: str  # its entry of the face-down trump, which names no card
+    ignored_trump_keys: frozenset[str]
 
 
 def vocabulary() -> Vocabulary:
@@ -50,4 +53,7 @@ def vocabulary() -> Vocabulary:
         action_engine_fields=tuple(data["engine_fields"]["actions"]),
         character_engine_fields=tuple(data["engine_fields"]["characters"]),
         extra_character_engine_fields=tuple(data["engine_fields"]["extra_characters"]),
+        trump_operations=data["trump_list"]["operations"],
+        face_down_trump=data["trump_list"]["face_down"],
+        ignored_trump_keys=frozenset(data["trump_list"]["ignored"]),
     )

@@ -11,7 +11,7 @@ import yaml
 # The order keys are written in (the order of the built-in lists); others follow.
 ACTION_ORDER = (
     "id", "name", "ruby", "type", "section", "format", "timing", "speed", "trigger", "triggered_by",
-    "limits", "cost", "key", "activation_condition", "trigger_condition", "note", "target", "effect",
+    "limits", "cost", "key", "activation_condition", "trigger_condition", "note", "target", "unit", "effect",
     "story", "flavor", "speaker", "program", "variants", "since", "updates", "changed", "dev_note",
 )  # fmt: skip
 CHARACTER_ORDER = (
@@ -33,8 +33,8 @@ _SHORT = 100  # a collection of plain values this long or shorter (as repr) is w
 
 
 EXTRA_ORDER = (
-    "kind", "id", "edition", "title", "published", "description", "action_types", "setup", "operations",
-    "trumps",
+    "kind", "id", "edition", "regulations", "unplayable", "programs_from", "title", "published",
+    "description", "action_types", "setup", "operations", "trumps",
 )  # fmt: skip
 TRUMP_ORDER = ("suit", "number", "id", "name", "beta", "output", "ability", "actions", "characters")
 
@@ -64,7 +64,9 @@ def _text(ordered: Mapping[str, Any], comment: Sequence[str]) -> str:
     text = yaml.dump(ordered, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=1_000_000)
     lines: list[str] = [f"# {line}".rstrip() for line in comment]
     for line in text.splitlines():
-        block = not line.startswith((" ", "-")) and (line.endswith(":") or lines[-1:] != [""])
+        block = line != "" and not line.startswith(
+            (" ", "-")
+        )  # "": a blank line of a text and (line.endswith(":") or lines[-1:] != [""])
         after_block = lines and lines[-1].startswith(" ")
         entry = line.startswith(("  - id: ", "  - suit: ")) and not lines[-1].endswith(":")
         if lines and ((block and (line.endswith(":") or after_block)) or entry):

@@ -37,6 +37,7 @@ from blackpoker.compiler.program import (
     State,
     Sum,
     Targetable,
+    notation,
     walk,
 )
 from blackpoker.runtime.engine import refs
@@ -247,8 +248,27 @@ def requirement_holds(g: Table, player: int, action: Action, keys: tuple[int, ..
     its condition reads `you` as the player and `key` as `keys` (see `reads_key`)."""
     if action.requires is None:
         return True
-    probe = Resolution(Request(-1, action, player, keys, []), Origin.PLAYER, [])
-    return condition(g, probe, action.requires.cond)
+    return condition(g, _probe(player, action, keys), action.requires.cond)
+
+
+def _probe(player: int, action: Action, keys: tuple[int, ...]) -> Resolution:
+    return Resolution(Request(-1, action, player, keys, []), Origin.PLAYER, [])
+
+
+def unmet_requirement(g: Table, player: int, action: Action, keys: tuple[int, ...] = ()) -> str:
+    """The part of the action's `requires` that does not hold for the player now (an `all`'s
+    first such item, looked into), in the data's notation, with the values a comparison
+    reads now: what a refusal says is missing."""
+    assert action.requires is not None
+    res = _probe(player, action, keys)
+    cond = action.requires.cond
+    while isinstance(cond, All):
+        cond = next(item for item in cond.items if not condition(g, res, item))
+    text = f"{notation(cond)} holds"
+    if isinstance(cond, Compare):
+        sides = [side for side in (cond.left, cond.right) if not isinstance(side, int)]
+        return text + "; now " + ", ".join(f"{notation(side)} is {number(g, res, side)}" for side in sides)
+    return text
 
 
 def reads_key(action: Action) -> bool:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 from blackpoker.compiler.cards import Card
 from blackpoker.compiler.model import Action, Limit, Timing
 from blackpoker.compiler.program import CausedBy
-from blackpoker.runtime.engine.expressions import requirement_holds
+from blackpoker.runtime.engine.expressions import requirement_holds, unmet_requirement
 from blackpoker.runtime.engine.options import target_text
 from blackpoker.runtime.engine.payments import UNITS, Spent
 from blackpoker.runtime.engine.refs import (
@@ -248,10 +248,13 @@ def causing_character(s: Subject) -> str | None:
 
 
 def requirement(s: Subject) -> str | None:
-    action = s.named
-    if requirement_holds(s.game, s.written.player, action, key_ids(s)):
+    """The printed 起動条件, or the part of `requires` that does not hold."""
+    action, player, keys = s.named, s.written.player, key_ids(s)
+    if requirement_holds(s.game, player, action, keys):
         return None
-    return f"{action.name} can be requested only when: {action.activation_condition or 'its requires holds'}"
+    if action.activation_condition:
+        return f"{action.name} can be requested only when: {action.activation_condition}"
+    return f"{action.name} can be requested only when {unmet_requirement(s.game, player, action, keys)}"
 
 
 def keys_in_hand(s: Subject) -> str | None:

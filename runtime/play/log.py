@@ -44,7 +44,15 @@ from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.state import PLAYERS, player_name
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.regulation import Dealt, Setup
-from blackpoker.runtime.play.source import EDITION_FILE, RULES_FILE, RulesSource, file_record, sha256
+from blackpoker.runtime.play.source import (
+    EDITION_FILE,
+    EXTRA,
+    EXTRA_FILE,
+    RULES_FILE,
+    RulesSource,
+    file_record,
+    sha256,
+)
 
 LOG_KIND = "blackpoker-command-log"
 REGULATION = "regulation"  # the header key of a game played under a regulation
@@ -75,7 +83,8 @@ def log_lines(
     """The whole log of a game played with `events=[]` (finished or not). With `source`, the
     header names the edition file and local-rule file played, by path from `folder` (the
     log's) and hash, so that a replay finds them again; with `dealt`, the regulation, the
-    match's seed, the decks played and the deck files, alike."""
+    match's seed, the decks played and the deck files, alike; the extra format's list by its
+    built-in id or as a file."""
     assert game.events is not None and game.seed is not None, "a log needs Game.new(..., events=[])"
     header: dict[str, Any] = {
         "log": LOG_KIND,
@@ -88,6 +97,9 @@ def log_lines(
     }
     for key, file in (source.files() if source is not None else {}).items():
         header[key] = file_record(file, folder)
+    listed = source.builtin_extra() if source is not None else None
+    if listed is not None:
+        header[EXTRA] = listed
     if dealt is not None:
         header[REGULATION] = dealt.record(folder)
     end = {"event": "end", "decisions": game.decisions, "result": game.result, "state": game.state_hash()}
@@ -273,14 +285,20 @@ def _rules(
     regulation's start: the files it records are looked up from the log's folder; a missing
     one, or rules that hash otherwise, say which file changed."""
     data = header.data
-    files = {key: _recorded(header, data, key, folder) for key in (EDITION_FILE, RULES_FILE) if key in data}
+    keys = (EDITION_FILE, RULES_FILE, EXTRA_FILE)
+    files = {key: _recorded(header, data, key, folder) for key in keys if key in data}
     if edition is None and EDITION_FILE in files:
         edition = str(files[EDITION_FILE])
+    if not isinstance(data.get(EXTRA, ""), str):
+        raise header.error(f"'{EXTRA}' must be a built-in extra list's id", EXTRA)
+    extra = str(files[EXTRA_FILE]) if EXTRA_FILE in files else data.get(EXTRA)
     try:
-        rules = env.compile(edition or data["edition"], data["format"], files.get(RULES_FILE))
+        rules = env.compile(edition or data["edition"], data["format"], files.get(RULES_FILE), extra)
     except CompileError as error:
+        first = error.diagnostics[0]
+        key = EXTRA if first.location.path == "--extra" else "format"
         raise header.error(
-            f"edition {data['edition']}, format {data['format']}: {error.diagnostics[0].message}", "format"
+            f"edition {data['edition']}, format {data['format']}: {first.message}", key
         ) from None
     if rules.edition.id != data["edition"]:
         raise header.error(

@@ -1,5 +1,6 @@
 """Where a played rule set comes from: an edition (built-in id or file), a format, and maybe a
-local-rule file. Logs record the files by path and hash, so a replay can find them again."""
+local-rule file or an extra list. Logs record the files by path and hash, so a replay can find
+them again, and a built-in extra list by its id."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from blackpoker.compiler.environment import Environment, is_path
+from blackpoker.compiler.extra import EXTRA_FORMAT
 from blackpoker.compiler.model import RuleSet
 
-# The header keys of the files a rule set was compiled from.
-EDITION_FILE, RULES_FILE = "edition_file", "rules_file"
+# The header keys of the files a rule set was compiled from, and of a built-in extra list.
+EDITION_FILE, RULES_FILE, EXTRA_FILE = "edition_file", "rules_file", "extra_file"
+EXTRA = "extra"
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,9 +32,21 @@ class RulesSource:
         return (env or Environment()).compile(self.edition, self.format, self.rules, self.extra)
 
     def files(self) -> dict[str, Path]:
-        """The files behind the rule set, by header key: an edition file, a local-rule file."""
+        """The files behind the rule set, by header key: an edition file, a local-rule file,
+        an extra list file."""
         found = {EDITION_FILE: Path(self.edition)} if is_path(self.edition) else {}
+        found |= {EXTRA_FILE: Path(self.extra)} if self.extra is not None and is_path(self.extra) else {}
         return found | ({RULES_FILE: self.rules} if self.rules is not None else {})
+
+    def builtin_extra(self, env: Environment | None = None) -> str | None:
+        """The id of the built-in extra list the extra format plays (the one named, or the
+        edition's newest, which a later release may change); None for a file or another format."""
+        if self.format != EXTRA_FORMAT.id or self.rules is not None:
+            return None
+        if self.extra is not None:
+            return None if is_path(self.extra) else self.extra
+        newest = (env or Environment()).builtin_extras(self.edition)
+        return newest[0].stem if newest else None
 
 
 def file_record(path: Path, folder: Path) -> dict[str, str]:

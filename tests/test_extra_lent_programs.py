@@ -1,0 +1,112 @@
+"""An extra list may name another built-in list (`programs_from`): each of its actions without
+a program takes the engine data of the other's action of the same id when both print it exactly
+alike, and the other's set-up when it has none. The lists are found by the key in the data,
+never by name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from bad_input_support import invoke, located
+from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.extra import EXTRA_FORMAT, ExtraSource
+
+ENV = Environment()
+BORROWERS = [
+    (edition, path)
+    for edition in ENV.builtin_editions()
+    for path in ENV.builtin_extras(edition)
+    if "programs_from" in yaml.safe_load(path.read_text(encoding="utf-8"))
+]
+
+
+def _source(path: Path) -> ExtraSource:
+    source, problems = ENV.read(path)
+    assert problems == [] and isinstance(source, ExtraSource)
+    return source
+
+
+def _lender(source: ExtraSource) -> ExtraSource:
+    every = [p for e in ENV.builtin_editions() for p in ENV.builtin_extras(e)]
+    return _source(next(p for p in every if p.stem == source.programs_from))
+
+
+def test_an_action_printed_alike_takes_the_lenders_program_and_one_printed_otherwise_stays_pending() -> None:
+    assert BORROWERS
+    for edition, path in BORROWERS:
+        source = _source(path)
+        lender = {a.id: a for _, a in _lender(source).actions()}
+        ruleset = ENV.compile(edition, EXTRA_FORMAT.id, extra=path.stem)
+        played = {a.id: a for a in ruleset.actions}
+        pending = {a for t in ruleset.trumps for a in t.pending}
+        alike = differ = 0
+        for _, action in source.actions():
+            origin = lender.get(action.id)
+            if action.program or origin is None or not origin.program:
+                continue
+            same = (action.effect, action.cost, action.key, action.timing, action.note) == (
+                origin.effect,
+                origin.cost,
+                origin.key,
+                origin.timing,
+                origin.note,
+            )
+            if same:
+                alike += 1
+                assert action.id in played and played[action.id].program == origin.program, action.id
+            else:
+                differ += 1
+                assert action.id not in played, action.id
+                assert action.id in pending or action in source.operations, action.id
+        assert alike and ruleset.setup is not None
+    assert differ  # some list prints one of them otherwise (its effect or cost)
+
+
+def test_a_changed_print_is_not_lent_a_program(tmp_path: Path) -> None:
+    edition, path = BORROWERS[0]
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    before = ENV.compile(edition, EXTRA_FORMAT.id, extra=path.stem)
+    lent = next(t for t in before.trumps if t.actions)
+    trump = next(t for t in data["trumps"] if t["id"] == lent.id)
+    trump["actions"][0]["effect"] += "（変更）"
+    copy = tmp_path / path.name
+    copy.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    after = ENV.compile(edition, EXTRA_FORMAT.id, extra=str(copy))
+    (changed,) = [t for t in after.trumps if t.id == lent.id]
+    assert trump["actions"][0]["id"] in changed.pending and trump["actions"][0]["id"] not in changed.actions
+
+
+def test_an_unknown_lender_is_located(tmp_path: Path) -> None:
+    _, path = BORROWERS[0]
+    text = path.read_text(encoding="utf-8")
+    source = _source(path)
+    copy = tmp_path / path.name
+    copy.write_text(
+        text.replace(f"programs_from: {source.programs_from}", "programs_from: nothing"), encoding="utf-8"
+    )
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("programs_from:"))
+    located(
+        invoke("validate", copy),
+        str(copy),
+        line,
+        len("programs_from: ") + 1,
+        "no built-in extra list 'nothing'",
+    )
+
+
+def test_a_borrowing_list_plays() -> None:
+    edition, path = BORROWERS[0]
+    result = invoke(
+        "simulate",
+        "--edition",
+        edition,
+        "--format",
+        EXTRA_FORMAT.id,
+        "--extra",
+        path.stem,
+        "-n",
+        "3",
+        "--json",
+    )
+    assert result.exit_code == 0, result.output

@@ -11,7 +11,7 @@ from enum import Enum
 from typing import Any
 
 from blackpoker.compiler.model import Action, Character, Fog, RuleSet, TrumpRule, ZoneRule
-from blackpoker.compiler.program import Node
+from blackpoker.compiler.program import Ability, Node
 
 
 def ruleset_json(ruleset: RuleSet) -> dict[str, Any]:
@@ -46,7 +46,13 @@ def _trump(trump: TrumpRule) -> dict[str, Any]:
         "name": trump.name,
         "actions": list(trump.actions),
         "pending": list(trump.pending),
+        **({"abilities": _abilities(trump.abilities)} if trump.abilities else {}),
     }
+
+
+def _abilities(abilities: tuple[Ability, ...]) -> list[dict[str, Any]]:
+    """Each continuous ability under its word, as `_node` writes a node."""
+    return [{a.word: _node(a)} for a in abilities]
 
 
 def _action(ruleset: RuleSet, action: Action) -> dict[str, Any]:
@@ -116,6 +122,7 @@ def _character(ruleset: RuleSet, character: Character) -> dict[str, Any]:
         "size_text": character.size_text,
         "changed": character.changed,
         "dev_note": character.dev_note,
+        **({"abilities": _abilities(character.abilities)} if character.abilities else {}),
     }
 
 
@@ -148,7 +155,11 @@ def _zone(zone: ZoneRule) -> dict[str, str]:
 def _node(value: Any) -> Any:
     """A typed program node as plain data: its fields by name, enums by value."""
     if isinstance(value, Node):
-        return {f.name: _node(getattr(value, f.name)) for f in fields(value)}
+        return {
+            f.name: _node(getattr(value, f.name))
+            for f in fields(value)
+            if getattr(value, f.name) is not None or not f.metadata.get("later")
+        }
     if isinstance(value, tuple):
         return [_node(item) for item in value]
     return value.value if isinstance(value, Enum) else value

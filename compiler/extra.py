@@ -10,7 +10,7 @@ from typing import Any
 
 from blackpoker.compiler.cards import Suit
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic
-from blackpoker.compiler.link import Added, check_action_names, finish, link
+from blackpoker.compiler.link import Added, check_abilities, check_action_names, finish, link
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.model import (
     Action,
@@ -21,8 +21,8 @@ from blackpoker.compiler.model import (
     Visibility,
     ZoneRule,
 )
-from blackpoker.compiler.parse import _ACTION, EditionSource, _fields, setup_action
-from blackpoker.compiler.program import All, FaceUp, Player, Requires
+from blackpoker.compiler.parse import _ACTION, EditionSource, _fields, parse_abilities, setup_action
+from blackpoker.compiler.program import Abilities, All, Event, FaceUp, Player, Requires
 
 NUMBERS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = tuple(suit.value for suit in Suit)
@@ -56,6 +56,7 @@ class Trump:
     output: bool
     actions: tuple[Action, ...]
     characters: tuple[ExtraCharacter, ...]
+    abilities: Abilities = ()  # continuous abilities, on while the card lies face up
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +122,7 @@ def parse_extra(doc: Document) -> tuple[ExtraSource | None, list[Diagnostic]]:
             output=raw.get("output", True),
             actions=actions(("trumps", t, "actions"), raw.get("actions", [])),
             characters=tuple(ExtraCharacter(**c) for c in raw.get("characters", [])),
+            abilities=parse_abilities(raw.get("abilities", ())),
         )
         for t, raw in enumerate(data["trumps"])
     )
@@ -158,6 +160,8 @@ def check_extra(source: ExtraSource, edition: EditionSource) -> list[Diagnostic]
                 known = ", ".join(edition.edition.character_types)
                 message = f"type: unknown character type '{character.type}' (declared: {known})"
                 problems.append(doc.at(("trumps", t, "characters", c, "type"), message))
+        action_ids = {a.id for a in edition.actions} | {a.id for _, a in source.actions()}
+        problems += check_abilities(edition, doc, ("trumps", t, "abilities"), trump.abilities, action_ids)
     located = source.actions()
     problems += _repeats(doc, [(("trumps", t), trump.id) for t, trump in enumerate(source.trumps)])
     problems += _repeats(doc, [(path, action.id) for path, action in located])
@@ -205,7 +209,8 @@ def link_extra(source: EditionSource, extra: ExtraSource) -> RuleSet:
         granted = [_while_face_up(a, card) for a in every if a.program]
         actions += granted
         pending = tuple(a.id for a in every if not a.program)
-        trumps.append(TrumpRule(card, trump.id, trump.name, tuple(a.id for a in granted), pending))
+        ids = tuple(a.id for a in granted)
+        trumps.append(TrumpRule(card, trump.id, trump.name, ids, pending, trump.abilities))
     edition = _widened(source.edition, extra)
     ruleset = RuleSet(
         edition, EXTRA_FORMAT, tuple(actions), base.characters, base.fogs, tuple(trumps), extra.setup
@@ -220,7 +225,9 @@ def _while_face_up(action: Action, card: str) -> Action:
     if rule is not None:
         on = FaceUp(zone=TRUMP_ZONE.id, card=card, player=Player(name=rule.player))
         cond = on if rule.cond is None else All(items=(on, rule.cond))
-        return replace(action, triggered_by=replace(rule, cond=cond))
+        # "when this ability becomes on" (前触れ): the trump's own card turning face up
+        own = card if rule.event is Event.TURNED_FACE_UP and rule.card is None else rule.card
+        return replace(action, triggered_by=replace(rule, cond=cond, card=own))
     on = FaceUp(zone=TRUMP_ZONE.id, card=card)
     required = on if action.requires is None else All(items=(on, action.requires.cond))
     return replace(action, requires=Requires(cond=required))

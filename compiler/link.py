@@ -31,7 +31,9 @@ from blackpoker.compiler.overlay_names import by_id
 from blackpoker.compiler.parse import EditionSource, Edits, OverlaySource
 from blackpoker.compiler.program import (
     BUILT_IN_NAMES,
+    Ability,
     Become,
+    ChangeNumber,
     Choose,
     ChooseOne,
     DeclareAttackers,
@@ -48,6 +50,7 @@ from blackpoker.compiler.program import (
     Node,
     Pile,
     PutCharacter,
+    ReplaceEffect,
     Request,
     Step,
     Steps,
@@ -434,7 +437,7 @@ def _check_triggered_by(
     if rule is None:
         return []
     problems = []
-    if rule.resolved not in {a.id for a in source.actions} | added.actions:
+    if rule.resolved is not None and rule.resolved not in {a.id for a in source.actions} | added.actions:
         problems.append(
             doc.at((*path, *rule.at("resolved")), f"triggered_by.resolved: unknown action '{rule.resolved}'")
         )
@@ -544,6 +547,37 @@ def _check_character(
     for i, unit in enumerate(_get(character, "waives_units") or ()):
         if unit not in units:
             problems.append(doc.at((*path, "waives_units", i), _unknown("cost unit", unit, units)))
+    abilities = _get(character, "abilities") or ()
+    return problems + check_abilities(
+        source, doc, (*path, "abilities"), abilities, {a.id for a in source.actions}
+    )
+
+
+def check_abilities(
+    source: EditionSource, doc: Document, path: PathKey, abilities: Sequence[Ability], actions: set[str]
+) -> list[Diagnostic]:
+    """Continuous abilities name the edition's character types and actions; their conditions
+    are read for the owner before any request, so they read no names."""
+    problems = []
+    types = source.edition.character_types
+    for i, ability in enumerate(abilities):
+        where = (*path, i)
+        if isinstance(ability, ChangeNumber) and ability.type is not None and ability.type not in types:
+            message = f"type: {_unknown('character type', ability.type, types)}"
+            problems.append(doc.at((*where, *ability.at("type")), message))
+        if isinstance(ability, ReplaceEffect) and ability.action not in actions:
+            message = f"replace_effect.action: unknown action '{ability.action}'"
+            problems.append(doc.at((*where, *ability.at("action")), message))
+        # a replace_effect's program reads names as the replaced request's own program would
+        read = walk(ability, where)
+        if isinstance(ability, ReplaceEffect):
+            read = walk(ability.cond, (*where, *ability.at("cond"))) if ability.cond is not None else iter(())
+        for found, node in read:
+            if isinstance(node, Name):
+                message = (
+                    f"'{node.name}': an ability's condition reads no names (it is read before any request)"
+                )
+                problems.append(doc.at(found, message))
     return problems
 
 

@@ -12,7 +12,7 @@ from blackpoker.compiler.keyspec import KeySpec
 from blackpoker.compiler.matcher import KeyMatcher
 
 if TYPE_CHECKING:
-    from blackpoker.compiler.program import Requires, Step, TriggeredBy
+    from blackpoker.compiler.program import Ability, Requires, Step, TriggeredBy
 
 
 class Timing(StrEnum):
@@ -144,6 +144,7 @@ class Character:
     changed: bool = False
     dev_note: str = ""
     format: str = ""
+    abilities: tuple[Ability, ...] = ()  # continuous abilities, on while it is on the field
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +260,7 @@ class TrumpRule:
     name: str
     actions: tuple[str, ...]  # in the rule set
     pending: tuple[str, ...] = ()  # its actions without a program yet: not in the rule set
+    abilities: tuple[Ability, ...] = ()  # continuous abilities, on while the card lies face up
 
 
 @dataclass(frozen=True, slots=True)

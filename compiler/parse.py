@@ -38,7 +38,10 @@ from blackpoker.compiler.model import (
 )
 from blackpoker.compiler.notation import NotationError, parse_cost, parse_key
 from blackpoker.compiler.program import (
+    ABILITY_TYPES,
     STEP_TYPES,
+    Abilities,
+    Ability,
     All,
     AnyOf,
     Cards,
@@ -47,6 +50,8 @@ from blackpoker.compiler.program import (
     Condition,
     Core,
     Count,
+    Dies,
+    Event,
     FaceUp,
     Field,
     Haste,
@@ -68,8 +73,10 @@ from blackpoker.compiler.program import (
     PlayerRef,
     Plus,
     Points,
+    Quantity,
     RankCount,
     Requires,
+    Scope,
     Size,
     State,
     Step,
@@ -104,6 +111,7 @@ _CHARACTER: dict[str, Callable[[Any], Any]] = {
     "waives_cost_of": tuple,
     "waives_units": tuple,
     "labels": tuple,
+    "abilities": lambda items: parse_abilities(items),
     "triggers": lambda items: tuple(
         CharacterTrigger(t["when"], t["request"], tuple(t["for_each_card"])) for t in items
     ),
@@ -294,7 +302,13 @@ def parse_steps(raw: Sequence[Any]) -> Steps:
     return tuple(_build(If if "if" in item else _STEPS[next(iter(item))], item) for item in raw)
 
 
+def parse_abilities(raw: Sequence[Any]) -> Abilities:
+    """Validated continuous abilities → their typed nodes (each entry has one word)."""
+    return tuple(_build(_ABILITIES[next(iter(item))], item) for item in raw)
+
+
 _STEPS: Mapping[str, type[Step]] = MappingProxyType({cls.op: cls for cls in STEP_TYPES})
+_ABILITIES: Mapping[str, type[Ability]] = MappingProxyType({cls.word: cls for cls in ABILITY_TYPES})
 _NUMBERS: Mapping[str, type[Node]] = MappingProxyType(
     {
         "sum": Sum,
@@ -341,7 +355,12 @@ def _cards(value: str | dict[str, Any]) -> Cards:
     if "zone" in value:
         return _build(Pile, value)
     side = value["field"]
-    return Field(side=None if side == "all" else _player(side), type=value.get("type"))
+    state = value.get("state")
+    return Field(
+        side=None if side == "all" else _player(side),
+        type=value.get("type"),
+        state=None if state is None else State(state),
+    )
 
 
 def _number(value: int | dict[str, Any]) -> Number:
@@ -379,6 +398,10 @@ _READERS: Mapping[str, Callable[[Any], Any]] = MappingProxyType(
         "State": State,
         "Face": Face,
         "TargetKind": TargetKind,
+        "Scope": Scope,
+        "Quantity": Quantity,
+        "Dies": Dies,
+        "Event": Event,
         "Name": _name,
         "PlayerRef": _player,
         "Cards": _cards,

@@ -160,8 +160,6 @@ def check_extra(source: ExtraSource, edition: EditionSource) -> list[Diagnostic]
                 known = ", ".join(edition.edition.character_types)
                 message = f"type: unknown character type '{character.type}' (declared: {known})"
                 problems.append(doc.at(("trumps", t, "characters", c, "type"), message))
-        action_ids = {a.id for a in edition.actions} | {a.id for _, a in source.actions()}
-        problems += check_abilities(edition, doc, ("trumps", t, "abilities"), trump.abilities, action_ids)
     located = source.actions()
     problems += _repeats(doc, [(("trumps", t), trump.id) for t, trump in enumerate(source.trumps)])
     problems += _repeats(doc, [(path, action.id) for path, action in located])
@@ -170,6 +168,8 @@ def check_extra(source: ExtraSource, edition: EditionSource) -> list[Diagnostic]
     widened = replace(edition, edition=_widened(edition.edition, source))
     for path, action in located:
         problems += check_action_names(widened, doc, path, action, own)
+    for t, trump in enumerate(source.trumps):
+        problems += check_abilities(widened, doc, ("trumps", t, "abilities"), trump.abilities, own)
     return sorted(set(problems), key=lambda d: (d.location, d.message))
 
 

@@ -548,26 +548,37 @@ def _check_character(
         if unit not in units:
             problems.append(doc.at((*path, "waives_units", i), _unknown("cost unit", unit, units)))
     abilities = _get(character, "abilities") or ()
-    return problems + check_abilities(
-        source, doc, (*path, "abilities"), abilities, {a.id for a in source.actions}
-    )
+    return problems + check_abilities(source, doc, (*path, "abilities"), abilities)
 
 
 def check_abilities(
-    source: EditionSource, doc: Document, path: PathKey, abilities: Sequence[Ability], actions: set[str]
+    source: EditionSource,
+    doc: Document,
+    path: PathKey,
+    abilities: Sequence[Ability],
+    added: Added = NOTHING_ADDED,
 ) -> list[Diagnostic]:
-    """Continuous abilities name the edition's character types and actions; their conditions
-    are read for the owner before any request, so they read no names."""
+    """Continuous abilities name the edition's character types and actions (or those `added`);
+    their conditions are read for the owner before any request, so they read no names."""
     problems = []
+    actions = {a.id for a in source.actions} | added.actions
     types = source.edition.character_types
     for i, ability in enumerate(abilities):
         where = (*path, i)
         if isinstance(ability, ChangeNumber) and ability.type is not None and ability.type not in types:
             message = f"type: {_unknown('character type', ability.type, types)}"
             problems.append(doc.at((*where, *ability.at("type")), message))
-        if isinstance(ability, ReplaceEffect) and ability.action not in actions:
-            message = f"replace_effect.action: unknown action '{ability.action}'"
-            problems.append(doc.at((*where, *ability.at("action")), message))
+        if isinstance(ability, ReplaceEffect):
+            if ability.action not in actions:
+                message = f"replace_effect.action: unknown action '{ability.action}'"
+                problems.append(doc.at((*where, *ability.at("action")), message))
+            # its program is checked like the replaced action's own
+            program = (*where, *ability.at("steps"))
+            nodes = walk_steps(ability.steps, program)
+            problems += [
+                doc.at(found, message) for found, message in _unknown_names(source, {}, nodes, added)
+            ]
+            _bound(doc, program, ability.steps, (), problems)
         # a replace_effect's program reads names as the replaced request's own program would
         read = walk(ability, where)
         if isinstance(ability, ReplaceEffect):

@@ -145,16 +145,22 @@ def _rules(doc: Document, path: Path, env: Environment) -> tuple[RuleSet | None,
     if missing:
         wanted = " and ".join(missing)
         return None, [doc.at((), f"{wanted}: required (or rules: a local-rule file, which names both)")]
-    # An edition file is named relative to the scenario file.
+    # An edition or extra file is named relative to the scenario file.
     edition = str(path.parent / data["edition"]) if is_path(data["edition"]) else data["edition"]
+    extra = data.get("extra")
     try:
-        return env.compile(edition, data["format"]), []
+        return env.compile(edition, data["format"], extra=_relative(path, extra)), []
     except CompileError as error:
         where = doc.locate(("format",))
         return None, [
             Diagnostic(where, f"edition {data['edition']}, format {data['format']}: {d.message}")
             for d in error.diagnostics
         ]
+
+
+def _relative(path: Path, name: str | None) -> str | None:
+    """A file named relative to the scenario file (a built-in name stays as it is)."""
+    return str(path.parent / name) if name is not None and is_path(name) else name
 
 
 def _local_rules(doc: Document, path: Path, env: Environment) -> tuple[RuleSet | None, list[Diagnostic]]:

@@ -11,7 +11,7 @@ from enum import Enum
 from typing import Any
 
 from blackpoker.compiler.model import Action, Character, Fog, RuleSet, TrumpRule, ZoneRule
-from blackpoker.compiler.program import Ability, Node
+from blackpoker.compiler.program import Ability, Node, Step
 
 
 def ruleset_json(ruleset: RuleSet) -> dict[str, Any]:
@@ -155,11 +155,12 @@ def _zone(zone: ZoneRule) -> dict[str, str]:
 def _node(value: Any) -> Any:
     """A typed program node as plain data: its fields by name, enums by value."""
     if isinstance(value, Node):
-        return {
+        found = {
             f.name: _node(getattr(value, f.name))
             for f in fields(value)
             if getattr(value, f.name) is not None or not f.metadata.get("later")
         }
+        return {value.op: found} if isinstance(value, Step) else found  # a step under its word
     if isinstance(value, tuple):
         return [_node(item) for item in value]
     return value.value if isinstance(value, Enum) else value

@@ -55,10 +55,15 @@ def complete(data: Data, source: Mapping[str, Any], words: Vocabulary) -> Comple
 
 
 def complete_extra(data: Data, source: Mapping[str, Any], words: Vocabulary) -> None:
-    """An imported extra list completed in place from `source`: its set-up, and the engine
-    fields of its operations and abilities' actions, by id."""
+    """An imported extra list completed in place from `source`: its set-up, each trump's
+    continuous abilities (by the trump's id), and the engine fields of its operations and
+    abilities' actions, by id."""
     if "setup" in source:
         data["setup"] = source["setup"]
+    abilities = {t["id"]: t["abilities"] for t in source.get("trumps", ()) if "abilities" in t}
+    for trump in data["trumps"]:
+        if trump["id"] in abilities:
+            trump["abilities"] = abilities[trump["id"]]
     actions = _by_id(
         [*source.get("operations", ()), *(a for t in source.get("trumps", ()) for a in t.get("actions", ()))]
     )

@@ -34,6 +34,7 @@ def ruleset_json(ruleset: RuleSet) -> dict[str, Any]:
         "actions": [_action(ruleset, a) for a in ruleset.actions],
         "characters": [_character(ruleset, c) for c in ruleset.characters],
         "fogs": [_fog(ruleset, f) for f in ruleset.fogs],
+        **({"abilities": _abilities(ruleset.edition.abilities)} if ruleset.edition.abilities else {}),
         **({"trumps": [_trump(t) for t in ruleset.trumps]} if ruleset.trumps else {}),
         **({"setup": _action(ruleset, ruleset.setup)} if ruleset.setup else {}),
     }

@@ -49,9 +49,11 @@ from blackpoker.compiler.program import (
     Name,
     Node,
     Pile,
+    PreventDamage,
     PutCharacter,
     ReplaceEffect,
     Request,
+    Scope,
     Step,
     Steps,
     Target,
@@ -80,6 +82,7 @@ def check_edition(source: EditionSource) -> list[Diagnostic]:
         problems += _check_action(source, doc, ("actions", i), action, formats)
     for i, character in enumerate(source.characters):
         problems += _check_character(source, doc, ("characters", i), character, formats)
+    problems += check_abilities(source, doc, ("abilities",), edition.abilities, always=True)
     actions = [a.id for a in source.actions]
     for i, fog in enumerate(source.fogs):
         path = ("fogs", i)
@@ -213,6 +216,8 @@ def _apply(
         problems += _check_character(source, doc, ("characters", "add", i), character, formats)
     for entry_id, fields in overlay.characters.change.items():
         problems += _check_character(source, doc, ("characters", "change", entry_id), fields, formats)
+    problems += check_abilities(source, doc, ("abilities",), overlay.abilities, added, always=True)
+    edition = replace(edition, abilities=(*edition.abilities, *overlay.abilities))
     ruleset = RuleSet(edition, fmt, actions, characters)
     if not problems:
         problems += _overlay_needs(overlay, base, ruleset)
@@ -557,14 +562,24 @@ def check_abilities(
     path: PathKey,
     abilities: Sequence[Ability],
     added: Added = NOTHING_ADDED,
+    always: bool = False,
 ) -> list[Diagnostic]:
     """Continuous abilities name the edition's character types and actions (or those `added`);
-    their conditions are read for the owner before any request, so they read no names."""
+    their conditions are read for the owner before any request, so they read no names. One
+    that is `always` on (an edition's, a local rule's) has no owner: its scope is all, and it
+    cannot shield anyone."""
     problems = []
     actions = {a.id for a in source.actions} | added.actions
     types = source.edition.character_types
     for i, ability in enumerate(abilities):
         where = (*path, i)
+        if always and ability.scope not in (None, Scope.ALL):
+            message = f"scope: an ability always on has no owner: its scope is all, not {ability.scope.value}"
+            problems.append(doc.at((*where, *ability.at("scope")), message))
+        if always and isinstance(ability, PreventDamage):
+            problems.append(
+                doc.at(where, f"{ability.word}: needs an owner (a trump's or a character's ability)")
+            )
         if isinstance(ability, ChangeNumber) and ability.type is not None and ability.type not in types:
             message = f"type: {_unknown('character type', ability.type, types)}"
             problems.append(doc.at((*where, *ability.at("type")), message))

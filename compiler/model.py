@@ -245,6 +245,7 @@ class Edition:
     labels: tuple[Label, ...] = ()
     fog_types: tuple[str, ...] = ()
     usage_line: tuple[str, ...] = USAGE_LINE
+    abilities: tuple[Ability, ...] = ()  # always on (its own, then a local rule's)
 
     def format(self, format_id: str) -> Format:
         return next(f for f in self.formats if f.id == format_id)

@@ -150,6 +150,7 @@ class OverlaySource:
     characters: Edits
     sections: tuple[str, ...] = ()  # added after the edition's, for this format's sheet
     action_types: tuple[str, ...] = ()
+    abilities: Abilities = ()  # always on in its format, after the edition's
 
 
 Source = EditionSource | OverlaySource
@@ -186,6 +187,7 @@ def parse(doc: Document) -> tuple[Source | None, list[Diagnostic]]:
             _edits(doc, "characters", Character, _CHARACTER, problems),
             tuple(data.get("sections", ())),
             tuple(data.get("action_types", ())),
+            parse_abilities(data.get("abilities", ())),
         )
     return (None if problems else source), problems
 
@@ -229,6 +231,7 @@ def _edition(data: Mapping[str, Any]) -> Edition:
         labels=tuple(Label(label["id"], label["name"]) for label in data.get("labels", ())),
         fog_types=tuple(data.get("fog_types", ())),
         usage_line=tuple(data.get("usage_line", USAGE_LINE)),
+        abilities=parse_abilities(data.get("abilities", ())),
     )
 
 

@@ -82,3 +82,16 @@ def test_an_unknown_scope_is_a_schema_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["validate", str(bad)])
     assert result.exit_code == 1
     assert "abilities[0].change.scope: expected one of all, your, this; got 'every'" in result.output
+
+
+def test_an_ability_always_on_has_no_owner(tmp_path: Path) -> None:
+    bad = tmp_path / "small-hands.yaml"
+    written = (DATA / "rules" / "small-hands.yaml").read_text(encoding="utf-8")
+    bad.write_text(written.replace("set: 4}]", "set: 4, scope: your}, prevent_damage: {}]"), "utf-8")
+    result = CliRunner().invoke(main, ["validate", str(bad)])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"{bad}:8:57: scope: an ability always on has no owner: its scope is all, not your",
+        f"{bad}:8:64: prevent_damage: needs an owner (a trump's or a character's ability)",
+        "2 problems found",
+    ]

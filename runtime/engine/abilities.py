@@ -32,19 +32,20 @@ class On:
     and its timestamp (when it became on)."""
 
     ability: Ability
-    owner: int
+    owner: int  # -1: always on, no one's
     unit: int
     scope: Scope
     timestamp: int
 
 
 def on_abilities(g: Table) -> list[On]:
-    """Every ability on now, in the order they apply: a face-up trump's (since it turned face
-    up), a character's (since it entered the field)."""
+    """Every ability on now, in the order they apply: an edition's or a local rule's (always,
+    the oldest), a face-up trump's (since it turned face up), a character's (since it entered
+    the field)."""
     rules = g.rules
     if not rules.has_abilities:
         return []
-    found: list[On] = []
+    found = [On(a, -1, -1, Scope.ALL, 0) for a in rules.edition.abilities]
     for index, side in enumerate(g.state.players):
         for cid, since in side.face_up.items():
             trump = rules.trump_abilities.get(label(cid), ())

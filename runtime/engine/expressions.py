@@ -280,8 +280,10 @@ def shielded(g: Table, request: Request) -> tuple[int, ...]:
 
 
 def _holds_for(g: Table, owner: int, request: Request, cond: Condition | None) -> bool:
-    """An ability's condition, read with `you` as its owner; it names no cards (link)."""
+    """An ability's condition, read with `you` as its owner (of one always on: the turn
+    player); it names no cards (link)."""
     if cond is None:
         return True
-    probe = Resolution(Request(-1, request.action, owner, (), []), Origin.PLAYER, [])
+    you = owner if owner >= 0 else g.state.turn_player
+    probe = Resolution(Request(-1, request.action, you, (), []), Origin.PLAYER, [])
     return condition(g, probe, cond)

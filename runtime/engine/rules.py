@@ -118,7 +118,9 @@ class Rules:
             t.card: t.abilities for t in ruleset.trumps if t.abilities
         }
         # whether any ability can be on: when none, numbers are read as printed at once
-        self.has_abilities = bool(self.trump_abilities) or any(c.abilities for c in ruleset.characters)
+        self.has_abilities = bool(self.trump_abilities or ruleset.edition.abilities) or any(
+            c.abilities for c in ruleset.characters
+        )
         # some character waives costs (魔力増加): only then is the field searched for one
         self.waivers = any(c.waives_cost_of for c in ruleset.characters)
         # which cards make which character (兵士として, 防壁にする)

@@ -57,12 +57,13 @@ def on_abilities(g: Table) -> list[On]:
 
 
 def _reaches(on: On, player: int, unit: Unit | None) -> bool:
-    """Whether the ability reaches this player (their number) or this character."""
+    """Whether the ability reaches this player (their number) or this character; a `this`
+    ability reaches its character, and of the players' numbers its controller's."""
     if on.scope is Scope.ALL:
         return True
-    if on.scope is Scope.YOUR:
+    if on.scope is Scope.YOUR or unit is None:
         return on.owner == player
-    return unit is not None and unit.uid == on.unit
+    return unit.uid == on.unit
 
 
 def number(g: Table, quantity: Quantity, printed: int, player: int, unit: Unit | None = None) -> int:

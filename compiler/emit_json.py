@@ -11,7 +11,7 @@ from enum import Enum
 from typing import Any
 
 from blackpoker.compiler.model import Action, Character, Fog, RuleSet, TrumpRule, ZoneRule
-from blackpoker.compiler.program import Node
+from blackpoker.compiler.program import Ability, Node, Step
 
 
 def ruleset_json(ruleset: RuleSet) -> dict[str, Any]:
@@ -34,6 +34,7 @@ def ruleset_json(ruleset: RuleSet) -> dict[str, Any]:
         "actions": [_action(ruleset, a) for a in ruleset.actions],
         "characters": [_character(ruleset, c) for c in ruleset.characters],
         "fogs": [_fog(ruleset, f) for f in ruleset.fogs],
+        **({"abilities": _abilities(ruleset.edition.abilities)} if ruleset.edition.abilities else {}),
         **({"trumps": [_trump(t) for t in ruleset.trumps]} if ruleset.trumps else {}),
         **({"setup": _action(ruleset, ruleset.setup)} if ruleset.setup else {}),
     }
@@ -46,7 +47,13 @@ def _trump(trump: TrumpRule) -> dict[str, Any]:
         "name": trump.name,
         "actions": list(trump.actions),
         "pending": list(trump.pending),
+        **({"abilities": _abilities(trump.abilities)} if trump.abilities else {}),
     }
+
+
+def _abilities(abilities: tuple[Ability, ...]) -> list[dict[str, Any]]:
+    """Each continuous ability under its word, as `_node` writes a node."""
+    return [{a.word: _node(a)} for a in abilities]
 
 
 def _action(ruleset: RuleSet, action: Action) -> dict[str, Any]:
@@ -130,6 +137,7 @@ def _character(ruleset: RuleSet, character: Character) -> dict[str, Any]:
         "size_text": character.size_text,
         "changed": character.changed,
         "dev_note": character.dev_note,
+        **({"abilities": _abilities(character.abilities)} if character.abilities else {}),
     }
 
 
@@ -162,7 +170,12 @@ def _zone(zone: ZoneRule) -> dict[str, str]:
 def _node(value: Any) -> Any:
     """A typed program node as plain data: its fields by name, enums by value."""
     if isinstance(value, Node):
-        return {f.name: _node(getattr(value, f.name)) for f in fields(value)}
+        found = {
+            f.name: _node(getattr(value, f.name))
+            for f in fields(value)
+            if getattr(value, f.name) is not None or not f.metadata.get("later")
+        }
+        return {value.op: found} if isinstance(value, Step) else found  # a step under its word
     if isinstance(value, tuple):
         return [_node(item) for item in value]
     return value.value if isinstance(value, Enum) else value

@@ -10,7 +10,7 @@ from typing import Any
 
 from blackpoker.compiler.cards import Suit
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic
-from blackpoker.compiler.link import Added, check_action_names, finish, link
+from blackpoker.compiler.link import Added, check_abilities, check_action_names, finish, link
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.model import (
     Action,
@@ -23,8 +23,15 @@ from blackpoker.compiler.model import (
     ZoneRule,
 )
 from blackpoker.compiler.needs import dangling, references
-from blackpoker.compiler.parse import _ACTION, _CHARACTER, EditionSource, _fields, setup_action
-from blackpoker.compiler.program import All, FaceUp, Player, Requires
+from blackpoker.compiler.parse import (
+    _ACTION,
+    _CHARACTER,
+    EditionSource,
+    _fields,
+    parse_abilities,
+    setup_action,
+)
+from blackpoker.compiler.program import Abilities, All, Event, FaceUp, Player, Requires
 
 NUMBERS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = tuple(suit.value for suit in Suit)
@@ -60,6 +67,7 @@ class Trump:
     output: bool
     actions: tuple[Action, ...]
     characters: tuple[ExtraCharacter, ...]
+    abilities: Abilities = ()  # continuous abilities, on while the card lies face up
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +155,7 @@ def parse_extra(doc: Document) -> tuple[ExtraSource | None, list[Diagnostic]]:
                 character(("trumps", t, "characters", c), entry)
                 for c, entry in enumerate(raw.get("characters", []))
             ),
+            abilities=parse_abilities(raw.get("abilities", ())),
         )
         for t, raw in enumerate(data["trumps"])
     )
@@ -209,6 +218,8 @@ def check_extra(source: ExtraSource, edition: EditionSource) -> list[Diagnostic]
     )
     for path, action in located:
         problems += check_action_names(widened, doc, path, action, own)
+    for t, trump in enumerate(source.trumps):
+        problems += check_abilities(widened, doc, ("trumps", t, "abilities"), trump.abilities, own)
     return sorted(set(problems), key=lambda d: (d.location, d.message))
 
 
@@ -263,7 +274,8 @@ def link_extra(source: EditionSource, extra: ExtraSource) -> RuleSet:
         granted = [_while_face_up(a, card) for a in every if a.program]
         actions += granted
         pending = tuple(a.id for a in every if not a.program)
-        trumps.append(TrumpRule(card, trump.id, trump.name, tuple(a.id for a in granted), pending))
+        ids = tuple(a.id for a in granted)
+        trumps.append(TrumpRule(card, trump.id, trump.name, ids, pending, trump.abilities))
     edition = _widened(source.edition, extra)
     characters = (*base.characters, *(c for _, c in extra.characters()))
     ruleset = RuleSet(
@@ -279,7 +291,9 @@ def _while_face_up(action: Action, card: str) -> Action:
     if rule is not None:
         on = FaceUp(zone=TRUMP_ZONE.id, card=card, player=Player(name=rule.player))
         cond = on if rule.cond is None else All(items=(on, rule.cond))
-        return replace(action, triggered_by=replace(rule, cond=cond))
+        # "when this ability becomes on" (前触れ): the trump's own card turning face up
+        own = card if rule.event is Event.TURNED_FACE_UP and rule.card is None else rule.card
+        return replace(action, triggered_by=replace(rule, cond=cond, card=own))
     on = FaceUp(zone=TRUMP_ZONE.id, card=card)
     required = on if action.requires is None else All(items=(on, action.requires.cond))
     return replace(action, requires=Requires(cond=required))
@@ -288,7 +302,8 @@ def _while_face_up(action: Action, card: str) -> Action:
 def with_programs_of(extra: ExtraSource, other: ExtraSource) -> ExtraSource:
     """The list with the engine data (program, requires, trigger, variants) of `other`'s action
     of the same id for each action without a program printed exactly alike (history aside),
-    the character data of each character printed alike, and `other`'s set-up when it has
+    the character data of each character printed alike, the continuous abilities of each
+    trump whose ability prints alike, and `other`'s set-up when it has
     none: the set-up is the format's rule (001 §3.11.4), which a list does not print."""
     theirs = {action.id: action for _, action in other.actions()}
 
@@ -307,14 +322,20 @@ def with_programs_of(extra: ExtraSource, other: ExtraSource) -> ExtraSource:
     def cast(characters: tuple[ExtraCharacter, ...]) -> tuple[ExtraCharacter, ...]:
         return tuple(c if c.rule is not None else replace(c, rule=rules.get(c)) for c in characters)
 
+    # a trump whose ability prints alike on the same card has the same continuous abilities
+    abilities = {(t.suit, t.number, t.ability): t.abilities for t in other.trumps}
+
+    def enabled(trump: Trump) -> Trump:
+        lent = abilities.get((trump.suit, trump.number, trump.ability), ())
+        actions, characters = take(trump.actions), cast(trump.characters)
+        return replace(trump, actions=actions, characters=characters, abilities=trump.abilities or lent)
+
     lent = {a.id for _, a in extra.actions() if taken(a) is not None}
     variants = [(path, of, v) for path, of, v in other.variants if of in lent and not extra.variants_of(of)]
     return replace(
         extra,
         operations=take(extra.operations),
-        trumps=tuple(
-            replace(t, actions=take(t.actions), characters=cast(t.characters)) for t in extra.trumps
-        ),
+        trumps=tuple(enabled(t) for t in extra.trumps),
         setup=extra.setup or other.setup,
         variants=(*extra.variants, *variants),
     )

@@ -34,10 +34,12 @@ from blackpoker.compiler.parse import EditionSource, Edits, OverlaySource
 from blackpoker.compiler.program import (
     BUILT_IN_NAMES,
     SOURCE,
+    Ability,
     Amount,
     Become,
     CardRange,
     CausedBy,
+    ChangeNumber,
     Choose,
     ChooseOne,
     DeclareAttackers,
@@ -53,8 +55,11 @@ from blackpoker.compiler.program import (
     Name,
     Node,
     Pile,
+    PreventDamage,
     PutCharacter,
+    ReplaceEffect,
     Request,
+    Scope,
     Step,
     Steps,
     Target,
@@ -84,6 +89,7 @@ def check_edition(source: EditionSource) -> list[Diagnostic]:
         problems += _check_action(source, doc, ("actions", i), action, formats)
     for i, character in enumerate(source.characters):
         problems += _check_character(source, doc, ("characters", i), character, formats)
+    problems += check_abilities(source, doc, ("abilities",), edition.abilities, always=True)
     actions = [a.id for a in source.actions]
     for i, fog in enumerate(source.fogs):
         path = ("fogs", i)
@@ -217,6 +223,8 @@ def _apply(
         problems += _check_character(source, doc, ("characters", "add", i), character, formats)
     for entry_id, fields in overlay.characters.change.items():
         problems += _check_character(source, doc, ("characters", "change", entry_id), fields, formats)
+    problems += check_abilities(source, doc, ("abilities",), overlay.abilities, added, always=True)
+    edition = replace(edition, abilities=(*edition.abilities, *overlay.abilities))
     ruleset = RuleSet(edition, fmt, actions, characters)
     if not problems:
         problems += _overlay_needs(overlay, base, ruleset)
@@ -464,7 +472,7 @@ def _check_triggered_by(
     if rule is None:
         return []
     problems = []
-    if rule.resolved not in {a.id for a in source.actions} | added.actions:
+    if rule.resolved is not None and rule.resolved not in {a.id for a in source.actions} | added.actions:
         problems.append(
             doc.at((*path, *rule.at("resolved")), f"triggered_by.resolved: unknown action '{rule.resolved}'")
         )
@@ -591,6 +599,58 @@ def _check_character(
     for i, unit in enumerate(_get(character, "waives_units") or ()):
         if unit not in units:
             problems.append(doc.at((*path, "waives_units", i), _unknown("cost unit", unit, units)))
+    abilities = _get(character, "abilities") or ()
+    return problems + check_abilities(source, doc, (*path, "abilities"), abilities)
+
+
+def check_abilities(
+    source: EditionSource,
+    doc: Document,
+    path: PathKey,
+    abilities: Sequence[Ability],
+    added: Added = NOTHING_ADDED,
+    always: bool = False,
+) -> list[Diagnostic]:
+    """Continuous abilities name the edition's character types and actions (or those `added`);
+    their conditions are read for the owner before any request, so they read no names. One
+    that is `always` on (an edition's, a local rule's) has no owner: its scope is all, and it
+    cannot shield anyone."""
+    problems = []
+    actions = {a.id for a in source.actions} | added.actions
+    types = source.edition.character_types
+    for i, ability in enumerate(abilities):
+        where = (*path, i)
+        if always and ability.scope not in (None, Scope.ALL):
+            message = f"scope: an ability always on has no owner: its scope is all, not {ability.scope.value}"
+            problems.append(doc.at((*where, *ability.at("scope")), message))
+        if always and isinstance(ability, PreventDamage):
+            problems.append(
+                doc.at(where, f"{ability.word}: needs an owner (a trump's or a character's ability)")
+            )
+        if isinstance(ability, ChangeNumber) and ability.type is not None and ability.type not in types:
+            message = f"type: {_unknown('character type', ability.type, types)}"
+            problems.append(doc.at((*where, *ability.at("type")), message))
+        if isinstance(ability, ReplaceEffect):
+            if ability.action not in actions:
+                message = f"replace_effect.action: unknown action '{ability.action}'"
+                problems.append(doc.at((*where, *ability.at("action")), message))
+            # its program is checked like the replaced action's own
+            program = (*where, *ability.at("steps"))
+            nodes = walk_steps(ability.steps, program)
+            problems += [
+                doc.at(found, message) for found, message in _unknown_names(source, {}, nodes, added)
+            ]
+            _bound(doc, program, ability.steps, (), problems)
+        # a replace_effect's program reads names as the replaced request's own program would
+        read = walk(ability, where)
+        if isinstance(ability, ReplaceEffect):
+            read = walk(ability.cond, (*where, *ability.at("cond"))) if ability.cond is not None else iter(())
+        for found, node in read:
+            if isinstance(node, Name):
+                message = (
+                    f"'{node.name}': an ability's condition reads no names (it is read before any request)"
+                )
+                problems.append(doc.at(found, message))
     return problems
 
 

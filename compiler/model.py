@@ -12,7 +12,7 @@ from blackpoker.compiler.keyspec import KeySpec
 from blackpoker.compiler.matcher import KeyMatcher
 
 if TYPE_CHECKING:
-    from blackpoker.compiler.program import CausedBy, Requires, Step, TriggeredBy
+    from blackpoker.compiler.program import Ability, CausedBy, Requires, Step, TriggeredBy
 
 
 class Timing(StrEnum):
@@ -168,6 +168,7 @@ class Character:
 
     def targetable_by(self, action_id: str) -> bool:
         return not self.untargetable and action_id not in self.untargetable_by
+    abilities: tuple[Ability, ...] = ()  # continuous abilities, on while it is on the field
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,6 +269,7 @@ class Edition:
     labels: tuple[Label, ...] = ()
     fog_types: tuple[str, ...] = ()
     usage_line: tuple[str, ...] = USAGE_LINE
+    abilities: tuple[Ability, ...] = ()  # always on (its own, then a local rule's)
 
     def format(self, format_id: str) -> Format:
         return next(f for f in self.formats if f.id == format_id)
@@ -283,6 +285,7 @@ class TrumpRule:
     name: str
     actions: tuple[str, ...]  # in the rule set
     pending: tuple[str, ...] = ()  # its actions without a program yet: not in the rule set
+    abilities: tuple[Ability, ...] = ()  # continuous abilities, on while the card lies face up
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,7 +38,7 @@ def references(actions: Sequence[Action], characters: Sequence[Character]) -> It
             elif isinstance(node, PutCharacter | Mount | Become) and isinstance(node.as_, str):
                 yield Reference(action.id, f"{node.op}.as", node.as_, False, (*where, *node.at("as_")))
         rule = action.triggered_by
-        if rule is not None:
+        if rule is not None and rule.resolved is not None:
             yield Reference(action.id, "triggered_by", rule.resolved, True, rule.at("resolved"))
     for character in characters:
         for j, trigger in enumerate(character.triggers):
@@ -109,7 +109,7 @@ def trigger_cycles(actions: Sequence[Action]) -> list[tuple[str, ...]]:
         while current is not None and current.id not in ring and current.id not in seen:
             ring.append(current.id)
             rule = current.triggered_by
-            current = immediate.get(rule.resolved) if rule is not None else None
+            current = immediate.get(rule.resolved) if rule is not None and rule.resolved else None
         if current is not None and current.id in ring:
             loop = ring[ring.index(current.id) :]
             first = min(loop, key=[a.id for a in actions].index)

@@ -40,7 +40,10 @@ from blackpoker.compiler.model import (
 )
 from blackpoker.compiler.notation import NotationError, parse_cost, parse_key
 from blackpoker.compiler.program import (
+    ABILITY_TYPES,
     STEP_TYPES,
+    Abilities,
+    Ability,
     All,
     Amount,
     AnyOf,
@@ -52,6 +55,8 @@ from blackpoker.compiler.program import (
     Condition,
     Core,
     Count,
+    Dies,
+    Event,
     FaceUp,
     Field,
     Haste,
@@ -76,9 +81,11 @@ from blackpoker.compiler.program import (
     PlayerRef,
     Plus,
     Points,
+    Quantity,
     RankCount,
     Request,
     Requires,
+    Scope,
     Size,
     State,
     Step,
@@ -117,6 +124,7 @@ _CHARACTER: dict[str, Callable[[Any], Any]] = {
     "labels": tuple,
     "untargetable_by": tuple,
     "suits": tuple,
+    "abilities": lambda items: parse_abilities(items),
     "triggers": lambda items: tuple(
         CharacterTrigger(
             When(t["when"]),
@@ -162,6 +170,7 @@ class OverlaySource:
     characters: Edits
     sections: tuple[str, ...] = ()  # added after the edition's, for this format's sheet
     action_types: tuple[str, ...] = ()
+    abilities: Abilities = ()  # always on in its format, after the edition's
 
 
 Source = EditionSource | OverlaySource
@@ -198,6 +207,7 @@ def parse(doc: Document) -> tuple[Source | None, list[Diagnostic]]:
             _edits(doc, "characters", Character, _CHARACTER, problems),
             tuple(data.get("sections", ())),
             tuple(data.get("action_types", ())),
+            parse_abilities(data.get("abilities", ())),
         )
     return (None if problems else source), problems
 
@@ -241,6 +251,7 @@ def _edition(data: Mapping[str, Any]) -> Edition:
         labels=tuple(Label(label["id"], label["name"]) for label in data.get("labels", ())),
         fog_types=tuple(data.get("fog_types", ())),
         usage_line=tuple(data.get("usage_line", USAGE_LINE)),
+        abilities=parse_abilities(data.get("abilities", ())),
     )
 
 
@@ -323,7 +334,13 @@ def _step(item: Mapping[str, Any]) -> Step:
     return _build(_STEPS[op], item)
 
 
+def parse_abilities(raw: Sequence[Any]) -> Abilities:
+    """Validated continuous abilities → their typed nodes (each entry has one word)."""
+    return tuple(_build(_ABILITIES[next(iter(item))], item) for item in raw)
+
+
 _STEPS: Mapping[str, type[Step]] = MappingProxyType({cls.op: cls for cls in STEP_TYPES})
+_ABILITIES: Mapping[str, type[Ability]] = MappingProxyType({cls.word: cls for cls in ABILITY_TYPES})
 _NUMBERS: Mapping[str, type[Node]] = MappingProxyType(
     {
         "sum": Sum,
@@ -373,11 +390,12 @@ def _cards(value: str | list[Any] | dict[str, Any]) -> Cards:
         return _build(Pile, value)
     if "of" in value:
         return _build(Only, value)
-    side, least = value["field"], value.get("at_least")
+    side, least, state = value["field"], value.get("at_least"), value.get("state")
     return Field(
         side=None if side == "all" else _player(side),
         type=value.get("type"),
         at_least=None if least is None else _number(least),
+        state=None if state is None else State(state),
     )
 
 
@@ -425,6 +443,10 @@ _READERS: Mapping[str, Callable[[Any], Any]] = MappingProxyType(
         "State": State,
         "Face": Face,
         "TargetKind": TargetKind,
+        "Scope": Scope,
+        "Quantity": Quantity,
+        "Dies": Dies,
+        "Event": Event,
         "Name": _name,
         "PlayerRef": _player,
         "Cards": _cards,

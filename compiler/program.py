@@ -30,6 +30,12 @@ def at(*path: str | int) -> dict[str, PathKey]:
     return {"at": path}
 
 
+def later(*path: str | int) -> dict[str, Any]:
+    """`at`, for a field added after rule sets were hashed: left out of the compiled JSON
+    while unset, so that the hash of a rule set without it stays what it was."""
+    return {"at": path, "later": True}
+
+
 class PlayerName(StrEnum):
     YOU = "you"  # the request's controller
     OPPONENT = "opponent"
@@ -75,7 +81,8 @@ COMPARE: dict[Comparison, Callable[[int, int], bool]] = {
 }
 
 
-BUILT_IN_NAMES = ("key", "target", "target_key", "attackers")  # names every program may read
+# names every program may read; `cause`: the cards of the event that triggered the action
+BUILT_IN_NAMES = ("key", "target", "target_key", "attackers", "cause")
 SOURCE = "source"  # the character that caused the request: bound in an action with `caused_by` only
 
 
@@ -158,11 +165,12 @@ class CardRange(Node):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Field(Node):
     """{field: PLAYER}: the characters on a player's field (None: every field), maybe of one type,
-    maybe only those of at least a size (`at_least`)."""
+    maybe only those of at least a size (`at_least`), maybe in one state."""
 
     side: PlayerRef | None = field(default=None, metadata=at("field"))
     type: str | None = field(default=None, metadata=at("type"))
     at_least: Number | None = field(default=None, metadata=at("at_least"))
+    state: State | None = field(default=None, metadata=later("state"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -704,15 +712,26 @@ STEP_TYPES: tuple[type[Step], ...] = (
 )
 
 
+class Event(StrEnum):
+    """What happens in a game that may trigger an action (`triggered_by.event`)."""
+
+    TURNED_FACE_UP = "turned_face_up"  # the action's own trump turned face up (its ability is on)
+    DISCARDED = "discarded"  # a player discarded cards of their hand (a cost, an effect)
+    UNBLOCKED = "unblocked"  # ダメージ判定 of an attacker no one blocked
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TriggeredBy(Node):
     """誘発条件 as data: the action triggers when a request of the action `resolved` has
-    resolved, for `player` (turn_player, or you / opponent: the resolved request's
-    controller or their opponent), if `cond` holds then (read like the resolved program's
-    own conditions)."""
+    resolved, or when the `event` happens, for `player` (turn_player, or you / opponent: the
+    resolved request's controller, or the player the event is about, or their opponent), if
+    `cond` holds then (read like the resolved program's own conditions). `card`: the card
+    whose turning face up triggers it (the extra format fills in the action's trump)."""
 
     prefix: ClassVar[PathKey] = ("triggered_by",)
-    resolved: str = field(metadata=at("resolved"))
+    resolved: str | None = field(default=None, metadata=at("resolved"))
+    event: Event | None = field(default=None, metadata=later("event"))
+    card: str | None = field(default=None, metadata=later("card"))
     player: PlayerName = field(default=PlayerName.TURN_PLAYER, metadata=at("player"))
     cond: Condition | None = field(default=None, metadata=at("if"))
 
@@ -736,6 +755,92 @@ class CausedBy(Node):
     type: str | None = field(default=None, metadata=at("type"))
     suit: str | None = field(default=None, metadata=at("suit"))
     kind: str | None = field(default=None, metadata=at("kind"))
+
+
+# --- continuous abilities -------------------------------------------------------------------
+
+
+class Scope(StrEnum):
+    """What an ability reaches (002 §6.4.2): abilities apply all → your → this, each scope by
+    timestamp, so the narrower and the newer one has the last word."""
+
+    ALL = "all"  # every player, every character
+    YOUR = "your"  # its owner and their characters
+    THIS = "this"  # the character that carries it
+
+
+class Quantity(StrEnum):
+    """The numbers a `change` ability changes."""
+
+    HAND_LIMIT = "hand_limit"  # a player's (core.hand_limit)
+    SIZE = "size"  # a character's
+
+
+class Dies(StrEnum):
+    SMALLER = "smaller"
+    LARGER = "larger"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ability(Node):
+    """One continuous ability: on while its trump lies face up, its character is on the
+    field, or always (an edition's). `scope` None takes its source's (trump: your,
+    character: this, edition: all)."""
+
+    word: ClassVar[str] = ""
+    scope: Scope | None = field(default=None, metadata=at("scope"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChangeNumber(Ability):
+    """Kind (c): `set` the number, then `add` to it; a size only of characters of `type`."""
+
+    word = "change"
+    prefix = ("change",)
+    number: Quantity = field(metadata=at("number"))
+    set_to: int | None = field(default=None, metadata=at("set"))
+    add: int = field(default=0, metadata=at("add"))
+    type: str | None = field(default=None, metadata=at("type"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class JudgeSoldiers(Ability):
+    """Kind (d): ダメージ判定 of soldiers against soldiers (one attacker against the sum of its
+    blockers): which side `dies` (both on a tie), and whether the difference is `damage` to
+    the player whose soldier died. The defaults are the printed rule."""
+
+    word = "judge_soldiers"
+    prefix = ("judge_soldiers",)
+    dies: Dies = field(default=Dies.SMALLER, metadata=at("dies"))
+    damage: bool = field(default=False, metadata=at("damage"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReplaceEffect(Ability):
+    """Kind (d): a request of `action` that starts to resolve while `cond` holds (read for the
+    ability's owner) runs `steps` instead of its own program."""
+
+    word = "replace_effect"
+    prefix = ("replace_effect",)
+    action: str = field(metadata=at("action"))
+    cond: Condition | None = field(default=None, metadata=at("if"))
+    steps: Steps = field(metadata=at("program"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PreventDamage(Ability):
+    """Kind (d): the effect of a request of the owner's `by` player (with a key card of
+    `key_suit`) deals the owner no damage, when `cond` held as it started to resolve."""
+
+    word = "prevent_damage"
+    prefix = ("prevent_damage",)
+    by: PlayerName = field(default=PlayerName.OPPONENT, metadata=at("by"))
+    key_suit: str | None = field(default=None, metadata=at("key_suit"))
+    cond: Condition | None = field(default=None, metadata=at("if"))
+
+
+ABILITY_TYPES: tuple[type[Ability], ...] = (ChangeNumber, JudgeSoldiers, ReplaceEffect, PreventDamage)
+Abilities = tuple[Ability, ...]
 
 
 def binding(step: Step) -> str | None:

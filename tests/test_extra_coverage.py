@@ -17,14 +17,18 @@ START, END = "<!-- coverage -->", "<!-- /coverage -->"
 
 
 def coverage_rows(env: Environment) -> list[str]:
-    rows = ["| list | trumps | actions with a program | abilities not covered yet (their pending actions) |"]
+    rows = [
+        "| list | trumps | actions with a program and continuous abilities"
+        " | abilities not covered yet (their pending actions) |"
+    ]
     rows.append("|---|---|---|---|")
     for edition in env.builtin_editions():
         for path in env.builtin_extras(edition):
             ruleset = env.compile(edition, EXTRA_FORMAT.id, extra=path.stem)
             names = {action.id: action.name for _, action in _source(env, path).actions()}
             coverage = [
-                (f"{t.card} {t.name}", t.actions, [names[a] for a in t.pending]) for t in ruleset.trumps
+                (f"{t.card} {t.name}", (*t.actions, *t.abilities), [names[a] for a in t.pending])
+                for t in ruleset.trumps
             ]
             rows.append(_row(path.stem, coverage))
     for path in env.frame_extras():  # compile refuses them: what the file holds
@@ -32,7 +36,7 @@ def coverage_rows(env: Environment) -> list[str]:
         coverage = [
             (
                 f"{t.suit}{t.number} {t.name}",
-                [a.id for a in t.actions if a.program],
+                [*(a.id for a in t.actions if a.program), *t.abilities],
                 [a.name for a in t.actions if not a.program],
             )
             for t in trumps
@@ -48,7 +52,8 @@ def _source(env: Environment, path: Path) -> ExtraSource:
 
 
 def _row(list_id: str, coverage: list[tuple[str, Sequence[str], list[str]]]) -> str:
-    """A list's row from each trump's name, actions played and pending actions' names."""
+    """A list's row from each trump's name, what it plays (actions and continuous abilities) and
+    its pending actions' names."""
     played = sum(len(actions) for _, actions, _ in coverage)
     every = played + sum(len(pending) for _, _, pending in coverage)
     missing = [

@@ -113,7 +113,7 @@ def test_caused_actions_agree_with_the_causing_character_check(edition: str) -> 
         for cid in (c for p in game.state.players for c in (*p.hand, *p.life, *p.graveyard)):
             if label(cid) in caused:
                 move_card(game.state, cid, TRUMP_ZONE.id)
-                game.state.players[owner(cid)].face_up.add(cid)
+                game.state.players[owner(cid)].face_up[cid] = game.state.new_uid()
     offered = [o for g in games for o in g.legal_options() if isinstance(o, RequestOption) and o.source]
     assert {o.action for o in offered} == {
         a.id for a in rules.actions if a.caused_by

@@ -56,11 +56,16 @@ def complete(data: Data, source: Mapping[str, Any], words: Vocabulary) -> Comple
 
 def complete_extra(data: Data, source: Mapping[str, Any], words: Vocabulary) -> None:
     """An imported extra list completed in place from `source`: its set-up (and, for a list
-    no edition plays, its regulations and why it is not playable), the engine fields of its
-    operations and abilities' actions, by id, and those of its characters, by name."""
+    no edition plays, its regulations and why it is not playable), each trump's continuous
+    abilities (by the trump's id), the engine fields of its operations and abilities' actions,
+    by id, and those of its characters, by name."""
     for key in ("setup", "regulations", "unplayable", "programs_from"):
         if key in source:
             data[key] = source[key]
+    abilities = {t["id"]: t["abilities"] for t in source.get("trumps", ()) if "abilities" in t}
+    for trump in data["trumps"]:
+        if trump["id"] in abilities:
+            trump["abilities"] = abilities[trump["id"]]
     actions = _by_id(
         [*source.get("operations", ()), *(a for t in source.get("trumps", ()) for a in t.get("actions", ()))]
     )

@@ -16,8 +16,8 @@ ACTION_ORDER = (
 )  # fmt: skip
 CHARACTER_ORDER = (
     "id", "name", "ruby", "type", "format", "key", "labels", "size_text", "face", "attack", "size",
-    "combat", "triggers", "waives_cost_of", "note", "ability", "story", "flavor", "speaker", "since",
-    "updates", "changed", "dev_note",
+    "combat", "triggers", "waives_cost_of", "abilities", "note", "ability", "story", "flavor", "speaker",
+    "since", "updates", "changed", "dev_note",
 )  # fmt: skip
 FOG_ORDER = (
     "id", "name", "ruby", "type", "format", "key", "target", "ability", "action", "story", "flavor",
@@ -36,7 +36,9 @@ EXTRA_ORDER = (
     "kind", "id", "edition", "regulations", "unplayable", "programs_from", "title", "published",
     "description", "action_types", "setup", "operations", "trumps",
 )  # fmt: skip
-TRUMP_ORDER = ("suit", "number", "id", "name", "beta", "output", "ability", "actions", "characters")
+TRUMP_ORDER = (
+    "suit", "number", "id", "name", "beta", "output", "ability", "abilities", "actions", "characters",
+)  # fmt: skip
 
 
 def edition_yaml(data: Mapping[str, Any], comment: Sequence[str] = ()) -> str:

@@ -6,9 +6,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from blackpoker.compiler.model import Attack, Combat
-from blackpoker.compiler.program import DeclareAttackers
+from blackpoker.compiler.program import DeclareAttackers, Dies, Event
+from blackpoker.runtime.engine.abilities import size, soldier_judgement
 from blackpoker.runtime.engine.state import Unit
-from blackpoker.runtime.engine.transitions import damage, remove_unit, size
+from blackpoker.runtime.engine.transitions import damage, remove_unit
+from blackpoker.runtime.engine.triggers import happened
 from blackpoker.runtime.engine.zones import card, rank, rank_label_of
 
 if TYPE_CHECKING:
@@ -73,7 +75,8 @@ def judge(g: Table) -> None:
             continue
         blockers = [u for u in (state.unit(b) for b in state.blocks.get(uid, ())) if u is not None]
         if not blockers:
-            damage(state, 1 - attacker.controller, size(attacker))
+            damage(state, 1 - attacker.controller, size(g, attacker))
+            happened(g, Event.UNBLOCKED, attacker.controller, list(attacker.cards))
         elif blockers[0].kind.combat is Combat.BULWARK:
             _bulwark(g, attacker, blockers[0])
         else:
@@ -92,9 +95,17 @@ def _bulwark(g: Table, attacker: Unit, bulwark: Unit) -> None:
 
 
 def _soldiers(g: Table, attacker: Unit, blockers: list[Unit]) -> None:
-    attack, block = size(attacker), sum(size(u) for u in blockers)
+    """One attacker against the sum of its blockers, as the abilities on say (革命: the larger
+    side dies, the difference is damage to its player)."""
+    rule = soldier_judgement(g)
+    attack, block = size(g, attacker), sum(size(g, u) for u in blockers)
+    if rule.dies is Dies.LARGER:
+        attack, block = block, attack  # the comparison turned round: the larger side loses
     if block <= attack:
         for blocker in blockers:
             remove_unit(g, blocker, "graveyard")
     if attack <= block:
         remove_unit(g, attacker, "graveyard")
+    if rule.damage and attack != block:
+        loser = 1 - attacker.controller if block < attack else attacker.controller
+        damage(g.state, loser, abs(attack - block))

@@ -33,6 +33,9 @@ from blackpoker.compiler.program import (
     PlayerRef,
     Plus,
     Points,
+    PreventDamage,
+    Quantity,
+    ReplaceEffect,
     Size,
     State,
     Sum,
@@ -41,9 +44,10 @@ from blackpoker.compiler.program import (
     walk,
 )
 from blackpoker.runtime.engine import refs
+from blackpoker.runtime.engine.abilities import number as changed
+from blackpoker.runtime.engine.abilities import on_abilities, size
 from blackpoker.runtime.engine.state import Origin, Request, Resolution, Unit
 from blackpoker.runtime.engine.targets import matches, unit_ok
-from blackpoker.runtime.engine.transitions import size
 from blackpoker.runtime.engine.zones import card, label, owner, rank, rank_label_of
 
 if TYPE_CHECKING:
@@ -79,17 +83,23 @@ def things(g: Table, res: Resolution, ref: Cards) -> list[Any]:
         if who < 0:
             return []
         side = state.players[who]
-        return [c for c in side.pile(ref.zone) if fits(g, res, ref, side.face_up, c)]
+        return [
+            c
+            for c in side.pile(ref.zone)
+            if (ref.card is None or label(c) == ref.card) and fits(g, res, ref, side.face_up, c)
+        ]
     if isinstance(ref, Field):
         indexes = range(len(state.players)) if ref.side is None else (player(g, res, ref.side),)
-        kind = ref.type
+        kind, charged = ref.type, ref.state
         least = None if ref.at_least is None else number(g, res, ref.at_least)
         return [
             u
             for i in indexes
             if i >= 0
             for u in state.players[i].field
-            if (kind is None or u.kind.type == kind) and (least is None or size(u) >= least)
+            if (kind is None or u.kind.type == kind)
+            and (charged is None or u.charged == (charged is State.CHARGED))
+            and (least is None or size(g, u) >= least)
         ]
     name = ref.name
     if name == "key":
@@ -100,6 +110,10 @@ def things(g: Table, res: Resolution, ref: Cards) -> list[Any]:
     if name == "target_key":
         found = target_object(g, res.request)
         return list(found.key_cards) if isinstance(found, Request) else []
+    if name == "cause":  # the event's cards, or the character they make while it is on the field
+        cause = res.request.cause
+        units = [u for p in state.players for u in p.field if u.cards and u.cards[0] in cause]
+        return [*units] if units else list(cause)
     if name == "attackers":
         return [u for u in (state.unit(uid) for uid in state.attackers) if u is not None]
     if name == SOURCE:  # the causing character, while it stays on the field
@@ -133,7 +147,7 @@ def target_object(g: Table, request: Request) -> Unit | Request | int | None:
     return None if target is None else target.index
 
 
-def fits(g: Table, res: Resolution, spec: Pile | Choose, face_up: set[int], cid: int) -> bool:
+def fits(g: Table, res: Resolution, spec: Pile | Choose, face_up: dict[int, int], cid: int) -> bool:
     """Whether a card of a zone passes the filters of a pile or a choose step: how it lies,
     which card it is, its suit, its number."""
     if spec.face is not None and (cid in face_up) != (spec.face is Face.UP):
@@ -178,9 +192,13 @@ def number(g: Table, res: Resolution, expr: Number) -> int:
         return len(things(g, res, expr.of))
     if isinstance(expr, Size):
         units = [u for u in things(g, res, expr.of) if isinstance(u, Unit)]
-        return size(units[0]) if units else 0
+        return size(g, units[0]) if units else 0
     if isinstance(expr, Core):
-        return int(getattr(g.rules.edition.core, expr.rule))
+        printed = int(getattr(g.rules.edition.core, expr.rule))
+        # the hand limit is the request controller's, as the abilities on change it
+        if expr.rule == Quantity.HAND_LIMIT.value:
+            return changed(g, Quantity.HAND_LIMIT, printed, res.request.controller)
+        return printed
     if isinstance(expr, Mod):
         left, right = number(g, res, expr.left), number(g, res, expr.right)
         return left % right if right else left
@@ -283,3 +301,44 @@ def _suit_value(cid: int) -> str | None:
     """The card's suit symbol (None for a Joker)."""
     suit = card(cid).suit
     return None if suit is None else suit.value
+
+
+def replacement(g: Table, request: Request) -> ReplaceEffect | None:
+    """The program a request runs instead of its own (kind (d)): the last `replace_effect`
+    on, in order, of its action whose condition holds for the ability's owner."""
+    found = None
+    for on in on_abilities(g):
+        ability = on.ability
+        if (
+            isinstance(ability, ReplaceEffect)
+            and ability.action == request.action.id
+            and _holds_for(g, on.owner, request, ability.cond)
+        ):
+            found = ability
+    return found
+
+
+def shielded(g: Table, request: Request) -> tuple[int, ...]:
+    """The players the request's effect deals no damage to (`prevent_damage`), read as it
+    starts to resolve (要塞: 効果を発揮する直前に)."""
+    found: list[int] = []
+    for on in on_abilities(g):
+        ability = on.ability
+        if (
+            isinstance(ability, PreventDamage)
+            and (request.controller == on.owner) == (ability.by is PlayerName.YOU)
+            and (ability.key_suit is None or ability.key_suit in map(_suit_value, request.key_cards))
+            and _holds_for(g, on.owner, request, ability.cond)
+        ):
+            found.append(on.owner)
+    return tuple(found)
+
+
+def _holds_for(g: Table, owner: int, request: Request, cond: Condition | None) -> bool:
+    """An ability's condition, read with `you` as its owner (of one always on: the turn
+    player); it names no cards (link)."""
+    if cond is None:
+        return True
+    you = owner if owner >= 0 else g.state.turn_player
+    probe = Resolution(Request(-1, request.action, you, (), []), Origin.PLAYER, [])
+    return condition(g, probe, cond)

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from blackpoker.compiler.model import Limit, Speed, Timing, When
-from blackpoker.compiler.program import KindOfType, PlayerName
+from blackpoker.compiler.program import KindOfType
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.events import Discarded, GameOver, Requested, Resolved, SetUp, Triggered
 from blackpoker.runtime.engine.expressions import condition
@@ -21,6 +21,7 @@ from blackpoker.runtime.engine.primitives import Signal
 from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.state import Followup, Frame, Origin, Request, Resolution, player_name
 from blackpoker.runtime.engine.targets import resolve_name
+from blackpoker.runtime.engine.triggers import TRIGGERED_FOR
 from blackpoker.runtime.engine.zones import rank
 
 if TYPE_CHECKING:
@@ -202,7 +203,7 @@ def _finish(g: Table, res: Resolution) -> None:
             rule = action.triggered_by
             assert rule is not None
             if rule.cond is None or condition(g, res, rule.cond):
-                who = _TRIGGERED_FOR[rule.player](state.turn_player, res.request.controller)
+                who = TRIGGERED_FOR[rule.player](state.turn_player, res.request.controller)
                 state.buffer.append(Request(state.new_uid(), action, who, (), []))
         # the controller's characters whose trigger this resolution meets (魔王 at its エンド)
         resolved = res.request.action.id
@@ -210,14 +211,6 @@ def _finish(g: Table, res: Resolution) -> None:
             for trigger in unit.kind.triggers:
                 if trigger.when is When.RESOLVED and trigger.action == resolved:
                     t.trigger_for(g, unit, trigger)
-
-
-# whose request a resolution triggers: (turn player, resolved request's controller) → player
-_TRIGGERED_FOR = {
-    PlayerName.TURN_PLAYER: lambda turn, controller: turn,
-    PlayerName.YOU: lambda turn, controller: controller,
-    PlayerName.OPPONENT: lambda turn, controller: 1 - controller,
-}
 
 
 def _win_check(g: Table) -> None:

@@ -199,7 +199,7 @@ def snapshot(state: GameState) -> dict[str, Any]:
                 "used": sorted(p.used),
                 # only an edition that declares zones has them (a v7 state hashes as it did)
                 **({"zones": p.zones} if p.zones else {}),
-                **({"face_up": sorted(p.face_up)} if p.face_up else {}),
+                **({"face_up": sorted(p.face_up.items())} if p.face_up else {}),
                 "field": [
                     [u.uid, u.kind.id, u.cards, u.controller, u.face_up, u.charged, u.entered, u.size_mod]
                     for u in p.field

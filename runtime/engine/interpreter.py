@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from blackpoker.runtime.engine.expressions import replacement, shielded
 from blackpoker.runtime.engine.primitives import PRIMITIVES, Signal
-from blackpoker.runtime.engine.state import Resolution
+from blackpoker.runtime.engine.state import Frame, Origin, Resolution
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
@@ -17,6 +18,8 @@ def run(g: Table, res: Resolution) -> Signal | None:
     A step that waits is run again with the answer, so the program counter only moves on
     once a step is done; branches and loops push frames that run before the rest.
     """
+    if not res.begun:
+        _begin(g, res)
     frames = res.frames
     while frames:
         frame = frames[-1]
@@ -36,3 +39,15 @@ def run(g: Table, res: Resolution) -> Signal | None:
         if signal is Signal.NESTED:
             return signal
     return None
+
+
+def _begin(g: Table, res: Resolution) -> None:
+    """As an effect starts (効果を発揮する直前): a `replace_effect` on gives it another program,
+    a `prevent_damage` on shields its owner."""
+    res.begun = True
+    if not g.rules.has_abilities or res.origin is Origin.SETUP:
+        return
+    found = replacement(g, res.request)
+    if found is not None:
+        res.frames[:] = [Frame(found.steps)]
+    res.shielded = shielded(g, res.request)

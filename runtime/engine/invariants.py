@@ -29,7 +29,7 @@ def check_invariants(g: Table) -> None:
     zones: list[list[int]] = []
     for index, p in enumerate(state.players):
         zones += (p.life, p.hand, p.graveyard, p.outside, *p.zones.values())
-        if not p.face_up <= {c for cards in p.zones.values() for c in cards}:
+        if not p.face_up.keys() <= {c for cards in p.zones.values() for c in cards}:
             raise InvariantError(f"player {index + 1} has face-up cards outside a zone that holds them")
         for unit in p.field:
             zones.append(unit.cards)

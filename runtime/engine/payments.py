@@ -18,9 +18,11 @@ from typing import TYPE_CHECKING
 
 from blackpoker.compiler.cards import Card
 from blackpoker.compiler.model import Combat
+from blackpoker.compiler.program import Event
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.options import Payment, sort_cards
 from blackpoker.runtime.engine.state import Unit
+from blackpoker.runtime.engine.triggers import happened
 from blackpoker.runtime.engine.zones import card, order
 
 if TYPE_CHECKING:
@@ -95,6 +97,7 @@ class Discard(PaymentUnit):
     def pay(self, g: Table, p: int, cid: int | None) -> None:
         assert cid is not None
         t.move_card(g.state, cid, "graveyard")
+        happened(g, Event.DISCARDED, p, [cid])
 
     def refusal(self, g: Table, p: int, paid: Card | None, spent: Spent) -> str | None:
         if paid is None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from blackpoker.compiler import program
 from blackpoker.compiler.model import Face, Speed
-from blackpoker.compiler.program import PlayerRef, State, Step, Steps
+from blackpoker.compiler.program import Event, PlayerRef, State, Step, Steps
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.combat import block_pairs, can_attack, judge
 from blackpoker.runtime.engine.errors import NestingLimit
@@ -31,6 +31,7 @@ from blackpoker.runtime.engine.options import Choice, Prompt, sort_cards
 from blackpoker.runtime.engine.refs import CharacterByCard, RequestRef, StagePosition, StateTarget, UnitRef
 from blackpoker.runtime.engine.state import Followup, Frame, Origin, Request, Resolution, Unit
 from blackpoker.runtime.engine.targets import resolve_name, retarget_candidates, still_valid
+from blackpoker.runtime.engine.triggers import happened
 from blackpoker.runtime.engine.zones import card, owner, rank, rank_label_of, virtual_card
 
 if TYPE_CHECKING:
@@ -243,11 +244,14 @@ def _move(g: Table, res: Resolution, step: program.Move) -> Signal | None:
         if state.unit(unit.uid) is not None:
             t.remove_unit(g, unit, zone, None if sequence is None else [])
     loose = [i for i in items if isinstance(i, int)]
+    dropped = [c for c in loose if zone == "graveyard" and c in state.players[owner(c)].hand]
     for cid in loose if sequence is None else sequence:
         if cid in loose:
             t.move_card(state, cid, zone)
         else:
             t.put_card(state, cid, zone)
+    for who in sorted({owner(c) for c in dropped}):  # one discard per player (暴動)
+        happened(g, Event.DISCARDED, who, [c for c in dropped if owner(c) == who])
     if step.as_ is not None:
         res.vars[step.as_] = cards
     return None
@@ -257,19 +261,21 @@ def _move(g: Table, res: Resolution, step: program.Move) -> Signal | None:
 def _turn(g: Table, res: Resolution, step: program.Turn) -> Signal | None:
     """Cards of a declared zone (a trump) lie face up or face down; others do not turn."""
     for cid in cards_of(things(g, res, step.cards)):
-        side = g.state.players[owner(cid)]
+        who = owner(cid)
+        side = g.state.players[who]
         if any(cid in cards for cards in side.zones.values()):
-            if step.face is Face.UP:
-                side.face_up.add(cid)
-            else:
-                side.face_up.discard(cid)
+            if step.face is Face.DOWN:
+                side.face_up.pop(cid, None)
+            elif cid not in side.face_up:
+                side.face_up[cid] = g.state.new_uid()  # its abilities' timestamp
+                happened(g, Event.TURNED_FACE_UP, who, [cid])
     return None
 
 
 @primitive(program.Damage)
 def _damage(g: Table, res: Resolution, step: program.Damage) -> Signal | None:
     who = player(g, res, step.player)
-    if who >= 0:
+    if who >= 0 and who not in res.shielded:
         t.damage(g.state, who, number(g, res, step.amount))
     return None
 
@@ -435,6 +441,7 @@ def _discard_down_to(g: Table, res: Resolution, step: program.DiscardDownTo) -> 
     answer = _answer(res)
     if answer is not None and answer.a is not None:
         t.move_card(g.state, answer.a, "graveyard")
+        happened(g, Event.DISCARDED, who, [answer.a])
     hand = g.state.players[who].hand
     if not hand or len(hand) <= number(g, res, step.count):
         return None

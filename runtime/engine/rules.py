@@ -17,7 +17,7 @@ from typing import Generic, TypeVar
 from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.compiler.matcher import KeyMatcher, compile_matcher
 from blackpoker.compiler.model import Action, Character, Edition, Format, RuleSet
-from blackpoker.compiler.program import Target
+from blackpoker.compiler.program import Ability, Event, Target
 from blackpoker.runtime.engine.legal import KeyWays, Planned, Requestable, Timed, requestables
 from blackpoker.runtime.engine.options import Payment
 from blackpoker.runtime.engine.state import PLAYERS
@@ -104,10 +104,23 @@ class Rules:
         self.requestables: Timed = requestables(direct, self.target_specs)
         # resolved action id → the actions its resolution triggers (誘発条件 `triggered_by`)
         triggered: dict[str, list[Action]] = {}
+        events: dict[Event, list[Action]] = {}  # event → the actions it triggers
         for a in ruleset.actions:
-            if a.triggered_by is not None:
-                triggered.setdefault(a.triggered_by.resolved, []).append(a)
+            rule = a.triggered_by
+            if rule is not None and rule.resolved is not None:
+                triggered.setdefault(rule.resolved, []).append(a)
+            if rule is not None and rule.event is not None:
+                events.setdefault(rule.event, []).append(a)
         self.triggered: dict[str, tuple[Action, ...]] = {k: tuple(v) for k, v in triggered.items()}
+        self.events: dict[Event, tuple[Action, ...]] = {k: tuple(v) for k, v in events.items()}
+        # card label → the continuous abilities of its trump (on while it lies face up)
+        self.trump_abilities: dict[str, tuple[Ability, ...]] = {
+            t.card: t.abilities for t in ruleset.trumps if t.abilities
+        }
+        # whether any ability can be on: when none, numbers are read as printed at once
+        self.has_abilities = bool(self.trump_abilities or ruleset.edition.abilities) or any(
+            c.abilities for c in ruleset.characters
+        )
         # some character waives costs (魔力増加): only then is the field searched for one
         self.waivers = any(c.waives_cost_of for c in ruleset.characters)
         # which cards make which character (兵士として, 防壁にする)

@@ -78,10 +78,12 @@ class Request:
     held: list[int]  # key cards the request still holds (not yet put elsewhere)
     target: StateTarget | None = None
     source: int | None = None  # a caused action's causing character, by unit id
+    cause: tuple[int, ...] = ()  # a triggered request: the cards of the event that triggered it
 
     def copy(self) -> Request:
+        held = list(self.held)
         return Request(
-            self.uid, self.action, self.controller, self.key_cards, list(self.held), self.target, self.source
+            self.uid, self.action, self.controller, self.key_cards, held, self.target, self.source, self.cause
         )
 
 
@@ -102,6 +104,8 @@ class Resolution:
     vars: dict[str, Any] = dataclasses.field(default_factory=dict)
     answer: Choice | None = None  # the agent's answer to the decision this resolution waits on
     waiting: Prompt | None = None  # the decision it waits on
+    begun: bool = False  # the abilities that change an effect were read as it started
+    shielded: tuple[int, ...] = ()  # players its effect deals no damage to (prevent_damage)
 
     def copy(self) -> Resolution:
         return Resolution(
@@ -111,6 +115,8 @@ class Resolution:
             dict(self.vars),
             self.answer,
             self.waiting,
+            self.begun,
+            self.shielded,
         )
 
 
@@ -123,7 +129,9 @@ class PlayerState:
     outside: list[int] = dataclasses.field(default_factory=list)  # not in this game (hand-written scenarios)
     used: set[str] = dataclasses.field(default_factory=set)  # once-per-turn actions requested this turn
     zones: dict[str, list[int]] = dataclasses.field(default_factory=dict)  # the edition's core.zones (fog)
-    face_up: set[int] = dataclasses.field(default_factory=set)  # cards of `zones` lying face up (trumps)
+    # cards of `zones` lying face up (trumps) → when each turned face up (a uid: the timestamp
+    # of its abilities, 002 §6.4.2)
+    face_up: dict[int, int] = dataclasses.field(default_factory=dict)
 
     def copy(self) -> PlayerState:
         return PlayerState(
@@ -134,7 +142,7 @@ class PlayerState:
             list(self.outside),
             set(self.used),
             {zone: list(cards) for zone, cards in self.zones.items()} if self.zones else {},
-            set(self.face_up),
+            dict(self.face_up),
         )
 
     def pile(self, zone: str) -> list[int]:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 def take_card(state: GameState, cid: int) -> None:
     """Remove a loose card from wherever it lies (not from a character: see remove_unit)."""
     player = state.players[owner(cid)]
-    player.face_up.discard(cid)  # a card that leaves its zone lies face down wherever it goes
+    player.face_up.pop(cid, None)  # a card that leaves its zone lies face down wherever it goes
     for pile in (player.hand, player.life, player.graveyard, player.outside):
         if cid in pile:
             pile.remove(cid)
@@ -198,15 +198,14 @@ def drive(unit: Unit) -> None:
     unit.charged = False
 
 
-def size(unit: Unit) -> int:
+def printed_size(unit: Unit) -> int:
     """card_number: the card's number; key_sum: the sum of its cards (A=1 … K=13, Joker=0);
-    a character's fixed `number` instead (数字は26として扱う)."""
+    a character's fixed `number` instead (数字は26として扱う). What abilities and effects make
+    of it: abilities.size."""
     kind = unit.kind
     if kind.number is not None:
-        base = kind.number
-    else:
-        base = sum(rank(c) for c in unit.cards) if kind.size is SizeRule.KEY_SUM else rank(unit.cards[0])
-    return base + unit.size_mod
+        return kind.number
+    return sum(rank(c) for c in unit.cards) if kind.size is SizeRule.KEY_SUM else rank(unit.cards[0])
 
 
 def placing_order(top_first: Sequence[int], zone: str) -> list[int]:

@@ -19,15 +19,15 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from blackpoker.compiler.model import Visibility
+from blackpoker.runtime.engine.abilities import size
 from blackpoker.runtime.engine.determinize import PublicGame
 from blackpoker.runtime.engine.options import Option, Pass, hidden_ref, target_text
 from blackpoker.runtime.engine.refs import CardRef, CharacterByCard, HiddenCharacter, UnitRef
 from blackpoker.runtime.engine.state import GameState, Request, Unit, player_name
 from blackpoker.runtime.engine.targets import named
-from blackpoker.runtime.engine.transitions import size
 from blackpoker.runtime.engine.zones import label
 
 if TYPE_CHECKING:
@@ -135,13 +135,12 @@ def _player(game: Game, index: int, me: int, hidden: set[int]) -> PlayerView:
     state = game.state
     p = state.players[index]
     mine = index == me
-    known = game.views
     if state.attackers:  # combat is short: most views skip this
         attacking = set(state.attackers)
         blocking = {b: a for a, blockers in state.blocks.items() for b in blockers}
         field = tuple(
             _character(
-                known,
+                game,
                 u,
                 u.uid in hidden,
                 u.uid in attacking,
@@ -150,7 +149,7 @@ def _player(game: Game, index: int, me: int, hidden: set[int]) -> PlayerView:
             for u in p.field
         )
     else:
-        field = tuple(_character(known, u, u.uid in hidden, False, None) for u in p.field)
+        field = tuple(_character(game, u, u.uid in hidden, False, None) for u in p.field)
     life = len(p.life)
     return PlayerView(
         player_name(index),
@@ -198,11 +197,11 @@ def _request(state: GameState, r: Request, hidden: set[int]) -> RequestView:
     return RequestView(r.action.id, r.action.name, player_name(r.controller), r.key_cards, target)
 
 
-def _character(
-    known: dict[tuple[object, ...], Any], unit: Unit, secret: bool, attacking: bool, blocking: str | None
-) -> CharacterView:
+def _character(game: Game, unit: Unit, secret: bool, attacking: bool, blocking: str | None) -> CharacterView:
     """A view is built for every decision and characters rarely change between two, so their
     views are kept in the game's cache by everything they show."""
+    known = game.views
+    shown = size(game, unit)
     key = (
         unit.uid,
         unit.kind.id,
@@ -210,7 +209,7 @@ def _character(
         secret,
         unit.charged,
         unit.face_up,
-        unit.size_mod,
+        shown,
         attacking,
         blocking,
     )
@@ -223,7 +222,7 @@ def _character(
             () if secret else tuple(unit.cards),
             unit.face_up,
             unit.charged,
-            None if secret else size(unit),
+            None if secret else shown,
             attacking,
             blocking,
         )
@@ -257,7 +256,7 @@ def masked_options(state: GameState, options: tuple[Option, ...], hidden: set[in
 
 
 def _zone_cards(
-    visibility: Visibility, mine: bool, cards: list[int], face_up: set[int]
+    visibility: Visibility, mine: bool, cards: list[int], face_up: dict[int, int]
 ) -> tuple[int, ...] | None:
     """The cards of a declared zone a player sees (None: only their count)."""
     if visibility is Visibility.PUBLIC or (mine and visibility in (Visibility.OWNER, Visibility.FACES)):

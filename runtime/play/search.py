@@ -19,7 +19,7 @@ from blackpoker.compiler.model import Combat, RuleSet
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option, Pass
 from blackpoker.runtime.engine.state import GameState, player_name
-from blackpoker.runtime.engine.transitions import size
+from blackpoker.runtime.engine.transitions import printed_size
 from blackpoker.runtime.engine.view import View, hidden_from, masked_options
 from blackpoker.runtime.play.agents import BULWARK, LIFE_PRESSURE, SOLDIER_BASE, GreedyAgent, decide, idle
 
@@ -125,7 +125,8 @@ def _worth(state: GameState, index: int) -> float:
     player = state.players[index]
     life = len(player.life)
     field = sum(
-        (SOLDIER_BASE + size(u) if u.kind.combat is Combat.SOLDIER else BULWARK) + CHARGED * u.charged
+        (SOLDIER_BASE + printed_size(u) + u.size_mod if u.kind.combat is Combat.SOLDIER else BULWARK)
+        + CHARGED * u.charged
         for u in player.field
     )
     return life + LIFE_PRESSURE * math.log1p(life) + HAND * len(player.hand) + field

@@ -18,6 +18,7 @@ from blackpoker.compiler.model import Face, RuleSet, Visibility
 from blackpoker.compiler.parse import EditionSource, OverlaySource
 from blackpoker.compiler.regulation import additions, deck_problems, parse_regulation, regulations_for
 from blackpoker.compiler.validate import schema_problems
+from blackpoker.runtime.engine.abilities import size
 from blackpoker.runtime.engine.errors import InvariantError
 from blackpoker.runtime.engine.events import (
     Decided,
@@ -37,7 +38,6 @@ from blackpoker.runtime.engine.events import (
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.state import GameState, PlayerState, Unit, player_name
-from blackpoker.runtime.engine.transitions import size
 from blackpoker.runtime.engine.zones import card, deck_ids, label
 from blackpoker.runtime.play.regulation import Match, Setup, start_problems
 from blackpoker.runtime.scenario.explain import explain
@@ -145,16 +145,22 @@ def _rules(doc: Document, path: Path, env: Environment) -> tuple[RuleSet | None,
     if missing:
         wanted = " and ".join(missing)
         return None, [doc.at((), f"{wanted}: required (or rules: a local-rule file, which names both)")]
-    # An edition file is named relative to the scenario file.
+    # An edition or extra file is named relative to the scenario file.
     edition = str(path.parent / data["edition"]) if is_path(data["edition"]) else data["edition"]
+    extra = data.get("extra")
     try:
-        return env.compile(edition, data["format"]), []
+        return env.compile(edition, data["format"], extra=_relative(path, extra)), []
     except CompileError as error:
         where = doc.locate(("format",))
         return None, [
             Diagnostic(where, f"edition {data['edition']}, format {data['format']}: {d.message}")
             for d in error.diagnostics
         ]
+
+
+def _relative(path: Path, name: str | None) -> str | None:
+    """A file named relative to the scenario file (a built-in name stays as it is)."""
+    return str(path.parent / name) if name is not None and is_path(name) else name
 
 
 def _local_rules(doc: Document, path: Path, env: Environment) -> tuple[RuleSet | None, list[Diagnostic]]:
@@ -492,7 +498,7 @@ def build(scenario: Scenario) -> Game:
         lying = [c for cards in player.zones.values() for c in cards]
         for text in zones.get("face_up", ()):
             cid = next(c for c in lying if card(c) == Card.parse(text) and c not in player.face_up)
-            player.face_up.add(cid)
+            player.face_up[cid] = state.new_uid()
         for spec in zones.get("field", ()):
             kind = scenario.rules.character(spec["as"])
             face = spec.get("face", kind.face.value)
@@ -613,11 +619,11 @@ def _checks_nothing(expect: dict[str, Any]) -> bool:
     return not any(key not in PLAYER_KEYS or wanted for key, wanted in expect.items())
 
 
-def character_text(unit: Unit) -> str:
+def character_text(game: Game, unit: Unit) -> str:
     text = (
         f"{unit.kind.id} {'+'.join(label(c) for c in unit.cards)} {'charged' if unit.charged else 'driven'}"
     )
-    text += f" size={size(unit)}"
+    text += f" size={size(game, unit)}"
     return text + ("" if unit.face_up else " face-down")
 
 
@@ -699,7 +705,7 @@ def actual(game: Game) -> dict[str, Any]:
             "hand": sorted(label(c) for c in p.hand),
             "graveyard": sorted(label(c) for c in p.graveyard),
             "graveyard_top": label(p.graveyard[-1]) if p.graveyard else NO_CARD,
-            "field": [character_text(u) for u in p.field],
+            "field": [character_text(game, u) for u in p.field],
             "zones": {zone: sorted(label(c) for c in cards) for zone, cards in p.zones.items()},
             "face_up": sorted(label(c) for c in p.face_up),
             "used": sorted(game.rules.action(a).name for a in p.used),

@@ -84,7 +84,7 @@ def position_scenario(game: Game, source: RulesSource, name: str) -> dict[str, A
             field.append(spec)
         zones["field"] = field
         setup[who] = zones
-        expect[who] = {**zones, "field": [character_text(u) for u in p.field]}
+        expect[who] = {**zones, "field": [character_text(game, u) for u in p.field]}
     return {"kind": "scenario", "name": name, **names, "setup": setup, "commands": [], "expect": expect}
 
 

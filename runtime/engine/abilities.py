@@ -1,0 +1,98 @@
+"""Continuous abilities (docs/effects.md): which are on now, in the order seed 002 §6.4.2
+applies them (all → your → this, each scope oldest first), and the numbers and rules they
+change. Nothing is kept between reads: every read recomputes from the printed value, so an
+ability that turns off stops counting at once and nothing is applied twice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from blackpoker.compiler.program import (
+    Ability,
+    ChangeNumber,
+    JudgeSoldiers,
+    Quantity,
+    Scope,
+)
+from blackpoker.runtime.engine.state import Unit
+from blackpoker.runtime.engine.transitions import printed_size
+from blackpoker.runtime.engine.zones import label
+
+if TYPE_CHECKING:
+    from blackpoker.runtime.engine.table import Table
+
+_ORDER = {Scope.ALL: 0, Scope.YOUR: 1, Scope.THIS: 2}
+PRINTED_JUDGEMENT = JudgeSoldiers()  # ダメージ判定 as printed: the smaller soldier side dies
+
+
+@dataclass(frozen=True, slots=True)
+class On:
+    """An ability that is on: whose it is, the character carrying it (uid, else -1), its scope
+    and its timestamp (when it became on)."""
+
+    ability: Ability
+    owner: int  # -1: always on, no one's
+    unit: int
+    scope: Scope
+    timestamp: int
+
+
+def on_abilities(g: Table) -> list[On]:
+    """Every ability on now, in the order they apply: an edition's or a local rule's (always,
+    the oldest), a face-up trump's (since it turned face up), a character's (since it entered
+    the field)."""
+    rules = g.rules
+    if not rules.has_abilities:
+        return []
+    found = [On(a, -1, -1, Scope.ALL, 0) for a in rules.edition.abilities]
+    for index, side in enumerate(g.state.players):
+        for cid, since in side.face_up.items():
+            trump = rules.trump_abilities.get(label(cid), ())
+            found += [On(a, index, -1, a.scope or Scope.YOUR, since) for a in trump]
+        for unit in side.field:
+            found += [On(a, index, unit.uid, a.scope or Scope.THIS, unit.uid) for a in unit.kind.abilities]
+    found.sort(key=lambda on: (_ORDER[on.scope], on.timestamp))
+    return found
+
+
+def _reaches(on: On, player: int, unit: Unit | None) -> bool:
+    """Whether the ability reaches this player (their number) or this character; a `this`
+    ability reaches its character, and of the players' numbers its controller's."""
+    if on.scope is Scope.ALL:
+        return True
+    if on.scope is Scope.YOUR or unit is None:
+        return on.owner == player
+    return unit.uid == on.unit
+
+
+def number(g: Table, quantity: Quantity, printed: int, player: int, unit: Unit | None = None) -> int:
+    """The one read of a number abilities may change: the printed value, then each `change`
+    that reaches it, in order (`set` replaces, `add` adds)."""
+    value = printed
+    for on in on_abilities(g):
+        found = on.ability
+        if (
+            isinstance(found, ChangeNumber)
+            and found.number is quantity
+            and (unit is None or found.type is None or unit.kind.type == found.type)
+            and _reaches(on, player, unit)
+        ):
+            value = (value if found.set_to is None else found.set_to) + found.add
+    return value
+
+
+def size(g: Table, unit: Unit) -> int:
+    """A character's size: printed, changed by the abilities on, then by the effects it
+    received this turn (ダウン, フォース: the newest, so they apply last)."""
+    return number(g, Quantity.SIZE, printed_size(unit), unit.controller, unit) + unit.size_mod
+
+
+def soldier_judgement(g: Table) -> JudgeSoldiers:
+    """How ダメージ判定 treats soldiers against soldiers: the last `judge_soldiers` in order
+    replaces the printed rule."""
+    found = PRINTED_JUDGEMENT
+    for on in on_abilities(g):
+        if isinstance(on.ability, JudgeSoldiers):
+            found = on.ability
+    return found

@@ -1,0 +1,97 @@
+"""Continuous abilities (docs/effects.md): the vocabulary is one set in the schema and the node
+classes, its names are checked at their place, and the tests' own lists play the order of 002
+§6.4.2 (tests/data/continuous: kind (c) trumps, characters with abilities)."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import shutil
+from importlib import resources
+from pathlib import Path
+
+from blackpoker.cli.main import main
+from blackpoker.compiler.emit_json import ruleset_json
+from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.program import ABILITY_TYPES
+from click.testing import CliRunner
+
+DATA = Path(__file__).resolve().parent / "data" / "continuous"
+NUMBERS = DATA / "lists" / "numbers.yaml"
+
+
+def test_the_schema_and_the_node_classes_name_the_same_abilities() -> None:
+    schema = json.loads(resources.files("blackpoker.schema").joinpath("defs.schema.json").read_text("utf-8"))
+    assert set(schema["$defs"]["ability"]["properties"]) == {cls.word for cls in ABILITY_TYPES}
+
+
+def test_the_ordering_scenarios_pass() -> None:
+    files = sorted(str(path) for path in DATA.glob("*.yaml"))
+    result = CliRunner().invoke(main, ["scenario", "run", *files])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == f"{len(files)} passed, 0 failed"
+
+
+def test_a_list_with_abilities_compiles_them_and_they_pickle() -> None:
+    rules = Environment().compile("v7", "extra", extra=str(NUMBERS))
+    by_card = {t.card: t.abilities for t in rules.trumps}
+    assert [a.word for a in by_card["♠3"]] == ["change"]
+    assert pickle.loads(pickle.dumps(rules.trumps)) == rules.trumps
+    trumps = ruleset_json(rules)["trumps"]
+    assert trumps[1]["abilities"] == [
+        {"change": {"scope": "all", "number": "hand_limit", "set_to": 5, "add": 0, "type": None}}
+    ]
+
+
+def test_a_rule_set_without_abilities_or_events_writes_what_it_did() -> None:
+    """New optional fields stay out of the compiled JSON, so its hash is unchanged."""
+    rules = Environment().compile("v7", "mast")
+    text = json.dumps(ruleset_json(rules), ensure_ascii=False)
+    assert '"abilities"' not in text and '"event"' not in text
+
+
+def test_bad_abilities_are_reported_at_their_place(tmp_path: Path) -> None:
+    bad = tmp_path / "numbers.yaml"
+    shutil.copy(NUMBERS, bad)
+    text = bad.read_text(encoding="utf-8").replace("type: 兵士, add: 1", "type: 兵隊, add: 1")
+    text += (
+        '  - {suit: ♣, number: "2", id: c2, name: 置換, ability: x,\n'
+        "     abilities: [replace_effect: {action: chrge, if: {ge: [{count: key}, 1]},\n"
+        "                                  program: [request: drow,\n"
+        "                                            damage: {player: you, amount: {count: pickd}}]}]}\n"
+    )
+    bad.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(bad)])
+    assert result.exit_code == 1
+    lines = [line.removeprefix(str(bad)) for line in result.output.splitlines()]
+    assert lines == [
+        ":27:47: type: unknown character type '兵隊' (declared: 兵士, 防壁)",
+        ":33:43: replace_effect.action: unknown action 'chrge'",
+        ":33:68: 'key': an ability's condition reads no names (it is read before any request)",
+        ":34:54: request: unknown action 'drow'",
+        ":35:83: count: 'pickd' is not bound here (bound before: nothing)",
+        "5 problems found",
+    ]
+
+
+def test_an_unknown_scope_is_a_schema_error(tmp_path: Path) -> None:
+    bad = tmp_path / "numbers.yaml"
+    bad.write_text(
+        NUMBERS.read_text(encoding="utf-8").replace("scope: all}]}", "scope: every}]}", 1), "utf-8"
+    )
+    result = CliRunner().invoke(main, ["validate", str(bad)])
+    assert result.exit_code == 1
+    assert "abilities[0].change.scope: expected one of all, your, this; got 'every'" in result.output
+
+
+def test_an_ability_always_on_has_no_owner(tmp_path: Path) -> None:
+    bad = tmp_path / "small-hands.yaml"
+    written = (DATA / "rules" / "small-hands.yaml").read_text(encoding="utf-8")
+    bad.write_text(written.replace("set: 4}]", "set: 4, scope: your}, prevent_damage: {}]"), "utf-8")
+    result = CliRunner().invoke(main, ["validate", str(bad)])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"{bad}:8:57: scope: an ability always on has no owner: its scope is all, not your",
+        f"{bad}:8:64: prevent_damage: needs an owner (a trump's or a character's ability)",
+        "2 problems found",
+    ]

@@ -23,7 +23,7 @@ from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.refs import PlayerRef, StagePosition, WrittenCharacter
 from blackpoker.runtime.engine.rules import LRU, Rules
 from blackpoker.runtime.engine.state import Unit
-from blackpoker.runtime.engine.transitions import move_card
+from blackpoker.runtime.engine.transitions import move_card, place_units
 from blackpoker.runtime.engine.zones import DECK, card, label, owner
 from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.selfplay import random_agents
@@ -105,15 +105,21 @@ def caused_trumps(edition: str) -> set[str]:
 
 @pytest.mark.parametrize("edition", [e for e in EDITIONS if caused_trumps(e)])
 def test_caused_actions_agree_with_the_causing_character_check(edition: str) -> None:
-    """The extra format's positions with every trump of a caused action face up on both sides."""
+    """The extra format's positions with every trump of a caused action face up on both sides,
+    and a charged character of each kind a caused action names on each field (one card: the
+    bottom ones of the life)."""
     caused = caused_trumps(edition)
     rules = Rules(ENV.compile(edition, EXTRA_FORMAT.id))
+    kinds = sorted({a.caused_by.kind for a in rules.actions if a.caused_by and a.caused_by.kind})
     games = positions(rules, 4, 5)
     for game in games:
         for cid in (c for p in game.state.players for c in (*p.hand, *p.life, *p.graveyard)):
             if label(cid) in caused:
                 move_card(game.state, cid, TRUMP_ZONE.id)
                 game.state.players[owner(cid)].face_up.add(cid)
+        for side in game.state.players:
+            for kind, cid in zip(kinds, side.life[::-1], strict=False):
+                place_units(game, [cid], kind, None, charged=True)
     offered = [o for g in games for o in g.legal_options() if isinstance(o, RequestOption) and o.source]
     assert {o.action for o in offered} == {
         a.id for a in rules.actions if a.caused_by

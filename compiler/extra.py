@@ -44,7 +44,8 @@ TRUMP_ZONE = ZoneRule("trump", "切札", Visibility.FACES)
 @dataclass(frozen=True, slots=True)
 class ExtraCharacter:
     """A character an ability's action puts on the field, as printed; with an id, `rule` is
-    the character of the extra format (a summoned one)."""
+    the character of the extra format (a summoned one), and `actions` those its ability text
+    describes that no ability lists (caused by it: リアニメーター's リアニメイト)."""
 
     name: str
     type: str
@@ -52,6 +53,7 @@ class ExtraCharacter:
     note: str = ""
     ability: str = ""
     rule: Character | None = None
+    actions: tuple[Action, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +70,16 @@ class Trump:
     actions: tuple[Action, ...]
     characters: tuple[ExtraCharacter, ...]
     abilities: Abilities = ()  # continuous abilities, on while the card lies face up
+
+    @property
+    def every_action(self) -> tuple[Action, ...]:
+        """The ability's actions, then those its characters cause."""
+        return (*self.actions, *(a for c in self.characters for a in c.actions))
+
+    @property
+    def summoned(self) -> frozenset[str]:
+        """The ids of the characters it puts on the field that the extra format plays."""
+        return frozenset(c.rule.id for c in self.characters if c.rule is not None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +109,11 @@ class ExtraSource:
         found: list[tuple[PathKey, Action]] = [(("operations", i), a) for i, a in enumerate(self.operations)]
         for t, trump in enumerate(self.trumps):
             found += [(("trumps", t, "actions", i), a) for i, a in enumerate(trump.actions)]
+            found += [
+                (("trumps", t, "characters", c, "actions", i), a)
+                for c, character in enumerate(trump.characters)
+                for i, a in enumerate(character.actions)
+            ]
         found += [(path, variant) for path, _, variant in self.variants]
         if self.setup is not None:
             found.append((("setup",), self.setup))
@@ -138,8 +155,12 @@ def parse_extra(doc: Document) -> tuple[ExtraSource | None, list[Diagnostic]]:
         printed = {k: raw[k] for k in ("name", "type", "cards", "note", "ability") if k in raw}
         if "id" not in raw:
             return ExtraCharacter(**printed)
-        fields = _fields(doc, path, {k: v for k, v in raw.items() if k != "cards"}, _CHARACTER, problems)
-        return ExtraCharacter(**printed, rule=Character(**{"formats": (EXTRA_FORMAT.id,), **fields}))
+        written = {k: v for k, v in raw.items() if k not in ("cards", "actions")}
+        fields = _fields(doc, path, written, _CHARACTER, problems)
+        rule = Character(**{"formats": (EXTRA_FORMAT.id,), **fields})
+        return ExtraCharacter(
+            **printed, rule=rule, actions=actions((*path, "actions"), raw.get("actions", []))
+        )
 
     trumps = tuple(
         Trump(
@@ -257,9 +278,10 @@ def _widened(edition: Edition, source: ExtraSource) -> Edition:
 def link_extra(source: EditionSource, extra: ExtraSource) -> RuleSet:
     """The extra format: the edition's largest official format, the trump operations, and
     each ability's actions, which a player may request only while the trump lies face up in
-    their own trump zone (their `requires`, or their trigger's `if`, gains that condition).
-    An action without a program is left out: the engine cannot play it (a trump lists it
-    as pending)."""
+    their own trump zone (their `requires`, or their trigger's `if`, gains that condition),
+    except the actions its summoned characters cause: the trump card is part of the
+    character then. An action without a program is left out: the engine cannot play it (a
+    trump lists it as pending)."""
     problems = check_extra(extra, source)
     if problems:
         raise CompileError(problems)
@@ -270,8 +292,10 @@ def link_extra(source: EditionSource, extra: ExtraSource) -> RuleSet:
     trumps = []
     for trump in extra.trumps:
         card = f"{trump.suit}{trump.number}"
-        every = [a for action in trump.actions for a in (action, *extra.variants_of(action.id))]
-        granted = [_while_face_up(a, card) for a in every if a.program]
+        every = [a for action in trump.every_action for a in (action, *extra.variants_of(action.id))]
+        granted = [
+            a if caused_by_one_of(a, trump.summoned) else _while_face_up(a, card) for a in every if a.program
+        ]
         actions += granted
         pending = tuple(a.id for a in every if not a.program)
         ids = tuple(a.id for a in granted)
@@ -282,6 +306,11 @@ def link_extra(source: EditionSource, extra: ExtraSource) -> RuleSet:
         edition, EXTRA_FORMAT, tuple(actions), characters, base.fogs, tuple(trumps), extra.setup
     )
     return finish(ruleset)
+
+
+def caused_by_one_of(action: Action, characters: frozenset[str]) -> bool:
+    """Whether one of these characters causes the action: its own ability, not its trump's."""
+    return action.caused_by is not None and action.caused_by.kind in characters
 
 
 def _while_face_up(action: Action, card: str) -> Action:
@@ -317,10 +346,14 @@ def with_programs_of(extra: ExtraSource, other: ExtraSource) -> ExtraSource:
         return tuple(taken(a) or a for a in actions)
 
     # a character printed alike is the same character: the lent summons put it on the field
-    rules = {replace(c, rule=None): c.rule for t in other.trumps for c in t.characters if c.rule is not None}
+    summoned = {_printed_character(c): c for t in other.trumps for c in t.characters if c.rule is not None}
 
     def cast(characters: tuple[ExtraCharacter, ...]) -> tuple[ExtraCharacter, ...]:
-        return tuple(c if c.rule is not None else replace(c, rule=rules.get(c)) for c in characters)
+        found = [(c, summoned.get(_printed_character(c))) for c in characters]
+        return tuple(
+            c if c.rule is not None or same is None else replace(c, rule=same.rule, actions=same.actions)
+            for c, same in found
+        )
 
     # a trump whose ability prints alike on the same card has the same continuous abilities
     abilities = {(t.suit, t.number, t.ability): t.abilities for t in other.trumps}
@@ -339,6 +372,11 @@ def with_programs_of(extra: ExtraSource, other: ExtraSource) -> ExtraSource:
         setup=extra.setup or other.setup,
         variants=(*extra.variants, *variants),
     )
+
+
+def _printed_character(character: ExtraCharacter) -> tuple[str, ...]:
+    """What a sheet prints of a character."""
+    return (character.name, character.type, character.cards, character.note, character.ability)
 
 
 def _printed(action: Action) -> Action:

@@ -217,8 +217,11 @@ def _apply(
     )
     for i, action in enumerate(overlay.actions.add):
         problems += _check_action(source, doc, ("actions", "add", i), action, formats, added)
+    changed = {a.id: a for a in actions if a.id in overlay.actions.change}
     for entry_id, fields in overlay.actions.change.items():
-        problems += _check_action(source, doc, ("actions", "change", entry_id), fields, formats, added)
+        # the action as changed: a field the change leaves (caused_by) still holds for its program
+        whole = changed.get(entry_id, fields)
+        problems += _check_action(source, doc, ("actions", "change", entry_id), whole, formats, added)
     for i, character in enumerate(overlay.characters.add):
         problems += _check_character(source, doc, ("characters", "add", i), character, formats)
     for entry_id, fields in overlay.characters.change.items():
@@ -531,9 +534,12 @@ def _unknown_names(
         elif isinstance(node, Choose) and node.least and not isinstance(node.count, Amount):
             yield (*where, *node.at("least")), "choose.min: only with count: any"
         elif isinstance(node, CardRange) and node.low > node.high:
-            yield where, (
-                f"match: descending range {rank_label(node.low)}〜{rank_label(node.high)}: "
-                "write the lower number first"
+            yield (
+                where,
+                (
+                    f"match: descending range {rank_label(node.low)}〜{rank_label(node.high)}: "
+                    "write the lower number first"
+                ),
             )
         elif isinstance(node, DeclareAttackers | DeclareBlockers | Haste) and node.label not in named_labels:
             yield (*where, *node.at("label")), f"label: {_unknown('label', str(node.label), labels)}"

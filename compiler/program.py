@@ -376,7 +376,7 @@ class Target(Step):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Choose(Step):
     """The player picks cards of a zone (`from`), or cards or characters among named ones
-    (`among`): one decision each."""
+    (`among`): one decision each. Not a 対象: an untargetable character may be picked."""
 
     op = "choose"
     prefix = ("choose",)
@@ -392,19 +392,6 @@ class Choose(Step):
     rank_of: Name | None = field(default=None, metadata=at("rank_of"))  # only a number of these cards
     card: str | None = field(default=None, metadata=at("card"))  # only this card (♡4)
     match: CardRange | None = field(default=None, metadata=at("match"))  # only cards so (♠2〜10)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ChooseCharacter(Step):
-    """The player picks characters among those named (not a 対象: an untargetable one may
-    be picked), one decision each, `count` of them (default 1); they are bound to a name."""
-
-    op = "choose_character"
-    prefix = ("choose_character",)
-    player: PlayerRef = field(metadata=at("player"))
-    of: Cards = field(metadata=at("of"))
-    count: Number = field(default=1, metadata=at("count"))
-    as_: Binding = field(metadata=at("as"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -680,7 +667,6 @@ class DigUntil(Step):
 STEP_TYPES: tuple[type[Step], ...] = (
     Target,
     Choose,
-    ChooseCharacter,
     ChooseRequest,
     Top,
     PutCharacter,

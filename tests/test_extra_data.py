@@ -234,3 +234,14 @@ def test_a_character_reusing_an_edition_character_id_is_located(tmp_path: Path) 
     path, text = broken(tmp_path, reuse)
     line, col = line_of(text, f"id: {taken}", line_of(text, "characters:")[0])
     located(invoke("validate", path), str(path), line, col + len("id: "), "already a character")
+
+
+def test_a_character_action_caused_by_an_unknown_character_is_located(tmp_path: Path) -> None:
+    def cause(data: dict[str, Any]) -> None:
+        character = next(c for t in data["trumps"] for c in t.get("characters", ()) if c.get("actions"))
+        character["actions"][0]["caused_by"] = {"kind": "noSuchCharacter"}
+
+    path, text = broken(tmp_path, cause)
+    line, col = line_of(text, "kind: noSuchCharacter")
+    message = "caused_by.kind: unknown character 'noSuchCharacter'"
+    located(invoke("validate", path), str(path), line, col + len("kind: "), message)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from bad_input_support import invoke, refused
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.extra import EXTRA_FORMAT, TRUMP_ZONE, ExtraSource
+from blackpoker.compiler.extra import EXTRA_FORMAT, TRUMP_ZONE, ExtraSource, caused_by_one_of
 from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.program import All, FaceUp, walk
 from blackpoker.runtime.engine.expressions import requirement_holds
@@ -44,11 +44,11 @@ def test_compile_lists_every_trump_with_its_actions(edition: str) -> None:
     ids = {a["id"] for a in data["actions"]}
     for trump, listed in zip(extra.trumps, data["trumps"], strict=True):
         assert listed["card"] == f"{trump.suit}{trump.number}"
-        every = {v.id for a in trump.actions for v in (a, *extra.variants_of(a.id))}
+        every = {v.id for a in trump.every_action for v in (a, *extra.variants_of(a.id))}
         assert every == {*listed["actions"], *listed["pending"]}
         assert set(listed["actions"]) <= ids
         assert not set(listed["pending"]) & ids
-        assert all(not a.program for a in trump.actions if a.id in listed["pending"])
+        assert all(not a.program for a in trump.every_action if a.id in listed["pending"])
     assert {o.id for o in extra.operations if o.program} <= ids
     base = ENV.compile(edition, ENV.edition(edition).edition.formats[-1].id)
     assert {a.id for a in base.actions} <= ids
@@ -58,13 +58,15 @@ def test_compile_lists_every_trump_with_its_actions(edition: str) -> None:
 @pytest.mark.parametrize("edition", WITH_EXTRAS)
 def test_each_trump_action_needs_its_trump_face_up(edition: str) -> None:
     ruleset = ENV.compile(edition, EXTRA_FORMAT.id)
+    summoned = {t.id: t.summoned for t in newest(edition).trumps}
     for trump in ruleset.trumps:
         for action_id in trump.actions:
             action = ruleset.action(action_id)
             rule = action.triggered_by if action.triggered_by is not None else action.requires
-            assert rule is not None, action_id
-            faces = [n for _, n in walk(rule) if isinstance(n, FaceUp)]
-            assert [(f.zone, f.card) for f in faces] == [(TRUMP_ZONE.id, trump.card)], action_id
+            faces = [n for _, n in walk(rule) if isinstance(n, FaceUp)] if rule is not None else []
+            # what a summoned character causes is its own ability: the trump card is part of it
+            on = [] if caused_by_one_of(action, summoned[trump.id]) else [(TRUMP_ZONE.id, trump.card)]
+            assert [(f.zone, f.card) for f in faces] == on, action_id
     # an operation may require a trump to work on (no wasted opens), never one face up to be on
     operations = [ruleset.action(o.id) for o in newest(edition).operations if o.program]
     required = [a.requires.cond for a in operations if a.requires is not None]

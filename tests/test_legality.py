@@ -23,11 +23,11 @@ from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.refs import PlayerRef, StagePosition, WrittenCharacter
 from blackpoker.runtime.engine.rules import LRU, Rules
 from blackpoker.runtime.engine.state import Unit
-from blackpoker.runtime.engine.transitions import move_card
+from blackpoker.runtime.engine.transitions import move_card, place_units
 from blackpoker.runtime.engine.zones import DECK, card, label, owner
 from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.selfplay import random_agents
-from blackpoker.runtime.scenario.notation import Command, parse_command
+from blackpoker.runtime.scenario.notation import Command, name_characters, parse_command
 from editions_support import EDITIONS, compiled, environment, formats, reference_edition
 
 FORMATS = [(edition, format_id) for edition in EDITIONS for format_id in formats(edition)]
@@ -105,15 +105,21 @@ def caused_trumps(edition: str) -> set[str]:
 
 @pytest.mark.parametrize("edition", [e for e in EDITIONS if caused_trumps(e)])
 def test_caused_actions_agree_with_the_causing_character_check(edition: str) -> None:
-    """The extra format's positions with every trump of a caused action face up on both sides."""
+    """The extra format's positions with every trump of a caused action face up on both sides,
+    and a charged character of each kind a caused action names on each field (one card: the
+    bottom ones of the life)."""
     caused = caused_trumps(edition)
     rules = Rules(ENV.compile(edition, EXTRA_FORMAT.id))
+    kinds = sorted({a.caused_by.kind for a in rules.actions if a.caused_by and a.caused_by.kind})
     games = positions(rules, 4, 5)
     for game in games:
         for cid in (c for p in game.state.players for c in (*p.hand, *p.life, *p.graveyard)):
             if label(cid) in caused:
                 move_card(game.state, cid, TRUMP_ZONE.id)
                 game.state.players[owner(cid)].face_up[cid] = game.state.new_uid()
+        for side in game.state.players:
+            for kind, cid in zip(kinds, side.life[::-1], strict=False):
+                place_units(game, [cid], kind, None, charged=True)
     offered = [o for g in games for o in g.legal_options() if isinstance(o, RequestOption) and o.source]
     assert {o.action for o in offered} == {
         a.id for a in rules.actions if a.caused_by
@@ -138,7 +144,9 @@ def agreement(games: list[Game], rng: random.Random) -> set[str]:
             samples = [replace(rng.choice(recent), player=game.to_move or 0)]
         recent = samples or recent
         for written in samples:
-            for mutated in mutations(game, written, rng):
+            for raw in mutations(game, written, rng):
+                # a character written by another of its cards names it as the options do (the edge)
+                mutated = name_characters(game, raw)
                 legal = game.find(mutated.player, mutated.body()) is not None
                 refusal = first_refusal(game, mutated)
                 assert (refusal is None) == legal, f"{mutated}: {refusal} but legal is {legal}"

@@ -443,3 +443,29 @@ def test_a_broken_local_rule_built_by_its_format_name_reports_only_its_own_probl
     lines = result.stderr.splitlines()
     assert len(lines) == 2 and "unknown character 'knight'" in lines[0], lines  # no '--format: … no format'
     assert lines[1] == "1 problem found; nothing written"
+
+
+def test_a_change_of_only_the_program_of_a_caused_action_may_read_its_source(tmp_path: Path) -> None:
+    """A change is checked as the changed action: the `caused_by` it leaves still binds `source`."""
+    edition, ruleset = _reference()
+    caused = {
+        **_added_fields(ruleset),
+        "id": "spur",
+        "name": "鼓舞",
+        "type": "起因魔法",
+        "speed": "immediate",
+        "caused_by": {"type": ruleset.edition.character_types[0]},
+        "program": [{"set_state": {"of": "source", "state": "charged"}}],
+    }
+    assert _house(tmp_path, action_types=["起因魔法"], actions={"add": [caused]}) == []
+    reads_source = {"program": [{"modify_size": {"of": "source", "by": 1}}]}
+    nested = {"kind": "overlay", "name": "nested", "mark": "◆", "edition": edition, "base": "house.yaml"}
+    path = tmp_path / "nested.yaml"
+    for action_id, refused in ((_plain_action(ruleset), True), ("spur", False)):
+        data = {**nested, "actions": {"change": {action_id: reads_source}}}
+        path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+        messages = [d.render() for d in Environment().check_paths([path])[1]]
+        assert any("only an action with caused_by has one" in m for m in messages) == refused, messages
+        assert refused or messages == []
+    changed = Environment().compile(edition, "nested", path)
+    assert changed.action("spur").caused_by is not None

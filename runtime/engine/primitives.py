@@ -94,15 +94,16 @@ def _target(g: Table, res: Resolution, step: program.Target) -> Signal | None:
 
 @primitive(program.Choose)
 def _choose(g: Table, res: Resolution, step: program.Choose) -> Signal | None:
-    """One decision per card (a character is named by its first card); the picks so far are
-    bound to the name (a new list each time, so a copied resolution keeps its own). With
-    `count: any` the player may answer `done` once `min` are picked."""
+    """One decision per card or character; the picks so far are bound to the name (a new list
+    each time, so a copied resolution keeps its own). A character is named as a target is
+    (`pick → p2:♣9`), so a face-down one stays hidden. With `count: any` the player may
+    answer `done` once `min` are picked."""
     who = player(g, res, step.player)
     items = _choosable(g, res, step, who)
     answer = _answer(res)
     picked = res.vars.get(step.as_, []) if answer is not None else []
     if answer is not None and answer.word != "done":
-        picked = [*picked, next(i for i in items if answer.a in cards_of([i]))]
+        picked = [*picked, _picked(g, items, answer)]
     res.vars[step.as_] = picked
     if (answer is not None and answer.word == "done") or who < 0:
         return None
@@ -111,10 +112,19 @@ def _choose(g: Table, res: Resolution, step: program.Choose) -> Signal | None:
     count = step.count
     if not left or (not isinstance(count, program.Amount) and len(picked) >= number(g, res, count)):
         return None
-    # a character by its first card; equal loose cards are one decision
-    firsts = [*(u.cards[0] for u in _units(left)), *_distinct([i for i in left if isinstance(i, int)])]
+    # equal loose cards are one decision
+    units = [Choice(who, "pick", target=CharacterByCard(u.cards[0])) for u in _units(left)]
+    loose = [Choice(who, "pick", cid) for cid in _distinct([i for i in left if isinstance(i, int)])]
     done = [Choice(who, "done")] if isinstance(count, program.Amount) and len(picked) >= step.least else []
-    return _ask(res, who, [*(Choice(who, "pick", cid) for cid in firsts), *done])
+    return _ask(res, who, [*units, *loose, *done])
+
+
+def _picked(g: Table, items: list[Any], answer: Choice) -> Any:
+    """The card or character an answer names among the items."""
+    if answer.target is None:
+        return next(i for i in items if answer.a == i)
+    ref = resolve_name(g, answer.target)
+    return next(i for i in _units(items) if isinstance(ref, UnitRef) and i.uid == ref.uid)
 
 
 def _choosable(g: Table, res: Resolution, step: program.Choose, who: int) -> list[Any]:
@@ -131,25 +141,6 @@ def _choosable(g: Table, res: Resolution, step: program.Choose, who: int) -> lis
 
 def _fits_anywhere(g: Table, res: Resolution, step: program.Choose, cid: int) -> bool:
     return fits(g, res, step, g.state.players[owner(cid)].face_up, cid)
-
-
-@primitive(program.ChooseCharacter)
-def _choose_character(g: Table, res: Resolution, step: program.ChooseCharacter) -> Signal | None:
-    """One decision per character, named as a target is (`pick → p2:♣9`), so that a
-    face-down one stays hidden; the picks so far are bound to the name."""
-    who = player(g, res, step.player)
-    answer = _answer(res)
-    picked: list[Unit] = []
-    if answer is not None and answer.target is not None:
-        ref = resolve_name(g, answer.target)
-        unit = g.state.unit(ref.uid) if isinstance(ref, UnitRef) else None
-        picked = [*res.vars[step.as_], *([] if unit is None else [unit])]
-    res.vars[step.as_] = picked
-    chosen = {u.uid for u in picked}
-    left = [u for u in _units(things(g, res, step.of)) if u.uid not in chosen]
-    if who < 0 or not left or len(picked) >= number(g, res, step.count):
-        return None
-    return _ask(res, who, [Choice(who, "pick", target=CharacterByCard(u.cards[0])) for u in left])
 
 
 @primitive(program.ChooseRequest)

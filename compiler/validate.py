@@ -74,7 +74,9 @@ def _leaf_errors(errors: Iterator[ValidationError], kind: str) -> Iterator[Valid
                 yield from _leaf_errors((e for e in error.context if e.schema_path[0] == claimed), kind)
         elif error.context:
             yield from _leaf_errors(iter(error.context), kind)
-        else:
+        elif error.validator != "unevaluatedProperties" or _unknown_keys(error, _home(kind, error)):
+            # (every key known: the keys only count as unevaluated because a part of the
+            # allOf failed, which is reported on its own)
             yield error
 
 
@@ -142,12 +144,20 @@ def _type_name(value: Any) -> str:
 
 
 def _allowed_keys(schema: dict[str, Any], home: str) -> list[str]:
+    """The keys a mapping schema names: its own, its $ref's and its allOf parts'."""
     keys = list(schema.get("properties", {}))
     ref = schema.get("$ref", "")
     if ref:
-        _, target = _resolve(ref, home)
-        keys += list(target.get("properties", {}))
+        file, target = _resolve(ref, home)
+        keys += _allowed_keys(target, file)
+    for part in schema.get("allOf", ()):
+        keys += _allowed_keys(part, home)
     return keys
+
+
+def _unknown_keys(error: ValidationError, home: str) -> list[str]:
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    return sorted(set(error.instance) - set(_allowed_keys(schema, home)))
 
 
 def _resolve(ref: str, home: str) -> tuple[str, dict[str, Any]]:
@@ -198,7 +208,7 @@ def _diagnostic(doc: Document, error: ValidationError, home: str) -> Diagnostic:
     match error.validator:
         case "additionalProperties" | "unevaluatedProperties":
             allowed = _allowed_keys(schema, home)
-            extra = sorted(set(error.instance) - set(allowed))
+            extra = _unknown_keys(error, home)
             key = extra[0] if extra else "?"
             near = difflib.get_close_matches(key, allowed, n=1)
             suggestion = f"; did you mean '{near[0]}'?" if near else f"; allowed keys: {', '.join(allowed)}"

@@ -17,6 +17,7 @@ from typing import Literal
 from blackpoker.compiler.based import apply_changes
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.compiler.extra import EXTRA_FORMAT, ExtraSource, check_extra, link_extra, parse_extra
+from blackpoker.compiler.extra_overlay import TRUMPS, edit_trumps
 from blackpoker.compiler.link import check_edition, check_overlay, early_overlay_problems, link, link_overlay
 from blackpoker.compiler.load import Document, is_path, load_bytes, load_file
 from blackpoker.compiler.model import RuleSet
@@ -151,8 +152,12 @@ class Environment:
         ids it names that its edition lacks."""
         data = doc.data if isinstance(doc.data, dict) else {}
         edition_id = data.get("edition")
-        if data.get("kind") != "overlay" or not isinstance(edition_id, str):
-            return []
+        if (
+            data.get("kind") != "overlay"
+            or not isinstance(edition_id, str)
+            or data.get("base") == EXTRA_FORMAT.id
+        ):
+            return []  # an extra-based overlay's entries are checked once its extra list is read
         named = self.find(edition_id, path.parent)
         try:
             return early_overlay_problems(self.edition(str(named)), doc) if named else []
@@ -242,21 +247,26 @@ class Environment:
             return self._house(path, edition, ())
         if is_path(base):
             return self._house(path.parent / base, edition, ())
-        named = self.find(overlay.edition_id, path.parent)
-        return link(self.edition(edition if named is None else str(named)), format)
+        source = self._overlay_edition(overlay, path, edition)
+        if format == EXTRA_FORMAT.id:
+            return link_extra(source, self._extra_base(overlay, path, source))
+        return link(source, format)
 
-    def extra_list(self, source: EditionSource, extra: str | None) -> ExtraSource:
-        """An extra list of an edition: a file, a built-in one by id, or its newest."""
+    def extra_list(
+        self, source: EditionSource, extra: str | None, where: Location | None = None
+    ) -> ExtraSource:
+        """An extra list of an edition: a file, a built-in one by id, or its newest. `where`
+        names the text that asked for it (default the command's options)."""
         builtin = {p.stem: p for p in self.builtin_extras(source.edition.id)}
         if extra is None and not builtin:
             message = f"edition {source.edition.id} has no built-in extra list (give one with --extra FILE)"
-            raise CompileError([Diagnostic(Location("--format", 0, 0), message)])
+            raise CompileError([Diagnostic(where or Location("--format", 0, 0), message)])
         if extra is not None and not is_path(extra) and extra not in builtin:
             known = ", ".join(builtin) or "none"
             message = (
                 f"unknown extra list '{extra}' of {source.edition.id} (built in: {known}; or give a file)"
             )
-            raise CompileError([Diagnostic(Location("--extra", 0, 0), message)])
+            raise CompileError([Diagnostic(where or Location("--extra", 0, 0), message)])
         path = next(iter(builtin.values())) if extra is None else builtin.get(extra, Path(extra))
         found, problems = self.read(path)
         if problems:
@@ -282,16 +292,49 @@ class Environment:
     def _house(self, path: Path, edition: str, below: tuple[Path, ...]) -> RuleSet:
         """A local-rule file's format, on its official base or on the local rule it names."""
         overlay = self._overlay(path)
-        named = self.find(overlay.edition_id, path.parent)
-        source = self.edition(edition if named is None else str(named))
+        source = self._overlay_edition(overlay, path, edition)
         return link_overlay(source, overlay, self._under(overlay, path, edition, below))
+
+    def _overlay_edition(self, overlay: OverlaySource, path: Path, edition: str) -> EditionSource:
+        """The edition a local rule names: `<id>.yaml` beside it, else `edition`."""
+        named = self.find(overlay.edition_id, path.parent)
+        return self.edition(edition if named is None else str(named))
 
     def _under(
         self, overlay: OverlaySource, path: Path, edition: str, below: tuple[Path, ...]
     ) -> RuleSet | None:
-        """The format of the local rule an overlay's `base:` names (None for an official base)."""
+        """The format an overlay's `base:` names when it is not an official one: the local
+        rule of that file, or the extra format with the overlay's extra list (None otherwise)."""
+        if overlay.format.base == EXTRA_FORMAT.id:
+            source = self._overlay_edition(overlay, path, edition)
+            return link_extra(source, self._edited_extra(overlay, path, source))
+        for field in (TRUMPS, "extra"):
+            if field in overlay.doc.data:
+                message = f"{field}: only a local rule with base: {EXTRA_FORMAT.id} has an extra list to edit"
+                raise CompileError([overlay.doc.at((field,), message, key=True)])
         found = self._based_on(overlay, path, below)
         return None if found is None else self._house(found[0], edition, found[1])
+
+    def house_extra(self, path: Path) -> ExtraSource | None:
+        """The extra list of a local rule with `base: extra` (None for another local rule):
+        its `extra:` with its trumps' edits."""
+        overlay = self._overlay(path)
+        if overlay.format.base != EXTRA_FORMAT.id:
+            return None
+        return self._edited_extra(overlay, path, self._overlay_edition(overlay, path, overlay.edition_id))
+
+    def _extra_base(self, overlay: OverlaySource, path: Path, source: EditionSource) -> ExtraSource:
+        """The extra list an extra-based local rule starts from: its `extra:` (a built-in
+        list's id, or a file from its folder), or the edition's newest."""
+        named = overlay.extra
+        where = overlay.doc.locate(("extra",) if named is not None else ("base",))
+        return self.extra_list(source, str(path.parent / named) if named and is_path(named) else named, where)
+
+    def _edited_extra(self, overlay: OverlaySource, path: Path, source: EditionSource) -> ExtraSource:
+        edited, problems = edit_trumps(source, self._extra_base(overlay, path, source), overlay)
+        if edited is None:
+            raise CompileError(problems)
+        return edited
 
     def _based_on(
         self, overlay: OverlaySource, path: Path, below: tuple[Path, ...]

@@ -162,6 +162,12 @@ def check_extra(source: ExtraSource, edition: EditionSource) -> list[Diagnostic]
     problems += _repeats(doc, [(("trumps", t), trump.id) for t, trump in enumerate(source.trumps)])
     problems += _repeats(doc, [(path, action.id) for path, action in located])
     ids = [action.id for _, action in located]
+    edition_ids = {a.id for a in edition.actions}  # one id, one action in the extra format
+    problems += [
+        doc.at((*path, "id"), f"id: '{action.id}' is already an action of {edition.edition.id}")
+        for path, action in located
+        if action.id in edition_ids
+    ]
     own = Added(frozenset(ids) - {a.id for a in edition.actions})
     widened = replace(edition, edition=_widened(edition.edition, source))
     for path, action in located:

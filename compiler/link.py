@@ -162,8 +162,10 @@ def _apply(
     source: EditionSource, overlay: OverlaySource, under: RuleSet | None = None
 ) -> tuple[RuleSet, list[Diagnostic]]:
     doc, fmt = overlay.doc, overlay.format
-    if under is not None:  # on another local rule: its sections and types, its format as base
-        source = replace(source, edition=under.edition)
+    if under is not None:  # on another local rule (or extra): its names and types, its format as base
+        edition_ids = {a.id for a in source.actions}
+        beyond = tuple(a for a in under.actions if a.id not in edition_ids)
+        source = replace(source, edition=under.edition, actions=(*source.actions, *beyond))
         fmt = replace(fmt, base=under.format.id)
     source, problems = _with_own_names(source, overlay)
     edition = source.edition
@@ -198,7 +200,7 @@ def _apply(
     characters, character_problems = _edit(
         doc, "characters", base.characters, source.characters, overlay.characters, fmt.id
     )
-    problems += action_problems + character_problems
+    problems += action_problems + character_problems + _trump_action_edits(doc, base, overlay.actions)
     added = Added(
         frozenset(a.id for a in overlay.actions.add), frozenset(c.id for c in overlay.characters.add)
     )
@@ -210,10 +212,27 @@ def _apply(
         problems += _check_character(source, doc, ("characters", "add", i), character, formats)
     for entry_id, fields in overlay.characters.change.items():
         problems += _check_character(source, doc, ("characters", "change", entry_id), fields, formats)
-    ruleset = RuleSet(edition, fmt, actions, characters)
+    ruleset = RuleSet(edition, fmt, actions, characters, trumps=base.trumps, setup=base.setup)
     if not problems:
         problems += _overlay_needs(overlay, base, ruleset)
     return ruleset, problems
+
+
+def _trump_action_edits(doc: Document, base: RuleSet, edits: Edits) -> list[Diagnostic]:
+    """An ability's action is the trump's: `actions:` may not change or remove it (its trump's
+    `trumps.change` may), so that it keeps its face-up condition and its trump's list."""
+    owner = {action_id: trump.id for trump in base.trumps for action_id in trump.actions}
+    located: list[tuple[PathKey, str, bool]] = [(("actions", "change", a), a, True) for a in edits.change]
+    located += [(("actions", "remove", i), a, False) for i, a in enumerate(edits.remove)]
+    return [
+        doc.at(
+            where,
+            f"actions.{where[1]}: '{a}' is an action of trump '{owner[a]}'; edit it under trumps.change",
+            key=key,
+        )
+        for where, a, key in located
+        if a in owner
+    ]
 
 
 def _with_own_names(source: EditionSource, overlay: OverlaySource) -> tuple[EditionSource, list[Diagnostic]]:

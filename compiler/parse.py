@@ -142,6 +142,7 @@ class OverlaySource:
     characters: Edits
     sections: tuple[str, ...] = ()  # added after the edition's, for this format's sheet
     action_types: tuple[str, ...] = ()
+    extra: str | None = None  # with base: extra, its extra list (a built-in id or a file); None: the newest
 
 
 Source = EditionSource | OverlaySource
@@ -178,6 +179,7 @@ def parse(doc: Document) -> tuple[Source | None, list[Diagnostic]]:
             _edits(doc, "characters", Character, _CHARACTER, problems),
             tuple(data.get("sections", ())),
             tuple(data.get("action_types", ())),
+            data.get("extra"),
         )
     return (None if problems else source), problems
 

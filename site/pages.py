@@ -176,12 +176,19 @@ def plan(env: Environment, editions: Sequence[str], formats: Sequence[str], rule
     return sorted(pages + overlay, key=lambda page: _order(page, ranks))
 
 
-def extra_pages(env: Environment, editions: Sequence[str], formats: Sequence[str]) -> list[ExtraPage]:
+def extra_pages(
+    env: Environment, editions: Sequence[str], formats: Sequence[str], rules: Path | None = None
+) -> list[ExtraPage]:
     """The extra lists of the built-in editions asked for (all of them when no format is
-    named, or when `extra` is), in the registry's order."""
-    if formats and EXTRA not in formats:
-        return []
+    named, or when `extra` is), in the registry's order; and a local rule's own extra list
+    (`base: extra`) beside its sheet."""
+    house = env.house_extra(rules) if rules is not None else None
     pages = []
+    if rules is not None and house is not None:
+        about = env.edition(str(env.find(house.edition_id, rules.parent))).edition
+        pages.append(ExtraPage(house, _extra_ruleset(about, house)))
+    if formats and EXTRA not in formats:
+        return pages
     for edition in editions or env.builtin_editions():
         for path in () if is_path(edition) else env.builtin_extras(edition):
             source, problems = env.read(path)

@@ -107,3 +107,11 @@ def test_a_removed_trump_that_the_list_still_needs_is_refused_at_the_removal(tmp
     needed = tiny["trumps"][1]["id"]  # its action is requested by the first trump's
     path = _overlay(tmp_path, f"trumps:\n  remove: [{needed}]\n")
     located(invoke("compile", "--rules", path), str(path), 7, 12, f"cannot remove '{needed}'")
+
+
+def test_diff_lists_the_trumps_added_and_removed_against_the_list_it_starts_from() -> None:
+    result = invoke("diff", DATA["edition"], EXAMPLE)
+    assert result.exit_code == 0, result.output
+    official = {t.id: t for t in Environment().compile(DATA["edition"], EXTRA_FORMAT.id).trumps}
+    assert all(f"+ {t['id']} {t['name']}" in result.stdout for t in ADDED)
+    assert all(f"- {t} {official[t].name}" in result.stdout for t in REMOVED)

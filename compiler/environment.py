@@ -259,7 +259,8 @@ class Environment:
         names the text that asked for it (default the command's options)."""
         builtin = {p.stem: p for p in self.builtin_extras(source.edition.id)}
         if extra is None and not builtin:
-            message = f"edition {source.edition.id} has no built-in extra list (give one with --extra FILE)"
+            hint = "--extra FILE" if where is None else "extra: FILE"
+            message = f"edition {source.edition.id} has no built-in extra list (give one with {hint})"
             raise CompileError([Diagnostic(where or Location("--format", 0, 0), message)])
         if extra is not None and not is_path(extra) and extra not in builtin:
             known = ", ".join(builtin) or "none"

@@ -10,13 +10,16 @@ causes it.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import replace
 from typing import Any
 
 from blackpoker.compiler.based import edit_list
 from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.extra import NUMBERS, SUITS, ExtraSource, check_extra, parse_extra
+from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.needs import references
+from blackpoker.compiler.overlay_names import aliased
 from blackpoker.compiler.parse import EditionSource, OverlaySource
 from blackpoker.compiler.validate import schema_problems
 
@@ -28,7 +31,11 @@ def edit_trumps(
 ) -> tuple[ExtraSource | None, list[Diagnostic]]:
     """The overlay's extra list: `base` with its trumps' edits, named after the overlay's
     format; or the problems, each at the line that makes it."""
-    merged, problems = edit_list(base.doc, overlay.doc, TRUMPS, f"the extra list {base.id}", _card_order)
+    doc, problems = _by_id(overlay.doc, base)
+    if problems:
+        return None, problems
+    overlay = replace(overlay, doc=doc)
+    merged, problems = edit_list(base.doc, doc, TRUMPS, f"the extra list {base.id}", _card_order)
     problems = problems or schema_problems(merged, "extra")
     if problems:
         return None, problems
@@ -38,6 +45,41 @@ def edit_trumps(
     source = replace(parsed, id=overlay.format.id, title=overlay.format.name, description=overlay.description)
     problems = _removal_problems(base, source, overlay) or check_extra(source, edition)
     return (None if problems else source), problems
+
+
+def _by_id(doc: Document, base: ExtraSource) -> tuple[Document, list[Diagnostic]]:
+    """The overlay's document with each trump that `trumps.change` / `remove` names by its
+    card (♣10) or printed name as its id, every location under a name kept for the id too;
+    or the references the list lacks, each with the one probably meant."""
+    edits = doc.data.get(TRUMPS)
+    if not isinstance(edits, dict):
+        return doc, []
+    refs = {ref: t.id for t in base.trumps for ref in (t.name, f"{t.suit}{t.number}")}
+    refs |= {t.id: t.id for t in base.trumps}
+    change, remove = edits.get("change", {}), edits.get("remove", [])
+
+    def unknown(field: str, ref: str) -> str:
+        near = difflib.get_close_matches(ref, sorted(refs), n=1)
+        hint = f"; did you mean '{near[0]}'?" if near else ""
+        return f"{TRUMPS}.{field}: no trump '{ref}' in the extra list {base.id}{hint}"
+
+    problems = [
+        doc.at((TRUMPS, "remove", i), unknown("remove", r)) for i, r in enumerate(remove) if r not in refs
+    ]
+    problems += [
+        doc.at((TRUMPS, "change", k), unknown("change", k), key=True) for k in change if k not in refs
+    ]
+    if problems:
+        return doc, problems
+    named = {
+        **edits,
+        "change": {refs[k]: fields for k, fields in change.items()},
+        "remove": [refs[r] for r in remove],
+    }
+    moves: dict[PathKey, PathKey] = {
+        (TRUMPS, "change", k): (TRUMPS, "change", refs[k]) for k in change if refs[k] != k
+    }
+    return aliased(replace(doc, data={**doc.data, TRUMPS: named}), moves), []
 
 
 def _card_order(trump: dict[str, Any]) -> tuple[int, int]:

@@ -95,8 +95,8 @@ def _overlay(folder: Path, trumps: str) -> Path:
 
 def test_an_overlay_starts_from_the_extra_list_file_it_names(tmp_path: Path) -> None:
     tiny: dict[str, Any] = yaml.safe_load(TINY.read_text(encoding="utf-8"))
-    first = tiny["trumps"][0]
-    path = _overlay(tmp_path, f"trumps:\n  change:\n    {first['id']}: {{name: 改名}}\n")
+    first = tiny["trumps"][0]  # changed by its card
+    path = _overlay(tmp_path, f"trumps:\n  change:\n    {_card(first)}: {{name: 改名}}\n")
     rules = Environment().compile(DATA["edition"], "house", path)
     assert (rules.trumps[0].id, rules.trumps[0].name) == (first["id"], "改名")
     assert len(rules.trumps) == len(tiny["trumps"])
@@ -104,9 +104,9 @@ def test_an_overlay_starts_from_the_extra_list_file_it_names(tmp_path: Path) -> 
 
 def test_a_removed_trump_that_the_list_still_needs_is_refused_at_the_removal(tmp_path: Path) -> None:
     tiny: dict[str, Any] = yaml.safe_load(TINY.read_text(encoding="utf-8"))
-    needed = tiny["trumps"][1]["id"]  # its action is requested by the first trump's
-    path = _overlay(tmp_path, f"trumps:\n  remove: [{needed}]\n")
-    located(invoke("compile", "--rules", path), str(path), 7, 12, f"cannot remove '{needed}'")
+    needed = tiny["trumps"][1]  # its action is requested by the first trump's; removed by name
+    path = _overlay(tmp_path, f"trumps:\n  remove: [{needed['name']}]\n")
+    located(invoke("compile", "--rules", path), str(path), 7, 12, f"cannot remove '{needed['id']}'")
 
 
 def test_diff_lists_the_trumps_added_and_removed_against_the_list_it_starts_from() -> None:

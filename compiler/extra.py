@@ -146,13 +146,13 @@ def check_extra(source: ExtraSource, edition: EditionSource) -> list[Diagnostic]
     lacks. Programs may request the list's own actions."""
     doc = source.doc
     problems: list[Diagnostic] = []
-    seen: set[tuple[str, str]] = set()
+    seen: dict[tuple[str, str], int] = {}
     for t, trump in enumerate(source.trumps):
         card = (trump.suit, trump.number)
         if card in seen:
             message = f"card {trump.suit}{trump.number} is given an ability twice"
-            problems.append(doc.at(("trumps", t, "number"), message))
-        seen.add(card)
+            problems.append(doc.at(_card_at(doc, (t, seen[card])), message))
+        seen.setdefault(card, t)
         for c, character in enumerate(trump.characters):
             if character.type not in edition.edition.character_types:
                 known = ", ".join(edition.edition.character_types)
@@ -173,6 +173,16 @@ def check_extra(source: ExtraSource, edition: EditionSource) -> list[Diagnostic]
     for path, action in located:
         problems += check_action_names(widened, doc, path, action, own)
     return sorted(set(problems), key=lambda d: (d.location, d.message))
+
+
+def _card_at(doc: Document, trumps: tuple[int, int]) -> PathKey:
+    """Where a card given twice is reported: at the suit or number of the two that this
+    document writes (a local rule's edit of a list), else at the later one's number."""
+    for t in trumps:
+        for field in ("number", "suit"):
+            if doc.locate(("trumps", t, field)).path == doc.path:
+                return ("trumps", t, field)
+    return ("trumps", trumps[0], "number")
 
 
 def _repeats(doc: Document, located: list[tuple[PathKey, str]]) -> list[Diagnostic]:

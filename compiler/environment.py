@@ -238,7 +238,8 @@ class Environment:
         overlay = self._overlay(path)
         base = str(overlay.format.base)
         base_id = self._overlay(path.parent / base).format.id if is_path(base) else base
-        if format not in (overlay.format.id, base_id):
+        on_extra = format == EXTRA_FORMAT.id == self.official_base(path)  # the list it starts from
+        if format not in (overlay.format.id, base_id) and not on_extra:
             where = overlay.doc.locate(("name",))
             raise CompileError(
                 [Diagnostic(where, f"--format {format}: this file declares format '{overlay.format.id}'")]
@@ -246,10 +247,12 @@ class Environment:
         if format == overlay.format.id:
             return self._house(path, edition, ())
         if is_path(base):
-            return self._house(path.parent / base, edition, ())
+            if format == base_id:
+                return self._house(path.parent / base, edition, ())
+            return self.compile(edition, format, path.parent / base)
         source = self._overlay_edition(overlay, path, edition)
         if format == EXTRA_FORMAT.id:
-            return link_extra(source, self._extra_base(overlay, path, source))
+            return link_extra(source, self._extra_base(overlay, path, source, ()))
         return link(source, format)
 
     def extra_list(
@@ -290,11 +293,14 @@ class Environment:
         found = self._based_on(overlay, path, below)
         return str(overlay.format.base) if found is None else self._root(*found)
 
-    def _house(self, path: Path, edition: str, below: tuple[Path, ...]) -> RuleSet:
-        """A local-rule file's format, on its official base or on the local rule it names."""
+    def _house(
+        self, path: Path, edition: str, below: tuple[Path, ...], extra: ExtraSource | None = None
+    ) -> RuleSet:
+        """A local-rule file's format, on its official base or on the local rule it names;
+        `extra`: the extra list a local rule built on this one edits, played instead of its own."""
         overlay = self._overlay(path)
         source = self._overlay_edition(overlay, path, edition)
-        return link_overlay(source, overlay, self._under(overlay, path, edition, below))
+        return link_overlay(source, overlay, self._under(overlay, path, edition, below, extra))
 
     def _overlay_edition(self, overlay: OverlaySource, path: Path, edition: str) -> EditionSource:
         """The edition a local rule names: `<id>.yaml` beside it, else `edition`."""
@@ -302,37 +308,67 @@ class Environment:
         return self.edition(edition if named is None else str(named))
 
     def _under(
-        self, overlay: OverlaySource, path: Path, edition: str, below: tuple[Path, ...]
+        self,
+        overlay: OverlaySource,
+        path: Path,
+        edition: str,
+        below: tuple[Path, ...],
+        extra: ExtraSource | None = None,
     ) -> RuleSet | None:
         """The format an overlay's `base:` names when it is not an official one: the local
-        rule of that file, or the extra format with the overlay's extra list (None otherwise)."""
+        rule of that file, or the extra format with the overlay's extra list (or `extra`, a
+        list edited by a local rule built on this one); None otherwise."""
+        source = self._overlay_edition(overlay, path, edition)
         if overlay.format.base == EXTRA_FORMAT.id:
-            source = self._overlay_edition(overlay, path, edition)
-            return link_extra(source, self._edited_extra(overlay, path, source))
-        for field in (TRUMPS, "extra"):
-            if field in overlay.doc.data:
-                message = f"{field}: only a local rule with base: {EXTRA_FORMAT.id} has an extra list to edit"
-                raise CompileError([overlay.doc.at((field,), message, key=True)])
+            return link_extra(source, extra or self._edited_extra(overlay, path, source, below))
         found = self._based_on(overlay, path, below)
-        return None if found is None else self._house(found[0], edition, found[1])
+        on_extra = found is not None and self._root(*found) == EXTRA_FORMAT.id
+        refused = {
+            "extra": f"only a local rule with base: {EXTRA_FORMAT.id} names an extra list (one on"
+            " another local rule edits that one's)",
+            TRUMPS: ""
+            if on_extra
+            else f"only a local rule on the {EXTRA_FORMAT.id} format has trumps to edit",
+        }
+        for field, why in refused.items():
+            if why and field in overlay.doc.data:
+                raise CompileError([overlay.doc.at((field,), f"{field}: {why}", key=True)])
+        if found is None:
+            return None
+        if extra is None and TRUMPS in overlay.doc.data:
+            extra = self._edited_extra(overlay, path, source, below)
+        return self._house(found[0], edition, found[1], extra)
 
     def house_extra(self, path: Path) -> ExtraSource | None:
-        """The extra list of a local rule with `base: extra` (None for another local rule):
-        its `extra:` with its trumps' edits."""
-        overlay = self._overlay(path)
-        if overlay.format.base != EXTRA_FORMAT.id:
-            return None
-        return self._edited_extra(overlay, path, self._overlay_edition(overlay, path, overlay.edition_id))
+        """The extra list of a local rule on the extra format (None for another local rule):
+        the list it starts from with its trumps' edits."""
+        return self._house_extra(path, ())
 
-    def _extra_base(self, overlay: OverlaySource, path: Path, source: EditionSource) -> ExtraSource:
-        """The extra list an extra-based local rule starts from: its `extra:` (a built-in
-        list's id, or a file from its folder), or the edition's newest."""
+    def _house_extra(self, path: Path, below: tuple[Path, ...]) -> ExtraSource | None:
+        if self._root(path, below) != EXTRA_FORMAT.id:
+            return None
+        overlay = self._overlay(path)
+        source = self._overlay_edition(overlay, path, overlay.edition_id)
+        return self._edited_extra(overlay, path, source, below)
+
+    def _extra_base(
+        self, overlay: OverlaySource, path: Path, source: EditionSource, below: tuple[Path, ...]
+    ) -> ExtraSource:
+        """The extra list a local rule on the extra format edits: its `extra:` (a built-in
+        list's id, or a file from its folder), or the edition's newest; on another local rule,
+        that one's list."""
+        found = self._based_on(overlay, path, below)
+        under = None if found is None else self._house_extra(*found)
+        if under is not None:
+            return under
         named = overlay.extra
         where = overlay.doc.locate(("extra",) if named is not None else ("base",))
         return self.extra_list(source, str(path.parent / named) if named and is_path(named) else named, where)
 
-    def _edited_extra(self, overlay: OverlaySource, path: Path, source: EditionSource) -> ExtraSource:
-        edited, problems = edit_trumps(source, self._extra_base(overlay, path, source), overlay)
+    def _edited_extra(
+        self, overlay: OverlaySource, path: Path, source: EditionSource, below: tuple[Path, ...]
+    ) -> ExtraSource:
+        edited, problems = edit_trumps(source, self._extra_base(overlay, path, source, below), overlay)
         if edited is None:
             raise CompileError(problems)
         return edited

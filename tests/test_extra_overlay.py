@@ -115,3 +115,27 @@ def test_diff_lists_the_trumps_added_and_removed_against_the_list_it_starts_from
     official = {t.id: t for t in Environment().compile(DATA["edition"], EXTRA_FORMAT.id).trumps}
     assert all(f"+ {t['id']} {t['name']}" in result.stdout for t in ADDED)
     assert all(f"- {t} {official[t].name}" in result.stdout for t in REMOVED)
+
+
+def test_a_local_rule_on_an_extra_based_one_edits_that_ones_trumps(tmp_path: Path) -> None:
+    shutil.copy(EXAMPLE, tmp_path / EXAMPLE.name)
+    new = ADDED[0]  # renamed by its printed name
+    path = tmp_path / "more.yaml"
+    path.write_text(
+        f"kind: overlay\nname: more\nedition: {DATA['edition']}\nbase: {EXAMPLE.name}\n"
+        f"trumps:\n  change:\n    {new['name']}: {{name: 改名}}\n",
+        encoding="utf-8",
+    )
+    env = Environment()
+    rules = env.compile(DATA["edition"], "more", path)
+    under = env.compile(DATA["edition"], DATA["name"], EXAMPLE)
+    assert rules.format.base == DATA["name"]
+    assert [(t.id, t.name) for t in rules.trumps if t.id == new["id"]] == [(new["id"], "改名")]
+    assert {t.id for t in rules.trumps} == {t.id for t in under.trumps}
+    assert {a.id: a.cost for a in rules.actions} == {a.id: a.cost for a in under.actions}  # its edits kept
+    house = env.house_extra(path)
+    assert house is not None and house.id == "more"
+    assert (
+        env.compile(DATA["edition"], EXTRA_FORMAT.id, path).trumps
+        == env.compile(DATA["edition"], EXTRA_FORMAT.id).trumps
+    )  # the official list the chain starts from

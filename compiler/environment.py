@@ -318,24 +318,21 @@ class Environment:
         """The format an overlay's `base:` names when it is not an official one: the local
         rule of that file, or the extra format with the overlay's extra list (or `extra`, a
         list edited by a local rule built on this one); None otherwise."""
-        source = self._overlay_edition(overlay, path, edition)
         if overlay.format.base == EXTRA_FORMAT.id:
+            source = self._overlay_edition(overlay, path, edition)
             return link_extra(source, extra or self._edited_extra(overlay, path, source, below))
         found = self._based_on(overlay, path, below)
-        on_extra = found is not None and self._root(*found) == EXTRA_FORMAT.id
-        refused = {
-            "extra": f"only a local rule with base: {EXTRA_FORMAT.id} names an extra list (one on"
-            " another local rule edits that one's)",
-            TRUMPS: ""
-            if on_extra
-            else f"only a local rule on the {EXTRA_FORMAT.id} format has trumps to edit",
-        }
-        for field, why in refused.items():
-            if why and field in overlay.doc.data:
-                raise CompileError([overlay.doc.at((field,), f"{field}: {why}", key=True)])
+        refused: tuple[str, str] | None = None  # a field, and why this overlay may not have it
+        if "extra" in overlay.doc.data:
+            refused = ("extra", f"only a local rule with base: {EXTRA_FORMAT.id} names an extra list")
+        elif TRUMPS in overlay.doc.data and (found is None or self._root(*found) != EXTRA_FORMAT.id):
+            refused = (TRUMPS, f"only a local rule on the {EXTRA_FORMAT.id} format has trumps to edit")
+        if refused is not None:
+            raise CompileError([overlay.doc.at((refused[0],), f"{refused[0]}: {refused[1]}", key=True)])
         if found is None:
             return None
         if extra is None and TRUMPS in overlay.doc.data:
+            source = self._overlay_edition(overlay, path, edition)
             extra = self._edited_extra(overlay, path, source, below)
         return self._house(found[0], edition, found[1], extra)
 

@@ -82,7 +82,13 @@ def test_simulate_reports_the_new_trump_and_compares_with_the_official_list() ->
     data = json.loads(result.stdout)
     assert [side["format"] for side in data["compare"]] == [EXTRA_FORMAT.id, DATA["name"]]
     assert {_card(t) for t in ADDED} <= {r["card"] for r in data["compare"][1]["trumps"]}
-    assert data["differences"]["trumps"]  # the trumps both lists have, compared
+    compared = data["differences"]["trumps"]
+    assert any(d is not None for t in compared.values() for d in t.values())  # both have most
+    official = {t.id: t.card for t in Environment().compile(DATA["edition"], EXTRA_FORMAT.id).trumps}
+    one_side = [_card(t) for t in ADDED] + [official[t] for t in REMOVED]
+    assert all(compared[card] == {"opened": None, "owner_wins": None} for card in one_side)  # shown, untested
+    text = invoke("simulate", "--compare", EXTRA_FORMAT.id, EXAMPLE, "-n", "4", "--seed", "1").stdout
+    assert all(f"{_card(t)} {t['name']}" in text for t in ADDED)
 
 
 def _overlay(folder: Path, trumps: str) -> Path:

@@ -168,7 +168,7 @@ def check_extra(source: ExtraSource, edition: EditionSource) -> list[Diagnostic]
         for path, action in located
         if action.id in edition_ids
     ]
-    own = Added(frozenset(ids) - {a.id for a in edition.actions})
+    own = Added(frozenset(ids) - edition_ids)
     widened = replace(edition, edition=_widened(edition.edition, source))
     for path, action in located:
         problems += check_action_names(widened, doc, path, action, own)

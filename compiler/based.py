@@ -8,6 +8,7 @@ and linked exactly like one written out in full, each problem located where its 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from blackpoker.compiler.diagnostics import Diagnostic
@@ -32,6 +33,17 @@ def apply_changes(base: Document, doc: Document) -> tuple[Document, list[Diagnos
         if name in doc.data:
             problems += _entries(merged, doc, name)
     return merged, problems
+
+
+def edit_list(
+    base: Document, doc: Document, name: str, of: str, order: Callable[[dict[str, Any]], Any]
+) -> tuple[Document, list[Diagnostic]]:
+    """`base` with the add / change / remove edits of its list `name` that `doc` writes (`of`
+    names the base in messages), the entries sorted by `order`: an overlay's edits of an
+    extra list's trumps."""
+    merged = Document(doc.path, doc.text, copy.deepcopy(base.data))
+    _graft(merged, (), base, ())
+    return merged, _entries(merged, doc, name, of, order) if name in doc.data else []
 
 
 def _formats(merged: Document, doc: Document) -> list[Diagnostic]:
@@ -74,7 +86,13 @@ def _formats(merged: Document, doc: Document) -> list[Diagnostic]:
     return problems
 
 
-def _entries(merged: Document, doc: Document, name: str) -> list[Diagnostic]:
+def _entries(
+    merged: Document,
+    doc: Document,
+    name: str,
+    of: str = "the base edition",
+    order: Callable[[dict[str, Any]], Any] | None = None,
+) -> list[Diagnostic]:
     edits = doc.data[name]
     singular = name[:-1]
     base = merged.data.get(name, [])
@@ -82,11 +100,11 @@ def _entries(merged: Document, doc: Document, name: str) -> list[Diagnostic]:
     problems = []
     for i, entry_id in enumerate(edits.get("remove", ())):
         if entry_id not in known:
-            message = f"{name}.remove: no {singular} '{entry_id}' in the base edition"
+            message = f"{name}.remove: no {singular} '{entry_id}' in {of}"
             problems.append(doc.at((name, "remove", i), message))
     for entry_id in edits.get("change", {}):
         if entry_id not in known:
-            message = f"{name}.change: no {singular} '{entry_id}' in the base edition"
+            message = f"{name}.change: no {singular} '{entry_id}' in {of}"
             problems.append(doc.at((name, "change", entry_id), message, key=True))
     entries: list[tuple[dict[str, Any], Document, PathKey]] = []
     for k, entry in enumerate(base):
@@ -101,6 +119,8 @@ def _entries(merged: Document, doc: Document, name: str) -> list[Diagnostic]:
             problems.append(doc.at((name, "add", i, "id"), message))
         kept.add(added["id"])
         entries.append((copy.deepcopy(added), doc, (name, "add", i)))
+    if order is not None:
+        entries.sort(key=lambda entry: order(entry[0]))
     _rebuild(merged, name, entries)
     _graft_changes(merged, doc, name, entries, edits.get("change", {}))
     return problems

@@ -19,7 +19,7 @@ from typing import Any
 
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.compiler.environment import Environment, is_path
-from blackpoker.compiler.extra import ExtraSource
+from blackpoker.compiler.extra import EXTRA_FORMAT, ExtraSource
 from blackpoker.compiler.link import check_edition, link
 from blackpoker.compiler.model import Format, RuleSet
 from blackpoker.compiler.parse import EditionSource, OverlaySource, Source
@@ -99,7 +99,7 @@ def load_sides(env: Environment, old: str, new: str, format: str | None) -> tupl
     base = env.official_base(files[0]) if files else None
     for spec, source in zip((old, new), sources, strict=True):
         try:
-            compiled.append(_ruleset(env, spec, source, format or base))
+            compiled.append(_ruleset(env, spec, source, format or base, files[0] if files else None))
         except CompileError as error:
             problems += error.diagnostics
     if problems:
@@ -119,11 +119,13 @@ def _read(env: Environment, spec: str, option: str) -> tuple[Source | None, list
     return source, problems
 
 
-def _ruleset(env: Environment, spec: str, source: Source, format: str | None) -> RuleSet:
+def _ruleset(env: Environment, spec: str, source: Source, format: str | None, rules: Path | None) -> RuleSet:
     if isinstance(source, OverlaySource):
         # Its own format; the base format it shares with the other side stands for it.
         own = source.format.id if format in (None, env.official_base(Path(spec))) else format
         return env.compile(source.edition_id, own, spec)
+    if format == EXTRA_FORMAT.id and rules is not None:  # with the extra list the local rule names
+        return env.compile(spec, format, rules)
     return link(source, format) if format else whole_edition(source)
 
 
@@ -136,12 +138,14 @@ def whole_edition(source: EditionSource) -> RuleSet:
 
 
 def entry_lists(ruleset: RuleSet) -> tuple[tuple[str, Sequence[Any]], ...]:
-    """The id-keyed lists of a rule set that a diff compares, in the order it reports them."""
+    """The id-keyed lists of a rule set that a diff compares, in the order it reports them
+    (the trumps of the extra format, when it has some)."""
     return (
         ("formats", ruleset.edition.formats),
         ("actions", ruleset.actions),
         ("characters", ruleset.characters),
         ("fogs", ruleset.fogs),
+        *((("trumps", ruleset.trumps),) if ruleset.trumps else ()),
     )
 
 

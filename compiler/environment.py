@@ -25,6 +25,7 @@ from blackpoker.compiler.extra import (
     parse_extra,
     with_programs_of,
 )
+from blackpoker.compiler.extra_overlay import TRUMPS, edit_trumps
 from blackpoker.compiler.link import check_edition, check_overlay, early_overlay_problems, link, link_overlay
 from blackpoker.compiler.load import Document, is_path, load_bytes, load_file
 from blackpoker.compiler.model import RuleSet
@@ -167,8 +168,12 @@ class Environment:
         ids it names that its edition lacks."""
         data = doc.data if isinstance(doc.data, dict) else {}
         edition_id = data.get("edition")
-        if data.get("kind") != "overlay" or not isinstance(edition_id, str):
-            return []
+        if (
+            data.get("kind") != "overlay"
+            or not isinstance(edition_id, str)
+            or data.get("base") == EXTRA_FORMAT.id
+        ):
+            return []  # an extra-based overlay's entries are checked once its extra list is read
         named = self.find(edition_id, path.parent)
         try:
             return early_overlay_problems(self.edition(str(named)), doc) if named else []
@@ -249,7 +254,8 @@ class Environment:
         overlay = self._overlay(path)
         base = str(overlay.format.base)
         base_id = self._overlay(path.parent / base).format.id if is_path(base) else base
-        if format not in (overlay.format.id, base_id):
+        on_extra = format == EXTRA_FORMAT.id == self.official_base(path)  # the list it starts from
+        if format not in (overlay.format.id, base_id) and not on_extra:
             where = overlay.doc.locate(("name",))
             raise CompileError(
                 [Diagnostic(where, f"--format {format}: this file declares format '{overlay.format.id}'")]
@@ -257,22 +263,30 @@ class Environment:
         if format == overlay.format.id:
             return self._house(path, edition, ())
         if is_path(base):
-            return self._house(path.parent / base, edition, ())
-        named = self.find(overlay.edition_id, path.parent)
-        return link(self.edition(edition if named is None else str(named)), format)
+            if format == base_id:
+                return self._house(path.parent / base, edition, ())
+            return self.compile(edition, format, path.parent / base)
+        source = self._overlay_edition(overlay, path, edition)
+        if format == EXTRA_FORMAT.id:
+            return link_extra(source, self._extra_base(overlay, path, source, ()))
+        return link(source, format)
 
-    def extra_list(self, source: EditionSource, extra: str | None) -> ExtraSource:
-        """An extra list of an edition: a file, a built-in one by id, or its newest."""
+    def extra_list(
+        self, source: EditionSource, extra: str | None, where: Location | None = None
+    ) -> ExtraSource:
+        """An extra list of an edition: a file, a built-in one by id, or its newest. `where`
+        names the text that asked for it (default the command's options)."""
         builtin = {p.stem: p for p in self.builtin_extras(source.edition.id)}
         if extra is None and not builtin:
-            message = f"edition {source.edition.id} has no built-in extra list (give one with --extra FILE)"
-            raise CompileError([Diagnostic(Location("--format", 0, 0), message)])
+            hint = "--extra FILE" if where is None else "extra: FILE"
+            message = f"edition {source.edition.id} has no built-in extra list (give one with {hint})"
+            raise CompileError([Diagnostic(where or Location("--format", 0, 0), message)])
         if extra is not None and not is_path(extra) and extra not in builtin:
             known = ", ".join(builtin) or "none"
             message = (
                 f"unknown extra list '{extra}' of {source.edition.id} (built in: {known}; or give a file)"
             )
-            raise CompileError([Diagnostic(Location("--extra", 0, 0), message)])
+            raise CompileError([Diagnostic(where or Location("--extra", 0, 0), message)])
         path = next(iter(builtin.values())) if extra is None else builtin.get(extra, Path(extra))
         found, problems = self.read(path)
         if problems:
@@ -315,19 +329,82 @@ class Environment:
         found = self._based_on(overlay, path, below)
         return str(overlay.format.base) if found is None else self._root(*found)
 
-    def _house(self, path: Path, edition: str, below: tuple[Path, ...]) -> RuleSet:
-        """A local-rule file's format, on its official base or on the local rule it names."""
+    def _house(
+        self, path: Path, edition: str, below: tuple[Path, ...], extra: ExtraSource | None = None
+    ) -> RuleSet:
+        """A local-rule file's format, on its official base or on the local rule it names;
+        `extra`: the extra list a local rule built on this one edits, played instead of its own."""
         overlay = self._overlay(path)
+        source = self._overlay_edition(overlay, path, edition)
+        return link_overlay(source, overlay, self._under(overlay, path, edition, below, extra))
+
+    def _overlay_edition(self, overlay: OverlaySource, path: Path, edition: str) -> EditionSource:
+        """The edition a local rule names: `<id>.yaml` beside it, else `edition`."""
         named = self.find(overlay.edition_id, path.parent)
-        source = self.edition(edition if named is None else str(named))
-        return link_overlay(source, overlay, self._under(overlay, path, edition, below))
+        return self.edition(edition if named is None else str(named))
 
     def _under(
-        self, overlay: OverlaySource, path: Path, edition: str, below: tuple[Path, ...]
+        self,
+        overlay: OverlaySource,
+        path: Path,
+        edition: str,
+        below: tuple[Path, ...],
+        extra: ExtraSource | None = None,
     ) -> RuleSet | None:
-        """The format of the local rule an overlay's `base:` names (None for an official base)."""
+        """The format an overlay's `base:` names when it is not an official one: the local
+        rule of that file, or the extra format with the overlay's extra list (or `extra`, a
+        list edited by a local rule built on this one); None otherwise."""
+        if overlay.format.base == EXTRA_FORMAT.id:
+            source = self._overlay_edition(overlay, path, edition)
+            return link_extra(source, extra or self._edited_extra(overlay, path, source, below))
         found = self._based_on(overlay, path, below)
-        return None if found is None else self._house(found[0], edition, found[1])
+        refused: tuple[str, str] | None = None  # a field, and why this overlay may not have it
+        if "extra" in overlay.doc.data:
+            refused = ("extra", f"only a local rule with base: {EXTRA_FORMAT.id} names an extra list")
+        elif TRUMPS in overlay.doc.data and (found is None or self._root(*found) != EXTRA_FORMAT.id):
+            refused = (TRUMPS, f"only a local rule on the {EXTRA_FORMAT.id} format has trumps to edit")
+        if refused is not None:
+            raise CompileError([overlay.doc.at((refused[0],), f"{refused[0]}: {refused[1]}", key=True)])
+        if found is None:
+            return None
+        if extra is None and TRUMPS in overlay.doc.data:
+            source = self._overlay_edition(overlay, path, edition)
+            extra = self._edited_extra(overlay, path, source, below)
+        return self._house(found[0], edition, found[1], extra)
+
+    def house_extra(self, path: Path) -> ExtraSource | None:
+        """The extra list of a local rule on the extra format (None for another local rule):
+        the list it starts from with its trumps' edits."""
+        return self._house_extra(path, ())
+
+    def _house_extra(self, path: Path, below: tuple[Path, ...]) -> ExtraSource | None:
+        if self._root(path, below) != EXTRA_FORMAT.id:
+            return None
+        overlay = self._overlay(path)
+        source = self._overlay_edition(overlay, path, overlay.edition_id)
+        return self._edited_extra(overlay, path, source, below)
+
+    def _extra_base(
+        self, overlay: OverlaySource, path: Path, source: EditionSource, below: tuple[Path, ...]
+    ) -> ExtraSource:
+        """The extra list a local rule on the extra format edits: its `extra:` (a built-in
+        list's id, or a file from its folder), or the edition's newest; on another local rule,
+        that one's list."""
+        found = self._based_on(overlay, path, below)
+        under = None if found is None else self._house_extra(*found)
+        if under is not None:
+            return under
+        named = overlay.extra
+        where = overlay.doc.locate(("extra",) if named is not None else ("base",))
+        return self.extra_list(source, str(path.parent / named) if named and is_path(named) else named, where)
+
+    def _edited_extra(
+        self, overlay: OverlaySource, path: Path, source: EditionSource, below: tuple[Path, ...]
+    ) -> ExtraSource:
+        edited, problems = edit_trumps(source, self._extra_base(overlay, path, source, below), overlay)
+        if edited is None:
+            raise CompileError(problems)
+        return edited
 
     def _based_on(
         self, overlay: OverlaySource, path: Path, below: tuple[Path, ...]

@@ -231,7 +231,13 @@ def check_extra(source: ExtraSource, edition: EditionSource) -> list[Diagnostic]
             message = f"id: '{rule.id}' is already a character of {edition.edition.id}"
             problems.append(doc.at((*path, "id"), message))
     ids = [action.id for _, action in located]
-    own = Added(frozenset(ids) - {a.id for a in edition.actions})
+    edition_ids = {a.id for a in edition.actions}  # one id, one action in the extra format
+    problems += [
+        doc.at((*path, "id"), f"id: '{action.id}' is already an action of {edition.edition.id}")
+        for path, action in located
+        if action.id in edition_ids
+    ]
+    own = Added(frozenset(ids) - edition_ids)
     widened = replace(
         edition,
         edition=_widened(edition.edition, source),
@@ -248,15 +254,25 @@ def own_problems(source: ExtraSource) -> list[Diagnostic]:
     """The problems of an extra list on its own: a card given two abilities, repeated ids."""
     doc = source.doc
     problems: list[Diagnostic] = []
-    seen: set[tuple[str, str]] = set()
+    seen: dict[tuple[str, str], int] = {}
     for t, trump in enumerate(source.trumps):
         card = (trump.suit, trump.number)
         if card in seen:
             message = f"card {trump.suit}{trump.number} is given an ability twice"
-            problems.append(doc.at(("trumps", t, "number"), message))
-        seen.add(card)
+            problems.append(doc.at(_card_at(doc, (t, seen[card])), message))
+        seen.setdefault(card, t)
     problems += _repeats(doc, [(("trumps", t), trump.id) for t, trump in enumerate(source.trumps)])
     return problems + _repeats(doc, [(path, action.id) for path, action in source.actions()])
+
+
+def _card_at(doc: Document, trumps: tuple[int, int]) -> PathKey:
+    """Where a card given twice is reported: at the suit or number of the two that this
+    document writes (a local rule's edit of a list), else at the later one's number."""
+    for t in trumps:
+        for field in ("number", "suit"):
+            if doc.locate(("trumps", t, field)).path == doc.path:
+                return ("trumps", t, field)
+    return ("trumps", trumps[0], "number")
 
 
 def _repeats(doc: Document, located: list[tuple[PathKey, str]]) -> list[Diagnostic]:

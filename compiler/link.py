@@ -175,8 +175,10 @@ def _apply(
     source: EditionSource, overlay: OverlaySource, under: RuleSet | None = None
 ) -> tuple[RuleSet, list[Diagnostic]]:
     doc, fmt = overlay.doc, overlay.format
-    if under is not None:  # on another local rule: its sections and types, its format as base
-        source = replace(source, edition=under.edition)
+    if under is not None:  # on another local rule (or extra): its names and types, its format as base
+        edition_ids = {a.id for a in source.actions}
+        beyond = tuple(a for a in under.actions if a.id not in edition_ids)
+        source = replace(source, edition=under.edition, actions=(*source.actions, *beyond))
         fmt = replace(fmt, base=under.format.id)
     source, problems = _with_own_names(source, overlay)
     edition = source.edition
@@ -211,7 +213,7 @@ def _apply(
     characters, character_problems = _edit(
         doc, "characters", base.characters, source.characters, overlay.characters, fmt.id
     )
-    problems += action_problems + character_problems
+    problems += action_problems + character_problems + _trump_action_edits(doc, base, overlay.actions)
     added = Added(
         frozenset(a.id for a in overlay.actions.add), frozenset(c.id for c in overlay.characters.add)
     )
@@ -219,19 +221,39 @@ def _apply(
         problems += _check_action(source, doc, ("actions", "add", i), action, formats, added)
     changed = {a.id: a for a in actions if a.id in overlay.actions.change}
     for entry_id, fields in overlay.actions.change.items():
-        # the action as changed: a field the change leaves (caused_by) still holds for its program
-        whole = changed.get(entry_id, fields)
-        problems += _check_action(source, doc, ("actions", "change", entry_id), whole, formats, added)
+        where = ("actions", "change", entry_id)
+        problems += _check_formats(doc, where, fields, formats)
+        problems += _check_name(doc, where, fields, "section", source.edition.sections, "section")
+        # the names of the action as changed: a field the change leaves (caused_by) still
+        # holds for its program
+        problems += check_action_names(source, doc, where, changed.get(entry_id, fields), added)
     for i, character in enumerate(overlay.characters.add):
         problems += _check_character(source, doc, ("characters", "add", i), character, formats)
     for entry_id, fields in overlay.characters.change.items():
         problems += _check_character(source, doc, ("characters", "change", entry_id), fields, formats)
     problems += check_abilities(source, doc, ("abilities",), overlay.abilities, added, always=True)
     edition = replace(edition, abilities=(*edition.abilities, *overlay.abilities))
-    ruleset = RuleSet(edition, fmt, actions, characters)
+    ruleset = RuleSet(edition, fmt, actions, characters, trumps=base.trumps, setup=base.setup)
     if not problems:
         problems += _overlay_needs(overlay, base, ruleset)
     return ruleset, problems
+
+
+def _trump_action_edits(doc: Document, base: RuleSet, edits: Edits) -> list[Diagnostic]:
+    """An ability's action is the trump's: `actions:` may not change or remove it (its trump's
+    `trumps.change` may), so that it keeps its face-up condition and its trump's list."""
+    owner = {action_id: trump.id for trump in base.trumps for action_id in trump.actions}
+    located: list[tuple[PathKey, str, bool]] = [(("actions", "change", a), a, True) for a in edits.change]
+    located += [(("actions", "remove", i), a, False) for i, a in enumerate(edits.remove)]
+    return [
+        doc.at(
+            where,
+            f"actions.{where[1]}: '{a}' is an action of trump '{owner[a]}'; edit it under trumps.change",
+            key=key,
+        )
+        for where, a, key in located
+        if a in owner
+    ]
 
 
 def _with_own_names(source: EditionSource, overlay: OverlaySource) -> tuple[EditionSource, list[Diagnostic]]:

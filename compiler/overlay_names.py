@@ -32,7 +32,7 @@ def by_id(
             remove=tuple(in_base.get(k, k) for k in edits.remove),
             take=tuple(to_id.get(k, k) for k in edits.take),
         )
-        doc = _aliased(doc, {(name, "change", key): (name, "change", new) for key, new in renamed.items()})
+        doc = aliased(doc, {(name, "change", key): (name, "change", new) for key, new in renamed.items()})
     return replace(overlay, doc=doc, actions=lists["actions"], characters=lists["characters"])
 
 
@@ -42,7 +42,7 @@ def _names(entries: Sequence[Any]) -> dict[str, str]:
     return {entry.name: entry.id for entry in entries if entry.name not in ids and entry.name != entry.id}
 
 
-def _aliased(doc: Document, moves: Mapping[PathKey, PathKey]) -> Document:
+def aliased(doc: Document, moves: Mapping[PathKey, PathKey]) -> Document:
     """A copy of `doc` where every location under an old path is also found under its new one."""
     if not moves:
         return doc

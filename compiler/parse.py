@@ -171,6 +171,7 @@ class OverlaySource:
     sections: tuple[str, ...] = ()  # added after the edition's, for this format's sheet
     action_types: tuple[str, ...] = ()
     abilities: Abilities = ()  # always on in its format, after the edition's
+    extra: str | None = None  # with base: extra, its extra list (a built-in id or a file); None: the newest
 
 
 Source = EditionSource | OverlaySource
@@ -208,6 +209,7 @@ def parse(doc: Document) -> tuple[Source | None, list[Diagnostic]]:
             tuple(data.get("sections", ())),
             tuple(data.get("action_types", ())),
             parse_abilities(data.get("abilities", ())),
+            data.get("extra"),
         )
     return (None if problems else source), problems
 

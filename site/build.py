@@ -89,7 +89,7 @@ def build_site(options: BuildOptions, console: Console | None = None) -> BuildRe
     pages = plan(env, options.editions, options.formats, options.rules)
     pages += frame_pages(env, options.editions, options.formats, options.frame)
     history = [] if options.formats else changes(env, options.editions)
-    extras = extra_pages(env, options.editions, options.formats)
+    extras = extra_pages(env, options.editions, options.formats, options.rules)
     rules_of_play = regulation_pages(env, options.editions, options.formats)
     if not options.html_only:
         require_pdf_extra()

@@ -176,14 +176,20 @@ def plan(env: Environment, editions: Sequence[str], formats: Sequence[str], rule
     return sorted(pages + overlay, key=lambda page: _order(page, ranks))
 
 
-def extra_pages(env: Environment, editions: Sequence[str], formats: Sequence[str]) -> list[ExtraPage]:
+def extra_pages(
+    env: Environment, editions: Sequence[str], formats: Sequence[str], rules: Path | None = None
+) -> list[ExtraPage]:
     """The extra lists of the built-in editions asked for (all of them when no format is
-    named, or when `extra` is), in the registry's order; in a build of every edition, then the
-    lists no edition plays, each under its regulations (printed with the newest edition's
-    legend)."""
-    if formats and EXTRA not in formats:
-        return []
+    named, or when `extra` is), in the registry's order; a local rule's own extra list
+    (`base: extra`) beside its sheet; in a build of every edition, then the lists no edition
+    plays, each under its regulations (printed with the newest edition's legend)."""
+    house = env.house_extra(rules) if rules is not None else None
     pages = []
+    if rules is not None and house is not None and house.edition_id is not None:
+        about = env.edition(str(env.find(house.edition_id, rules.parent))).edition
+        pages.append(ExtraPage(house, _extra_ruleset(about, house)))
+    if formats and EXTRA not in formats:
+        return pages
     for edition in editions or env.builtin_editions():
         for path in () if is_path(edition) else env.builtin_extras(edition):
             source = _extra_source(env, path)
@@ -191,9 +197,9 @@ def extra_pages(env: Environment, editions: Sequence[str], formats: Sequence[str
     regulations = {r.id: r for r in builtin_regulations()}
     for path in () if editions else env.frame_extras():
         source = _extra_source(env, path)
-        about = regulations[str(source.regulations)]
+        frame = regulations[str(source.regulations)]
         newest = env.edition(env.builtin_editions()[0]).edition
-        heading = replace(newest, id=about.id, title=about.title, published=source.published)
+        heading = replace(newest, id=frame.id, title=frame.title, published=source.published)
         pages.append(ExtraPage(source, _extra_ruleset(heading, source)))
     return pages
 

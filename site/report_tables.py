@@ -294,8 +294,9 @@ def compared_sections(comparison: Comparison, labels: Labels) -> tuple[Section, 
 
 
 def _compared_trumps(comparison: Comparison, labels: Labels, heads: tuple[str, ...]) -> tuple[Section, ...]:
-    """The trumps both extra lists have: the share of games in which each lay face up, its
-    owners' win rate there, each with B − A and its test."""
+    """The trumps of the two extra lists: the share of games in which each lay face up, its
+    owners' win rate there, each with B − A and its test when both lists have it (— for the
+    side without it)."""
     a, b = comparison.a, comparison.b
 
     def table(
@@ -304,7 +305,12 @@ def _compared_trumps(comparison: Comparison, labels: Labels, heads: tuple[str, .
         test: Callable[[TrumpComparison], Tested | None],
     ) -> Section:
         rows = tuple(
-            (f"{t.b.card} {t.b.name}", cell(t.a, a), cell(t.b, b), *tested_cells(test(t), percent=True))
+            (
+                f"{t.use.card} {t.use.name}",
+                "—" if t.a is None else cell(t.a, a),
+                "—" if t.b is None else cell(t.b, b),
+                *tested_cells(test(t), percent=True),
+            )
             for t in comparison.trumps
         )
         return Section(title, (labels.trump, *heads[1:]), rows)

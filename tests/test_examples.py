@@ -65,3 +65,4 @@ def test_the_examples_show_every_overlay_feature() -> None:
     assert any(str(d["base"]).endswith((".yaml", ".yml")) for d in examples)  # on another local rule
     assert any(d.get("actions", {}).get("take") for d in examples)  # from a bigger format
     assert any(d.get("sections") for d in examples)  # a section of its own
+    assert any(d.get("trumps", {}).get("add") for d in examples)  # a new trump (base: extra)

@@ -58,13 +58,21 @@ class ActionComparison:
 
 @dataclass(frozen=True, slots=True)
 class TrumpComparison:
-    """A trump both rule sets have (two extra lists): the share of the finished games in which
-    it lay face up, and its owners' win rate in those."""
+    """A trump of the two rule sets (two extra lists): the share of the finished games in which
+    it lay face up, and its owners' win rate in those; tested when both sides have it (a new
+    or removed trump of a local rule is shown for its one side)."""
 
-    a: TrumpUse
-    b: TrumpUse
+    a: TrumpUse | None
+    b: TrumpUse | None
     opened: Tested | None
     owner_wins: Tested | None
+
+    @property
+    def use(self) -> TrumpUse:
+        """Its card and name, as B has them (else A)."""
+        found = self.b or self.a
+        assert found is not None  # a comparison is made of one side's trump at least
+        return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +81,7 @@ class Comparison:
     b: Summary
     rates: tuple[tuple[str, Tested | None], ...]  # as Summary.rates() names them
     actions: tuple[ActionComparison, ...]  # B's order; an action of one side only is not compared
-    trumps: tuple[TrumpComparison, ...] = ()  # B's order, by card
+    trumps: tuple[TrumpComparison, ...] = ()  # B's order by card, then A's trumps B lacks
 
     @classmethod
     def of(cls, a: Summary, b: Summary) -> Comparison:
@@ -89,9 +97,15 @@ class Comparison:
             for x, y in pairs
         ]
         by_card = {t.card: t for t in a.trumps}
-        trump_pairs = [(t, u) for u in b.trumps if (t := by_card.get(u.card)) is not None]
+        in_b = {u.card for u in b.trumps}
+        trump_pairs: list[tuple[TrumpUse | None, TrumpUse | None]] = [
+            (by_card.get(u.card), u) for u in b.trumps
+        ]
+        trump_pairs += [(t, None) for t in a.trumps if t.card not in in_b]
         trumps = [
             (_rates(Rate(t.opened, a.completed), Rate(u.opened, b.completed)), _rates(t.wins, u.wins))
+            if t is not None and u is not None
+            else (None, None)
             for t, u in trump_pairs
         ]
         found = [d for _, d in rates if d is not None] + [d for row in actions for d in row if d is not None]
@@ -150,7 +164,7 @@ class Comparison:
                 **(
                     {
                         "trumps": {
-                            t.b.card: {"opened": shown(t.opened), "owner_wins": shown(t.owner_wins)}
+                            t.use.card: {"opened": shown(t.opened), "owner_wins": shown(t.owner_wins)}
                             for t in self.trumps
                         }
                     }

@@ -1,0 +1,125 @@
+"""Local rules on the extra format: an overlay with `base: extra` starts from an extra list
+(its `extra:`, by default the edition's newest) and adds, changes or removes its trumps
+(`trumps: {add, change, remove}`).
+
+The edits are applied to the list's document, every value keeping the place where it is
+written (the list's file, or the overlay), so the edited list is validated, parsed and
+checked exactly like a list written out in full, each problem located in the text that
+causes it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import replace
+from typing import Any
+
+from blackpoker.compiler.based import edit_list
+from blackpoker.compiler.diagnostics import Diagnostic
+from blackpoker.compiler.extra import NUMBERS, SUITS, ExtraSource, check_extra, parse_extra
+from blackpoker.compiler.load import Document, PathKey
+from blackpoker.compiler.needs import references
+from blackpoker.compiler.overlay_names import aliased
+from blackpoker.compiler.parse import EditionSource, OverlaySource
+from blackpoker.compiler.validate import schema_problems
+
+TRUMPS = "trumps"  # the overlay's edits of the list's trumps, and the list's own field
+
+
+def edit_trumps(
+    edition: EditionSource, base: ExtraSource, overlay: OverlaySource
+) -> tuple[ExtraSource | None, list[Diagnostic]]:
+    """The overlay's extra list: `base` with its trumps' edits, named after the overlay's
+    format; or the problems, each at the line that makes it."""
+    doc, problems = _by_id(overlay.doc, base)
+    if problems:
+        return None, problems
+    overlay = replace(overlay, doc=doc)
+    merged, problems = edit_list(base.doc, doc, TRUMPS, f"the extra list {base.id}", _card_order)
+    problems = problems or schema_problems(merged, "extra")
+    if problems:
+        return None, problems
+    parsed, problems = parse_extra(merged)
+    if parsed is None:
+        return None, problems
+    source = replace(parsed, id=overlay.format.id, title=overlay.format.name, description=overlay.description)
+    problems = _removal_problems(base, source, overlay) or check_extra(source, edition)
+    return (None if problems else source), problems
+
+
+def _by_id(doc: Document, base: ExtraSource) -> tuple[Document, list[Diagnostic]]:
+    """The overlay's document with each trump that `trumps.change` / `remove` names by its
+    card (♣10) or printed name as its id, every location under a name kept for the id too;
+    or the references the list lacks, each with the one probably meant."""
+    edits = doc.data.get(TRUMPS)
+    if not isinstance(edits, dict):
+        return doc, []
+    refs = {ref: t.id for t in base.trumps for ref in (t.name, f"{t.suit}{t.number}")}
+    refs |= {t.id: t.id for t in base.trumps}
+    change, remove = edits.get("change", {}), edits.get("remove", [])
+
+    def unknown(field: str, ref: str) -> str:
+        near = difflib.get_close_matches(ref, sorted(refs), n=1)
+        hint = f"; did you mean '{near[0]}'?" if near else ""
+        return f"{TRUMPS}.{field}: no trump '{ref}' in the extra list {base.id}{hint}"
+
+    problems = [
+        doc.at((TRUMPS, "remove", i), unknown("remove", r)) for i, r in enumerate(remove) if r not in refs
+    ]
+    problems += [
+        doc.at((TRUMPS, "change", k), unknown("change", k), key=True) for k in change if k not in refs
+    ]
+    if problems:
+        return doc, problems
+    named = {
+        **edits,
+        "change": {refs[k]: fields for k, fields in change.items()},
+        "remove": [refs[r] for r in remove],
+    }
+    moves: dict[PathKey, PathKey] = {
+        (TRUMPS, "change", k): (TRUMPS, "change", refs[k]) for k in change if refs[k] != k
+    }
+    return aliased(replace(doc, data={**doc.data, TRUMPS: named}), moves), []
+
+
+def _card_order(trump: dict[str, Any]) -> tuple[int, int]:
+    """A trump's place on the sheet: by suit, then number (the schema has checked both)."""
+    return SUITS.index(trump["suit"]), NUMBERS.index(str(trump["number"]))
+
+
+def _removal_problems(base: ExtraSource, source: ExtraSource, overlay: OverlaySource) -> list[Diagnostic]:
+    """Actions the edited list still names whose trump the overlay removes: at the naming
+    line when the overlay writes it, else at the removal (the list's own text needs it)."""
+    removed: list[str] = overlay.doc.data.get(TRUMPS, {}).get("remove", [])
+    located = source.actions()
+    kept = {action.id for _, action in located}
+    gone = {
+        each.id: trump.id
+        for trump in base.trumps
+        if trump.id in removed
+        for action in trump.actions
+        for each in (action, *base.variants_of(action.id))
+        if each.id not in kept
+    }
+    where = {action.id: path for path, action in located}
+    problems: list[Diagnostic] = []
+    needed_by: dict[str, list[str]] = {}
+    for ref in references([action for _, action in located], ()):
+        if ref.wanted not in gone:
+            continue
+        at = (*where[ref.referrer], *ref.at)
+        if source.doc.locate(at).path == overlay.doc.path:
+            trump = gone[ref.wanted]
+            message = f"{ref.field}: '{ref.wanted}' is an action of trump '{trump}', which this file removes"
+            problems.append(source.doc.at(at, message))
+        else:
+            needed_by.setdefault(gone[ref.wanted], []).append(f"{ref.referrer} ({ref.field} '{ref.wanted}')")
+    problems += [
+        overlay.doc.at(
+            (TRUMPS, "remove", i),
+            f"{TRUMPS}.remove: cannot remove '{trump_id}': named by {', '.join(needers)}",
+        )
+        for i, trump_id in enumerate(removed)
+        if (needers := needed_by.get(trump_id))
+    ]
+    return problems

@@ -305,11 +305,17 @@ class Environment:
             raise CompileError(lent)
         return lent
 
-    def _with_lent_programs(self, extra: ExtraSource) -> ExtraSource | list[Diagnostic]:
-        """The list with the programs its `programs_from` (a built-in list's id) lends it, or
-        the problem of a name that is no built-in list."""
+    def _with_lent_programs(
+        self, extra: ExtraSource, below: tuple[str, ...] = ()
+    ) -> ExtraSource | list[Diagnostic]:
+        """The list with the programs its `programs_from` (a built-in list's id) lends it, the
+        lender's own lent ones included, or the problem of a name that is no built-in list or
+        that lends back to a list below it (`below`: the borrowers on the way here)."""
         if extra.programs_from is None:
             return extra
+        if extra.programs_from in (*below, extra.id):
+            message = f"programs_from: '{extra.programs_from}' borrows from this list in turn"
+            return [extra.doc.at(("programs_from",), message)]
         every = [*(p for e in self.builtin_editions() for p in self.builtin_extras(e)), *self.frame_extras()]
         found = next((p for p in every if p.stem == extra.programs_from), None)
         lender, problems = self.read(found) if found is not None else (None, [])
@@ -317,7 +323,8 @@ class Environment:
             known = ", ".join(p.stem for p in every)
             message = f"programs_from: no built-in extra list '{extra.programs_from}' (built in: {known})"
             return problems or [extra.doc.at(("programs_from",), message)]
-        return with_programs_of(extra, lender)
+        lent = self._with_lent_programs(lender, (*below, extra.id))
+        return lent if isinstance(lent, list) else with_programs_of(extra, lent)
 
     def official_base(self, path: Path) -> str:
         """The official format a local-rule file starts from, through the local rules it is

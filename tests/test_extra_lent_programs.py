@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 from bad_input_support import invoke, located
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.extra import EXTRA_FORMAT, ExtraSource
+from blackpoker.compiler.model import Action
 
 ENV = Environment()
 BORROWERS = [
@@ -27,23 +29,27 @@ def _source(path: Path) -> ExtraSource:
     return source
 
 
-def _lender(source: ExtraSource) -> ExtraSource:
-    every = [p for e in ENV.builtin_editions() for p in ENV.builtin_extras(e)]
-    return _source(next(p for p in every if p.stem == source.programs_from))
+def _lent(source: ExtraSource) -> dict[str, Action]:
+    """The actions the lender plays, by id: with what its own lender lends it."""
+    edition = next(
+        e for e in ENV.builtin_editions() for p in ENV.builtin_extras(e) if p.stem == source.programs_from
+    )
+    return {a.id: a for a in ENV.compile(edition, EXTRA_FORMAT.id, extra=source.programs_from).actions}
 
 
-def test_an_action_printed_alike_takes_the_lenders_program_and_one_printed_otherwise_stays_pending() -> None:
+def test_an_action_printed_alike_takes_the_lenders_program_and_one_printed_otherwise_does_not() -> None:
+    """One printed otherwise plays its own program, or none (pending)."""
     assert BORROWERS
     for edition, path in BORROWERS:
         source = _source(path)
-        lender = {a.id: a for _, a in _lender(source).actions()}
+        lender = _lent(source)
         ruleset = ENV.compile(edition, EXTRA_FORMAT.id, extra=path.stem)
         played = {a.id: a for a in ruleset.actions}
         pending = {a for t in ruleset.trumps for a in t.pending}
         alike = differ = 0
         for _, action in source.actions():
             origin = lender.get(action.id)
-            if action.program or origin is None or not origin.program:
+            if origin is None or not origin.program:
                 continue
             same = (action.effect, action.cost, action.key, action.timing, action.note) == (
                 origin.effect,
@@ -52,13 +58,15 @@ def test_an_action_printed_alike_takes_the_lenders_program_and_one_printed_other
                 origin.timing,
                 origin.note,
             )
-            if same:
-                alike += 1
+            if action.program:
+                assert action.id in played and played[action.id].program == action.program, action.id
+            elif same:
                 assert action.id in played and played[action.id].program == origin.program, action.id
             else:
-                differ += 1
                 assert action.id not in played, action.id
                 assert action.id in pending or action in source.operations, action.id
+            alike += same
+            differ += not same
         assert alike and ruleset.setup is not None
     assert differ  # some list prints one of them otherwise (its effect or cost)
 
@@ -67,7 +75,8 @@ def test_a_changed_print_is_not_lent_a_program(tmp_path: Path) -> None:
     edition, path = BORROWERS[0]
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     before = ENV.compile(edition, EXTRA_FORMAT.id, extra=path.stem)
-    lent = next(t for t in before.trumps if t.actions)
+    own = {t["id"] for t in data["trumps"] if "program" in t.get("actions", [{}])[0]}
+    lent = next(t for t in before.trumps if t.actions and t.id not in own)
     trump = next(t for t in data["trumps"] if t["id"] == lent.id)
     trump["actions"][0]["effect"] += "（変更）"
     copy = tmp_path / path.name
@@ -77,22 +86,24 @@ def test_a_changed_print_is_not_lent_a_program(tmp_path: Path) -> None:
     assert trump["actions"][0]["id"] in changed.pending and trump["actions"][0]["id"] not in changed.actions
 
 
-def test_an_unknown_lender_is_located(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("lender", "message"),
+    [("nothing", "no built-in extra list 'nothing'"), (None, "borrows from this list in turn")],
+    ids=["unknown", "itself"],
+)
+def test_a_lender_that_is_no_built_in_list_or_the_list_itself_is_located(
+    tmp_path: Path, lender: str | None, message: str
+) -> None:
     _, path = BORROWERS[0]
     text = path.read_text(encoding="utf-8")
     source = _source(path)
     copy = tmp_path / path.name
+    named = lender or source.id
     copy.write_text(
-        text.replace(f"programs_from: {source.programs_from}", "programs_from: nothing"), encoding="utf-8"
+        text.replace(f"programs_from: {source.programs_from}", f"programs_from: {named}"), encoding="utf-8"
     )
     line = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("programs_from:"))
-    located(
-        invoke("validate", copy),
-        str(copy),
-        line,
-        len("programs_from: ") + 1,
-        "no built-in extra list 'nothing'",
-    )
+    located(invoke("validate", copy), str(copy), line, len("programs_from: ") + 1, message)
 
 
 def test_a_borrowing_list_plays() -> None:

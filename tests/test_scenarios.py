@@ -7,7 +7,7 @@ from pathlib import Path
 import yaml
 from blackpoker.cli.main import main
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.extra import EXTRA_FORMAT
+from blackpoker.compiler.extra import EXTRA_FORMAT, ExtraSource
 from blackpoker.compiler.pipeline import edition_source
 from click.testing import CliRunner
 
@@ -116,19 +116,28 @@ def test_broken_files_report_every_problem_located(tmp_path: Path, monkeypatch) 
 
 
 def test_each_playable_extra_action_has_a_scenario_in_the_extra_suite() -> None:
-    """Every action of the extra format's rule set that its base format lacks (the trump
-    operations and each trump action with a program) is named in an extra scenario, for the
-    editions with extra scenarios."""
-    suites: dict[str, str] = {}
+    """Every action of an extra list's rule set that its base format lacks (the trump
+    operations and each trump action with a program) is named in a scenario playing the list,
+    for each built-in list the scenarios play; of a list that borrows programs
+    (`programs_from`), the actions with a program of its own: the lent ones are the lender's."""
+    suites: dict[tuple[str, Path], str] = {}
     for path in SCENARIOS.glob("**/*.yaml"):
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        if data.get("format") == EXTRA_FORMAT.id:
-            suites[data["edition"]] = suites.get(data["edition"], "") + path.read_text(encoding="utf-8")
+        if data.get("format") != EXTRA_FORMAT.id:
+            continue
+        builtin = {p.stem: p for p in ENV.builtin_extras(data["edition"])}
+        extra = builtin.get(data.get("extra") or next(iter(builtin)))
+        if extra is not None:  # a list of the scenario's own is not checked here
+            played = (data["edition"], extra)
+            suites[played] = suites.get(played, "") + path.read_text(encoding="utf-8")
     assert suites
-    for edition, text in suites.items():
-        rules = ENV.compile(edition, EXTRA_FORMAT.id)
+    for (edition, extra), text in suites.items():
+        rules = ENV.compile(edition, EXTRA_FORMAT.id, extra=extra.stem)
         base = {a.id for a in ENV.compile(edition, rules.edition.formats[-1].id).actions}
-        added = [a.name for a in rules.actions if a.id not in base]
+        source, _ = ENV.read(extra)
+        assert isinstance(source, ExtraSource)
+        own = {a.id for _, a in source.actions() if a.program or source.programs_from is None}
+        added = [a.name for a in rules.actions if a.id not in base and a.id in own]
         # requested by a command, or by an effect or a trigger (an event names it)
         missing = [name for name in added if f": {name}" not in text and f"ed {name} by" not in text]
-        assert added and not missing, (edition, missing)
+        assert added and not missing, (edition, extra.stem, missing)

@@ -100,7 +100,7 @@ def request(g: Table, option: RequestOption) -> None:
     me = state.players[p]
     state.passes.clear()
     if Limit.ONCE_PER_TURN in action.limits:
-        me.used.add(action.id)
+        me.used[action.id] = me.used.get(action.id, 0) + 1
     for cid in option.keys:
         t.take_card(state, cid)
     for letter, paid in option.payment:

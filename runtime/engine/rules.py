@@ -17,7 +17,7 @@ from typing import Generic, TypeVar
 from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.compiler.matcher import KeyMatcher, compile_matcher
 from blackpoker.compiler.model import Action, Character, Edition, Format, RuleSet
-from blackpoker.compiler.program import Ability, Event, Target
+from blackpoker.compiler.program import Ability, ChangeNumber, Event, Target
 from blackpoker.runtime.engine.legal import KeyWays, Planned, Requestable, Timed, requestables
 from blackpoker.runtime.engine.options import Payment
 from blackpoker.runtime.engine.state import PLAYERS
@@ -120,6 +120,17 @@ class Rules:
         # whether any ability can be on: when none, numbers are read as printed at once
         self.has_abilities = bool(self.trump_abilities or ruleset.edition.abilities) or any(
             c.abilities for c in ruleset.characters
+        )
+        # the actions whose cost or use limit some `change` names: only theirs are looked up
+        self.changed_actions = frozenset(
+            a.action
+            for source in (
+                ruleset.edition.abilities,
+                *self.trump_abilities.values(),
+                *(c.abilities for c in ruleset.characters),
+            )
+            for a in source
+            if isinstance(a, ChangeNumber) and a.action is not None
         )
         # some character waives costs (魔力増加): only then is the field searched for one
         self.waivers = any(c.waives_cost_of for c in ruleset.characters)

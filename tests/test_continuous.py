@@ -60,11 +60,7 @@ def test_bad_abilities_are_reported_at_their_place(tmp_path: Path) -> None:
         "                                  program: [request: drow,\n"
         "                                            damage: {player: you, amount: {count: pickd}}]}]}\n"
     )
-    bad.write_text(text, encoding="utf-8")
-    result = CliRunner().invoke(main, ["validate", str(bad)])
-    assert result.exit_code == 1
-    lines = [line.removeprefix(str(bad)) for line in result.output.splitlines()]
-    assert lines == [
+    assert _problems(bad, text) == [
         ":27:47: type: unknown character type '兵隊' (declared: 兵士, 防壁)",
         ":33:43: replace_effect.action: unknown action 'chrge'",
         ":33:68: 'key': an ability's condition reads no names (it is read before any request)",
@@ -130,11 +126,7 @@ def test_bad_cost_and_limit_changes_are_reported_at_their_place(tmp_path: Path) 
         "     abilities: [change: {number: cost, action: open, set: 2, add: 1},\n"
         "                 change: {number: hand_limit, set: BD, action: open}]}\n"
     )
-    bad.write_text(text, encoding="utf-8")
-    result = CliRunner().invoke(main, ["validate", str(bad)])
-    assert result.exit_code == 1
-    lines = [line.removeprefix(str(bad)) for line in result.output.splitlines()]
-    assert lines == [
+    assert _problems(bad, text) == [
         ":24:49: action: unknown action 'summonSoldier'",
         ":24:71: waive: unit 'C' is not a cost unit of v7 (known: B, D, L, S)",
         ":28:18: change: the uses_per_turn of which action? (action: ID)",
@@ -148,11 +140,15 @@ def test_bad_cost_and_limit_changes_are_reported_at_their_place(tmp_path: Path) 
 
 
 def test_a_cost_that_does_not_parse_is_located_in_its_text(tmp_path: Path) -> None:
-    bad = tmp_path / "costs.yaml"
-    bad.write_text(COSTS.read_text(encoding="utf-8").replace("set: BLL", "set: BXL"), encoding="utf-8")
+    text = COSTS.read_text(encoding="utf-8").replace("set: BLL", "set: BXL")
+    assert _problems(tmp_path / "costs.yaml", text)[0] == (
+        ":26:71: set 'BXL': unexpected 'X'; expected a payment unit (B, C, D, L, S)"
+    )
+
+
+def _problems(bad: Path, text: str) -> list[str]:
+    """What `validate` reports of `text` written at `bad` (which must fail), without the path."""
+    bad.write_text(text, encoding="utf-8")
     result = CliRunner().invoke(main, ["validate", str(bad)])
     assert result.exit_code == 1
-    assert (
-        result.output.splitlines()[0]
-        == f"{bad}:26:71: set 'BXL': unexpected 'X'; expected a payment unit (B, C, D, L, S)"
-    )
+    return [line.removeprefix(str(bad)) for line in result.output.splitlines()]

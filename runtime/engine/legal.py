@@ -126,8 +126,8 @@ def requestables(actions: tuple[Action, ...], specs: Mapping[str, Target]) -> Ti
 
 
 def requestable(a: Action, units: tuple[str, ...], spec: Target | None) -> Requestable:
-    """The entry of an action as it is paid with the cost `units` (its own, or what is left
-    of it when a character waives part of it)."""
+    """The entry of an action as it is paid with the cost `units` (its own, or as abilities
+    change it and a character waives part of it)."""
     cost = tuple((letter, units.count(letter)) for letter in sorted(set(units)))
     constant = [UNITS[letter].constant(n) for letter, n in cost]
     return Requestable(

@@ -34,7 +34,7 @@ HAND_PLANS_SIZE = 100_000  # (player, hand, timing situation) → the actions it
 RELEVANT_WAYS_SIZE = 200_000  # (action id, its relevant hand cards as bits) → key-card ways
 VALUE_WAYS_SIZE = 100_000  # (action id, those cards' values) → key-card ways, as positions
 DISCARD_WAYS_SIZE = 1 << 16  # (how many, cards left in the hand) → the ways to discard them
-PART_PAID_SIZE = 1_000  # (action id, the cost units a waiver leaves) → its entry at that cost
+PART_PAID_SIZE = 1_000  # (action id, the cost units abilities and waivers leave) → its entry at that cost
 
 
 class LRU(Generic[K, V]):

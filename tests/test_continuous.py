@@ -122,7 +122,7 @@ def test_bad_cost_and_limit_changes_are_reported_at_their_place(tmp_path: Path) 
     text = text.replace("summonsSoldier, waive: [L]", "summonSoldier, waive: [C]")
     text = text.replace("action: setBulwark, set: 2", "set: 2, waive: [L]")
     text += (
-        '  - {suit: ♢, number: "5", id: d5, name: x, ability: x,\n'
+        '  - {suit: ♢, number: "6", id: d6, name: x, ability: x,\n'
         "     abilities: [change: {number: cost, action: open, set: 2, add: 1},\n"
         "                 change: {number: hand_limit, set: BD, action: open}]}\n"
     )
@@ -131,10 +131,10 @@ def test_bad_cost_and_limit_changes_are_reported_at_their_place(tmp_path: Path) 
         ":24:71: waive: unit 'C' is not a cost unit of v7 (known: B, D, L, S)",
         ":28:18: change: the uses_per_turn of which action? (action: ID)",
         ":28:65: waive: only a cost has units waived, not the uses_per_turn",
-        ":30:60: set: a cost is written as its units (BD), not a number",
-        ":30:68: add: a cost is set or has units waived, not added to",
-        ":31:52: set: the hand_limit is a number",
-        ":31:64: action: the hand_limit is not an action's",
+        ":32:60: set: a cost is written as its units (BD), not a number",
+        ":32:68: add: a cost is set or has units waived, not added to",
+        ":33:52: set: the hand_limit is a number",
+        ":33:64: action: the hand_limit is not an action's",
         "8 problems found",
     ]
 

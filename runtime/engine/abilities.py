@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from blackpoker.compiler.cost import Cost
-from blackpoker.compiler.model import Action
+from blackpoker.compiler.model import Action, Limit
 from blackpoker.compiler.program import (
     Ability,
     ChangeNumber,
@@ -106,9 +106,9 @@ def number(
 def cost(g: Table, player: int, action: Action) -> tuple[str, ...]:
     """The one read of the cost a player's request of the action pays: the printed units, then
     each `change` of it that reaches the player, in order (`set` replaces, `waive` removes).
-    Only actions some ability names are looked at (`Rules.changed_actions`)."""
+    Only actions some ability names are looked at (`Rules.changed_costs`)."""
     units = action.cost.units
-    if action.id not in g.rules.changed_actions:
+    if action.id not in g.rules.changed_costs:
         return units
     for change in _changes(g, Quantity.COST, player, action=action.id):
         if isinstance(change.set_to, Cost):
@@ -117,11 +117,17 @@ def cost(g: Table, player: int, action: Action) -> tuple[str, ...]:
     return units
 
 
-def uses_per_turn(g: Table, player: int, action: Action) -> int:
-    """How often the player may request a once-per-turn action this turn (printed: once)."""
-    if action.id not in g.rules.changed_actions:
-        return 1
-    return number(g, Quantity.USES_PER_TURN, 1, player, action=action.id)
+def uses_per_turn(g: Table, player: int, action: Action) -> int | None:
+    """How often the player may request the action a turn (None: no limit): printed, once
+    for a once-per-turn action, else no limit; then each `change` of it in order (a `set`
+    limits any action, an `add` raises a limit)."""
+    allowed = 1 if Limit.ONCE_PER_TURN in action.limits else None
+    if action.id not in g.rules.changed_limits:
+        return allowed
+    for change in _changes(g, Quantity.USES_PER_TURN, player, action=action.id):
+        allowed = change.set_to if isinstance(change.set_to, int) else allowed
+        allowed = None if allowed is None else allowed + change.add
+    return allowed
 
 
 def size(g: Table, unit: Unit) -> int:

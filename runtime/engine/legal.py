@@ -132,7 +132,7 @@ def requestable(a: Action, units: tuple[str, ...], spec: Target | None) -> Reque
     constant = [UNITS[letter].constant(n) for letter, n in cost]
     return Requestable(
         a,
-        Limit.ONCE_PER_TURN in a.limits,  # refused once used up
+        Limit.ONCE_PER_TURN in a.limits,  # refused once used up (or an ability limits it)
         cost,
         tuple(unit for unit in cost if not UNITS[unit[0]].uses_hand),
         any(UNITS[letter].uses_hand for letter, _ in cost),
@@ -212,7 +212,8 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
     for planned in plan:
         entry = planned.entry
         action = entry.action
-        if entry.once and action.id in used and not once_allows(g, p, action):
+        limited = entry.once or action.id in g.rules.changed_limits
+        if limited and action.id in used and not once_allows(g, p, action):
             continue
         keyed = entry.keyed_requirement
         if action.requires is not None and not keyed and not requirement_holds(g, p, action):
@@ -223,7 +224,7 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
             if not sources:
                 continue
         free = part = False
-        if action.type in waived or action.id in g.rules.changed_actions:
+        if action.type in waived or action.id in g.rules.changed_costs:
             left = cost_needed(g, p, action, waived)
             free = not left
             part = bool(left) and left != action.cost.units

@@ -94,10 +94,10 @@ def turn_allows(action: Action, own_turn: bool) -> bool:
 
 
 def once_allows(g: Table, p: int, action: Action) -> bool:
-    """A once-per-turn action is allowed while the player's uses of it this turn are fewer
-    than the abilities on allow (printed: once)."""
-    uses = g.state.players[p].used.get(action.id, 0)
-    return Limit.ONCE_PER_TURN not in action.limits or uses < abilities.uses_per_turn(g, p, action)
+    """An action is allowed while the player's uses of it this turn are fewer than its limit
+    (printed: once for a once-per-turn action; abilities may change or set one)."""
+    allowed = abilities.uses_per_turn(g, p, action)
+    return allowed is None or g.state.players[p].used.get(action.id, 0) < allowed
 
 
 def waived_units(g: Table, p: int) -> dict[str, frozenset[str] | None]:

@@ -87,18 +87,11 @@ def _changes(
     return found
 
 
-def number(
-    g: Table,
-    quantity: Quantity,
-    printed: int,
-    player: int,
-    unit: Unit | None = None,
-    action: str | None = None,
-) -> int:
+def number(g: Table, quantity: Quantity, printed: int, player: int, unit: Unit | None = None) -> int:
     """The one read of a number abilities may change: the printed value, then each `change`
     that reaches it, in order (`set` replaces, `add` adds)."""
     value = printed
-    for change in _changes(g, quantity, player, unit, action):
+    for change in _changes(g, quantity, player, unit):
         value = (change.set_to if isinstance(change.set_to, int) else value) + change.add
     return value
 

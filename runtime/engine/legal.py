@@ -205,7 +205,6 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
         )
     if not plan:
         return []
-    used = me.used
     waived = waived_units(g, p) if me.field and g.rules.waivers else {}
     payer: Payer | None = None
     found: list[RequestOption] = []
@@ -213,7 +212,7 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
         entry = planned.entry
         action = entry.action
         limited = entry.once or action.id in g.rules.changed_limits
-        if limited and action.id in used and not once_allows(g, p, action):
+        if limited and not once_allows(g, p, action):
             continue
         keyed = entry.keyed_requirement
         if action.requires is not None and not keyed and not requirement_holds(g, p, action):

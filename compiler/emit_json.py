@@ -10,6 +10,7 @@ from dataclasses import fields
 from enum import Enum
 from typing import Any
 
+from blackpoker.compiler.cost import Cost
 from blackpoker.compiler.model import Action, Character, Fog, RuleSet, TrumpRule, ZoneRule
 from blackpoker.compiler.program import Ability, Node, Step
 
@@ -178,4 +179,6 @@ def _node(value: Any) -> Any:
         return {value.op: found} if isinstance(value, Step) else found  # a step under its word
     if isinstance(value, tuple):
         return [_node(item) for item in value]
+    if isinstance(value, Cost):
+        return str(value)
     return value.value if isinstance(value, Enum) else value

@@ -176,7 +176,7 @@ def parse_extra(doc: Document) -> tuple[ExtraSource | None, list[Diagnostic]]:
                 character(("trumps", t, "characters", c), entry)
                 for c, entry in enumerate(raw.get("characters", []))
             ),
-            abilities=parse_abilities(raw.get("abilities", ())),
+            abilities=parse_abilities(doc, ("trumps", t, "abilities"), raw.get("abilities", ()), problems),
         )
         for t, raw in enumerate(data["trumps"])
     )

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from blackpoker.compiler.cards import rank_label
-from blackpoker.compiler.cost import PAYABLE_UNITS
+from blackpoker.compiler.cost import PAYABLE_UNITS, Cost
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.compiler.load import Document, PathKey, is_path
 from blackpoker.compiler.matcher import compile_matcher
@@ -57,6 +57,7 @@ from blackpoker.compiler.program import (
     Pile,
     PreventDamage,
     PutCharacter,
+    Quantity,
     ReplaceEffect,
     Request,
     Scope,
@@ -430,15 +431,14 @@ def check_action_names(
     if _get(action, "type") != "":  # an extra list's set-up, which no player requests, has none
         problems += _check_name(doc, path, action, "type", edition.action_types, "action type")
     cost = _get(action, "cost")
-    units = {u.unit for u in edition.cost_units}
-    for unit in sorted(set(cost.units) - units) if cost else ():
-        problems.append(
-            doc.at(
-                (*path, "cost"),
-                f"cost: unit '{unit}' is not a cost unit of {edition.id} (known: {', '.join(sorted(units))})",
-            )
-        )
-    return problems
+    return problems + _foreign_units(doc, (*path, "cost"), edition, cost.units if cost else ())
+
+
+def _foreign_units(doc: Document, path: PathKey, edition: Edition, named: Iterable[str]) -> list[Diagnostic]:
+    """The units named at `path` (a cost, a waiver) that are not cost units of the edition."""
+    units = sorted(u.unit for u in edition.cost_units)
+    known = f"is not a cost unit of {edition.id} (known: {', '.join(units)})"
+    return [doc.at(path, f"{path[-1]}: unit '{unit}' {known}") for unit in sorted(set(named) - set(units))]
 
 
 def _check_program(
@@ -645,7 +645,6 @@ def check_abilities(
     cannot shield anyone."""
     problems = []
     actions = {a.id for a in source.actions} | added.actions
-    types = source.edition.character_types
     for i, ability in enumerate(abilities):
         where = (*path, i)
         if always and ability.scope not in (None, Scope.ALL):
@@ -655,9 +654,8 @@ def check_abilities(
             problems.append(
                 doc.at(where, f"{ability.word}: needs an owner (a trump's or a character's ability)")
             )
-        if isinstance(ability, ChangeNumber) and ability.type is not None and ability.type not in types:
-            message = f"type: {_unknown('character type', ability.type, types)}"
-            problems.append(doc.at((*where, *ability.at("type")), message))
+        if isinstance(ability, ChangeNumber):
+            problems += _check_change(source, doc, where, ability, actions)
         if isinstance(ability, ReplaceEffect):
             if ability.action not in actions:
                 message = f"replace_effect.action: unknown action '{ability.action}'"
@@ -680,6 +678,41 @@ def check_abilities(
                 )
                 problems.append(doc.at(found, message))
     return problems
+
+
+def _check_change(
+    source: EditionSource, doc: Document, where: PathKey, change: ChangeNumber, actions: set[str]
+) -> list[Diagnostic]:
+    """A `change` names a character type, an action and cost units of the edition, and only
+    the fields its number has: an action's cost or use limit names the action; a cost is set
+    to units and has units waived, not added to; a number is set to a number."""
+    problems = []
+
+    def at(name: str, message: str) -> Diagnostic:
+        return doc.at((*where, *change.at(name)), message)
+
+    number = change.number.value
+    of_action = change.number in (Quantity.COST, Quantity.USES_PER_TURN)
+    if of_action and change.action is None:
+        problems.append(doc.at(where, f"change: the {number} of which action? (action: ID)"))
+    if not of_action and change.action is not None:
+        problems.append(at("action", f"action: the {number} is not an action's"))
+    if change.number is Quantity.COST and change.add:
+        problems.append(at("add", "add: a cost is set or has units waived, not added to"))
+    if change.number is Quantity.COST and isinstance(change.set_to, int):
+        problems.append(at("set_to", "set: a cost is written as its units (BD), not a number"))
+    if change.number is not Quantity.COST and change.waive is not None:
+        problems.append(at("waive", f"waive: only a cost has units waived, not the {number}"))
+    if change.number is not Quantity.COST and not isinstance(change.set_to, int | None):
+        problems.append(at("set_to", f"set: the {number} is a number"))
+    types = source.edition.character_types
+    if change.type is not None and change.type not in types:
+        problems.append(at("type", f"type: {_unknown('character type', change.type, types)}"))
+    if change.action is not None and change.action not in actions:
+        problems.append(at("action", f"action: unknown action '{change.action}'"))
+    cost = change.set_to.units if isinstance(change.set_to, Cost) else ()
+    problems += _foreign_units(doc, (*where, *change.at("set_to")), source.edition, cost)
+    return problems + _foreign_units(doc, (*where, *change.at("waive")), source.edition, change.waive or ())
 
 
 def _check_name(

@@ -124,7 +124,6 @@ _CHARACTER: dict[str, Callable[[Any], Any]] = {
     "labels": tuple,
     "untargetable_by": tuple,
     "suits": tuple,
-    "abilities": lambda items: parse_abilities(items),
     "triggers": lambda items: tuple(
         CharacterTrigger(
             When(t["when"]),
@@ -182,7 +181,7 @@ def parse(doc: Document) -> tuple[Source | None, list[Diagnostic]]:
     data = doc.data
     source: Source
     if data["kind"] == "edition":
-        edition = _edition(data)
+        edition = _edition(doc, problems)
         order = [f.id for f in edition.formats]
 
         def entries(name: str, build: type[E], table: Mapping[str, Callable[[Any], Any]]) -> tuple[E, ...]:
@@ -208,7 +207,7 @@ def parse(doc: Document) -> tuple[Source | None, list[Diagnostic]]:
             _edits(doc, "characters", Character, _CHARACTER, problems),
             tuple(data.get("sections", ())),
             tuple(data.get("action_types", ())),
-            parse_abilities(data.get("abilities", ())),
+            parse_abilities(doc, ("abilities",), data.get("abilities", ()), problems),
             data.get("extra"),
         )
     return (None if problems else source), problems
@@ -234,7 +233,8 @@ def notation_problems(doc: Document) -> list[Diagnostic]:
     return problems
 
 
-def _edition(data: Mapping[str, Any]) -> Edition:
+def _edition(doc: Document, problems: list[Diagnostic]) -> Edition:
+    data = doc.data
     return Edition(
         id=data["id"],
         title=data["title"],
@@ -253,7 +253,7 @@ def _edition(data: Mapping[str, Any]) -> Edition:
         labels=tuple(Label(label["id"], label["name"]) for label in data.get("labels", ())),
         fog_types=tuple(data.get("fog_types", ())),
         usage_line=tuple(data.get("usage_line", USAGE_LINE)),
-        abilities=parse_abilities(data.get("abilities", ())),
+        abilities=parse_abilities(doc, ("abilities",), data.get("abilities", ()), problems),
     )
 
 
@@ -314,6 +314,8 @@ def _fields(
             fields["formats"] = tuple(order[order.index(value) :]) if value in order else ()
         elif key in ("cost", "key"):
             fields[key] = _notation(doc, (*path, key), value, problems)
+        elif key == "abilities":
+            fields[key] = parse_abilities(doc, (*path, key), value, problems)
         elif key == "program":
             fields["program"] = tuple(value)
             fields["steps"] = parse_steps(value)
@@ -336,9 +338,27 @@ def _step(item: Mapping[str, Any]) -> Step:
     return _build(_STEPS[op], item)
 
 
-def parse_abilities(raw: Sequence[Any]) -> Abilities:
-    """Validated continuous abilities → their typed nodes (each entry has one word)."""
-    return tuple(_build(_ABILITIES[next(iter(item))], item) for item in raw)
+def parse_abilities(
+    doc: Document, path: PathKey, raw: Sequence[Any], problems: list[Diagnostic]
+) -> Abilities:
+    """Validated continuous abilities → their typed nodes (each entry has one word); a cost a
+    `change` sets is parsed like an action's, its errors located."""
+    return tuple(
+        _build(_ABILITIES[next(iter(item))], _costs_parsed(doc, (*path, i), item, problems))
+        for i, item in enumerate(raw)
+    )
+
+
+def _costs_parsed(doc: Document, path: PathKey, item: Mapping[str, Any], problems: list[Diagnostic]) -> Any:
+    changed = item.get("change", {})
+    if changed.get("number") != Quantity.COST or not isinstance(changed.get("set"), str):
+        return item
+    return {
+        "change": {
+            **changed,
+            "set": _notation(doc, (*path, "change", "set"), changed["set"], problems, parse_cost),
+        }
+    }
 
 
 _STEPS: Mapping[str, type[Step]] = MappingProxyType({cls.op: cls for cls in STEP_TYPES})
@@ -437,6 +457,7 @@ _READERS: Mapping[str, Callable[[Any], Any]] = MappingProxyType(
         "str": str,
         "bool": bool,
         "int": int,
+        "int | Cost": lambda value: value,  # a cost set is parsed, located, beforehand
         "Binding": str,
         "Shorthand": lambda value: not isinstance(value, dict),
         "tuple[int, ...]": tuple,
@@ -473,8 +494,16 @@ def _same(value: Any) -> Any:
     return value
 
 
-def _notation(doc: Document, path: PathKey, text: str, problems: list[Diagnostic]) -> Any:
-    parse_text = parse_cost if path[-1] == "cost" else parse_key
+def _notation(
+    doc: Document,
+    path: PathKey,
+    text: str,
+    problems: list[Diagnostic],
+    parse_text: Callable[[str], Any] | None = None,
+) -> Any:
+    """Cost or key notation (by the field's name, unless `parse_text` is given) parsed, its
+    errors located within the text."""
+    parse_text = parse_text or (parse_cost if path[-1] == "cost" else parse_key)
     if path[-1] == "key" and not text.strip():
         return None
     try:

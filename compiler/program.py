@@ -18,6 +18,7 @@ from enum import Enum, StrEnum
 from typing import Any, ClassVar
 
 from blackpoker.compiler.cards import rank_label
+from blackpoker.compiler.cost import Cost
 from blackpoker.compiler.model import Face
 
 PathKey = tuple[str | int, ...]
@@ -760,6 +761,8 @@ class Quantity(StrEnum):
 
     HAND_LIMIT = "hand_limit"  # a player's (core.hand_limit)
     SIZE = "size"  # a character's
+    COST = "cost"  # an action's, as its requester pays it
+    USES_PER_TURN = "uses_per_turn"  # how often a once-per-turn action may be requested a turn
 
 
 class Dies(StrEnum):
@@ -779,14 +782,18 @@ class Ability(Node):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ChangeNumber(Ability):
-    """Kind (c): `set` the number, then `add` to it; a size only of characters of `type`."""
+    """Kind (c): `set` the number, then `add` to it; a size only of characters of `type`; a
+    cost or a use limit only of `action`. A cost is `set` to units (its notation parsed), then
+    its `waive` units are not paid."""
 
     word = "change"
     prefix = ("change",)
     number: Quantity = field(metadata=at("number"))
-    set_to: int | None = field(default=None, metadata=at("set"))
+    set_to: int | Cost | None = field(default=None, metadata=at("set"))
     add: int = field(default=0, metadata=at("add"))
     type: str | None = field(default=None, metadata=at("type"))
+    action: str | None = field(default=None, metadata=later("action"))
+    waive: tuple[str, ...] | None = field(default=None, metadata=later("waive"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

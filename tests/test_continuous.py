@@ -60,11 +60,7 @@ def test_bad_abilities_are_reported_at_their_place(tmp_path: Path) -> None:
         "                                  program: [request: drow,\n"
         "                                            damage: {player: you, amount: {count: pickd}}]}]}\n"
     )
-    bad.write_text(text, encoding="utf-8")
-    result = CliRunner().invoke(main, ["validate", str(bad)])
-    assert result.exit_code == 1
-    lines = [line.removeprefix(str(bad)) for line in result.output.splitlines()]
-    assert lines == [
+    assert _problems(bad, text) == [
         ":27:47: type: unknown character type '兵隊' (declared: 兵士, 防壁)",
         ":33:43: replace_effect.action: unknown action 'chrge'",
         ":33:68: 'key': an ability's condition reads no names (it is read before any request)",
@@ -95,3 +91,64 @@ def test_an_ability_always_on_has_no_owner(tmp_path: Path) -> None:
         f"{bad}:8:64: prevent_damage: needs an owner (a trump's or a character's ability)",
         "2 problems found",
     ]
+
+
+COSTS = DATA / "lists" / "costs.yaml"
+
+
+def test_a_cost_change_compiles_its_units_and_writes_them_as_printed() -> None:
+    rules = Environment().compile("v7", "extra", extra=str(COSTS))
+    by_card = {t.card: t.abilities for t in rules.trumps}
+    assert pickle.loads(pickle.dumps(by_card["♢3"])) == by_card["♢3"]
+    written = {t["card"]: t["abilities"] for t in ruleset_json(rules)["trumps"]}
+    assert written["♢3"] == [
+        {
+            "change": {
+                "scope": "all",
+                "number": "cost",
+                "set_to": "BLL",
+                "add": 0,
+                "type": None,
+                "action": "summonsSoldier",
+            }
+        }
+    ]
+    assert written["♢2"][0]["change"]["waive"] == ["L"]
+
+
+def test_bad_cost_and_limit_changes_are_reported_at_their_place(tmp_path: Path) -> None:
+    bad = tmp_path / "costs.yaml"
+    text = COSTS.read_text(encoding="utf-8")
+    text = text.replace("summonsSoldier, waive: [L]", "summonSoldier, waive: [C]")
+    text = text.replace("action: setBulwark, set: 2", "set: 2, waive: [L]")
+    text += (
+        '  - {suit: ♢, number: "6", id: d6, name: x, ability: x,\n'
+        "     abilities: [change: {number: cost, action: open, set: 2, add: 1},\n"
+        "                 change: {number: hand_limit, set: BD, action: open}]}\n"
+    )
+    assert _problems(bad, text) == [
+        ":24:49: action: unknown action 'summonSoldier'",
+        ":24:71: waive: unit 'C' is not a cost unit of v7 (known: B, D, L, S)",
+        ":28:18: change: the uses_per_turn of which action? (action: ID)",
+        ":28:65: waive: only a cost has units waived, not the uses_per_turn",
+        ":32:60: set: a cost is written as its units (BD), not a number",
+        ":32:68: add: a cost is set or has units waived, not added to",
+        ":33:52: set: the hand_limit is a number",
+        ":33:64: action: the hand_limit is not an action's",
+        "8 problems found",
+    ]
+
+
+def test_a_cost_that_does_not_parse_is_located_in_its_text(tmp_path: Path) -> None:
+    text = COSTS.read_text(encoding="utf-8").replace("set: BLL", "set: BXL")
+    assert _problems(tmp_path / "costs.yaml", text)[0] == (
+        ":26:71: set 'BXL': unexpected 'X'; expected a payment unit (B, C, D, L, S)"
+    )
+
+
+def _problems(bad: Path, text: str) -> list[str]:
+    """What `validate` reports of `text` written at `bad` (which must fail), without the path."""
+    bad.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(bad)])
+    assert result.exit_code == 1
+    return [line.removeprefix(str(bad)) for line in result.output.splitlines()]

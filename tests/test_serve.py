@@ -208,7 +208,7 @@ def test_an_exported_position_keeps_the_once_per_turn_record(server: Running, tm
     game = server.session(token).game
     once = [a for a in game.rules.actions if Limit.ONCE_PER_TURN in a.limits]
     assert once, "the format has no once-per-turn action"
-    game.state.players[0].used.add(once[0].id)
+    game.state.players[0].used[once[0].id] = 1
     answer = server.call("GET", f"/api/seat/{token}/scenario")
     assert answer.status == 200, answer.text
     path = tmp_path / "position.yaml"
@@ -216,7 +216,7 @@ def test_an_exported_position_keeps_the_once_per_turn_record(server: Running, tm
     result = CliRunner().invoke(main, ["scenario", "run", str(path)])  # its expect checks `used`
     assert result.exit_code == 0 and "1 passed, 0 failed" in result.output, result.output
     again = server.new_game(scenario=answer.text)["p1"]
-    assert server.session(again).game.state.players[0].used == {once[0].id}
+    assert server.session(again).game.state.players[0].used == {once[0].id: 1}
 
 
 def test_a_game_between_two_people_sends_each_seat_only_its_view(server: Running) -> None:

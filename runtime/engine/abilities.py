@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from blackpoker.compiler.cost import Cost
+from blackpoker.compiler.model import Action, Limit
 from blackpoker.compiler.program import (
     Ability,
     ChangeNumber,
@@ -66,20 +68,59 @@ def _reaches(on: On, player: int, unit: Unit | None) -> bool:
     return unit.uid == on.unit
 
 
+def _changes(
+    g: Table, quantity: Quantity, player: int, unit: Unit | None = None, action: str | None = None
+) -> list[ChangeNumber]:
+    """The `change` abilities on that reach this number (of the player, the character, or the
+    player's requests of the action), in the order they apply."""
+    found = []
+    for on in on_abilities(g):
+        change = on.ability
+        if (
+            isinstance(change, ChangeNumber)
+            and change.number is quantity
+            and change.action == action
+            and (unit is None or change.type is None or unit.kind.type == change.type)
+            and _reaches(on, player, unit)
+        ):
+            found.append(change)
+    return found
+
+
 def number(g: Table, quantity: Quantity, printed: int, player: int, unit: Unit | None = None) -> int:
     """The one read of a number abilities may change: the printed value, then each `change`
     that reaches it, in order (`set` replaces, `add` adds)."""
     value = printed
-    for on in on_abilities(g):
-        found = on.ability
-        if (
-            isinstance(found, ChangeNumber)
-            and found.number is quantity
-            and (unit is None or found.type is None or unit.kind.type == found.type)
-            and _reaches(on, player, unit)
-        ):
-            value = (value if found.set_to is None else found.set_to) + found.add
+    for change in _changes(g, quantity, player, unit):
+        value = (change.set_to if isinstance(change.set_to, int) else value) + change.add
     return value
+
+
+def cost(g: Table, player: int, action: Action) -> tuple[str, ...]:
+    """The one read of the cost a player's request of the action pays: the printed units, then
+    each `change` of it that reaches the player, in order (`set` replaces, `waive` removes).
+    Only actions some ability names are looked at (`Rules.changed_costs`)."""
+    units = action.cost.units
+    if action.id not in g.rules.changed_costs:
+        return units
+    for change in _changes(g, Quantity.COST, player, action=action.id):
+        if isinstance(change.set_to, Cost):
+            units = change.set_to.units
+        units = tuple(u for u in units if u not in (change.waive or ()))
+    return units
+
+
+def uses_per_turn(g: Table, player: int, action: Action) -> int | None:
+    """How often the player may request the action a turn (None: no limit): printed, once
+    for a once-per-turn action, else no limit; then each `change` of it in order (a `set`
+    limits any action, an `add` raises a limit)."""
+    allowed = 1 if Limit.ONCE_PER_TURN in action.limits else None
+    if action.id not in g.rules.changed_limits:
+        return allowed
+    for change in _changes(g, Quantity.USES_PER_TURN, player, action=action.id):
+        allowed = change.set_to if isinstance(change.set_to, int) else allowed
+        allowed = None if allowed is None else allowed + change.add
+    return allowed
 
 
 def size(g: Table, unit: Unit) -> int:

@@ -196,7 +196,7 @@ def snapshot(state: GameState) -> dict[str, Any]:
                 "hand": p.hand,
                 "graveyard": p.graveyard,
                 "outside": p.outside,
-                "used": sorted(p.used),
+                "used": p.uses(),
                 # only an edition that declares zones has them (a v7 state hashes as it did)
                 **({"zones": p.zones} if p.zones else {}),
                 **({"face_up": sorted(p.face_up.items())} if p.face_up else {}),

@@ -12,12 +12,12 @@ from dataclasses import dataclass, replace
 from itertools import product
 from typing import TYPE_CHECKING
 
-from blackpoker.compiler.model import Action
+from blackpoker.compiler.model import Action, Limit
 from blackpoker.compiler.program import Target
 from blackpoker.runtime.engine.expressions import reads_key, requirement_holds
 from blackpoker.runtime.engine.legality import (
     causing_units,
-    cost_left,
+    cost_needed,
     once_allows,
     timing_allows,
     turn_allows,
@@ -126,13 +126,13 @@ def requestables(actions: tuple[Action, ...], specs: Mapping[str, Target]) -> Ti
 
 
 def requestable(a: Action, units: tuple[str, ...], spec: Target | None) -> Requestable:
-    """The entry of an action as it is paid with the cost `units` (its own, or what is left
-    of it when a character waives part of it)."""
+    """The entry of an action as it is paid with the cost `units` (its own, or as abilities
+    change it and a character waives part of it)."""
     cost = tuple((letter, units.count(letter)) for letter in sorted(set(units)))
     constant = [UNITS[letter].constant(n) for letter, n in cost]
     return Requestable(
         a,
-        not once_allows(a, (a.id,)),  # refused once used
+        Limit.ONCE_PER_TURN in a.limits,  # refused once used up (or an ability limits it)
         cost,
         tuple(unit for unit in cost if not UNITS[unit[0]].uses_hand),
         any(UNITS[letter].uses_hand for letter, _ in cost),
@@ -205,14 +205,14 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
         )
     if not plan:
         return []
-    used = me.used
     waived = waived_units(g, p) if me.field and g.rules.waivers else {}
     payer: Payer | None = None
     found: list[RequestOption] = []
     for planned in plan:
         entry = planned.entry
         action = entry.action
-        if entry.once and not once_allows(action, used):
+        limited = entry.once or action.id in g.rules.changed_limits
+        if limited and not once_allows(g, p, action):
             continue
         keyed = entry.keyed_requirement
         if action.requires is not None and not keyed and not requirement_holds(g, p, action):
@@ -223,8 +223,8 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
             if not sources:
                 continue
         free = part = False
-        if action.type in waived:
-            left = cost_left(action.cost.units, waived[action.type])
+        if action.type in waived or action.id in g.rules.changed_costs:
+            left = cost_needed(g, p, action, waived)
             free = not left
             part = bool(left) and left != action.cost.units
             if part:  # some units waived, some not: the entry of the cost that is left

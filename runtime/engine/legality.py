@@ -8,13 +8,14 @@ payment registry, `targets.candidates`); explanations report the first refusal's
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from blackpoker.compiler.cards import Card
 from blackpoker.compiler.model import Action, Limit, Timing
 from blackpoker.compiler.program import CausedBy
+from blackpoker.runtime.engine import abilities
 from blackpoker.runtime.engine.expressions import requirement_holds, unmet_requirement
 from blackpoker.runtime.engine.options import target_text
 from blackpoker.runtime.engine.payments import UNITS, Spent
@@ -92,8 +93,11 @@ def turn_allows(action: Action, own_turn: bool) -> bool:
     return not (own_turn and Limit.ONLY_WITHOUT_TURN in action.limits)
 
 
-def once_allows(action: Action, used: Collection[str]) -> bool:
-    return Limit.ONCE_PER_TURN not in action.limits or action.id not in used
+def once_allows(g: Table, p: int, action: Action) -> bool:
+    """An action is allowed while the player's uses of it this turn are fewer than its limit
+    (printed: once for a once-per-turn action; abilities may change or set one)."""
+    allowed = abilities.uses_per_turn(g, p, action)
+    return allowed is None or g.state.players[p].used.get(action.id, 0) < allowed
 
 
 def waived_units(g: Table, p: int) -> dict[str, frozenset[str] | None]:
@@ -128,10 +132,13 @@ def cost_left(units: tuple[str, ...], waived: frozenset[str] | None) -> tuple[st
     return () if waived is None else tuple(u for u in units if u not in waived)
 
 
-def cost_needed(g: Table, p: int, action: Action) -> tuple[str, ...]:
-    """The payment units the request must pay, after what characters waive for its type."""
-    waived = waived_units(g, p)
-    units = action.cost.units
+def cost_needed(
+    g: Table, p: int, action: Action, waived: dict[str, frozenset[str] | None] | None = None
+) -> tuple[str, ...]:
+    """The payment units the request must pay: the cost as the abilities on change it, then
+    less what characters waive for its type (`waived`: those found already)."""
+    waived = waived_units(g, p) if waived is None else waived
+    units = abilities.cost(g, p, action)
     return cost_left(units, waived[action.type]) if action.type in waived else units
 
 
@@ -175,9 +182,10 @@ def timing(s: Subject) -> str | None:
 
 
 def once_per_turn(s: Subject) -> str | None:
-    if once_allows(s.named, s.game.state.players[s.written.player].used):
+    if once_allows(s.game, s.written.player, s.named):
         return None
-    return f"{s.named.name} can be requested once per turn"
+    allowed = abilities.uses_per_turn(s.game, s.written.player, s.named)
+    return f"{s.named.name} can be requested {'once' if allowed == 1 else f'{allowed} times'} per turn"
 
 
 def without_turn(s: Subject) -> str | None:

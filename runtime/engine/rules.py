@@ -17,7 +17,7 @@ from typing import Generic, TypeVar
 from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.compiler.matcher import KeyMatcher, compile_matcher
 from blackpoker.compiler.model import Action, Character, Edition, Format, RuleSet
-from blackpoker.compiler.program import Ability, Event, Target
+from blackpoker.compiler.program import Ability, ChangeNumber, Event, Quantity, Target
 from blackpoker.runtime.engine.legal import KeyWays, Planned, Requestable, Timed, requestables
 from blackpoker.runtime.engine.options import Payment
 from blackpoker.runtime.engine.state import PLAYERS
@@ -34,7 +34,7 @@ HAND_PLANS_SIZE = 100_000  # (player, hand, timing situation) → the actions it
 RELEVANT_WAYS_SIZE = 200_000  # (action id, its relevant hand cards as bits) → key-card ways
 VALUE_WAYS_SIZE = 100_000  # (action id, those cards' values) → key-card ways, as positions
 DISCARD_WAYS_SIZE = 1 << 16  # (how many, cards left in the hand) → the ways to discard them
-PART_PAID_SIZE = 1_000  # (action id, the cost units a waiver leaves) → its entry at that cost
+PART_PAID_SIZE = 1_000  # (action id, the cost units abilities and waivers leave) → its entry at that cost
 
 
 class LRU(Generic[K, V]):
@@ -121,6 +121,19 @@ class Rules:
         self.has_abilities = bool(self.trump_abilities or ruleset.edition.abilities) or any(
             c.abilities for c in ruleset.characters
         )
+        # the actions whose cost / use limit some `change` names: only theirs are looked up
+        changes = [
+            a
+            for source in (
+                ruleset.edition.abilities,
+                *self.trump_abilities.values(),
+                *(c.abilities for c in ruleset.characters),
+            )
+            for a in source
+            if isinstance(a, ChangeNumber) and a.action is not None
+        ]
+        self.changed_costs = frozenset(a.action for a in changes if a.number is Quantity.COST)
+        self.changed_limits = frozenset(a.action for a in changes if a.number is Quantity.USES_PER_TURN)
         # some character waives costs (魔力増加): only then is the field searched for one
         self.waivers = any(c.waives_cost_of for c in ruleset.characters)
         # which cards make which character (兵士として, 防壁にする)

@@ -127,7 +127,8 @@ class PlayerState:
     graveyard: list[int] = dataclasses.field(default_factory=list)  # top last
     field: list[Unit] = dataclasses.field(default_factory=list)
     outside: list[int] = dataclasses.field(default_factory=list)  # not in this game (hand-written scenarios)
-    used: set[str] = dataclasses.field(default_factory=set)  # once-per-turn actions requested this turn
+    # once-per-turn actions requested this turn → how often (an ability may allow more than once)
+    used: dict[str, int] = dataclasses.field(default_factory=dict)
     zones: dict[str, list[int]] = dataclasses.field(default_factory=dict)  # the edition's core.zones (fog)
     # cards of `zones` lying face up (trumps) → when each turned face up (a uid: the timestamp
     # of its abilities, 002 §6.4.2)
@@ -140,10 +141,14 @@ class PlayerState:
             list(self.graveyard),
             [u.copy() for u in self.field],
             list(self.outside),
-            set(self.used),
+            dict(self.used),
             {zone: list(cards) for zone, cards in self.zones.items()} if self.zones else {},
             dict(self.face_up),
         )
+
+    def uses(self) -> list[str]:
+        """The once-per-turn actions requested this turn, each once per use, sorted."""
+        return sorted(a for a, n in self.used.items() for _ in range(n))
 
     def pile(self, zone: str) -> list[int]:
         """The cards of a zone a program reads: hand, graveyard, life or a declared zone."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, assert_never
@@ -489,7 +490,7 @@ def build(scenario: Scenario) -> Game:
 
         player.hand = [take(t) for t in zones.get("hand", ())]
         by_name = {a.name: a.id for a in scenario.rules.actions}
-        player.used = {by_name[name] for name in zones.get("used", ())}
+        player.used = dict(Counter(by_name[name] for name in zones.get("used", ())))
         player.graveyard = [take(t) for t in zones.get("graveyard", ())]
         player.zones = {
             z.id: [take(t) for t in zones.get("zones", {}).get(z.id, ())]
@@ -708,7 +709,7 @@ def actual(game: Game) -> dict[str, Any]:
             "field": [character_text(game, u) for u in p.field],
             "zones": {zone: sorted(label(c) for c in cards) for zone, cards in p.zones.items()},
             "face_up": sorted(label(c) for c in p.face_up),
-            "used": sorted(game.rules.action(a).name for a in p.used),
+            "used": sorted(game.rules.action(a).name for a in p.uses()),
         }
     return found
 

@@ -73,7 +73,7 @@ def position_scenario(game: Game, source: RulesSource, name: str) -> dict[str, A
         if p.zones:
             zones["zones"] = {zone: _labels(cards) for zone, cards in p.zones.items()}
         if p.used:
-            zones["used"] = sorted(game.rules.action(a).name for a in p.used)
+            zones["used"] = sorted(game.rules.action(a).name for a in p.uses())
         field = []
         for unit in p.field:
             spec: dict[str, Any] = {"as": unit.kind.id, "cards": _labels(unit.cards)}

@@ -161,8 +161,11 @@ def test_a_replay_is_stepped_forward_and_back(
     page.wait_for_selector(".result")
     full = page.locator(".player").first.locator(".card:not(.back)").count()
     page.select_option("#who", "p1")
+    # the board is drawn again from p1's view: wait for it rather than for a card back or an
+    # empty zone, which the full view may already show
     page.wait_for_function(
-        "() => document.querySelectorAll('.player')[0].querySelector('.card.back, .empty') !== null"
+        "full => document.querySelectorAll('.player')[0].querySelectorAll('.card:not(.back)').length < full",
+        arg=full,
     )
     assert (
         page.locator(".player").first.locator(".card:not(.back)").count() < full

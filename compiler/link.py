@@ -222,12 +222,10 @@ def _apply(
         problems += _check_action(source, doc, ("actions", "add", i), action, formats, added)
     changed = {a.id: a for a in actions if a.id in overlay.actions.change}
     for entry_id, fields in overlay.actions.change.items():
-        where = ("actions", "change", entry_id)
-        problems += _check_formats(doc, where, fields, formats)
-        problems += _check_name(doc, where, fields, "section", source.edition.sections, "section")
         # the names of the action as changed: a field the change leaves (caused_by) still
         # holds for its program
-        problems += check_action_names(source, doc, where, changed.get(entry_id, fields), added)
+        whole = changed.get(entry_id, fields)
+        problems += _check_action(source, doc, ("actions", "change", entry_id), fields, formats, added, whole)
     for i, character in enumerate(overlay.characters.add):
         problems += _check_character(source, doc, ("characters", "add", i), character, formats)
     for entry_id, fields in overlay.characters.change.items():
@@ -415,10 +413,13 @@ def _check_action(
     action: Any,
     formats: Iterable[str],
     added: Added = NOTHING_ADDED,
+    named: Any = None,
 ) -> list[Diagnostic]:
+    """An action's formats and section as written, and what it names (as `named` reads, the
+    whole action a change makes, when given)."""
     problems = _check_formats(doc, path, action, formats)
     problems += _check_name(doc, path, action, "section", source.edition.sections, "section")
-    return problems + check_action_names(source, doc, path, action, added)
+    return problems + check_action_names(source, doc, path, action if named is None else named, added)
 
 
 def check_action_names(

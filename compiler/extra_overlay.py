@@ -10,13 +10,13 @@ causes it.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import replace
 from typing import Any
 
 from blackpoker.compiler.based import edit_list
 from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.extra import NUMBERS, SUITS, ExtraSource, check_extra, parse_extra
+from blackpoker.compiler.link import unknown_entries
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.needs import references
 from blackpoker.compiler.overlay_names import aliased
@@ -57,18 +57,7 @@ def _by_id(doc: Document, base: ExtraSource) -> tuple[Document, list[Diagnostic]
     refs = {ref: t.id for t in base.trumps for ref in (t.name, f"{t.suit}{t.number}")}
     refs |= {t.id: t.id for t in base.trumps}
     change, remove = edits.get("change", {}), edits.get("remove", [])
-
-    def unknown(field: str, ref: str) -> str:
-        near = difflib.get_close_matches(ref, sorted(refs), n=1)
-        hint = f"; did you mean '{near[0]}'?" if near else ""
-        return f"{TRUMPS}.{field}: no trump '{ref}' in the extra list {base.id}{hint}"
-
-    problems = [
-        doc.at((TRUMPS, "remove", i), unknown("remove", r)) for i, r in enumerate(remove) if r not in refs
-    ]
-    problems += [
-        doc.at((TRUMPS, "change", k), unknown("change", k), key=True) for k in change if k not in refs
-    ]
+    problems = unknown_entries(doc, TRUMPS, remove, change, set(refs), f"the extra list {base.id}")
     if problems:
         return doc, problems
     named = {

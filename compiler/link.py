@@ -281,16 +281,22 @@ def _unknown_base(doc: Document, base: str, edition: Edition) -> Diagnostic:
     return doc.at(("base",), f"base: unknown format '{base}' in edition {edition.id} (known: {known})")
 
 
-def _unknown_entries(
-    doc: Document, name: str, removed: Iterable[Any], changed: Iterable[Any], known: set[str]
+def unknown_entries(
+    doc: Document,
+    name: str,
+    removed: Iterable[Any],
+    changed: Iterable[Any],
+    known: set[str],
+    within: str = "the base format",
 ) -> list[Diagnostic]:
-    """An overlay's remove / change ids that its base format lacks, each with a near id."""
+    """An overlay's remove / change ids that what it edits (its base format, an extra list)
+    lacks, each with a near id."""
     singular = name[:-1]
 
     def message(field: str, entry_id: str) -> str:
         near = difflib.get_close_matches(entry_id, sorted(known), n=1)
         hint = f"; did you mean '{near[0]}'?" if near else ""
-        return f"{name}.{field}: no {singular} '{entry_id}' in the base format{hint}"
+        return f"{name}.{field}: no {singular} '{entry_id}' in {within}{hint}"
 
     problems = [
         doc.at((name, "remove", i), message("remove", entry_id))
@@ -318,7 +324,7 @@ def early_overlay_problems(source: EditionSource, doc: Document) -> list[Diagnos
         edits = doc.data.get(name)
         if isinstance(edits, dict):
             removed, changed = edits.get("remove"), edits.get("change")
-            problems += _unknown_entries(
+            problems += unknown_entries(
                 doc,
                 name,
                 removed if isinstance(removed, list) else (),
@@ -344,7 +350,7 @@ def _edit(
     known = {entry.id for entry in (*entries, *taken)}
     singular = name[:-1]
     refs = known | {entry.name for entry in (*entries, *taken)}  # names left are misspelt: suggest either
-    problems += _unknown_entries(doc, name, edits.remove, edits.change, refs)
+    problems += unknown_entries(doc, name, edits.remove, edits.change, refs)
     for entry_id, fields in edits.change.items():
         if "format" in fields:
             problems.append(

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 
@@ -37,6 +38,18 @@ class Diagnostic:
 def display_width(text: str) -> int:
     # Full-width characters take two terminal columns, so the caret stays under the error.
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def nearest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """The candidate closest to a misspelt word, if any is close enough."""
+    near = difflib.get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
+    return near[0] if near else None
+
+
+def did_you_mean(word: str, candidates: Iterable[str], show: Callable[[str], str] = "'{}'".format) -> str:
+    """The `; did you mean …?` tail of a message about an unknown name ('' when nothing is near)."""
+    near = nearest(word, candidates)
+    return "" if near is None else f"; did you mean {show(near)}?"
 
 
 class BlackPokerError(Exception):

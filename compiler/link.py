@@ -9,14 +9,13 @@ immediate request cycle, no removal of what others name, some action passes the 
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from blackpoker.compiler.cards import rank_label
 from blackpoker.compiler.cost import PAYABLE_UNITS, Cost
-from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
+from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location, did_you_mean
 from blackpoker.compiler.load import Document, PathKey, is_path
 from blackpoker.compiler.matcher import compile_matcher
 from blackpoker.compiler.model import Action, Edition, Format, RuleSet, Trigger
@@ -294,9 +293,7 @@ def unknown_entries(
     singular = name[:-1]
 
     def message(field: str, entry_id: str) -> str:
-        near = difflib.get_close_matches(entry_id, sorted(known), n=1)
-        hint = f"; did you mean '{near[0]}'?" if near else ""
-        return f"{name}.{field}: no {singular} '{entry_id}' in {within}{hint}"
+        return f"{name}.{field}: no {singular} '{entry_id}' in {within}{did_you_mean(entry_id, known)}"
 
     problems = [
         doc.at((name, "remove", i), message("remove", entry_id))
@@ -398,8 +395,7 @@ def _taken(
             problems.append(doc.at((name, "take", i), message))
         elif entry_id not in by_id:
             refs = sorted({ref for entry in every for ref in (entry.id, entry.name)})
-            near = difflib.get_close_matches(entry_id, refs, n=1)
-            hint = f"; did you mean '{near[0]}'?" if near else ""
+            hint = did_you_mean(entry_id, refs)
             problems.append(
                 doc.at((name, "take", i), f"{name}.take: no {name[:-1]} '{entry_id}' in the edition{hint}")
             )

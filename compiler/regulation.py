@@ -8,7 +8,6 @@ Every name, number and rule citation comes from the data file: the code knows on
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from importlib import resources
@@ -17,7 +16,7 @@ from typing import Any
 
 from blackpoker.compiler.cards import Card
 from blackpoker.compiler.deck import Deck, deck_from, set_problems
-from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
+from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location, did_you_mean
 from blackpoker.compiler.link import Added, check_action_names
 from blackpoker.compiler.load import Document, is_path, load_file
 from blackpoker.compiler.matcher import compile_matcher
@@ -577,8 +576,7 @@ def _lookup(part: _Part, kind: str, regulations: Regulations, text: str) -> Name
     if key in by_key:
         return by_key[key]
     known = ", ".join(str(e) for e in entries)
-    near = difflib.get_close_matches(key, list(by_key), n=1)
-    suggestion = f"; did you mean {by_key[near[0]]}?" if near else ""
+    suggestion = did_you_mean(key, by_key, show=lambda near: str(by_key[near]))
     what = {"formats": "a format", "frames": "a frame", "options": "an option"}[kind]
     place = {"formats": "first", "frames": "second", "options": "third and later"}[kind]
     message = f"'{part.text}' is not {what} (the {place} part is {what}: {known}){suggestion}"

@@ -6,14 +6,13 @@ and what was expected.
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Iterator
 from functools import cache
 from importlib import resources
 from typing import Any
 
-from blackpoker.compiler.diagnostics import Diagnostic
+from blackpoker.compiler.diagnostics import Diagnostic, did_you_mean, nearest
 from blackpoker.compiler.load import Document, PathKey
 from jsonschema import Draft202012Validator, ValidationError
 from referencing import Registry, Resource
@@ -101,7 +100,7 @@ def _claiming(error: ValidationError, home: str) -> int | None:
 def _closeness(instance: dict[Any, Any], allowed: list[str]) -> int:
     """How well a mapping's keys fit a form: 2 per key it has, 1 per misspelling of one."""
     return sum(
-        2 if key in allowed else int(bool(difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.8)))
+        2 if key in allowed else int(nearest(str(key), allowed, cutoff=0.8) is not None)
         for key in instance
     )
 
@@ -211,8 +210,7 @@ def _diagnostic(doc: Document, error: ValidationError, home: str) -> Diagnostic:
             allowed = _allowed_keys(schema, home)
             extra = sorted(set(error.instance) - set(allowed))
             key = extra[0] if extra else "?"
-            near = difflib.get_close_matches(key, allowed, n=1)
-            suggestion = f"; did you mean '{near[0]}'?" if near else f"; allowed keys: {', '.join(allowed)}"
+            suggestion = did_you_mean(key, allowed) or f"; allowed keys: {', '.join(allowed)}"
             others = f" (and {', '.join(extra[1:])})" if len(extra) > 1 else ""
             return doc.at((*path, key), f"{name}: unknown key '{key}'{others}{suggestion}", key=True)
         case "required":
@@ -220,10 +218,7 @@ def _diagnostic(doc: Document, error: ValidationError, home: str) -> Diagnostic:
             return doc.at(path, f"{name}: missing required key '{missing}'", key=True)
         case "enum":
             options = ", ".join(str(o) for o in error.validator_value)
-            near = difflib.get_close_matches(
-                str(error.instance), [str(o) for o in error.validator_value], n=1
-            )
-            suggestion = f"; did you mean '{near[0]}'?" if near else ""
+            suggestion = did_you_mean(str(error.instance), [str(o) for o in error.validator_value])
             return doc.at(path, f"{name}: expected one of {options}; got '{error.instance}'{suggestion}")
         case "const":
             return doc.at(path, f"{name}: expected '{error.validator_value}'; got '{error.instance}'")

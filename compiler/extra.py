@@ -5,7 +5,7 @@ extra list (seed 001 §3.11, §4.4)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from blackpoker.compiler.cards import Suit
@@ -32,6 +32,7 @@ from blackpoker.compiler.parse import (
     setup_action,
 )
 from blackpoker.compiler.program import Abilities, All, Event, FaceUp, Player, Requires
+from blackpoker.compiler.upstream.vocabulary import vocabulary
 
 NUMBERS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = tuple(suit.value for suit in Suit)
@@ -351,10 +352,11 @@ def with_programs_of(extra: ExtraSource, other: ExtraSource) -> ExtraSource:
     trump whose ability prints alike, and `other`'s set-up when it has
     none: the set-up is the format's rule (001 §3.11.4), which a list does not print."""
     theirs = {action.id: action for _, action in other.actions()}
+    engine = vocabulary().action_engine_fields
 
     def taken(action: Action) -> Action | None:
         origin = theirs.get(action.id)
-        if action.program or origin is None or _printed(origin) != _printed(action):
+        if action.program or origin is None or _printed(origin, engine) != _printed(action, engine):
             return None
         return replace(origin, since=action.since, updates=action.updates)
 
@@ -395,8 +397,8 @@ def _printed_character(character: ExtraCharacter) -> tuple[str, ...]:
     return (character.name, character.type, character.cards, character.note, character.ability)
 
 
-def _printed(action: Action) -> Action:
-    """The action without its engine data and history: what a sheet prints of it."""
-    return replace(
-        action, program=(), steps=(), requires=None, triggered_by=None, caused_by=None, since="", updates=()
-    )
+def _printed(action: Action, engine: tuple[str, ...]) -> tuple[Any, ...]:
+    """What a sheet prints of an action: its fields but the engine data (`engine`, the fields no
+    printed list has) and the history."""
+    left_out = {*engine, "since", "updates"}
+    return tuple(getattr(action, f.name) for f in fields(Action) if f.compare and f.name not in left_out)

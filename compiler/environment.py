@@ -391,6 +391,16 @@ class Environment:
         source = self._overlay_edition(overlay, path, overlay.edition_id)
         return self._edited_extra(overlay, path, source, below)
 
+    def extra_file(self, path: Path, below: tuple[Path, ...] = ()) -> Path | None:
+        """The extra list file a local rule edits, when its `extra:` (or that of the local rule
+        it is based on) names a file rather than a built-in list."""
+        overlay = self._overlay(path)
+        found = self._based_on(overlay, path, below)
+        if found is not None:
+            return self.extra_file(*found)
+        named = overlay.extra if overlay.format.base == EXTRA_FORMAT.id else None
+        return path.parent / named if named is not None and is_path(named) else None
+
     def _extra_base(
         self, overlay: OverlaySource, path: Path, source: EditionSource, below: tuple[Path, ...]
     ) -> ExtraSource:

@@ -15,7 +15,7 @@ from bad_input_support import invoke
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.extra import EXTRA_FORMAT
 from blackpoker.runtime.play.log import ReplayError, replay
-from blackpoker.runtime.play.source import EXTRA, EXTRA_FILE, sha256
+from blackpoker.runtime.play.source import EXTRA, EXTRA_FILE, RULES_EXTRA_FILE, sha256
 from log_support import refused_header
 
 ENV = Environment()
@@ -75,6 +75,31 @@ def test_a_list_file_is_recorded_by_path_and_hash_and_a_change_is_named(tmp_path
         ReplayError, match=r"extra_file ../lists/mine.yaml \(from the log's folder\) is missing"
     ):
         replay(logs[0])
+
+
+def test_the_list_file_a_local_rule_names_is_recorded_by_path_and_hash_and_a_change_is_named(
+    tmp_path: Path,
+) -> None:
+    own = _own_list(tmp_path / "lists")
+    rules = tmp_path / "house.yaml"
+    header = f"kind: overlay\nname: house\nedition: {EDITION}\nbase: {EXTRA_FORMAT.id}\n"
+    rules.write_text(f"{header}extra: lists/{own.name}\n", encoding="utf-8")
+    result = invoke("simulate", "--rules", rules, "-n", "2", "--seed", "3", "--logs", tmp_path / "logs")
+    assert result.exit_code == 0, result.output
+    log = sorted((tmp_path / "logs").glob("*.jsonl"))[0]
+    assert _header(log)[RULES_EXTRA_FILE] == {"path": "../lists/mine.yaml", "sha256": sha256(own)}
+    own.write_text(own.read_text(encoding="utf-8") + "# a comment changes no rule\n", encoding="utf-8")
+    assert replay(log).decisions > 0  # as for the local-rule file itself
+    data = yaml.safe_load(own.read_text(encoding="utf-8"))
+    data["operations"][0]["effect"] += "（変更）"
+    own.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    with pytest.raises(ReplayError, match=r"\(\S*lists/mine.yaml changed since\)") as raised:
+        replay(log)
+    assert raised.value.diagnostic.location.line == 1
+    own.unlink()
+    missing = rf"{RULES_EXTRA_FILE} ../lists/mine.yaml \(from the log's folder\) is missing"
+    with pytest.raises(ReplayError, match=missing):
+        replay(log)
 
 
 @pytest.mark.parametrize(

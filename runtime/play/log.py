@@ -48,6 +48,7 @@ from blackpoker.runtime.play.source import (
     EDITION_FILE,
     EXTRA,
     EXTRA_FILE,
+    RULES_EXTRA_FILE,
     RULES_FILE,
     RulesSource,
     file_record,
@@ -285,7 +286,7 @@ def _rules(
     regulation's start: the files it records are looked up from the log's folder; a missing
     one, or rules that hash otherwise, say which file changed."""
     data = header.data
-    keys = (EDITION_FILE, RULES_FILE, EXTRA_FILE)
+    keys = (EDITION_FILE, RULES_FILE, RULES_EXTRA_FILE, EXTRA_FILE)
     files = {key: _recorded(header, data, key, folder) for key in keys if key in data}
     if edition is None and EDITION_FILE in files:
         edition = str(files[EDITION_FILE])

@@ -13,8 +13,10 @@ from blackpoker.compiler.environment import Environment, is_path
 from blackpoker.compiler.extra import EXTRA_FORMAT
 from blackpoker.compiler.model import RuleSet
 
-# The header keys of the files a rule set was compiled from, and of a built-in extra list.
+# The header keys of the files a rule set was compiled from (the last: the list file a local
+# rule's `extra:` names), and of a built-in extra list.
 EDITION_FILE, RULES_FILE, EXTRA_FILE = "edition_file", "rules_file", "extra_file"
+RULES_EXTRA_FILE = "rules_extra_file"
 EXTRA = "extra"
 
 
@@ -31,12 +33,15 @@ class RulesSource:
     def compile(self, env: Environment | None = None) -> RuleSet:
         return (env or Environment()).compile(self.edition, self.format, self.rules, self.extra)
 
-    def files(self) -> dict[str, Path]:
-        """The files behind the rule set, by header key: an edition file, a local-rule file,
-        an extra list file."""
+    def files(self, env: Environment | None = None) -> dict[str, Path]:
+        """The files behind the rule set, by header key: an edition file, a local-rule file and
+        the list file its `extra:` names, an extra list file."""
         found = {EDITION_FILE: Path(self.edition)} if is_path(self.edition) else {}
         found |= {EXTRA_FILE: Path(self.extra)} if self.extra is not None and is_path(self.extra) else {}
-        return found | ({RULES_FILE: self.rules} if self.rules is not None else {})
+        if self.rules is None:
+            return found
+        listed = (env or Environment()).extra_file(self.rules)
+        return found | {RULES_FILE: self.rules} | ({RULES_EXTRA_FILE: listed} if listed is not None else {})
 
     def builtin_extra(self, env: Environment | None = None) -> str | None:
         """The id of the built-in extra list the extra format plays (the one named, or the

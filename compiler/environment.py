@@ -384,6 +384,11 @@ class Environment:
         the list it starts from with its trumps' edits."""
         return self._house_extra(path, ())
 
+    def house_extra_base(self, path: Path) -> ExtraSource:
+        """The extra list a local rule on the extra format edits, before its own trumps' edits."""
+        overlay = self._overlay(path)
+        return self._extra_base(overlay, path, self._overlay_edition(overlay, path, overlay.edition_id), ())
+
     def _house_extra(self, path: Path, below: tuple[Path, ...]) -> ExtraSource | None:
         if self._root(path, below) != EXTRA_FORMAT.id:
             return None

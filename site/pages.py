@@ -13,7 +13,14 @@ from pathlib import Path
 
 from blackpoker.compiler import CompileError, Diagnostic, RuleSet
 from blackpoker.compiler.diagnostics import Location
-from blackpoker.compiler.diff import EVERY_FORMAT, RuleSetDiff, diff_rulesets, whole_edition
+from blackpoker.compiler.diff import (
+    EVERY_FORMAT,
+    ListDiff,
+    RuleSetDiff,
+    diff_entries,
+    diff_rulesets,
+    whole_edition,
+)
 from blackpoker.compiler.environment import Environment, is_path
 from blackpoker.compiler.extra import ExtraSource
 from blackpoker.compiler.load import load_file
@@ -37,13 +44,27 @@ CHANGES = "changes"  # the page name of an edition's 変更履歴
 
 
 @dataclass(frozen=True, slots=True)
+class Edits:
+    """What a local rule's sheets mark: the entries (or trumps) it adds and those it changes."""
+
+    added: frozenset[str]  # ids of the entries it adds (or takes from a bigger format)
+    changed: frozenset[str]  # ids of the base's entries it changes
+
+    @staticmethod
+    def of(parts: Sequence[ListDiff]) -> Edits:
+        return Edits(
+            frozenset(entry.id for part in parts for entry in part.added),
+            frozenset(change.entry.id for part in parts for change in part.changed),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class House:
     """What a local rule's sheet says of itself: its base, its description, what it changed."""
 
     base: RuleSet  # the official format it starts from
     description: str
-    added: frozenset[str]  # ids of the entries it adds (or takes from a bigger format)
-    changed: frozenset[str]  # ids of the base's entries it changes
+    edits: Edits
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +119,7 @@ class ExtraPage(SitePage):
 
     extra: ExtraSource
     ruleset: RuleSet  # the list's actions in the edition, for the action list's entry layout
+    edits: Edits | None = None  # set for a local rule's list: the trumps it adds and changes
 
     @property
     def edition(self) -> str:
@@ -187,7 +209,8 @@ def extra_pages(
     pages = []
     if rules is not None and house is not None and house.edition_id is not None:
         about = env.edition(str(env.find(house.edition_id, rules.parent))).edition
-        pages.append(ExtraPage(house, _extra_ruleset(about, house)))
+        edits = Edits.of([diff_entries("trumps", env.house_extra_base(rules).trumps, house.trumps)])
+        pages.append(ExtraPage(house, _extra_ruleset(about, house), edits))
     if formats and EXTRA not in formats:
         return pages
     for edition in editions or env.builtin_editions():
@@ -316,10 +339,8 @@ def _house_page(env: Environment, rules: Path) -> Page:
         return Page(env.compile(format="", rules=rules))
     ruleset = env.compile(source.edition_id, source.format.id, rules)
     base = env.compile(source.edition_id, str(ruleset.format.base), rules)  # official, or a local rule
-    lists = diff_rulesets(base, ruleset).lists
-    added = frozenset(entry.id for part in lists for entry in part.added)
-    changed = frozenset(change.entry.id for part in lists for change in part.changed)
-    return Page(ruleset, house=House(base, source.description, added, changed))
+    edits = Edits.of(diff_rulesets(base, ruleset).lists)
+    return Page(ruleset, house=House(base, source.description, edits))
 
 
 def _order(page: Page, ranks: dict[str, int]) -> tuple[int, int]:

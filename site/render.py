@@ -99,6 +99,7 @@ def render_extra(page: ExtraPage, with_pdf: bool) -> str:
             grid=grid,
             cost_units={u.unit: u.text for u in ruleset.edition.cost_units},
             downloads=pdf_names(page) if with_pdf else None,
+            edits=page.edits,
         )
     )
 

@@ -5,6 +5,7 @@ overlay on an extra list file of its own. Every trump and id is read from the fi
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -70,6 +71,20 @@ def test_compile_validate_and_build_through_the_commands(tmp_path: Path) -> None
     assert (out / DATA["edition"] / f"{DATA['name']}.html").is_file()  # the format's own sheet
     index = (out / "index.html").read_text(encoding="utf-8")
     assert f"extra-{DATA['name']}.html" in index
+
+
+def test_the_extra_sheet_marks_the_trumps_the_local_rule_adds_and_changes(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    result = invoke("build", "--html-only", "--out", out, "--rules", EXAMPLE, "--format", DATA["name"])
+    assert result.exit_code == 0, result.output
+    sheet = (out / DATA["edition"] / f"extra-{DATA['name']}.html").read_text(encoding="utf-8")
+    official = Environment().compile(DATA["edition"], EXTRA_FORMAT.id).trumps
+    ids = {ref: t.id for t in official for ref in (t.id, t.name, t.card)}
+    expected = {t["id"]: ["追加"] for t in ADDED} | {ids[ref]: ["変更"] for ref in CHANGED}
+    headings = re.findall(r'<h3 id="trump-(\w+)-name">(.*?)</h3>', sheet)
+    marks = {trump: re.findall(r'<span class="house-change">(\S+)</span>', text) for trump, text in headings}
+    assert set(expected) < set(marks)
+    assert marks == {trump: expected.get(trump, []) for trump in marks}
 
 
 def test_simulate_reports_the_new_trump_and_compares_with_the_official_list() -> None:

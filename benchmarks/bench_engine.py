@@ -1,4 +1,4 @@
-"""Random play on lite, three ways over the same games: decisions/s (medians over runs, one core).
+"""Random play on the smallest format, three ways over the same games: decisions/s (medians, one core).
 
 * engine only: `legal_options()` + `apply()` with the random agents' seeded choices, no views;
 * self-play: `selfplay.play_game` (invariants off), where an agent that reads the view gets it
@@ -34,8 +34,9 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, game_seed, play_game, random_agents
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
+from played import EDITION, FORMATS
 
-SOURCE = RulesSource("v7", "lite")
+SOURCE = RulesSource(EDITION, FORMATS[0])
 RULESET = SOURCE.compile()  # compiled once, as simulate does: not part of any timing
 AGENTS = ("random", "random")
 ENGINE_GOAL = 100_000  # decisions per second, engine only

@@ -1,4 +1,4 @@
-"""Our random play on lite against OpenSpiel's C++ hearts, driven from the same kind of Python loop.
+"""Our random play (smallest format) against OpenSpiel's C++ hearts, from the same kind of Python loop.
 
 One run alternates, round after round: the three loops of bench_engine.py (engine only,
 self-play, the `simulate --jobs 1` path) and random play of OpenSpiel's `hearts` (and any
@@ -92,7 +92,7 @@ def play_openspiel(game: str, games: int, seed: int) -> SpielRun:
 
 def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("games", nargs="?", type=int, default=100, help="our lite games per loop and round")
+    parser.add_argument("games", nargs="?", type=int, default=100, help="our games per loop and round")
     parser.add_argument("spiel_games", nargs="?", type=int, default=1000, help="OpenSpiel games per round")
     parser.add_argument("rounds", nargs="?", type=int, default=5)
     parser.add_argument("--openspiel", default=REFERENCE, help="OpenSpiel games, comma-separated")

@@ -29,8 +29,9 @@ from blackpoker.runtime.engine.view import View
 from blackpoker.runtime.play.agents import GreedyAgent
 from blackpoker.runtime.play.search import DEFAULT_BUDGET, SearchAgent
 from blackpoker.runtime.play.selfplay import play
+from played import EDITION, FORMATS, STANDARD
 
-FORMATS = ("lite", "std", "mast")
+SEARCHED = tuple(dict.fromkeys((FORMATS[0], STANDARD, FORMATS[-1])))  # smallest, standard, biggest
 GOAL = 5.0  # games/s on one core (issue: a budget that still runs >= 5 games/s)
 
 
@@ -72,8 +73,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     print(f"{engine_build()}:")
     slowest = None
-    for format_id in FORMATS:
-        rules = compile("v7", format_id)
+    for format_id in SEARCHED:
+        rules = compile(EDITION, format_id)
         measured = [one_run(rules, args.games, run + 1) for run in range(args.runs)]
         decisions, games, by_wall = (statistics.median(m[i] for m in measured) for i in (0, 1, 2))
         slowest = games if slowest is None else min(slowest, games)

@@ -1,7 +1,7 @@
 """`blackpoker serve`'s decision round-trip: the wall time of one POST /api/seat/TOKEN/choose
 over real HTTP on 127.0.0.1 — the server reads the step, plays it when it settles an option,
 lets the agent (random) answer until the person decides again, and sends the seat's board,
-menu and log. Medians over runs of seeded games on lite; goal ≤ 50 ms.
+menu and log. Medians over runs of seeded games on the smallest format; goal ≤ 50 ms.
 
 python benchmarks/bench_serve.py [requests per run] [runs]
 """
@@ -19,8 +19,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from blackpoker.runtime.serve.server import App, Defaults, Server
+from played import EDITION, FORMATS
 
-EDITION, FORMAT = "v7", "lite"
+FORMAT = FORMATS[0]
 GOAL_MS = 50.0
 
 

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.play.selfplay import Checks
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
+from played import EDITION, FORMATS
 
-FORMATS = ("lite", "std", "pro", "mast")
 AGENTS = ("random", "random")
 
 
@@ -33,7 +33,7 @@ def timed(plan: Plan, jobs: int, rules: RuleSet) -> tuple[float, int, int]:
 
 def per_format(games: int, runs: int) -> None:
     for format_id in FORMATS:
-        source = RulesSource("v7", format_id)
+        source = RulesSource(EDITION, format_id)
         rules = source.compile()  # compiled once: not part of the timing
         rates, game_rates, failed = [], [], 0
         for run in range(runs):
@@ -50,8 +50,8 @@ def per_format(games: int, runs: int) -> None:
         )
 
 
-def scaling(games: int, runs: int, format_id: str = "lite") -> None:
-    source = RulesSource("v7", format_id)
+def scaling(games: int, runs: int, format_id: str = FORMATS[0]) -> None:
+    source = RulesSource(EDITION, format_id)
     rules = source.compile()
     speeds: dict[int, list[float]] = {1: [], 2: []}
     for run in range(runs):

@@ -423,7 +423,8 @@ class Environment:
     def _edited_extra(
         self, overlay: OverlaySource, path: Path, source: EditionSource, below: tuple[Path, ...]
     ) -> ExtraSource:
-        edited, problems = edit_trumps(source, self._extra_base(overlay, path, source, below), overlay)
+        base = self._extra_base(overlay, path, source, below)
+        edited, problems = edit_trumps(source, base, overlay, self._with_lent_programs)
         if edited is None:
             raise CompileError(problems)
         return edited

@@ -10,6 +10,7 @@ causes it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -27,10 +28,14 @@ TRUMPS = "trumps"  # the overlay's edits of the list's trumps, and the list's ow
 
 
 def edit_trumps(
-    edition: EditionSource, base: ExtraSource, overlay: OverlaySource
+    edition: EditionSource,
+    base: ExtraSource,
+    overlay: OverlaySource,
+    lend: Callable[[ExtraSource], ExtraSource | list[Diagnostic]],
 ) -> tuple[ExtraSource | None, list[Diagnostic]]:
     """The overlay's extra list: `base` with its trumps' edits, named after the overlay's
-    format; or the problems, each at the line that makes it."""
+    format, with what the list's `programs_from` lends it (`lend`); or the problems, each at
+    the line that makes it."""
     doc, problems = _by_id(overlay.doc, base)
     if problems:
         return None, problems
@@ -42,7 +47,12 @@ def edit_trumps(
     parsed, problems = parse_extra(merged)
     if parsed is None:
         return None, problems
-    source = replace(parsed, id=overlay.format.id, title=overlay.format.name, description=overlay.description)
+    named = replace(parsed, id=overlay.format.id, title=overlay.format.name, description=overlay.description)
+    # the edited document is parsed anew, so a borrowing list borrows again: an edited trump
+    # keeps the lender's programs only while it still prints alike
+    source = lend(named)
+    if isinstance(source, list):
+        return None, source
     problems = _removal_problems(base, source, overlay) or check_extra(source, edition)
     return (None if problems else source), problems
 

@@ -160,3 +160,28 @@ def test_a_local_rule_on_an_extra_based_one_edits_that_ones_trumps(tmp_path: Pat
         env.compile(DATA["edition"], EXTRA_FORMAT.id, path).trumps
         == env.compile(DATA["edition"], EXTRA_FORMAT.id).trumps
     )  # the official list the chain starts from
+
+
+def test_a_local_rule_on_a_borrowing_list_keeps_what_the_list_borrows(tmp_path: Path) -> None:
+    env = Environment()
+    borrowing = [
+        (edition, path.stem, data)
+        for edition in env.builtin_editions()
+        for path in env.builtin_extras(edition)
+        if "programs_from" in (data := yaml.safe_load(path.read_text(encoding="utf-8")))
+    ]
+    assert borrowing  # some built-in list borrows its programs
+    for edition, list_id, data in borrowing:
+        first = data["trumps"][0]  # renamed only: it still prints alike, so it still borrows
+        path = tmp_path / f"{list_id}.yaml"
+        path.write_text(
+            f"kind: overlay\nname: house\nedition: {edition}\nbase: extra\nextra: {list_id}\n"
+            f"trumps:\n  change:\n    {_card(first)}: {{name: 改名}}\n",
+            encoding="utf-8",
+        )
+        rules = env.compile(edition, "house", path)
+        official = env.compile(edition, EXTRA_FORMAT.id, extra=list_id)
+        assert (rules.trumps[0].id, rules.trumps[0].name) == (first["id"], "改名")
+        programs = {a.id: a.program for a in rules.actions}
+        assert programs == {a.id: a.program for a in official.actions}
+        assert all(programs.values())

@@ -336,6 +336,9 @@ def key_ways(g: Table, action: Action, hand: tuple[int, ...], held: int) -> KeyW
     ways = g.rules.relevant_ways.get((action.id, mine))
     if ways is None:
         ordered = sort_cards([c for c in hand if mine >> c & 1])
+        if action.id in g.rules.one_card_keys:  # the first card of each value, as the matcher would
+            ways = [(c,) for i, c in enumerate(ordered) if not i or order(c) != order(ordered[i - 1])]
+            return g.rules.relevant_ways.put((action.id, mine), ways)
         values = (action.id, tuple(order(c) for c in ordered))
         positions = g.rules.value_ways.get(values)
         if positions is None:

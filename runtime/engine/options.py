@@ -18,7 +18,7 @@ from blackpoker.runtime.engine.refs import (
     WrittenCharacter,
 )
 from blackpoker.runtime.engine.state import player_name
-from blackpoker.runtime.engine.zones import label, order, owner
+from blackpoker.runtime.engine.zones import CARD_SORT_KEY, label, order, owner
 
 Payment = tuple[str, int | None]  # (unit, card id): D the discarded card, B/S a card of the character
 
@@ -116,4 +116,4 @@ def hidden_ref(uid: int) -> str:
 
 def sort_cards(cards: list[int] | tuple[int, ...]) -> tuple[int, ...]:
     """Canonical order for printed card lists: by card value (Joker first), then identity."""
-    return tuple(sorted(cards, key=lambda c: (order(c), c)))
+    return tuple(sorted(cards, key=CARD_SORT_KEY.__getitem__))

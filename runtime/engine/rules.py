@@ -93,6 +93,16 @@ class Rules:
             for a in ruleset.actions
             if a.key is not None
         }
+        # keyed action ids whose key is one card of one pattern: a way per distinct value of
+        # the relevant cards, listed without the matcher
+        self.one_card_keys: frozenset[str] = frozenset(
+            a.id
+            for a in ruleset.actions
+            if a.key is not None
+            and len(a.key.patterns) == 1
+            and a.key.count == 1
+            and not (a.key.or_more or a.key.same_suit or a.key.same_number)
+        )
         # the zones other than the hand that direct actions take key cards from (the rare card)
         self.key_zones: tuple[str, ...] = tuple(
             sorted(

@@ -63,9 +63,9 @@ Paid = tuple[tuple[tuple[int, ...], Sequence[tuple[Payment, ...]]], ...]  # (key
 
 class Planned:
     """A direct action as one player's hand allows it: what of its options the hand alone
-    decides, worked out once per hand and only when first needed (`paid`, `options`)."""
+    decides, worked out once per hand and only when first needed (`paid`, `made`)."""
 
-    __slots__ = ("_aimed", "_options", "_paid", "entry", "hand", "player", "ways")
+    __slots__ = ("_made", "_paid", "entry", "hand", "player", "ways")
 
     def __init__(self, entry: Requestable, player: int, hand: tuple[int, ...], ways: KeyWays) -> None:
         self.entry = entry
@@ -73,8 +73,7 @@ class Planned:
         self.hand = hand
         self.ways = ways  # its key-card ways, never empty
         self._paid: Paid | None = None
-        self._options: tuple[RequestOption, ...] | None = None
-        self._aimed: tuple[Sequence[OptionTarget], tuple[RequestOption, ...]] = ((), ())
+        self._made: tuple[Paid, Sequence[OptionTarget | None], tuple[RequestOption, ...]] | None = None
 
     def paid(self, g: Table) -> Paid:
         """Each key way that can pay the cost, with its payments; only for a `hand_only` cost."""
@@ -82,30 +81,20 @@ class Planned:
             self._paid = _paid(Payer(g, self.player), self.entry, self.hand, self.ways, False)
         return self._paid
 
-    def options(self, g: Table) -> tuple[RequestOption, ...]:
-        """All its options; only when neither its cost nor its target reads the field."""
-        if self._options is None:
-            action = self.entry.action
-            self._options = tuple(
-                RequestOption(self.player, action.id, action.name, keys, payment, None)
-                for keys, pays in self.paid(g)
-                for payment in pays
-            )
-        return self._options
-
-    def aimed(self, g: Table, targets: Sequence[OptionTarget]) -> tuple[RequestOption, ...]:
-        """All its options at these targets; only when its cost does not read the field and its
-        target test does not read the key cards. The last targets' options are kept: the
-        field often stays the same from one of the player's decisions to the next."""
-        last, options = self._aimed
-        if last != targets:
-            action = self.entry.action
-            options = tuple(
-                RequestOption(self.player, action.id, action.name, keys, payment, target)
-                for keys, pays in self.paid(g)
-                for payment, target in product(pays, targets)
-            )
-            self._aimed = (targets, options)
+    def made(self, paid: Paid, targets: Sequence[OptionTarget | None]) -> tuple[RequestOption, ...]:
+        """Its options with these payments at these targets, when neither depends on the key
+        way beyond `paid`. The last ones are kept: the hand, the field and so the payments
+        and targets often stay the same from one of the player's decisions to the next."""
+        last = self._made
+        if last is not None and last[0] == paid and last[1] == targets:
+            return last[2]
+        action = self.entry.action
+        options = tuple(
+            RequestOption(self.player, action.id, action.name, keys, payment, target)
+            for keys, pays in paid
+            for payment, target in product(pays, targets)
+        )
+        self._made = (paid, targets, options)
         return options
 
 
@@ -238,11 +227,16 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
             if not aims:  # listed first: no target means no option, whatever the payments
                 continue
         by_hand = entry.hand_only and not free and not part
+        # the options depend on the key way only through the payments: made from those, kept
+        whole = not keyed and (entry.target is None or aims is not None)
         made: Sequence[RequestOption]
-        if by_hand and not keyed and entry.target is None:  # the options the hand decides, kept
-            made = planned.options(g)
-        elif by_hand and not keyed and aims is not None:
-            made = planned.aimed(g, aims)
+        if by_hand and whole:
+            made = planned.made(planned.paid(g), NO_TARGET if aims is None else aims)
+        elif whole and entry is planned.entry and not free and not entry.uses_hand:  # paid from the field
+            payer = payer or Payer(g, p)
+            made = planned.made(
+                _paid(payer, entry, hand, planned.ways, False), NO_TARGET if aims is None else aims
+            )
         else:
             if by_hand:
                 paid = planned.paid(g)

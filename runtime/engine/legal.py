@@ -200,8 +200,10 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
     for planned in plan:
         entry = planned.entry
         action = entry.action
-        limited = entry.once or action.id in g.rules.changed_limits
-        if limited and not once_allows(g, p, action):
+        if action.id in g.rules.changed_limits:
+            if not once_allows(g, p, action):
+                continue
+        elif entry.once and action.id in me.used:  # as printed: once a turn
             continue
         keyed = entry.keyed_requirement
         if action.requires is not None and not keyed and not requirement_holds(g, p, action):

@@ -31,6 +31,9 @@ class Pass:
         return "pass"
 
 
+PASSES = (Pass(0), Pass(1))  # made once: every chance decision offers one
+
+
 @dataclass(frozen=True, slots=True)
 class RequestOption:
     player: int

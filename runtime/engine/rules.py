@@ -16,7 +16,7 @@ from typing import Generic, TypeVar
 
 from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.compiler.matcher import KeyMatcher, compile_matcher
-from blackpoker.compiler.model import Action, Character, Edition, Format, RuleSet
+from blackpoker.compiler.model import Action, Character, Edition, Format, RuleSet, When
 from blackpoker.compiler.program import Ability, ChangeNumber, Event, Quantity, Target
 from blackpoker.runtime.engine.legal import KeyWays, Planned, Requestable, Timed, requestables
 from blackpoker.runtime.engine.options import Payment
@@ -122,6 +122,10 @@ class Rules:
             if rule is not None and rule.event is not None:
                 events.setdefault(rule.event, []).append(a)
         self.triggered: dict[str, tuple[Action, ...]] = {k: tuple(v) for k, v in triggered.items()}
+        # the actions whose resolution some character's trigger waits for (魔王 at エンド)
+        self.watched: frozenset[str] = frozenset(
+            t.action for c in ruleset.characters for t in c.triggers if t.when is When.RESOLVED
+        )
         self.events: dict[Event, tuple[Action, ...]] = {k: tuple(v) for k, v in events.items()}
         # card label → the continuous abilities of its trump (on while it lies face up)
         self.trump_abilities: dict[str, tuple[Ability, ...]] = {

@@ -99,7 +99,7 @@ def request(g: Table, option: RequestOption) -> None:
     action = g.rules.action(option.action)
     me = state.players[p]
     state.passes.clear()
-    if Limit.ONCE_PER_TURN in action.limits or action.id in g.rules.changed_limits:  # a limit counts
+    if action.id in g.rules.counted:
         me.used[action.id] = me.used.get(action.id, 0) + 1
     for cid in option.keys:
         t.take_card(state, cid)

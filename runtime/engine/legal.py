@@ -23,7 +23,7 @@ from blackpoker.runtime.engine.legality import (
     turn_allows,
     waived_units,
 )
-from blackpoker.runtime.engine.options import Payment, RequestOption, sort_cards
+from blackpoker.runtime.engine.options import Payment, RequestOption, distinct_values, sort_cards
 from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.refs import OptionTarget
 from blackpoker.runtime.engine.targets import candidates
@@ -331,10 +331,10 @@ def key_ways(g: Table, action: Action, hand: tuple[int, ...], held: int) -> KeyW
     mine = held & relevant
     ways = g.rules.relevant_ways.get((action.id, mine))
     if ways is None:
-        ordered = sort_cards([c for c in hand if mine >> c & 1])
+        cards = [c for c in hand if mine >> c & 1]
         if action.id in g.rules.one_card_keys:  # the first card of each value, as the matcher would
-            ways = [(c,) for i, c in enumerate(ordered) if not i or order(c) != order(ordered[i - 1])]
-            return g.rules.relevant_ways.put((action.id, mine), ways)
+            return g.rules.relevant_ways.put((action.id, mine), [(c,) for c in distinct_values(cards)])
+        ordered = sort_cards(cards)
         values = (action.id, tuple(order(c) for c in ordered))
         positions = g.rules.value_ways.get(values)
         if positions is None:

@@ -120,3 +120,10 @@ def hidden_ref(uid: int) -> str:
 def sort_cards(cards: list[int] | tuple[int, ...]) -> tuple[int, ...]:
     """Canonical order for printed card lists: by card value (Joker first), then identity."""
     return tuple(sorted(cards, key=CARD_SORT_KEY.__getitem__))
+
+
+def distinct_values(cards: list[int] | tuple[int, ...]) -> list[int]:
+    """One card per value in canonical order (of two Jokers the lower id): sorted, equal values
+    lie side by side."""
+    ordered = sort_cards(cards)
+    return [cid for i, cid in enumerate(ordered) if not i or order(cid) != order(ordered[i - 1])]

@@ -16,7 +16,7 @@ from typing import Generic, TypeVar
 
 from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.compiler.matcher import KeyMatcher, compile_matcher
-from blackpoker.compiler.model import Action, Character, Edition, Format, RuleSet, When
+from blackpoker.compiler.model import Action, Character, Edition, Format, Limit, RuleSet, When
 from blackpoker.compiler.program import Ability, ChangeNumber, Event, Quantity, Target
 from blackpoker.runtime.engine.legal import KeyWays, Planned, Requestable, Timed, requestables
 from blackpoker.runtime.engine.options import Payment
@@ -148,6 +148,10 @@ class Rules:
         ]
         self.changed_costs = frozenset(a.action for a in changes if a.number is Quantity.COST)
         self.changed_limits = frozenset(a.action for a in changes if a.number is Quantity.USES_PER_TURN)
+        # the actions whose requests a turn counts: printed once per turn, or limited by an ability
+        self.counted = frozenset(
+            a.id for a in ruleset.actions if Limit.ONCE_PER_TURN in a.limits or a.id in self.changed_limits
+        )
         # some character waives costs (魔力増加): only then is the field searched for one
         self.waivers = any(c.waives_cost_of for c in ruleset.characters)
         # which cards make which character (兵士として, 防壁にする)

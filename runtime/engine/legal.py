@@ -178,32 +178,32 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
     that read the field are built once per part (`Payer`), and the targets of an action whose
     target test does not read the key cards are listed once.
     """
-    state = g.state
+    state, rules = g.state, g.rules
     me = state.players[p]
     turn = p == state.turn_player
     main = turn and not state.stage
     hand = tuple(sorted(me.hand))
     # the cards of the other zones key cards come from (the rare card) decide the plan too
-    others = (
-        tuple(sorted(c for zone in g.rules.key_zones for c in me.zones[zone])) if g.rules.key_zones else ()
-    )
-    plan = g.rules.hand_plans.get((p, hand, others, main, turn))
+    others = tuple(sorted(c for zone in rules.key_zones for c in me.zones[zone])) if rules.key_zones else ()
+    situation = (p, hand, others, main, turn)
+    plan = rules.hand_plans.get(situation)
     if plan is None:
-        plan = g.rules.hand_plans.put(
-            (p, hand, others, main, turn), hand_plan(g, p, hand, others, main, turn)
-        )
+        plan = rules.hand_plans.put(situation, hand_plan(g, p, hand, others, main, turn))
     if not plan:
         return []
-    waived = waived_units(g, p) if me.field and g.rules.waivers else {}
+    waived = waived_units(g, p) if me.field and rules.waivers else {}
     payer: Payer | None = None
     found: list[RequestOption] = []
+    # Attributes of the compiled rule set's actions are read as few times as possible: they are
+    # plain Python objects, slower to read than the engine's own, compiled ones.
     for planned in plan:
         entry = planned.entry
         action = entry.action
-        if action.id in g.rules.changed_limits:
+        action_id = action.id
+        if action_id in rules.changed_limits:
             if not once_allows(g, p, action):
                 continue
-        elif entry.once and action.id in me.used:  # as printed: once a turn
+        elif entry.once and action_id in me.used:  # as printed: once a turn
             continue
         keyed = entry.keyed_requirement
         if action.requires is not None and not keyed and not requirement_holds(g, p, action):
@@ -214,18 +214,18 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
             if not sources:
                 continue
         free = part = False
-        if action.type in waived or action.id in g.rules.changed_costs:
+        if (waived and action.type in waived) or action_id in rules.changed_costs:
             left = cost_needed(g, p, action, waived)
             free = not left
             part = bool(left) and left != action.cost.units
             if part:  # some units waived, some not: the entry of the cost that is left
-                cut = g.rules.part_paid.get((action.id, left))
+                cut = rules.part_paid.get((action_id, left))
                 if cut is None:
-                    cut = g.rules.part_paid.put((action.id, left), requestable(action, left, entry.target))
+                    cut = rules.part_paid.put((action_id, left), requestable(action, left, entry.target))
                 entry = cut
         aims: list[OptionTarget] | None = None  # the targets, when the key cards do not matter
         if entry.target is not None and not entry.keyed_target:
-            aims = candidates(g, p, action.id, entry.target, ())
+            aims = candidates(g, p, action_id, entry.target, ())
             if not aims:  # listed first: no target means no option, whatever the payments
                 continue
         by_hand = entry.hand_only and not free and not part
@@ -253,9 +253,9 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
                 if aims is not None:
                     targets = aims
                 elif entry.target is not None:
-                    targets = candidates(g, p, action.id, entry.target, keys)
+                    targets = candidates(g, p, action_id, entry.target, keys)
                 listed.extend(
-                    RequestOption(p, action.id, action.name, keys, payment, target)
+                    RequestOption(p, action_id, action.name, keys, payment, target)
                     for payment, target in product(pays, targets)
                 )
             made = listed

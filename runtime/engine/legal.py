@@ -194,8 +194,8 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
     waived = waived_units(g, p) if me.field and rules.waivers else {}
     payer: Payer | None = None
     found: list[RequestOption] = []
-    # Attributes of the compiled rule set's actions are read as few times as possible: they are
-    # plain Python objects, slower to read than the engine's own, compiled ones.
+    # An action's attributes are read as few times as possible: the rule set's classes are plain
+    # Python, slower to read than the engine's own once these are compiled with mypyc.
     for planned in plan:
         entry = planned.entry
         action = entry.action

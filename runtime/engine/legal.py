@@ -63,7 +63,9 @@ Paid = tuple[tuple[tuple[int, ...], Sequence[tuple[Payment, ...]]], ...]  # (key
 
 class Planned:
     """A direct action as one player's hand allows it: what of its options the hand alone
-    decides, worked out once per hand and only when first needed (`paid`, `made`)."""
+    decides, worked out once per hand and only when first needed (`paid`, `made`). `hand` is
+    read only for a cost that reads the cards the key cards leave (D): any other plan serves
+    every hand with the same key-card ways (`_planned`)."""
 
     __slots__ = ("_made", "_paid", "entry", "hand", "player", "ways")
 
@@ -303,15 +305,23 @@ def hand_plan(
 
 
 def _planned(g: Table, p: int, hand: tuple[int, ...], held: int, entry: Requestable) -> Planned | None:
+    """The action's plan for this hand. Unless its cost reads the cards the key cards leave (D),
+    its options depend on the hand only through its key-card ways: then every hand with the
+    same cards that can be its key cards shares one plan (`Rules.key_plans`), and with it the
+    options the plan keeps."""
     action = entry.action
-    if action.matcher is None:
-        ways = NO_KEYS
-    elif action.key_from == HAND:
-        ways = key_ways(g, action, hand, held)
-    else:
+    if action.matcher is not None and action.key_from != HAND:
         pool = key_pool(g, p, action)
         ways = key_ways(g, action, pool, sum(1 << c for c in pool))
-    return Planned(entry, p, hand, ways) if ways else None
+        return Planned(entry, p, hand, ways) if ways else None
+    ways = NO_KEYS if action.matcher is None else key_ways(g, action, hand, held)
+    if not ways:
+        return None
+    if entry.uses_hand:
+        return Planned(entry, p, hand, ways)
+    shared = (p, action.id, held & g.rules.relevant.get(action.id, 0))
+    found = g.rules.key_plans.get(shared)
+    return g.rules.key_plans.put(shared, Planned(entry, p, hand, ways)) if found is None else found
 
 
 def key_pool(g: Table, p: int, action: Action) -> tuple[int, ...]:

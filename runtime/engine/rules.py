@@ -31,6 +31,7 @@ V = TypeVar("V")
 # frequent; the bounds keep long simulations within a few hundred MB.
 HAND_ACTIONS_SIZE = 50_000  # (player, hand) → action id → what the hand decides of its options
 HAND_PLANS_SIZE = 100_000  # (player, hand, timing situation) → the actions it allows
+KEY_PLANS_SIZE = 50_000  # (player, action id, its relevant hand cards as bits) → its plan without D
 RELEVANT_WAYS_SIZE = 200_000  # (action id, its relevant hand cards as bits) → key-card ways
 VALUE_WAYS_SIZE = 100_000  # (action id, those cards' values) → key-card ways, as positions
 DISCARD_WAYS_SIZE = 1 << 16  # (how many, cards left in the hand) → the ways to discard them
@@ -164,6 +165,7 @@ class Rules:
         self.hand_actions: LRU[tuple[int, tuple[int, ...], tuple[int, ...]], dict[str, Planned | None]] = LRU(
             HAND_ACTIONS_SIZE
         )
+        self.key_plans: LRU[tuple[int, str, int], Planned] = LRU(KEY_PLANS_SIZE)
         self.relevant_ways: LRU[tuple[str, int], KeyWays] = LRU(RELEVANT_WAYS_SIZE)
         self.value_ways: LRU[tuple[str, tuple[int, ...]], KeyWays] = LRU(VALUE_WAYS_SIZE)
         self.part_paid: LRU[tuple[str, tuple[str, ...]], Requestable] = LRU(PART_PAID_SIZE)

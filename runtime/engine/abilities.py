@@ -90,6 +90,8 @@ def _changes(
 def number(g: Table, quantity: Quantity, printed: int, player: int, unit: Unit | None = None) -> int:
     """The one read of a number abilities may change: the printed value, then each `change`
     that reaches it, in order (`set` replaces, `add` adds)."""
+    if not g.rules.has_abilities:
+        return printed
     value = printed
     for change in _changes(g, quantity, player, unit):
         value = (change.set_to if isinstance(change.set_to, int) else value) + change.add

@@ -99,7 +99,7 @@ def request(g: Table, option: RequestOption) -> None:
     action = g.rules.action(option.action)
     me = state.players[p]
     state.passes.clear()
-    if Limit.ONCE_PER_TURN in action.limits or action.id in g.rules.changed_limits:  # a limit counts
+    if action.id in g.rules.counted:
         me.used[action.id] = me.used.get(action.id, 0) + 1
     for cid in option.keys:
         t.take_card(state, cid)
@@ -207,10 +207,11 @@ def _finish(g: Table, res: Resolution) -> None:
                 state.buffer.append(Request(state.new_uid(), action, who, (), []))
         # the controller's characters whose trigger this resolution meets (魔王 at its エンド)
         resolved = res.request.action.id
-        for unit in list(state.players[res.request.controller].field):
-            for trigger in unit.kind.triggers:
-                if trigger.when is When.RESOLVED and trigger.action == resolved:
-                    t.trigger_for(g, unit, trigger)
+        if resolved in g.rules.watched:  # else no character's trigger can meet it
+            for unit in list(state.players[res.request.controller].field):
+                for trigger in unit.kind.triggers:
+                    if trigger.when is When.RESOLVED and trigger.action == resolved:
+                        t.trigger_for(g, unit, trigger)
 
 
 def _win_check(g: Table) -> None:

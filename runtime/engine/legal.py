@@ -23,7 +23,7 @@ from blackpoker.runtime.engine.legality import (
     turn_allows,
     waived_units,
 )
-from blackpoker.runtime.engine.options import Payment, RequestOption, sort_cards
+from blackpoker.runtime.engine.options import Payment, RequestOption, distinct_values, sort_cards
 from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.refs import OptionTarget
 from blackpoker.runtime.engine.targets import candidates
@@ -63,9 +63,11 @@ Paid = tuple[tuple[tuple[int, ...], Sequence[tuple[Payment, ...]]], ...]  # (key
 
 class Planned:
     """A direct action as one player's hand allows it: what of its options the hand alone
-    decides, worked out once per hand and only when first needed (`paid`, `options`)."""
+    decides, worked out once per hand and only when first needed (`paid`, `made`). `hand` is
+    read only for a cost that reads the cards the key cards leave (D): any other plan serves
+    every hand with the same key-card ways (`_planned`)."""
 
-    __slots__ = ("_aimed", "_options", "_paid", "entry", "hand", "player", "ways")
+    __slots__ = ("_made", "_paid", "entry", "hand", "player", "ways")
 
     def __init__(self, entry: Requestable, player: int, hand: tuple[int, ...], ways: KeyWays) -> None:
         self.entry = entry
@@ -73,8 +75,7 @@ class Planned:
         self.hand = hand
         self.ways = ways  # its key-card ways, never empty
         self._paid: Paid | None = None
-        self._options: tuple[RequestOption, ...] | None = None
-        self._aimed: tuple[Sequence[OptionTarget], tuple[RequestOption, ...]] = ((), ())
+        self._made: tuple[Paid, Sequence[OptionTarget | None], tuple[RequestOption, ...]] | None = None
 
     def paid(self, g: Table) -> Paid:
         """Each key way that can pay the cost, with its payments; only for a `hand_only` cost."""
@@ -82,30 +83,20 @@ class Planned:
             self._paid = _paid(Payer(g, self.player), self.entry, self.hand, self.ways, False)
         return self._paid
 
-    def options(self, g: Table) -> tuple[RequestOption, ...]:
-        """All its options; only when neither its cost nor its target reads the field."""
-        if self._options is None:
-            action = self.entry.action
-            self._options = tuple(
-                RequestOption(self.player, action.id, action.name, keys, payment, None)
-                for keys, pays in self.paid(g)
-                for payment in pays
-            )
-        return self._options
-
-    def aimed(self, g: Table, targets: Sequence[OptionTarget]) -> tuple[RequestOption, ...]:
-        """All its options at these targets; only when its cost does not read the field and its
-        target test does not read the key cards. The last targets' options are kept: the
-        field often stays the same from one of the player's decisions to the next."""
-        last, options = self._aimed
-        if last != targets:
-            action = self.entry.action
-            options = tuple(
-                RequestOption(self.player, action.id, action.name, keys, payment, target)
-                for keys, pays in self.paid(g)
-                for payment, target in product(pays, targets)
-            )
-            self._aimed = (targets, options)
+    def made(self, paid: Paid, targets: Sequence[OptionTarget | None]) -> tuple[RequestOption, ...]:
+        """Its options with these payments at these targets, when neither depends on the key
+        way beyond `paid`. The last ones are kept: the hand, the field and so the payments
+        and targets often stay the same from one of the player's decisions to the next."""
+        last = self._made
+        if last is not None and last[0] == paid and last[1] == targets:
+            return last[2]
+        action = self.entry.action
+        options = tuple(
+            RequestOption(self.player, action.id, action.name, keys, payment, target)
+            for keys, pays in paid
+            for payment, target in product(pays, targets)
+        )
+        self._made = (paid, targets, options)
         return options
 
 
@@ -189,30 +180,32 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
     that read the field are built once per part (`Payer`), and the targets of an action whose
     target test does not read the key cards are listed once.
     """
-    state = g.state
+    state, rules = g.state, g.rules
     me = state.players[p]
     turn = p == state.turn_player
     main = turn and not state.stage
     hand = tuple(sorted(me.hand))
     # the cards of the other zones key cards come from (the rare card) decide the plan too
-    others = (
-        tuple(sorted(c for zone in g.rules.key_zones for c in me.zones[zone])) if g.rules.key_zones else ()
-    )
-    plan = g.rules.hand_plans.get((p, hand, others, main, turn))
+    others = tuple(sorted(c for zone in rules.key_zones for c in me.zones[zone])) if rules.key_zones else ()
+    situation = (p, hand, others, main, turn)
+    plan = rules.hand_plans.get(situation)
     if plan is None:
-        plan = g.rules.hand_plans.put(
-            (p, hand, others, main, turn), hand_plan(g, p, hand, others, main, turn)
-        )
+        plan = rules.hand_plans.put(situation, hand_plan(g, p, hand, others, main, turn))
     if not plan:
         return []
-    waived = waived_units(g, p) if me.field and g.rules.waivers else {}
+    waived = waived_units(g, p) if me.field and rules.waivers else {}
     payer: Payer | None = None
     found: list[RequestOption] = []
+    # An action's attributes are read as few times as possible: the rule set's classes are plain
+    # Python, slower to read than the engine's own once these are compiled with mypyc.
     for planned in plan:
         entry = planned.entry
         action = entry.action
-        limited = entry.once or action.id in g.rules.changed_limits
-        if limited and not once_allows(g, p, action):
+        action_id = action.id
+        if action_id in rules.changed_limits:
+            if not once_allows(g, p, action):
+                continue
+        elif entry.once and action_id in me.used:  # as printed: once a turn
             continue
         keyed = entry.keyed_requirement
         if action.requires is not None and not keyed and not requirement_holds(g, p, action):
@@ -223,26 +216,31 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
             if not sources:
                 continue
         free = part = False
-        if action.type in waived or action.id in g.rules.changed_costs:
+        if (waived and action.type in waived) or action_id in rules.changed_costs:
             left = cost_needed(g, p, action, waived)
             free = not left
             part = bool(left) and left != action.cost.units
             if part:  # some units waived, some not: the entry of the cost that is left
-                cut = g.rules.part_paid.get((action.id, left))
+                cut = rules.part_paid.get((action_id, left))
                 if cut is None:
-                    cut = g.rules.part_paid.put((action.id, left), requestable(action, left, entry.target))
+                    cut = rules.part_paid.put((action_id, left), requestable(action, left, entry.target))
                 entry = cut
         aims: list[OptionTarget] | None = None  # the targets, when the key cards do not matter
         if entry.target is not None and not entry.keyed_target:
-            aims = candidates(g, p, action.id, entry.target, ())
+            aims = candidates(g, p, action_id, entry.target, ())
             if not aims:  # listed first: no target means no option, whatever the payments
                 continue
         by_hand = entry.hand_only and not free and not part
+        # the options depend on the key way only through the payments: made from those, kept
+        whole = not keyed and (entry.target is None or aims is not None)
         made: Sequence[RequestOption]
-        if by_hand and not keyed and entry.target is None:  # the options the hand decides, kept
-            made = planned.options(g)
-        elif by_hand and not keyed and aims is not None:
-            made = planned.aimed(g, aims)
+        if by_hand and whole:
+            made = planned.made(planned.paid(g), NO_TARGET if aims is None else aims)
+        elif whole and entry is planned.entry and not free and not entry.uses_hand:  # paid from the field
+            payer = payer or Payer(g, p)
+            made = planned.made(
+                _paid(payer, entry, hand, planned.ways, False), NO_TARGET if aims is None else aims
+            )
         else:
             if by_hand:
                 paid = planned.paid(g)
@@ -257,9 +255,9 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
                 if aims is not None:
                     targets = aims
                 elif entry.target is not None:
-                    targets = candidates(g, p, action.id, entry.target, keys)
+                    targets = candidates(g, p, action_id, entry.target, keys)
                 listed.extend(
-                    RequestOption(p, action.id, action.name, keys, payment, target)
+                    RequestOption(p, action_id, action.name, keys, payment, target)
                     for payment, target in product(pays, targets)
                 )
             made = listed
@@ -307,15 +305,23 @@ def hand_plan(
 
 
 def _planned(g: Table, p: int, hand: tuple[int, ...], held: int, entry: Requestable) -> Planned | None:
+    """The action's plan for this hand. Unless its cost reads the cards the key cards leave (D),
+    its options depend on the hand only through its key-card ways: then every hand with the
+    same cards that can be its key cards shares one plan (`Rules.key_plans`), and with it the
+    options the plan keeps."""
     action = entry.action
-    if action.matcher is None:
-        ways = NO_KEYS
-    elif action.key_from == HAND:
-        ways = key_ways(g, action, hand, held)
-    else:
+    if action.matcher is not None and action.key_from != HAND:
         pool = key_pool(g, p, action)
         ways = key_ways(g, action, pool, sum(1 << c for c in pool))
-    return Planned(entry, p, hand, ways) if ways else None
+        return Planned(entry, p, hand, ways) if ways else None
+    ways = NO_KEYS if action.matcher is None else key_ways(g, action, hand, held)
+    if not ways:
+        return None
+    if entry.uses_hand:
+        return Planned(entry, p, hand, ways)
+    shared = (p, action.id, held & g.rules.relevant.get(action.id, 0))
+    found = g.rules.key_plans.get(shared)
+    return g.rules.key_plans.put(shared, Planned(entry, p, hand, ways)) if found is None else found
 
 
 def key_pool(g: Table, p: int, action: Action) -> tuple[int, ...]:
@@ -335,7 +341,10 @@ def key_ways(g: Table, action: Action, hand: tuple[int, ...], held: int) -> KeyW
     mine = held & relevant
     ways = g.rules.relevant_ways.get((action.id, mine))
     if ways is None:
-        ordered = sort_cards([c for c in hand if mine >> c & 1])
+        cards = [c for c in hand if mine >> c & 1]
+        if action.id in g.rules.one_card_keys:  # the first card of each value, as the matcher would
+            return g.rules.relevant_ways.put((action.id, mine), [(c,) for c in distinct_values(cards)])
+        ordered = sort_cards(cards)
         values = (action.id, tuple(order(c) for c in ordered))
         positions = g.rules.value_ways.get(values)
         if positions is None:

@@ -18,7 +18,7 @@ from blackpoker.runtime.engine.refs import (
     WrittenCharacter,
 )
 from blackpoker.runtime.engine.state import player_name
-from blackpoker.runtime.engine.zones import label, order, owner
+from blackpoker.runtime.engine.zones import CARD_SORT_KEY, label, order, owner
 
 Payment = tuple[str, int | None]  # (unit, card id): D the discarded card, B/S a card of the character
 
@@ -29,6 +29,9 @@ class Pass:
 
     def __str__(self) -> str:
         return "pass"
+
+
+PASSES = (Pass(0), Pass(1))  # made once: every chance decision offers one
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,4 +119,11 @@ def hidden_ref(uid: int) -> str:
 
 def sort_cards(cards: list[int] | tuple[int, ...]) -> tuple[int, ...]:
     """Canonical order for printed card lists: by card value (Joker first), then identity."""
-    return tuple(sorted(cards, key=lambda c: (order(c), c)))
+    return tuple(sorted(cards, key=CARD_SORT_KEY.__getitem__))
+
+
+def distinct_values(cards: list[int] | tuple[int, ...]) -> list[int]:
+    """One card per value in canonical order (of two Jokers the lower id): sorted, equal values
+    lie side by side."""
+    ordered = sort_cards(cards)
+    return [cid for i, cid in enumerate(ordered) if not i or order(cid) != order(ordered[i - 1])]

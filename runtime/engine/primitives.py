@@ -27,12 +27,12 @@ from blackpoker.runtime.engine.expressions import (
     player,
     things,
 )
-from blackpoker.runtime.engine.options import Choice, Prompt, sort_cards
+from blackpoker.runtime.engine.options import Choice, Prompt, distinct_values
 from blackpoker.runtime.engine.refs import CharacterByCard, RequestRef, StagePosition, StateTarget, UnitRef
 from blackpoker.runtime.engine.state import Followup, Frame, Origin, Request, Resolution, Unit
 from blackpoker.runtime.engine.targets import resolve_name, retarget_candidates, still_valid
 from blackpoker.runtime.engine.triggers import happened
-from blackpoker.runtime.engine.zones import card, owner, rank, rank_label_of, virtual_card
+from blackpoker.runtime.engine.zones import owner, rank, rank_label_of, virtual_card
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
@@ -69,17 +69,6 @@ def _answer(res: Resolution) -> Choice | None:
     return answer
 
 
-def _distinct(cards: list[int]) -> list[int]:
-    """One card per value: discarding either Joker is the same decision."""
-    seen: set[Any] = set()
-    kept = []
-    for cid in sort_cards(cards):
-        if card(cid) not in seen:
-            seen.add(card(cid))
-            kept.append(cid)
-    return kept
-
-
 def _units(items: list[Any]) -> list[Unit]:
     return [u for u in items if isinstance(u, Unit)]
 
@@ -114,7 +103,7 @@ def _choose(g: Table, res: Resolution, step: program.Choose) -> Signal | None:
         return None
     # equal loose cards are one decision
     units = [Choice(who, "pick", target=CharacterByCard(u.cards[0])) for u in _units(left)]
-    loose = [Choice(who, "pick", cid) for cid in _distinct([i for i in left if isinstance(i, int)])]
+    loose = [Choice(who, "pick", cid) for cid in distinct_values([i for i in left if isinstance(i, int)])]
     done = [Choice(who, "done")] if isinstance(count, program.Amount) and len(picked) >= step.least else []
     return _ask(res, who, [*units, *loose, *done])
 
@@ -228,7 +217,7 @@ def _move(g: Table, res: Resolution, step: program.Move) -> Signal | None:
         for who, group in groups:
             left = [c for c in group if c not in picked]
             if len(left) > 1 and who >= 0:
-                return _ask(res, who, [Choice(who, "place", cid) for cid in _distinct(left)])
+                return _ask(res, who, [Choice(who, "place", cid) for cid in distinct_values(left)])
             sequence += t.placing_order([c for c in picked if c in group] + left, zone)
     # in an ordered move the characters leave first, then every card is placed in order
     for unit in _units(items):
@@ -436,7 +425,7 @@ def _discard_down_to(g: Table, res: Resolution, step: program.DiscardDownTo) -> 
     hand = g.state.players[who].hand
     if not hand or len(hand) <= number(g, res, step.count):
         return None
-    return _ask(res, who, [Choice(who, "discard", cid) for cid in _distinct(hand)])
+    return _ask(res, who, [Choice(who, "discard", cid) for cid in distinct_values(hand)])
 
 
 @primitive(program.PassTurn)

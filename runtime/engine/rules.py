@@ -16,7 +16,7 @@ from typing import Generic, TypeVar
 
 from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.compiler.matcher import KeyMatcher, compile_matcher
-from blackpoker.compiler.model import Action, Character, Edition, Format, RuleSet
+from blackpoker.compiler.model import Action, Character, Edition, Format, Limit, RuleSet, When
 from blackpoker.compiler.program import Ability, ChangeNumber, Event, Quantity, Target
 from blackpoker.runtime.engine.legal import KeyWays, Planned, Requestable, Timed, requestables
 from blackpoker.runtime.engine.options import Payment
@@ -31,6 +31,7 @@ V = TypeVar("V")
 # frequent; the bounds keep long simulations within a few hundred MB.
 HAND_ACTIONS_SIZE = 50_000  # (player, hand) → action id → what the hand decides of its options
 HAND_PLANS_SIZE = 100_000  # (player, hand, timing situation) → the actions it allows
+KEY_PLANS_SIZE = 50_000  # (player, action id, its relevant hand cards as bits) → its plan without D
 RELEVANT_WAYS_SIZE = 200_000  # (action id, its relevant hand cards as bits) → key-card ways
 VALUE_WAYS_SIZE = 100_000  # (action id, those cards' values) → key-card ways, as positions
 DISCARD_WAYS_SIZE = 1 << 16  # (how many, cards left in the hand) → the ways to discard them
@@ -93,6 +94,16 @@ class Rules:
             for a in ruleset.actions
             if a.key is not None
         }
+        # keyed action ids whose key is one card of one pattern: a way per distinct value of
+        # the relevant cards, listed without the matcher
+        self.one_card_keys: frozenset[str] = frozenset(
+            a.id
+            for a in ruleset.actions
+            if a.key is not None
+            and len(a.key.patterns) == 1
+            and a.key.count == 1
+            and not (a.key.or_more or a.key.same_suit or a.key.same_number)
+        )
         # the zones other than the hand that direct actions take key cards from (the rare card)
         self.key_zones: tuple[str, ...] = tuple(
             sorted(
@@ -112,6 +123,10 @@ class Rules:
             if rule is not None and rule.event is not None:
                 events.setdefault(rule.event, []).append(a)
         self.triggered: dict[str, tuple[Action, ...]] = {k: tuple(v) for k, v in triggered.items()}
+        # the actions whose resolution some character's trigger waits for (魔王 at エンド)
+        self.watched: frozenset[str] = frozenset(
+            t.action for c in ruleset.characters for t in c.triggers if t.when is When.RESOLVED
+        )
         self.events: dict[Event, tuple[Action, ...]] = {k: tuple(v) for k, v in events.items()}
         # card label → the continuous abilities of its trump (on while it lies face up)
         self.trump_abilities: dict[str, tuple[Ability, ...]] = {
@@ -134,6 +149,10 @@ class Rules:
         ]
         self.changed_costs = frozenset(a.action for a in changes if a.number is Quantity.COST)
         self.changed_limits = frozenset(a.action for a in changes if a.number is Quantity.USES_PER_TURN)
+        # the actions whose requests a turn counts: printed once per turn, or limited by an ability
+        self.counted = frozenset(
+            a.id for a in ruleset.actions if Limit.ONCE_PER_TURN in a.limits or a.id in self.changed_limits
+        )
         # some character waives costs (魔力増加): only then is the field searched for one
         self.waivers = any(c.waives_cost_of for c in ruleset.characters)
         # which cards make which character (兵士として, 防壁にする)
@@ -146,6 +165,7 @@ class Rules:
         self.hand_actions: LRU[tuple[int, tuple[int, ...], tuple[int, ...]], dict[str, Planned | None]] = LRU(
             HAND_ACTIONS_SIZE
         )
+        self.key_plans: LRU[tuple[int, str, int], Planned] = LRU(KEY_PLANS_SIZE)
         self.relevant_ways: LRU[tuple[str, int], KeyWays] = LRU(RELEVANT_WAYS_SIZE)
         self.value_ways: LRU[tuple[str, tuple[int, ...]], KeyWays] = LRU(VALUE_WAYS_SIZE)
         self.part_paid: LRU[tuple[str, tuple[str, ...]], Requestable] = LRU(PART_PAID_SIZE)

@@ -67,25 +67,26 @@ def still_valid(g: Table, request: Request, spec: TargetSpec) -> bool:
 def unit_ok(
     controller: int, action_id: str, spec: TargetSpec, key_cards: tuple[int, ...], unit: Unit
 ) -> bool:
-    if not unit.kind.targetable_by(action_id):  # アクションの対象にできない
+    kind = unit.kind
+    if kind.untargetable or action_id in kind.untargetable_by:  # アクションの対象にできない (targetable_by)
         return False
     side = spec.side
     if side is not None and (unit.controller == controller) != (side is PlayerName.YOU):
         return False
-    if spec.type is not None and unit.kind.type != spec.type:
+    if spec.type is not None and kind.type != spec.type:
         return False
     if spec.no_joker and any(card(c).is_joker for c in unit.cards):
         return False
     if spec.match is not None and not any(matches(c, spec.match) for c in unit.cards):
         return False
-    if spec.suit_of is not None:
-        suits = {card(c).suit for c in key_cards}
-        if len(suits) != 1:
+    if spec.suit_of is not None:  # the key cards' one suit (compared by identity: no enum hashing)
+        suit = card(key_cards[0]).suit if key_cards else None
+        if not key_cards or any(card(c).suit is not suit for c in key_cards):
             return False
-        counted = unit.kind.suits  # a character of several suits is one of each (リアニメーター)
-        if counted and not any(s.value in counted for s in suits if s is not None):
+        counted = kind.suits  # a character of several suits is one of each (リアニメーター)
+        if counted and (suit is None or suit.value not in counted):
             return False
-        if not counted and any(card(c).suit not in suits for c in unit.cards):
+        if not counted and any(card(c).suit is not suit for c in unit.cards):
             return False
     return True
 

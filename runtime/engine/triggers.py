@@ -28,6 +28,8 @@ def happened(g: Table, event: Event, about: int, cards: list[int]) -> None:
     """The event happened to player `about`, with these cards (the turned trump, the discarded
     cards, the unblocked attacker's): each action it triggers whose condition holds (read with
     `you` as `about`) joins the buffer, its `cause` those cards."""
+    if not g.rules.events:  # no action waits for an event
+        return
     state = g.state
     for action in g.rules.events.get(event, ()):
         rule = action.triggered_by

@@ -14,6 +14,11 @@ _RANKS: tuple[int, ...] = tuple(c.rank for c in DECK)
 _LABELS: tuple[str, ...] = tuple(str(c) for c in DECK)
 # A card value's place in the card order (Joker first): equal values, the two Jokers, share it.
 _ORDER: tuple[int, ...] = tuple(sorted(set(DECK)).index(c) for c in DECK)
+# Every id's place in the canonical card order (value, then id) as one int: ids of both decks
+# and the virtual cards past them, so that sorting by it needs no tuple per card.
+CARD_SORT_KEY: tuple[int, ...] = tuple(
+    _ORDER[c % DECK_SIZE] * 3 * DECK_SIZE + c for c in range(3 * DECK_SIZE)
+)
 
 
 def card(cid: int) -> Card:

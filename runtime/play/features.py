@@ -1,0 +1,80 @@
+"""Generic features of a position for one player, and the value the search agent fits on them.
+
+Every feature is read from the state, nothing from an edition: the player's minus the
+opponent's count of life, hand, graveyard and characters, and the same counts of the turn
+player's attackers and the other's blockers, signed for the player. Each feature changes sign
+when the two players swap, and the fitted value has no constant, so the two players' values sum
+to 1. benchmarks/fit_value.py fits the weights on played games (docs/simulate.md).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from blackpoker.compiler.model import Combat
+from blackpoker.runtime.engine.state import GameState, PlayerState, player_name
+from blackpoker.runtime.engine.transitions import printed_size
+
+NAMES = (
+    "life",
+    "log1p_life",
+    "hand",
+    "graveyard",
+    "soldiers",
+    "soldier_size",
+    "bulwarks",
+    "charged",
+    "turn",
+    "attack",  # the turn player's charged soldiers' size
+    "block",  # the other player's charged characters
+)
+
+# the fitted weights, by NAMES: `python benchmarks/fit_value.py` prints them
+WEIGHTS = (0.0,) * len(NAMES)
+
+
+def _side(player: PlayerState) -> tuple[float, ...]:
+    soldiers = [u for u in player.field if u.kind.combat is Combat.SOLDIER]
+    life = len(player.life)
+    return (
+        life,
+        math.log1p(life),
+        len(player.hand),
+        len(player.graveyard),
+        len(soldiers),
+        sum(printed_size(u) + u.size_mod for u in soldiers),
+        len(player.field) - len(soldiers),
+        sum(u.charged for u in player.field),
+    )
+
+
+def features(state: GameState, me: int) -> tuple[float, ...]:
+    """The position's features for `me`, by NAMES."""
+    mine, theirs = _side(state.players[me]), _side(state.players[1 - me])
+    turn = state.turn_player
+    sign = 1.0 if turn == me else -1.0
+    attack = sum(
+        printed_size(u) + u.size_mod
+        for u in state.players[turn].field
+        if u.charged and u.kind.combat is Combat.SOLDIER
+    )
+    block = sum(u.charged for u in state.players[1 - turn].field)
+    return (*(a - b for a, b in zip(mine, theirs, strict=True)), sign, sign * attack, -sign * block)
+
+
+def logistic(weights: Sequence[float], found: Sequence[float]) -> float:
+    """1 / (1 + e^-(weights · found)), safe from overflow."""
+    z = sum(w * x for w, x in zip(weights, found, strict=True))
+    if z < 0:
+        e = math.exp(z)
+        return e / (1.0 + e)
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def fitted_value(state: GameState, me: int, weights: Sequence[float] = WEIGHTS) -> float:
+    """How likely `me` wins from here, 0 … 1: the result when the game is over, else the fitted
+    logistic of the position's features."""
+    if state.result is not None:
+        return 1.0 if state.result == player_name(me) else 0.0 if state.result != "draw" else 0.5
+    return logistic(weights, features(state, me))

@@ -31,7 +31,7 @@ NAMES = (
 )
 
 # the fitted weights, by NAMES: `python benchmarks/fit_value.py 500 --jobs 2` prints them
-WEIGHTS = (-0.1006, 1.7697, 0.1973, -0.1372, 0.0731, 0.0519, 0.2805, -0.0168, -0.1870, 0.0032, 0.0233)
+WEIGHTS = (-0.1657, 1.8495, 0.1415, -0.2014, 0.0334, 0.0513, 0.2135, 0.0047, -0.1940, 0.0020, 0.0195)
 
 
 def _side(player: PlayerState) -> tuple[float, ...]:

@@ -34,33 +34,40 @@ NAMES = (
 WEIGHTS = (-0.1657, 1.8495, 0.1415, -0.2014, 0.0334, 0.0513, 0.2135, 0.0047, -0.1940, 0.0020, 0.0195)
 
 
-def _side(player: PlayerState) -> tuple[float, ...]:
-    soldiers = [u for u in player.field if u.kind.combat is Combat.SOLDIER]
+def _side(player: PlayerState) -> tuple[list[float], float]:
+    """The player's counts by NAMES up to `charged`, and its charged soldiers' size."""
+    soldiers = bulwarks = size = charged = attack = 0
+    for u in player.field:
+        charged += u.charged
+        if u.kind.combat is Combat.SOLDIER:
+            soldiers += 1
+            unit_size = printed_size(u) + u.size_mod
+            size += unit_size
+            attack += unit_size * u.charged
+        else:
+            bulwarks += 1
     life = len(player.life)
-    return (
+    counts = [
         life,
         math.log1p(life),
         len(player.hand),
         len(player.graveyard),
-        len(soldiers),
-        sum(printed_size(u) + u.size_mod for u in soldiers),
-        len(player.field) - len(soldiers),
-        sum(u.charged for u in player.field),
-    )
+        soldiers,
+        size,
+        bulwarks,
+        charged,
+    ]
+    return counts, attack
 
 
 def features(state: GameState, me: int) -> tuple[float, ...]:
     """The position's features for `me`, by NAMES."""
-    mine, theirs = _side(state.players[me]), _side(state.players[1 - me])
-    turn = state.turn_player
-    sign = 1.0 if turn == me else -1.0
-    attack = sum(
-        printed_size(u) + u.size_mod
-        for u in state.players[turn].field
-        if u.charged and u.kind.combat is Combat.SOLDIER
-    )
-    block = sum(u.charged for u in state.players[1 - turn].field)
-    return (*(a - b for a, b in zip(mine, theirs, strict=True)), sign, sign * attack, -sign * block)
+    (mine, my_attack), (theirs, their_attack) = _side(state.players[me]), _side(state.players[1 - me])
+    lead = [a - b for a, b in zip(mine, theirs, strict=True)]
+    # the turn player's attackers and the other's blockers (its charged characters), signed for me
+    if state.turn_player == me:
+        return (*lead, 1.0, my_attack, -theirs[-1])
+    return (*lead, -1.0, -their_attack, mine[-1])
 
 
 def logistic(weights: Sequence[float], found: Sequence[float]) -> float:

@@ -3,10 +3,10 @@
 Each iteration deals the cards the player may not see anew (engine/determinize.py, through
 the view's `public` handle), picks one of the root options by UCB1, plays it in the dealt game,
 lets both players go on with the greedy agent for a few decisions, and scores the position it
-reaches with a cheap evaluation. The option tried most often is chosen. The budget counts
-iterations, so a choice is the same on any machine; the agent's seeded generator deals and
-breaks ties, so it is deterministic for a seed. It reads no action: the engine plays the
-programs, so every edition, format and local rule works.
+reaches with a value fitted on played games (features.py). The option tried most often is
+chosen. The budget counts iterations, so a choice is the same on any machine; the agent's
+seeded generator deals and breaks ties, so it is deterministic for a seed. It reads no action:
+the engine plays the programs, so every edition, format and local rule works.
 """
 
 from __future__ import annotations
@@ -15,30 +15,29 @@ import math
 import random
 from collections.abc import Sequence
 
-from blackpoker.compiler.model import Combat, RuleSet
+from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option, Pass
-from blackpoker.runtime.engine.state import GameState, player_name
-from blackpoker.runtime.engine.transitions import printed_size
 from blackpoker.runtime.engine.view import View, hidden_from, masked_options
-from blackpoker.runtime.play.agents import BULWARK, LIFE_PRESSURE, SOLDIER_BASE, GreedyAgent, decide, idle
+from blackpoker.runtime.play.agents import GreedyAgent, decide, idle
+from blackpoker.runtime.play.features import WEIGHTS, fitted_value
 
 DEFAULT_BUDGET = 32  # iterations per decision: see docs/simulate.md's ladder for why
 HORIZON = 12  # decisions played on after the root option, at most, before the position is scored
 EXPLORE = 0.5  # UCB1's exploration weight, for values in [0, 1]
 WIDTH = 4  # options tried per iteration of the budget: the greedy agent's best first (see `_widths`)
-HAND = 2.5  # a card in the hand, in life cards: what every action is made of
-CHARGED = 0.5  # a charged character can attack or block now
 PRIOR = 0.02  # the greedy agent's score, per life card, added to an option's mean value
-SCALE = 6.0  # a lead of this many life cards makes a win about 73% likely
 
 
 class SearchAgent:
     reads_view = True
 
-    def __init__(self, rules: RuleSet, seed: int, budget: int = DEFAULT_BUDGET) -> None:
+    def __init__(
+        self, rules: RuleSet, seed: int, budget: int = DEFAULT_BUDGET, weights: Sequence[float] = WEIGHTS
+    ) -> None:
         self.rng = random.Random(seed)
         self.budget = budget
+        self.weights = weights  # of the value of the positions it reaches (features.py)
         self.name = f"search:{budget}:{seed}"
         self.greedy = GreedyAgent(rules, seed)  # the prior, and the answers inside effects ahead
 
@@ -88,7 +87,7 @@ class SearchAgent:
                 break
             assert state.chance is not None
             game.apply(Pass(state.chance))
-        return value(game.state, me)
+        return fitted_value(game.state, me, self.weights)
 
 
 def _width(budget: int, options: int) -> int:
@@ -110,23 +109,3 @@ def _same_options(game: Game, me: int) -> dict[Option, Option]:
     for s, o in zip(shown, found, strict=True):
         same.setdefault(s, o)
     return same
-
-
-def value(state: GameState, me: int) -> float:
-    """How likely `me` wins from here, 0 … 1: the result when the game is over, else the lead in
-    life (a card dearer as the life runs out), hand cards and characters, through a logistic."""
-    if state.result is not None:
-        return 1.0 if state.result == player_name(me) else 0.0 if state.result != "draw" else 0.5
-    lead = _worth(state, me) - _worth(state, 1 - me)
-    return 1.0 / (1.0 + math.exp(-lead / SCALE))
-
-
-def _worth(state: GameState, index: int) -> float:
-    player = state.players[index]
-    life = len(player.life)
-    field = sum(
-        (SOLDIER_BASE + printed_size(u) + u.size_mod if u.kind.combat is Combat.SOLDIER else BULWARK)
-        + CHARGED * u.charged
-        for u in player.field
-    )
-    return life + LIFE_PRESSURE * math.log1p(life) + HAND * len(player.hand) + field

@@ -1,14 +1,14 @@
 """Fit the search agent's value: a logistic regression of the result on a position's features.
 
-Plays seeded games of v7 lite and std (greedy against greedy, and search against greedy), notes
-every quiet position (nothing requested or resolving) with the features of the player holding
-chance (runtime/play/features.py), labels it with that player's final result, and fits the
-weights by Newton's method with a small ridge. The search agent of these games plays with the
-hand-tuned value it had before the fit, so the games, and the weights, do not depend on the
-weights in use. The games' seeds start at 10,000,000, apart from
-those `blackpoker simulate --seed 1..` plays, so the weights are measured on other games. Prints
-the held-out games' log-loss and accuracy, beside the hand-tuned value's, and the weights for
-features.WEIGHTS.
+Plays seeded games of the default edition's smallest and standard formats (greedy against
+greedy, and search against greedy), notes every quiet position (nothing requested or resolving)
+with the features of the player holding chance (runtime/play/features.py), labels it with that
+player's final result, and fits the weights by Newton's method with a small ridge. The search
+agent of these games plays with the hand-tuned value it had before the fit, so the games, and
+the weights, do not depend on the weights in use. The games' seeds start at 10,000,000, apart
+from those `blackpoker simulate --seed 1..` plays, so the weights are measured on other games.
+Prints the held-out games' log-loss and accuracy, beside the hand-tuned value's, and the
+weights for features.WEIGHTS.
 
 python benchmarks/fit_value.py [games per format and pairing] [--jobs N]
 """
@@ -26,8 +26,9 @@ from blackpoker.runtime.engine.state import player_name
 from blackpoker.runtime.play.agents import BULWARK, LIFE_PRESSURE, SOLDIER_BASE, Agent, GreedyAgent, decide
 from blackpoker.runtime.play.features import NAMES, features, logistic
 from blackpoker.runtime.play.search import SearchAgent
+from played import EDITION, FORMATS, STANDARD
 
-FORMATS = ("lite", "std")
+FITTED = tuple(dict.fromkeys((FORMATS[0], STANDARD)))  # smallest and standard
 PAIRINGS = ("greedy", "search")  # p1's agent; p2 is greedy
 FIRST_SEED = 10_000_000
 HELD_OUT = 5  # every 5th game is kept out of the fit, to measure it
@@ -43,7 +44,7 @@ Sample = tuple[tuple[float, ...], float]
 
 def positions(format_id: str, pairing: str, seed: int) -> list[Sample]:
     """The quiet positions of one game with the result for the player holding chance."""
-    rules = compile("v7", format_id)
+    rules = compile(EDITION, format_id)
     game = Game.new(rules, seed)
     first: Agent = GreedyAgent(rules, seed)
     if pairing == "search":
@@ -114,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("games", nargs="?", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
-    tasks = [(f, p, FIRST_SEED + i) for f in FORMATS for p in PAIRINGS for i in range(args.games)]
+    tasks = [(f, p, FIRST_SEED + i) for f in FITTED for p in PAIRINGS for i in range(args.games)]
     with ProcessPoolExecutor(args.jobs) as pool:
         played = list(pool.map(positions, *zip(*tasks, strict=True), chunksize=4))
     train = [s for (_, _, seed), game in zip(tasks, played, strict=True) if seed % HELD_OUT for s in game]

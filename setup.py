@@ -13,13 +13,16 @@ from setuptools import setup
 
 HERE = Path(__file__).resolve().parent
 # The modules every decision runs through: the engine, less its exceptions (mypyc cannot
-# compile a subclass of a built-in exception), and the key-card matching it calls.
+# compile a subclass of a built-in exception), the key-card matching it calls, and the rule
+# set's classes it reads (model.py; compiled, their attributes are read as C fields).
 COMPILED = sorted(
     [
         *(f"runtime/engine/{p.name}" for p in (HERE / "runtime" / "engine").glob("*.py")),
         "compiler/cards.py",
+        "compiler/frozen.py",
         "compiler/keyspec.py",
         "compiler/matcher.py",
+        "compiler/model.py",
     ]
 )
 PURE = {"runtime/engine/__init__.py", "runtime/engine/errors.py"}

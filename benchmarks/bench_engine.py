@@ -7,7 +7,8 @@
   with simulate's default checks (the invariants at each game's end).
 
 All three play the same games (same seeds, same choices), so their decision counts agree;
-each run's games share one rules context (its caches), as `simulate`'s do.
+each run's games share one rules context (its caches) and freeze the garbage collector's
+view of them between games (`selfplay.frozen_between`), as `simulate`'s do.
 Rates are decisions per CPU second of this process, so other load on a shared machine does
 not count against the engine. Goals: engine >= 100,000 decisions/s; simulate >= 0.8 x engine.
 
@@ -32,7 +33,14 @@ import compiled_engine
 from blackpoker.runtime.engine import engine_build
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.rules import Rules
-from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, game_seed, play_game, random_agents
+from blackpoker.runtime.play.selfplay import (
+    DECISION_CAP,
+    Checks,
+    frozen_between,
+    game_seed,
+    play_game,
+    random_agents,
+)
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 from played import EDITION, FORMATS
 
@@ -56,7 +64,7 @@ def engine_only(games: int, seed: int) -> int:
     run's games share one rules context, as a simulation's do."""
     rules = Rules(RULESET)
     decisions = 0
-    for index in range(games):
+    for index in frozen_between(range(games)):
         number = game_seed(seed, index)
         game = Game.new(rules, number, check=False)
         agents = random_agents(number)
@@ -69,7 +77,9 @@ def engine_only(games: int, seed: int) -> int:
 
 def self_play(games: int, seed: int) -> int:
     rules = Rules(RULESET)
-    return sum(play_game(rules, AGENTS, seed, i, check=Checks.NONE).decisions for i in range(games))
+    return sum(
+        play_game(rules, AGENTS, seed, i, check=Checks.NONE).decisions for i in frozen_between(range(games))
+    )
 
 
 def simulate_path(games: int, seed: int) -> int:

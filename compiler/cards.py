@@ -6,7 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from functools import total_ordering
+from typing import Any
 
+from blackpoker.compiler.frozen import rebuilt
 from blackpoker.compiler.normalize import normalize
 
 
@@ -80,6 +82,9 @@ class Card:
                 f"not a card: {text!r}; write a suit (♠ ♡ ♢ ♣) then a rank (A, 2–10, J, Q, K), or Joker"
             )
         return cls(rank, _SUIT_BY_SYMBOL[plain[0]])
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)
 
 
 _SUIT_BY_SYMBOL: dict[str, Suit] = {suit.value: suit for suit in Suit}

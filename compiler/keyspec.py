@@ -18,8 +18,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from functools import reduce
+from typing import Any
 
 from blackpoker.compiler.cards import Card, Suit, full_deck, rank_label
+from blackpoker.compiler.frozen import rebuilt
 
 DECK_SIZE = len(full_deck())
 
@@ -45,6 +47,9 @@ class RankRange:
         if self.low == self.high:
             return rank_label(self.low)
         return f"{rank_label(self.low)}〜{rank_label(self.high)}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)
 
 
 def merge_ranks(ranges: Iterable[RankRange]) -> tuple[RankRange, ...]:
@@ -113,6 +118,9 @@ class CardPattern:
             return "Joker"
         suits = "".join(suit.value for suit in Suit if suit in self.suits)
         return suits + ",".join(map(str, self.ranks))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)
 
 
 ANY_CARD = CardPattern()
@@ -183,6 +191,9 @@ class KeySpec:
         if self.count != 1 or self.or_more:
             body += f" を {amount}"
         return f"{prefix}の{body}" if prefix else body
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)
 
 
 _MODE_WORDS = ("全て(裏向き)", "レアカード", "同じスート", "同じ数字")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from blackpoker.compiler.cost import Cost
+from blackpoker.compiler.frozen import rebuilt
 from blackpoker.compiler.keyspec import KeySpec
 from blackpoker.compiler.matcher import KeyMatcher
 
@@ -130,6 +132,9 @@ class CharacterTrigger:
     action: str = ""  # with `resolved`: the action whose resolution triggers it
     targets_card: bool = False  # each request targets its card (切札再生 of the summoned J)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Character:
@@ -168,7 +173,11 @@ class Character:
 
     def targetable_by(self, action_id: str) -> bool:
         return not self.untargetable and action_id not in self.untargetable_by
+
     abilities: tuple[Ability, ...] = ()  # continuous abilities, on while it is on the field
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,11 +202,17 @@ class Fog:
     dev_note: str = ""
     format: str = ""
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Label:
     id: str
     name: str  # as printed: アタッカー
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +222,9 @@ class Format:
     mark: str
     base: str | None = None  # set for a local-rule format: the official format it starts from
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)
+
 
 @dataclass(frozen=True, slots=True)
 class CostUnit:
@@ -214,11 +232,17 @@ class CostUnit:
     name: str
     text: str
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)
+
 
 @dataclass(frozen=True, slots=True)
 class LegendBox:
     title: str
     lines: tuple[str, ...]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)
 
 
 class Visibility(StrEnum):
@@ -236,8 +260,14 @@ class ZoneRule:
     name: str
     visibility: Visibility = Visibility.PUBLIC
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "visibility", Visibility(self.visibility))
+    @classmethod
+    def read(cls, raw: Mapping[str, str]) -> ZoneRule:
+        """A zone as the data writes it (its visibility a word): the compiled class takes
+        only a Visibility."""
+        return cls(raw["id"], raw["name"], Visibility(raw.get("visibility", Visibility.PUBLIC)))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,8 +277,12 @@ class CoreRules:
     hand_limit: int
     zones: tuple[ZoneRule, ...] = ()
 
+    # What a sheet prints after @ when the edition does not say: @直接・通常・メイン.
 
-# What a sheet prints after @ when the edition does not say: @直接・通常・メイン.
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)
+
+
 USAGE_LINE = ("trigger", "speed", "timing")
 
 
@@ -274,6 +308,9 @@ class Edition:
     def format(self, format_id: str) -> Format:
         return next(f for f in self.formats if f.id == format_id)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)
+
 
 @dataclass(frozen=True, slots=True)
 class TrumpRule:
@@ -286,6 +323,9 @@ class TrumpRule:
     actions: tuple[str, ...]  # in the rule set
     pending: tuple[str, ...] = ()  # its actions without a program yet: not in the rule set
     abilities: tuple[Ability, ...] = ()  # continuous abilities, on while the card lies face up
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)
 
 
 @dataclass(frozen=True, slots=True)

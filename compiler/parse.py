@@ -247,7 +247,7 @@ def _edition(doc: Document, problems: list[Diagnostic]) -> Edition:
         character_types=tuple(data["character_types"]),
         cost_units=tuple(CostUnit(u["unit"], u["name"], u["text"]) for u in data["cost_units"]),
         core=CoreRules(
-            **{**data["core"], "zones": tuple(ZoneRule(**z) for z in data["core"].get("zones", ()))}
+            **{**data["core"], "zones": tuple(ZoneRule.read(z) for z in data["core"].get("zones", ()))}
         ),
         legend=tuple(LegendBox(box["title"], tuple(box["lines"])) for box in data.get("legend", ())),
         labels=tuple(Label(label["id"], label["name"]) for label in data.get("labels", ())),

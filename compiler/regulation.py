@@ -329,7 +329,7 @@ def regulations_from(doc: Document) -> tuple[Regulations | None, list[Diagnostic
         tuple(frames),
         tuple(_option(raw) for raw in data.get("options", ())),
         tables,
-        tuple(ZoneRule(**raw) for raw in data.get("zones", ())),
+        tuple(ZoneRule.read(raw) for raw in data.get("zones", ())),
         tuple(data.get("action_types", ())),
         actions,
     )

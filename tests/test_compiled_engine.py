@@ -49,8 +49,8 @@ def blackpoker(bin_dir: Path | None, *args: str) -> subprocess.CompletedProcess[
     return subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
 
 
-def simulation(bin_dir: Path | None, edition: str, format_id: str) -> dict[str, Any]:
-    games = ("-n", "25", "--seed", "3", "--check", "--json")
+def simulation(bin_dir: Path | None, edition: str, format_id: str, *more: str) -> dict[str, Any]:
+    games = ("-n", "25", "--seed", "3", "--check", "--json", *more)
     result = blackpoker(bin_dir, "simulate", "--edition", edition, "--format", format_id, *games)
     assert result.returncode == 0, result.stderr
     report: dict[str, Any] = json.loads(result.stdout)
@@ -69,6 +69,13 @@ def test_simulations_agree_decision_for_decision(compiled: Path, edition: str) -
     ours = simulation(compiled, edition, format_id)
     assert ours["decisions"] > 0 and ours["completed"] == 25
     assert ours == simulation(None, edition, format_id)
+
+
+def test_the_compiled_rule_set_travels_to_worker_processes(compiled: Path) -> None:
+    """--jobs pickles the rule set, compiled classes included, to each worker."""
+    edition = EDITIONS[0]
+    format_id = formats(edition)[-1]
+    assert simulation(compiled, edition, format_id, "--jobs", "2") == simulation(None, edition, format_id)
 
 
 def test_every_scenario_passes_on_the_compiled_engine(compiled: Path) -> None:

@@ -3,6 +3,7 @@ overlays and --compare, and bad input."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
@@ -16,7 +17,7 @@ import pytest
 from blackpoker.cli.main import main
 from blackpoker.compiler import compile
 from blackpoker.compiler.pipeline import builtin_path
-from blackpoker.runtime.play.selfplay import game_seed
+from blackpoker.runtime.play.selfplay import frozen_between, game_seed
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 from blackpoker.runtime.play.stats import Difference, Rate, Spread, wilson
 from click.testing import CliRunner
@@ -103,6 +104,19 @@ def test_the_workers_play_the_rule_set_compiled_here(tmp_path: Path) -> None:
     assert [r.index for r in records] == list(range(12))
     assert all(r.failure is None for r in records)
     assert records == run_all(plan, jobs=1, rules=compiled)
+
+
+def test_a_run_freezes_the_heap_between_games_and_thaws_it_at_its_end() -> None:
+    plan = Plan(RulesSource(EDITION, SMALLEST), ("random", "random"), 1, 3)
+    assert all(gc.get_freeze_count() > 0 for _ in frozen_between(range(2)))
+    run_all(plan)
+    assert gc.get_freeze_count() == 0
+    gc.freeze()  # frozen before the run by someone else: left so
+    try:
+        run_all(plan)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
 
 
 def _workers(pid: int) -> list[str]:

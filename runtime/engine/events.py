@@ -26,6 +26,12 @@ class Requested:
     action: str
     indirect: bool = False  # requested by another action's effect
 
+    # written out: mypyc compiles this one, not the Python one a dataclass generates (docs/engine.md)
+    def __init__(self, player: int, action: str, indirect: bool = False) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "action", action)
+        object.__setattr__(self, "indirect", indirect)
+
 
 @dataclass(frozen=True, slots=True)
 class Triggered:
@@ -63,11 +69,21 @@ class Resolved:
     player: int
     action: str
 
+    # written out: mypyc compiles this one, not the Python one a dataclass generates (docs/engine.md)
+    def __init__(self, player: int, action: str) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "action", action)
+
 
 @dataclass(frozen=True, slots=True)
 class TurnPassed:
     player: int  # the new turn player
     turn: int
+
+    # written out: mypyc compiles this one, not the Python one a dataclass generates (docs/engine.md)
+    def __init__(self, player: int, turn: int) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "turn", turn)
 
 
 @dataclass(frozen=True, slots=True)

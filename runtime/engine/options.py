@@ -46,6 +46,25 @@ class RequestOption:
     target: OptionTarget | None = None
     source: int | None = None  # a caused action's causing character, by its first card
 
+    # written out: mypyc compiles this one, not the Python one a dataclass generates (docs/engine.md)
+    def __init__(
+        self,
+        player: int,
+        action: str,
+        name: str,
+        keys: tuple[int, ...] = (),
+        payment: tuple[Payment, ...] = (),
+        target: OptionTarget | None = None,
+        source: int | None = None,
+    ) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "action", action)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "keys", keys)
+        object.__setattr__(self, "payment", payment)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "source", source)
+
     @property
     def head(self) -> str:
         """The action's name, and the character that causes it: `スラッシュ by ♠5`."""
@@ -75,6 +94,21 @@ class Choice:
     b: int | None = None
     target: OptionTarget | None = None
 
+    # written out: mypyc compiles this one, not the Python one a dataclass generates (docs/engine.md)
+    def __init__(
+        self,
+        player: int,
+        word: str,
+        a: int | None = None,
+        b: int | None = None,
+        target: OptionTarget | None = None,
+    ) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "word", word)
+        object.__setattr__(self, "a", a)
+        object.__setattr__(self, "b", b)
+        object.__setattr__(self, "target", target)
+
     def __str__(self) -> str:
         text = self.word
         if self.a is not None:
@@ -95,6 +129,11 @@ class Prompt:
 
     player: int
     options: tuple[Choice, ...]
+
+    # written out: mypyc compiles this one, not the Python one a dataclass generates (docs/engine.md)
+    def __init__(self, player: int, options: tuple[Choice, ...]) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "options", options)
 
 
 def target_text(target: OptionTarget | WrittenCharacter) -> str:

@@ -50,6 +50,10 @@ class CharacterByCard:
 
     card: int
 
+    # written out: mypyc compiles this one, not the Python one a dataclass generates (docs/engine.md)
+    def __init__(self, card: int) -> None:
+        object.__setattr__(self, "card", card)
+
 
 @dataclass(frozen=True, slots=True)
 class StagePosition:

@@ -80,6 +80,27 @@ class Request:
     source: int | None = None  # a caused action's causing character, by unit id
     cause: tuple[int, ...] = ()  # a triggered request: the cards of the event that triggered it
 
+    # written out: mypyc compiles this one, not the Python one a dataclass generates (docs/engine.md)
+    def __init__(
+        self,
+        uid: int,
+        action: Action,
+        controller: int,
+        key_cards: tuple[int, ...],
+        held: list[int],
+        target: StateTarget | None = None,
+        source: int | None = None,
+        cause: tuple[int, ...] = (),
+    ) -> None:
+        self.uid = uid
+        self.action = action
+        self.controller = controller
+        self.key_cards = key_cards
+        self.held = held
+        self.target = target
+        self.source = source
+        self.cause = cause
+
     def copy(self) -> Request:
         held = list(self.held)
         return Request(
@@ -92,6 +113,12 @@ class Frame:
     steps: tuple[Step, ...]
     pc: int = 0
     bind: tuple[str, Any] | None = None  # for_each: the name and the item of this pass
+
+    # written out: mypyc compiles this one, not the Python one a dataclass generates (docs/engine.md)
+    def __init__(self, steps: tuple[Step, ...], pc: int = 0, bind: tuple[str, Any] | None = None) -> None:
+        self.steps = steps
+        self.pc = pc
+        self.bind = bind
 
 
 @dataclass(slots=True)
@@ -106,6 +133,27 @@ class Resolution:
     waiting: Prompt | None = None  # the decision it waits on
     begun: bool = False  # the abilities that change an effect were read as it started
     shielded: tuple[int, ...] = ()  # players its effect deals no damage to (prevent_damage)
+
+    # written out: mypyc compiles this one, not the Python one a dataclass generates (docs/engine.md)
+    def __init__(
+        self,
+        request: Request,
+        origin: Origin,
+        frames: list[Frame],
+        vars: dict[str, Any] | None = None,
+        answer: Choice | None = None,
+        waiting: Prompt | None = None,
+        begun: bool = False,
+        shielded: tuple[int, ...] = (),
+    ) -> None:
+        self.request = request
+        self.origin = origin
+        self.frames = frames
+        self.vars = {} if vars is None else vars
+        self.answer = answer
+        self.waiting = waiting
+        self.begun = begun
+        self.shielded = shielded
 
     def copy(self) -> Resolution:
         return Resolution(

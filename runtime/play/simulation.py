@@ -22,6 +22,7 @@ from blackpoker.runtime.play.selfplay import (
     DECISION_CAP,
     Checks,
     GameRecord,
+    frozen_between,
     log_width,
     play_game,
     play_match,
@@ -58,7 +59,7 @@ def play_games(rules: RuleSet | Rules, plan: Plan, start: int, stop: int) -> lis
         games = None if plan.match else 1
         return [
             record
-            for i in range(start, stop)
+            for i in frozen_between(range(start, stop))
             for record in play_match(
                 context,
                 plan.setup,
@@ -84,7 +85,7 @@ def play_games(rules: RuleSet | Rules, plan: Plan, start: int, stop: int) -> lis
             log=None if plan.logs is None else plan.logs / f"game-{i:0{width}d}.jsonl",
             source=plan.source,
         )
-        for i in range(start, stop)
+        for i in frozen_between(range(start, stop))
     ]
 
 

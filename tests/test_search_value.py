@@ -63,3 +63,12 @@ def test_the_fitting_script_prints_the_weights(fit_value, capsys: pytest.Capture
     assert re.search(r"\d+ positions fitted, \d+ held out: log-loss [\d.]+", out)
     number = r"-?[\d.]+"
     assert re.search(rf"WEIGHTS = \(({number}, ){{{len(NAMES) - 1}}}{number}\)", out)
+
+
+def test_the_fitting_games_search_agent_plays_with_the_value_named(fit_value) -> None:  # type: ignore[no-untyped-def]
+    # a refit plays with the first fit's weights, kept in the script, so it reproduces
+    # whatever features.WEIGHTS holds
+    game = (fit_value.FITTED[0], "search", fit_value.FIRST_SEED)
+    assert fit_value.positions(*game, "hand-tuned") != fit_value.positions(*game, "first-fit")
+    greedy = (fit_value.FITTED[0], "greedy", fit_value.FIRST_SEED)
+    assert fit_value.positions(*greedy, "hand-tuned") == fit_value.positions(*greedy, "first-fit")

@@ -30,8 +30,9 @@ NAMES = (
     "block",  # the other player's charged characters
 )
 
-# the fitted weights, by NAMES: `python benchmarks/fit_value.py 500 --jobs 2` prints them
-WEIGHTS = (-0.1657, 1.8495, 0.1415, -0.2014, 0.0334, 0.0513, 0.2135, 0.0047, -0.1940, 0.0020, 0.0195)
+# the fitted weights, by NAMES: `python benchmarks/fit_value.py 500 --jobs 2 --agent-weights first-fit`
+# prints them (a refit on games of the search agent playing with the first fit)
+WEIGHTS = (0.0202, 1.8177, 0.3589, -0.0047, 0.2709, 0.0521, 0.5067, -0.0561, -0.1943, 0.0021, 0.0049)
 
 
 def _side(player: PlayerState) -> tuple[list[float], float]:

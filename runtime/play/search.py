@@ -25,7 +25,7 @@ from blackpoker.runtime.play.features import WEIGHTS, fitted_value
 DEFAULT_BUDGET = 32  # iterations per decision: see docs/simulate.md's ladder for why
 HORIZON = 12  # decisions played on after the root option, at most, before the position is scored
 EXPLORE = 0.5  # UCB1's exploration weight, for values in [0, 1]
-WIDTH = 4  # options tried per iteration of the budget: the greedy agent's best first (see `_widths`)
+WIDTH = 2  # options tried per iteration of the budget: the greedy agent's best first (see `_width`)
 PRIOR = 0.02  # the greedy agent's score, per life card, added to an option's mean value
 
 

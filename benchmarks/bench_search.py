@@ -1,4 +1,4 @@
-"""The search agent's speed at its default budget: search against greedy, one process.
+"""The search agent's speed at its default budget (or --budget N): search against greedy, one process.
 
 For each format: the search agent's decisions/s (the time inside its `choose`, every decision
 it makes counted, single-option ones too) and games/s of whole games, medians over the runs,
@@ -7,7 +7,7 @@ one core even on a machine busy with other work; games/s by the wall clock is sh
 With --compiled, the same runs follow on the engine compiled with mypyc
 (benchmarks/compiled_engine.py, built when missing or out of date).
 
-python benchmarks/bench_search.py [games per run] [runs] [--compiled]
+python benchmarks/bench_search.py [games per run] [runs] [--budget N] [--compiled]
 """
 
 from __future__ import annotations
@@ -52,9 +52,9 @@ class Timed:
         return chosen
 
 
-def one_run(rules: RuleSet, games: int, run: int) -> tuple[float, float, float]:
+def one_run(rules: RuleSet, games: int, run: int, budget: int = DEFAULT_BUDGET) -> tuple[float, float, float]:
     """The search agent's decisions/s, and the games/s of `games` games by CPU and wall time."""
-    searcher = Timed(SearchAgent(rules, run))
+    searcher = Timed(SearchAgent(rules, run, budget))
     start, wall = time.process_time(), time.perf_counter()
     for index in range(games):
         greedy = GreedyAgent(rules, index)
@@ -69,29 +69,37 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for name, default in (("games", 20), ("runs", 3)):
         parser.add_argument(name, nargs="?", type=int, default=default)
+    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="iterations per decision")
     parser.add_argument("--compiled", action="store_true", help="then the same on the mypyc-compiled engine")
     args = parser.parse_args(argv)
     print(f"{engine_build()}:")
     slowest = None
     for format_id in SEARCHED:
         rules = compile(EDITION, format_id)
-        measured = [one_run(rules, args.games, run + 1) for run in range(args.runs)]
+        measured = [one_run(rules, args.games, run + 1, args.budget) for run in range(args.runs)]
         decisions, games, by_wall = (statistics.median(m[i] for m in measured) for i in (0, 1, 2))
         slowest = games if slowest is None else min(slowest, games)
         print(
-            f"{format_id:5} search:{DEFAULT_BUDGET} vs greedy, median over {args.runs} runs of {args.games} "
+            f"{format_id:5} search:{args.budget} vs greedy, median over {args.runs} runs of {args.games} "
             f"games: {decisions:>7,.0f} search decisions/s {games:>6,.2f} games/s "
             f"({by_wall:.2f} by the wall clock)"
         )
     assert slowest is not None
     verdict = "met" if slowest >= GOAL else "NOT MET"
-    print(f"goal search:{DEFAULT_BUDGET} >= {GOAL:g} games/s on one core: {slowest:.2f}, {verdict}")
+    print(f"goal search:{args.budget} >= {GOAL:g} games/s on one core: {slowest:.2f}, {verdict}")
     if args.compiled:
         problem = compiled_engine.setup()
         if problem:
             print(f"compiled engine: not measured: {problem}")
             return
-        command = [str(compiled_engine.python()), __file__, str(args.games), str(args.runs)]
+        command = [
+            str(compiled_engine.python()),
+            __file__,
+            str(args.games),
+            str(args.runs),
+            "--budget",
+            str(args.budget),
+        ]
         sys.stdout.flush()
         subprocess.run(command, check=True)
 

@@ -25,7 +25,10 @@ SMOKE: dict[str, tuple[list[str], str]] = {
     "bench_engine": (["2", "1"], r"goal engine >= 100,000 decisions/s: [\d,]+, (met|NOT MET)"),
     "bench_notation": (["--repeats", "1", "--rounds", "1", "--hands", "1"], r"key parsing +[\d,]+ parses/s"),
     "bench_openspiel": (["2", "2", "1", "--no-setup"], r"goal simulate >= 0.8 x engine: [\d.]+"),
-    "bench_search": (["1", "1"], r"goal search:\d+ >= [\d.]+ games/s on one core: [\d.]+, (met|NOT MET)"),
+    "bench_search": (
+        ["1", "1", "--budget", "4"],
+        r"search:4 vs greedy(.|\n)*goal search:4 >= [\d.]+ games/s on one core: [\d.]+, (met|NOT MET)",
+    ),
     "bench_simulate": (["1", "1", "2", "1"], r"\w+ --jobs 1: [\d.]+ games/s, --jobs 2: [\d.]+ games/s"),
     "bench_serve": (["10", "1"], r"goal decision round-trip <= 50 ms: [\d.]+ ms, (met|NOT MET)"),
 }

@@ -277,12 +277,11 @@ class CoreRules:
     hand_limit: int
     zones: tuple[ZoneRule, ...] = ()
 
-    # What a sheet prints after @ when the edition does not say: @直接・通常・メイン.
-
     def __reduce__(self) -> tuple[Any, ...]:
         return rebuilt(self)
 
 
+# What a sheet prints after @ when the edition does not say: @直接・通常・メイン.
 USAGE_LINE = ("trigger", "speed", "timing")
 
 

@@ -68,7 +68,7 @@ def unit_ok(
     controller: int, action_id: str, spec: TargetSpec, key_cards: tuple[int, ...], unit: Unit
 ) -> bool:
     kind = unit.kind
-    if kind.untargetable or action_id in kind.untargetable_by:  # アクションの対象にできない (targetable_by)
+    if not kind.targetable_by(action_id):  # アクションの対象にできない
         return False
     side = spec.side
     if side is not None and (unit.controller == controller) != (side is PlayerName.YOU):

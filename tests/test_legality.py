@@ -21,7 +21,7 @@ from blackpoker.runtime.engine.legality import CHECKS, causes, first_refusal
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.refs import PlayerRef, StagePosition, WrittenCharacter
-from blackpoker.runtime.engine.rules import LRU, Rules
+from blackpoker.runtime.engine.rules import Recent, Rules
 from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.transitions import move_card, place_units
 from blackpoker.runtime.engine.zones import DECK, card, label, owner
@@ -229,13 +229,18 @@ def test_games_share_a_context_and_a_bare_rule_set_gets_one() -> None:
     assert alone.rules.ruleset_hash == rules.ruleset_hash
 
 
-def test_an_lru_forgets_the_least_recently_used_entry() -> None:
-    cache: LRU[str, int] = LRU(2)
+def test_a_recent_cache_keeps_what_is_used_and_forgets_the_rest() -> None:
+    cache: Recent[str, int] = Recent(4)  # two generations of two entries
     cache.put("a", 1)
     cache.put("b", 2)
-    assert cache.get("a") == 1  # "b" is now the least recently used
-    assert cache.get_or_make("c", lambda: 3) == 3
-    assert len(cache) == 2 and cache.get("b") is None and cache.get("a") == 1
+    cache.put("c", 3)  # the newer generation was full: "a" and "b" are now the older one
+    assert cache.get("a") == 1  # a hit in the older generation moves it to the newer
+    assert cache.get_or_make("d", lambda: 4) == 4  # "c" and "a" become the older; "b" is forgotten
+    assert cache.get("b") is None and len(cache) == 3
+    assert [cache.get(key) for key in "acd"] == [1, 3, 4]
+    for number in range(100):
+        cache.put(str(number), number)
+        assert len(cache) <= 4
 
 
 def test_a_written_payment_names_each_character_once() -> None:

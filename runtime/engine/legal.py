@@ -314,14 +314,17 @@ def _planned(g: Table, p: int, hand: tuple[int, ...], held: int, entry: Requesta
         pool = key_pool(g, p, action)
         ways = key_ways(g, action, pool, sum(1 << c for c in pool))
         return Planned(entry, p, hand, ways) if ways else None
+    shared = None if entry.uses_hand else (p, action.id, held & g.rules.relevant.get(action.id, 0))
+    if shared is not None:  # looked up first: a plan found needs no key-card ways
+        found = g.rules.key_plans.get(shared)
+        if found is not None:
+            return found
     ways = NO_KEYS if action.matcher is None else key_ways(g, action, hand, held)
     if not ways:
         return None
-    if entry.uses_hand:
+    if shared is None:
         return Planned(entry, p, hand, ways)
-    shared = (p, action.id, held & g.rules.relevant.get(action.id, 0))
-    found = g.rules.key_plans.get(shared)
-    return g.rules.key_plans.put(shared, Planned(entry, p, hand, ways)) if found is None else found
+    return g.rules.key_plans.put(shared, Planned(entry, p, hand, ways))
 
 
 def key_pool(g: Table, p: int, action: Action) -> tuple[int, ...]:

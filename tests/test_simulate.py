@@ -17,7 +17,7 @@ import pytest
 from blackpoker.cli.main import main
 from blackpoker.compiler import compile
 from blackpoker.compiler.pipeline import builtin_path
-from blackpoker.runtime.play.selfplay import frozen_between, game_seed
+from blackpoker.runtime.play.selfplay import YOUNG_THRESHOLD, frozen_between, game_seed
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 from blackpoker.runtime.play.stats import Difference, Rate, Spread, wilson
 from click.testing import CliRunner
@@ -108,9 +108,11 @@ def test_the_workers_play_the_rule_set_compiled_here(tmp_path: Path) -> None:
 
 def test_a_run_freezes_the_heap_between_games_and_thaws_it_at_its_end() -> None:
     plan = Plan(RulesSource(EDITION, SMALLEST), ("random", "random"), 1, 3)
+    before = gc.get_threshold()
     assert all(gc.get_freeze_count() > 0 for _ in frozen_between(range(2)))
+    assert all(gc.get_threshold()[0] == YOUNG_THRESHOLD > before[0] for _ in frozen_between(range(2)))
     run_all(plan)
-    assert gc.get_freeze_count() == 0
+    assert gc.get_freeze_count() == 0 and gc.get_threshold() == before
     gc.freeze()  # frozen before the run by someone else: left so
     try:
         run_all(plan)

@@ -274,10 +274,13 @@ def test_a_written_payment_names_each_character_once() -> None:
 
 @pytest.mark.parametrize(("edition", "format_id"), FORMATS)
 def test_options_from_warm_caches_equal_a_fresh_search(edition: str, format_id: str) -> None:
-    """The plans cached by hand (shared by every game of a context) give the options a new
-    context finds from scratch, in the same order, including when only passing is legal."""
+    """The plans cached by hand (shared by every game of a context) and each player's last
+    plan give the options a new context finds from scratch, in the same order, including when
+    only passing is legal; the caches are made small, so entries are forgotten and made again."""
     ruleset = compile(edition, format_id)
     shared = Rules(ruleset)
+    for cache in ("hand_plans", "hand_actions", "key_plans", "relevant_ways", "value_ways"):
+        setattr(shared, cache, Recent(64))
     only_pass = 0
     for game in positions(shared, 6, 3):
         fresh = Game(Rules(ruleset), game.state.copy(), check=False)

@@ -57,6 +57,29 @@ class Requestable:
     keyed_requirement: bool  # `requires` reads the key cards, so it holds per key way
 
 
+@dataclass(frozen=True, slots=True)
+class LastPlan:
+    """A player's last plan with the situation it was found for: four times in ten, a player
+    decides again with the same hand (the stage's passes), and comparing the hand as it lies
+    costs less than sorting it and looking the plan up."""
+
+    cards: list[int]  # the hand in its order then (a copy)
+    main: bool
+    turn: bool
+    hand: tuple[int, ...]  # sorted
+    plan: tuple[Planned, ...]
+
+    # written out: mypyc compiles this one, not the Python one a dataclass generates (docs/engine.md)
+    def __init__(
+        self, cards: list[int], main: bool, turn: bool, hand: tuple[int, ...], plan: tuple[Planned, ...]
+    ) -> None:
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "main", main)
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "plan", plan)
+
+
 Timed = dict[tuple[bool, bool], tuple[Requestable, ...]]
 Paid = tuple[tuple[tuple[int, ...], Sequence[tuple[Payment, ...]]], ...]  # (key cards, their payments)
 
@@ -184,13 +207,22 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
     me = state.players[p]
     turn = p == state.turn_player
     main = turn and not state.stage
-    hand = tuple(sorted(me.hand))
-    # the cards of the other zones key cards come from (the rare card) decide the plan too
-    others = tuple(sorted(c for zone in rules.key_zones for c in me.zones[zone])) if rules.key_zones else ()
-    situation = (p, hand, others, main, turn)
-    plan = rules.hand_plans.get(situation)
-    if plan is None:
-        plan = rules.hand_plans.put(situation, hand_plan(g, p, hand, others, main, turn))
+    last = rules.last_plans[p]
+    if last is not None and last.main == main and last.turn == turn and last.cards == me.hand:
+        hand, plan = last.hand, last.plan
+    else:
+        hand = tuple(sorted(me.hand))
+        # the cards of the other zones key cards come from (the rare card) decide the plan too
+        others = (
+            tuple(sorted(c for zone in rules.key_zones for c in me.zones[zone])) if rules.key_zones else ()
+        )
+        situation = (p, hand, others, main, turn)
+        known = rules.hand_plans.get(situation)
+        if known is None:
+            known = rules.hand_plans.put(situation, hand_plan(g, p, hand, others, main, turn))
+        plan = known
+        if not rules.key_zones:  # else the other zones' cards would have to be compared too
+            rules.last_plans[p] = LastPlan(list(me.hand), main, turn, hand, plan)
     if not plan:
         return []
     waived = waived_units(g, p) if me.field and rules.waivers else {}

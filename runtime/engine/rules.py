@@ -17,7 +17,7 @@ from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.compiler.matcher import KeyMatcher, compile_matcher
 from blackpoker.compiler.model import Action, Character, Edition, Format, Limit, RuleSet, When
 from blackpoker.compiler.program import Ability, ChangeNumber, Event, Quantity, Target
-from blackpoker.runtime.engine.legal import KeyWays, Planned, Requestable, Timed, requestables
+from blackpoker.runtime.engine.legal import KeyWays, LastPlan, Planned, Requestable, Timed, requestables
 from blackpoker.runtime.engine.options import Payment
 from blackpoker.runtime.engine.state import PLAYERS
 from blackpoker.runtime.engine.zones import DECK, DECK_SIZE
@@ -178,6 +178,8 @@ class Rules:
         self.discard_ways: Recent[tuple[int, tuple[int, ...]], tuple[tuple[Payment, ...], ...]] = Recent(
             DISCARD_WAYS_SIZE
         )
+        # each player's last plan, in front of `hand_plans` (legal.LastPlan)
+        self.last_plans: list[LastPlan | None] = [None for _ in PLAYERS]
 
     def __reduce__(self) -> tuple[object, ...]:
         # A context travels as its rule set and is rebuilt, caches empty, where it arrives: a

@@ -215,6 +215,8 @@ def _finish(g: Table, res: Resolution) -> None:
 
 
 def _win_check(g: Table) -> None:
+    if all(p.life for p in g.state.players):  # after most resolutions: no list built
+        return
     empty = [not p.life for p in g.state.players]
     if all(empty):
         g.state.result = "draw"

@@ -48,36 +48,42 @@ def setup() -> str | None:
     """Build the environment unless it is current; None when ready, else why it is not."""
     if available():
         return None
-    shutil.rmtree(VENV, ignore_errors=True)
-    build = {**os.environ, "BLACKPOKER_COMPILED": "1"}
-    probe = "import blackpoker.runtime.engine.legal as m; assert m.__file__.endswith('.so'), m.__file__"
+    problem = build(VENV, ROOT, compiled=True)
+    if problem is None:
+        STAMP.write_text(digest())
+    return problem
+
+
+def build(venv: Path, source: Path, *, compiled: bool) -> str | None:
+    """A virtual environment at `venv` with the system's packages (the project's dependencies)
+    and the project at `source` installed, its engine compiled with mypyc when `compiled`;
+    None when made, else why not (and nothing is left at `venv`)."""
+    shutil.rmtree(venv, ignore_errors=True)
+    python = venv / "bin" / "python"
+    env = {**os.environ, "BLACKPOKER_COMPILED": "1" if compiled else "0"}
+    # the engine must be the one installed there, not the system's (an editable install)
+    probe = (
+        "import blackpoker.runtime.engine.legal as m; "
+        f"assert m.__file__.startswith({str(venv.resolve())!r}), m.__file__; "
+        f"assert m.__file__.endswith('.so') is {compiled}, m.__file__"
+    )
+    install = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps"]
     steps: dict[str, tuple[list[str], dict[str, str] | None]] = {
-        "python -m venv": ([sys.executable, "-m", "venv", "--system-site-packages", str(VENV)], None),
-        "pip install (BLACKPOKER_COMPILED=1)": (
-            [
-                str(python()),
-                "-m",
-                "pip",
-                "install",
-                "-q",
-                "--disable-pip-version-check",
-                "--no-deps",
-                "--no-build-isolation",
-                str(ROOT),
-            ],
-            build,
+        "python -m venv": ([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], None),
+        f"pip install (BLACKPOKER_COMPILED={env['BLACKPOKER_COMPILED']})": (
+            [*install, "--no-build-isolation", str(source)],
+            env,
         ),
-        "import the compiled engine": ([str(python()), "-c", probe], None),
+        "import the engine": ([str(python), "-c", probe], None),
     }
-    for name, (command, env) in steps.items():
+    for name, (command, step_env) in steps.items():
         try:
-            subprocess.run(command, check=True, capture_output=True, text=True, env=env, cwd=HERE)
+            subprocess.run(command, check=True, capture_output=True, text=True, env=step_env, cwd=HERE)
         except (OSError, subprocess.CalledProcessError) as error:
-            shutil.rmtree(VENV, ignore_errors=True)  # half made is absent: the next run tries again
+            shutil.rmtree(venv, ignore_errors=True)  # half made is absent: the next run tries again
             output = getattr(error, "stderr", None) or str(error)
             lines = [line for line in output.splitlines() if line.strip()]
             return f"{name} failed: {lines[-1] if lines else error}"
-    STAMP.write_text(digest())
     return None
 
 

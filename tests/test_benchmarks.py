@@ -89,3 +89,24 @@ def test_the_comparison_prints_the_ratio_to_hearts(
     assert re.search(r"OpenSpiel hearts \(C\+\+, Python loop\) +[\d,]+ decisions/s", out), out
     assert re.search(r"engine/hearts [\d.]+, simulate/hearts [\d.]+", out), out
     assert re.search(r"goal simulate/hearts >= 0.5: [\d.]+, (met|NOT MET)", out), out
+
+
+def test_two_builds_are_timed_at_once_on_one_core(
+    benchmarks: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """compare_builds.py installs a revision (pure Python here: a compiled build takes
+    minutes) and races the two sides; the same revision twice plays the same games."""
+    compare = importlib.import_module("compare_builds")
+    monkeypatch.setattr(compare, "BUILDS", tmp_path)
+    compare.main(["HEAD", "--pure", "--rounds", "2", "--games", "2"])
+    out = capsys.readouterr().out
+    assert re.search(r"changed / base: median ratio \d\.\d{3} of 2 rounds", out), out
+    assert "different games" not in out
+    (build,) = tmp_path.iterdir()  # one build serves both sides
+    assert (build / compare.READY).read_text() == compare.commit("HEAD")
+
+
+def test_a_revision_that_names_no_commit_is_refused(benchmarks: None) -> None:
+    compare = importlib.import_module("compare_builds")
+    with pytest.raises(SystemExit, match="'no-such-revision' is not a commit of this repository"):
+        compare.main(["no-such-revision", "--pure"])

@@ -1,0 +1,144 @@
+"""Two builds of the engine timed at once on one core: how a change of a few percent is seen on
+a machine whose speed moves by more than that from one minute to the next (docs/engine.md,
+"Speed").
+
+Each git revision is installed in its own environment under benchmarks/.builds/ (compiled
+with mypyc, or pure Python with --pure; kept for the next comparison). Then one process per
+build, both pinned to the same core, plays the engine-only loop of bench_engine.py (the
+same games of the smallest format for both) round after round, each timing its rounds by its own CPU time.
+Both meet the same slow spells, so the ratio of their rounds is steady where the rates are
+not: a build compared with itself gives ratios within about 1 %.
+
+python benchmarks/compare_builds.py BASE [CHANGED] [--rounds N] [--games N] [--pure] [--cpu N]
+
+BASE and CHANGED are git revisions (CHANGED: HEAD). A revision must have the engine API
+bench_engine.py uses (`Rules`, `Game.new`, `selfplay.frozen_between`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import statistics
+import subprocess
+import tarfile
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import compiled_engine
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+BUILDS = HERE / ".builds"  # git-ignored
+READY = "ready"  # written into a build's folder once it is complete
+
+
+def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("base", nargs="?", help="the git revision to compare against")
+    parser.add_argument("changed", nargs="?", default="HEAD", help="the git revision compared (default HEAD)")
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--games", type=int, default=100, help="games per round")
+    parser.add_argument("--pure", action="store_true", help="pure Python builds instead of compiled ones")
+    parser.add_argument("--cpu", type=int, default=0, help="the core both run on")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)  # one build's side
+    return parser.parse_args(argv)
+
+
+def commit(revision: str) -> str:
+    """The full commit id of a revision; SystemExit with git's reason when it names none."""
+    found = subprocess.run(
+        ["git", "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if found.returncode != 0:
+        raise SystemExit(f"compare_builds: {revision!r} is not a commit of this repository")
+    return found.stdout.strip()
+
+
+def built(sha: str, compiled: bool) -> Path:
+    """The environment of the project at `sha`, made unless it is there."""
+    venv = BUILDS / f"{sha[:12]}-{'compiled' if compiled else 'pure'}"
+    if (venv / READY).is_file():
+        return venv
+    with tempfile.TemporaryDirectory() as scratch:
+        archive = subprocess.run(["git", "archive", sha], cwd=ROOT, capture_output=True, check=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(scratch, filter="data")
+        problem = compiled_engine.build(venv, Path(scratch), compiled=compiled)
+    if problem is not None:
+        raise SystemExit(f"compare_builds: building {sha[:12]}: {problem}")
+    (venv / READY).write_text(sha)
+    return venv
+
+
+def work(args: argparse.Namespace) -> None:
+    """One build's side: the engine-only loop, a JSON line (decisions, CPU seconds) per round."""
+    import bench_engine  # only here: importing it compiles the rule set, with this build's compiler
+
+    os.sched_setaffinity(0, {args.cpu})
+    bench_engine.engine_only(20, 0)  # the same warm-up on both sides
+    for round_ in range(args.rounds):
+        start = time.process_time()
+        decisions = bench_engine.engine_only(args.games, round_ + 1)
+        print(json.dumps([decisions, time.process_time() - start]), flush=True)
+
+
+def race(venvs: Sequence[Path], args: argparse.Namespace) -> list[list[tuple[int, float]]]:
+    """Each build's rounds, all played at once on one core."""
+    command = [
+        __file__,
+        "--worker",
+        "--rounds",
+        str(args.rounds),
+        "--games",
+        str(args.games),
+        "--cpu",
+        str(args.cpu),
+    ]
+    sides = [
+        subprocess.Popen([str(venv / "bin" / "python"), *command], stdout=subprocess.PIPE, text=True)
+        for venv in venvs
+    ]
+    outputs = [side.communicate()[0] for side in sides]
+    if any(side.returncode for side in sides):
+        raise SystemExit("compare_builds: a build's side failed (its error is above)")
+    return [[(int(d), float(s)) for d, s in map(json.loads, out.splitlines())] for out in outputs]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = arguments(argv)
+    if args.worker:
+        work(args)
+        return
+    if args.base is None:
+        raise SystemExit("compare_builds: name the git revision to compare against (BASE)")
+    if args.cpu not in os.sched_getaffinity(0):
+        raise SystemExit(f"compare_builds: --cpu {args.cpu} is not a core this process may use")
+    shas = [commit(args.base), commit(args.changed)]
+    compiled = not args.pure
+    venvs = [built(sha, compiled) for sha in shas]
+    base, changed = race(venvs, args)
+    kind = "compiled" if compiled else "pure Python"
+    print(
+        f"bench_engine.py's engine-only loop, {args.games} games a round, {args.rounds} rounds, {kind},"
+        f" both on core {args.cpu}"
+    )
+    for name, sha, runs in (("base", shas[0], base), ("changed", shas[1], changed)):
+        rates = ", ".join(f"{d / s:,.0f}" for d, s in runs)
+        print(f"  {name:8s}{sha[:12]}  {rates}  (median {statistics.median(d / s for d, s in runs):,.0f})")
+    if [d for d, _ in base] != [d for d, _ in changed]:
+        print("  the two builds played different games: their decisions differ round by round")
+    ratios = [(d2 / s2) / (d1 / s1) for (d1, s1), (d2, s2) in zip(base, changed, strict=True)]
+    print(f"changed / base: median ratio {statistics.median(ratios):.3f} of {len(ratios)} rounds")
+
+
+if __name__ == "__main__":
+    main()

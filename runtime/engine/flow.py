@@ -215,15 +215,12 @@ def _finish(g: Table, res: Resolution) -> None:
 
 
 def _win_check(g: Table) -> None:
-    if all(p.life for p in g.state.players):  # after most resolutions: no list built
+    players = g.state.players
+    if all(p.life for p in players):  # after most resolutions: nothing to build
         return
-    empty = [not p.life for p in g.state.players]
-    if all(empty):
-        g.state.result = "draw"
-    elif any(empty):
-        g.state.result = player_name(empty.index(False))
-    if g.state.result is not None:
-        g.record(GameOver(g.state.result))
+    alive = [i for i, p in enumerate(players) if p.life]
+    g.state.result = player_name(alive[0]) if alive else "draw"
+    g.record(GameOver(g.state.result))
 
 
 def _trigger_step(g: Table) -> None:

@@ -61,16 +61,25 @@ class Loop:
 
 def engine_only(games: int, seed: int) -> int:
     """The games `play_game` plays (same seeds, same choices), without agents or views; the
-    run's games share one rules context, as a simulation's do."""
+    run's games share one rules context, as a simulation's do.
+
+    Each choice is the random agent's `rng.randrange(n)` drawn inline: the same calls of its
+    generator's `getrandbits`, without randrange's two Python calls, which are not the engine's
+    time (the OpenSpiel loop draws its choices the same way)."""
     rules = Rules(RULESET)
     decisions = 0
     for index in frozen_between(range(games)):
         number = game_seed(seed, index)
         game = Game.new(rules, number, check=False)
-        agents = random_agents(number)
+        draws = [agent.rng.getrandbits for agent in random_agents(number)]  # type: ignore[attr-defined]
         while not game.over and game.decisions < DECISION_CAP:
             options = game.legal_options()
-            game.apply(options[agents[game.to_move].rng.randrange(len(options))])  # type: ignore[attr-defined, index]
+            count = len(options)
+            bits, draw = count.bit_length(), draws[game.to_move]  # type: ignore[index]
+            chosen = draw(bits)
+            while chosen >= count:
+                chosen = draw(bits)
+            game.apply(options[chosen])
         decisions += game.decisions
     return decisions
 

@@ -21,6 +21,7 @@ import pyspiel
 def play(name: str, games: int, seed: int) -> dict[str, float]:
     game = pyspiel.load_game(name)
     rng = random.Random(seed)
+    draw = rng.getrandbits
     decisions = chance = 0
     start = time.process_time()
     for _ in range(games):
@@ -32,7 +33,13 @@ def play(name: str, games: int, seed: int) -> dict[str, float]:
                 chance += 1
             else:
                 actions = state.legal_actions()
-                state.apply_action(actions[rng.randrange(len(actions))])
+                # rng.randrange(count) drawn inline, as bench_engine.py's engine-only loop draws it
+                count = len(actions)
+                bits = count.bit_length()
+                chosen = draw(bits)
+                while chosen >= count:
+                    chosen = draw(bits)
+                state.apply_action(actions[chosen])
                 decisions += 1
     return {"games": games, "decisions": decisions, "chance": chance, "seconds": time.process_time() - start}
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import TYPE_CHECKING, Any, Final, assert_never
 
 from blackpoker.compiler.model import Action, Face
 from blackpoker.compiler.program import (
@@ -53,6 +53,13 @@ from blackpoker.runtime.engine.zones import card, label, owner, rank, rank_label
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
 
+# Enum members bound once: read as `PlayerName.YOU`, each goes through the enum class's
+# attribute hook (Python 3.11's EnumType.__getattr__), dearer than the test it serves.
+YOU: Final = PlayerName.YOU
+OPPONENT: Final = PlayerName.OPPONENT
+TURN_PLAYER: Final = PlayerName.TURN_PLAYER
+CHARGED: Final = State.CHARGED
+
 
 def player(g: Table, res: Resolution, ref: PlayerRef) -> int:
     """A player's index, or -1 when the reference names nobody (a lost target, no cards)."""
@@ -61,11 +68,11 @@ def player(g: Table, res: Resolution, ref: PlayerRef) -> int:
         return owner(found[0]) if found else -1
     controller = res.request.controller
     name = ref.name
-    if name is PlayerName.YOU:
+    if name is YOU:
         return controller
-    if name is PlayerName.OPPONENT:
+    if name is OPPONENT:
         return 1 - controller
-    if name is PlayerName.TURN_PLAYER:
+    if name is TURN_PLAYER:
         return g.state.turn_player
     target = res.request.target
     return target.index if isinstance(target, refs.PlayerRef) else -1
@@ -98,7 +105,7 @@ def things(g: Table, res: Resolution, ref: Cards) -> list[Any]:
             if i >= 0
             for u in state.players[i].field
             if (kind is None or u.kind.type == kind)
-            and (charged is None or u.charged == (charged is State.CHARGED))
+            and (charged is None or u.charged == (charged is CHARGED))
             and (least is None or size(g, u) >= least)
         ]
     name = ref.name
@@ -240,7 +247,7 @@ def condition(g: Table, res: Resolution, cond: Condition) -> bool:
         state = cond.state
         return bool(units) and all(
             (cond.type is None or u.kind.type == cond.type)
-            and (state is None or u.charged == (state is State.CHARGED))
+            and (state is None or u.charged == (state is CHARGED))
             for u in units
         )
     if isinstance(cond, Compare):
@@ -326,7 +333,7 @@ def shielded(g: Table, request: Request) -> tuple[int, ...]:
         ability = on.ability
         if (
             isinstance(ability, PreventDamage)
-            and (request.controller == on.owner) == (ability.by is PlayerName.YOU)
+            and (request.controller == on.owner) == (ability.by is YOU)
             and (ability.key_suit is None or ability.key_suit in map(_suit_value, request.key_cards))
             and _holds_for(g, on.owner, request, ability.cond)
         ):

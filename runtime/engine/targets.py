@@ -6,7 +6,7 @@ The same test serves twice: when requesting (to list the candidates) and at reso
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from blackpoker.compiler.model import Limit
 from blackpoker.compiler.program import CardRange, PlayerName, TargetKind
@@ -29,6 +29,15 @@ from blackpoker.runtime.engine.zones import card
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
 
+# Enum members bound once: read as `TargetKind.CHARACTER`, each goes through the enum class's
+# attribute hook (Python 3.11's EnumType.__getattr__), a few percent of a decision's time.
+CHARACTER: Final = TargetKind.CHARACTER
+REQUEST: Final = TargetKind.REQUEST
+PLAYER: Final = TargetKind.PLAYER
+YOU: Final = PlayerName.YOU
+OPPONENT: Final = PlayerName.OPPONENT
+UNCOUNTERABLE: Final = Limit.UNCOUNTERABLE
+
 
 def candidates(
     g: Table, controller: int, action_id: str, spec: TargetSpec, key_cards: tuple[int, ...]
@@ -36,14 +45,14 @@ def candidates(
     """The targets a request of the action may name, as options name them: a character by
     its first card, a request by its stage position (from 1), a player by index."""
     kind = spec.kind
-    if kind is TargetKind.CHARACTER:
+    if kind is CHARACTER:
         return [
             CharacterByCard(u.cards[0])
             for p in g.state.players
             for u in p.field
             if unit_ok(controller, action_id, spec, key_cards, u)
         ]
-    if kind is TargetKind.REQUEST:
+    if kind is REQUEST:
         return [StagePosition(i) for i, r in enumerate(g.state.stage, 1) if request_ok(spec, r)]
     return [PlayerRef(p) for p in _players(controller, spec)]
 
@@ -51,15 +60,15 @@ def candidates(
 def still_valid(g: Table, request: Request, spec: TargetSpec) -> bool:
     target = request.target
     kind = spec.kind
-    if isinstance(target, UnitRef) and kind is TargetKind.CHARACTER:
+    if isinstance(target, UnitRef) and kind is CHARACTER:
         unit = g.state.unit(target.uid)
         return unit is not None and unit_ok(
             request.controller, request.action.id, spec, request.key_cards, unit
         )
-    if isinstance(target, RequestRef) and kind is TargetKind.REQUEST:
+    if isinstance(target, RequestRef) and kind is REQUEST:
         found = g.state.stage_request(target.uid)
         return found is not None and request_ok(spec, found)
-    if isinstance(target, PlayerRef) and kind is TargetKind.PLAYER:
+    if isinstance(target, PlayerRef) and kind is PLAYER:
         return target.index in _players(request.controller, spec)
     return False
 
@@ -71,7 +80,7 @@ def unit_ok(
     if not kind.targetable_by(action_id):  # アクションの対象にできない
         return False
     side = spec.side
-    if side is not None and (unit.controller == controller) != (side is PlayerName.YOU):
+    if side is not None and (unit.controller == controller) != (side is YOU):
         return False
     if spec.type is not None and kind.type != spec.type:
         return False
@@ -111,7 +120,7 @@ def request_ok(spec: TargetSpec, request: Request) -> bool:
         return False
     if spec.has_key and not request.key_cards:
         return False
-    return not (spec.counterable and Limit.UNCOUNTERABLE in request.action.limits)
+    return not (spec.counterable and UNCOUNTERABLE in request.action.limits)
 
 
 def retarget_candidates(g: Table, request: Request, changer: Request) -> list[OptionTarget]:
@@ -120,7 +129,7 @@ def retarget_candidates(g: Table, request: Request, changer: Request) -> list[Op
     itself; `changer` (the resolving request that changes it) is named `resolving:N`."""
     spec = g.rules.target_specs[request.action.id]
     found = candidates(g, request.controller, request.action.id, spec, request.key_cards)
-    if spec.kind is TargetKind.REQUEST:
+    if spec.kind is REQUEST:
         own = next((StagePosition(i) for i, r in enumerate(g.state.stage, 1) if r is request), None)
         found = [c for c in found if c != own]
         depth = next(i for i, r in enumerate(g.state.resolving, 1) if r.request is changer)
@@ -161,8 +170,8 @@ def resolve_name(g: Table, target: OptionTarget) -> StateTarget:
 
 def _players(controller: int, spec: TargetSpec) -> tuple[int, ...]:
     side = spec.side
-    if side is PlayerName.YOU:
+    if side is YOU:
         return (controller,)
-    if side is PlayerName.OPPONENT:
+    if side is OPPONENT:
         return (1 - controller,)
     return (controller, 1 - controller)

@@ -21,6 +21,10 @@ class Suit(Enum):
     DIAMOND = "♢"
     CLUB = "♣"
 
+    # By identity (a member is its only equal), in C: Enum's own hash is a Python call, and the
+    # key matcher hashes suits for every card of every new hand.
+    __hash__ = object.__hash__
+
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Suit):
             return NotImplemented
@@ -53,6 +57,10 @@ class Card:
 
     rank: int
     suit: Suit | None
+
+    # written out: mypyc compiles this one, not the Python one a dataclass generates (docs/engine.md)
+    def __hash__(self) -> int:
+        return hash((self.rank, self.suit))
 
     def __post_init__(self) -> None:
         if self.rank == JOKER_RANK:

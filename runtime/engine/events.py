@@ -38,6 +38,11 @@ class Triggered:
     player: int
     action: str
 
+    # written out: mypyc compiles this one, not the Python one a dataclass generates (docs/engine.md)
+    def __init__(self, player: int, action: str) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "action", action)
+
 
 @dataclass(frozen=True, slots=True)
 class Discarded:

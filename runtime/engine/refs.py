@@ -22,6 +22,10 @@ class UnitRef:
 
     uid: int
 
+    # written out: mypyc compiles this one, not the Python one a dataclass generates (docs/engine.md)
+    def __init__(self, uid: int) -> None:
+        object.__setattr__(self, "uid", uid)
+
 
 @dataclass(frozen=True, slots=True)
 class RequestRef:
@@ -35,6 +39,10 @@ class PlayerRef:
     """A player, by index (0 or 1); the state and options name players alike."""
 
     index: int
+
+    # written out: mypyc compiles this one, not the Python one a dataclass generates (docs/engine.md)
+    def __init__(self, index: int) -> None:
+        object.__setattr__(self, "index", index)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +68,10 @@ class StagePosition:
     """A stage request by its position from the bottom, from 1 (`stage:1`)."""
 
     position: int
+
+    # written out: mypyc compiles this one, not the Python one a dataclass generates (docs/engine.md)
+    def __init__(self, position: int) -> None:
+        object.__setattr__(self, "position", position)
 
 
 @dataclass(frozen=True, slots=True)

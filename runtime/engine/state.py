@@ -54,6 +54,27 @@ class Unit:
     entered: int  # the turn its oldest card entered the field (準備)
     size_mod: int = 0  # until the end of the turn
 
+    # written out: mypyc compiles this one, not the Python one a dataclass generates (docs/engine.md)
+    def __init__(
+        self,
+        uid: int,
+        kind: Character,
+        cards: list[int],
+        controller: int,
+        face_up: bool,
+        charged: bool,
+        entered: int,
+        size_mod: int = 0,
+    ) -> None:
+        self.uid = uid
+        self.kind = kind
+        self.cards = cards
+        self.controller = controller
+        self.face_up = face_up
+        self.charged = charged
+        self.entered = entered
+        self.size_mod = size_mod
+
     def copy(self) -> Unit:
         return Unit(
             self.uid,

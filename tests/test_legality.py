@@ -17,14 +17,15 @@ from blackpoker.compiler.notation import NotationError, parse_cost
 from blackpoker.compiler.pipeline import builtin_path, check_paths
 from blackpoker.compiler.program import CausedBy
 from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.legal import one_of_each
 from blackpoker.runtime.engine.legality import CHECKS, causes, first_refusal
-from blackpoker.runtime.engine.options import RequestOption
+from blackpoker.runtime.engine.options import RequestOption, sort_cards
 from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.refs import PlayerRef, StagePosition, WrittenCharacter
 from blackpoker.runtime.engine.rules import Recent, Rules
 from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.transitions import move_card, place_units
-from blackpoker.runtime.engine.zones import DECK, card, label, owner
+from blackpoker.runtime.engine.zones import DECK, DECK_SIZE, card, label, owner
 from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.selfplay import random_agents
 from blackpoker.runtime.scenario.notation import Command, name_characters, parse_command
@@ -287,6 +288,30 @@ def test_options_from_warm_caches_equal_a_fresh_search(edition: str, format_id: 
         assert fresh.legal_options() == game.legal_options()
         only_pass += len(game.legal_options()) == 1 and not game.state.resolving
     assert only_pass > 0
+
+
+def test_ways_of_one_card_per_pattern_are_listed_as_the_matcher_lists_them() -> None:
+    """A key of one card of each of patterns no card meets two has its ways listed without the
+    matcher (`one_of_each`): the same ways in the same order, for hands drawn from the cards
+    the key can take (both decks: cards of equal value, Jokers), in every built-in rule set."""
+    rng = random.Random(7)
+    kinds = set()
+    for edition in EDITIONS:
+        for ruleset in compiled(edition).values():
+            rules = Rules(ruleset)
+            for action in ruleset.actions:
+                patterns = rules.one_per_pattern.get(action.id)
+                if patterns is None or action.matcher is None:
+                    continue
+                kinds.add(len(patterns))
+                takes = [c for c in range(2 * DECK_SIZE) if rules.relevant[action.id] >> c & 1]
+                for _ in range(100):
+                    cards = rng.sample(takes, rng.randint(0, min(8, len(takes))))
+                    ordered = sort_cards(cards)
+                    selections = action.matcher.selections([card(c) for c in ordered])
+                    expected = [tuple(ordered[i] for i in way) for way in selections]
+                    assert one_of_each(cards, patterns) == expected, (action.id, ordered)
+    assert {1, 2} <= kinds  # one pattern, and two
 
 
 def test_a_character_is_of_every_suit_one_of_its_cards_has() -> None:

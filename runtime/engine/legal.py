@@ -27,7 +27,7 @@ from blackpoker.runtime.engine.options import Payment, RequestOption, distinct_v
 from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.refs import OptionTarget
 from blackpoker.runtime.engine.targets import candidates
-from blackpoker.runtime.engine.zones import card, order
+from blackpoker.runtime.engine.zones import CARD_SORT_KEY, card, order
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
@@ -377,8 +377,9 @@ def key_ways(g: Table, action: Action, hand: tuple[int, ...], held: int) -> KeyW
     ways = g.rules.relevant_ways.get((action.id, mine))
     if ways is None:
         cards = [c for c in hand if mine >> c & 1]
-        if action.id in g.rules.one_card_keys:  # the first card of each value, as the matcher would
-            return g.rules.relevant_ways.put((action.id, mine), [(c,) for c in distinct_values(cards)])
+        patterns = g.rules.one_per_pattern.get(action.id)
+        if patterns is not None:
+            return g.rules.relevant_ways.put((action.id, mine), one_of_each(cards, patterns))
         ordered = sort_cards(cards)
         values = (action.id, tuple(order(c) for c in ordered))
         positions = g.rules.value_ways.get(values)
@@ -387,6 +388,23 @@ def key_ways(g: Table, action: Action, hand: tuple[int, ...], held: int) -> KeyW
         ways = [tuple(ordered[i] for i in way) for way in positions]
         g.rules.relevant_ways.put((action.id, mine), ways)
     return ways
+
+
+def one_of_each(cards: list[int], patterns: tuple[int, ...]) -> KeyWays:
+    """The ways to take one of `cards` for each pattern (the cards it takes, as bits by id; no
+    card meets two), as the matcher lists them: of cards of one value the first (two Jokers:
+    the lower id), each way and the list in canonical card order."""
+    if len(patterns) == 1:
+        return [(c,) for c in distinct_values(cards)]
+    firsts = [distinct_values([c for c in cards if taken >> c & 1]) for taken in patterns]
+    ways = [sort_cards(pick) for pick in product(*firsts)]
+    ways.sort(key=canonical)
+    return ways
+
+
+def canonical(way: tuple[int, ...]) -> tuple[int, ...]:
+    """Sorts ways of cards as the matcher's positions into the canonically sorted cards do."""
+    return tuple(CARD_SORT_KEY[c] for c in way)
 
 
 def _positions(action: Action, ordered: tuple[int, ...]) -> list[tuple[int, ...]]:

@@ -10,10 +10,12 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from functools import cached_property
+from functools import cached_property, reduce
+from operator import or_
 from typing import Generic, TypeVar
 
 from blackpoker.compiler.emit_json import ruleset_json
+from blackpoker.compiler.keyspec import CardPattern, KeySpec
 from blackpoker.compiler.matcher import KeyMatcher, compile_matcher
 from blackpoker.compiler.model import Action, Character, Edition, Format, Limit, RuleSet, When
 from blackpoker.compiler.program import Ability, ChangeNumber, Event, Quantity, Target
@@ -91,25 +93,15 @@ class Rules:
         }
         # keyed action id → which game cards (both decks) can be its key cards, as bits by id
         self.relevant: dict[str, int] = {
-            a.id: sum(
-                1 << (owner * DECK_SIZE + index)
-                for index, c in enumerate(DECK)
-                if any(p.matches(c) for p in a.key.patterns)
-                for owner in PLAYERS
-            )
-            for a in ruleset.actions
-            if a.key is not None
+            a.id: reduce(or_, map(cards_of, a.key.patterns), 0) for a in ruleset.actions if a.key is not None
         }
-        # keyed action ids whose key is one card of one pattern: a way per distinct value of
-        # the relevant cards, listed without the matcher
-        self.one_card_keys: frozenset[str] = frozenset(
-            a.id
+        # keyed action id → the cards of each of its patterns, when its key is one card of each
+        # and no card meets two: its ways are listed without the matcher (legal.one_of_each)
+        self.one_per_pattern: dict[str, tuple[int, ...]] = {
+            a.id: patterns
             for a in ruleset.actions
-            if a.key is not None
-            and len(a.key.patterns) == 1
-            and a.key.count == 1
-            and not (a.key.or_more or a.key.same_suit or a.key.same_number)
-        )
+            if a.key is not None and (patterns := one_per_pattern(a.key)) is not None
+        }
         # the zones other than the hand that direct actions take key cards from (the rare card)
         self.key_zones: tuple[str, ...] = tuple(
             sorted(
@@ -197,6 +189,25 @@ class Rules:
 
     def character(self, character_id: str) -> Character:
         return self.ruleset.character(character_id)
+
+
+def cards_of(pattern: CardPattern) -> int:
+    """The game cards (both decks) a key pattern takes, as bits by id."""
+    return sum(
+        1 << (owner * DECK_SIZE + index)
+        for index, c in enumerate(DECK)
+        if pattern.matches(c)
+        for owner in PLAYERS
+    )
+
+
+def one_per_pattern(key: KeySpec) -> tuple[int, ...] | None:
+    """The cards each pattern takes, when the key is one card of each pattern (no 以上, 同じスート,
+    同じ数字) and no card meets two patterns; else None, and the matcher decides."""
+    if key.count != 1 or key.or_more or key.same_suit or key.same_number:
+        return None
+    patterns = tuple(map(cards_of, key.patterns))
+    return patterns if sum(patterns) == reduce(or_, patterns, 0) else None  # no card counted twice
 
 
 def rules_of(rules: RuleSet | Rules) -> Rules:

@@ -310,7 +310,7 @@ def test_ways_of_one_card_per_pattern_are_listed_as_the_matcher_lists_them() -> 
                     ordered = sort_cards(cards)
                     selections = action.matcher.selections([card(c) for c in ordered])
                     expected = [tuple(ordered[i] for i in way) for way in selections]
-                    assert one_of_each(cards, patterns) == expected, (action.id, ordered)
+                    assert one_of_each(ordered, patterns) == expected, (action.id, ordered)
     assert {1, 2} <= kinds  # one pattern, and two
 
 

@@ -23,7 +23,7 @@ from blackpoker.runtime.engine.legality import (
     turn_allows,
     waived_units,
 )
-from blackpoker.runtime.engine.options import Payment, RequestOption, distinct_values, sort_cards
+from blackpoker.runtime.engine.options import Payment, RequestOption, first_per_value, sort_cards
 from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.refs import OptionTarget
 from blackpoker.runtime.engine.targets import candidates
@@ -324,23 +324,26 @@ def hand_plan(
     hand share each action's plan."""
     known = g.rules.hand_actions.get_or_make((p, hand, others), dict)
     held = sum(1 << c for c in hand)
+    ordered = sort_cards(hand)  # as key_ways takes them: sorted once for every action
     plan = []
     for entry in g.rules.requestables[main, turn]:
         action_id = entry.action.id
         if action_id in known:
             planned = known[action_id]
         else:
-            planned = known[action_id] = _planned(g, p, hand, held, entry)
+            planned = known[action_id] = _planned(g, p, hand, ordered, held, entry)
         if planned is not None:
             plan.append(planned)
     return tuple(plan)
 
 
-def _planned(g: Table, p: int, hand: tuple[int, ...], held: int, entry: Requestable) -> Planned | None:
-    """The action's plan for this hand. Unless its cost reads the cards the key cards leave (D),
-    its options depend on the hand only through its key-card ways: then every hand with the
-    same cards that can be its key cards shares one plan (`Rules.key_plans`), and with it the
-    options the plan keeps."""
+def _planned(
+    g: Table, p: int, hand: tuple[int, ...], ordered: tuple[int, ...], held: int, entry: Requestable
+) -> Planned | None:
+    """The action's plan for this hand (sorted ids; `ordered`: the same in canonical order).
+    Unless its cost reads the cards the key cards leave (D), its options depend on the hand
+    only through its key-card ways: then every hand with the same cards that can be its key
+    cards shares one plan (`Rules.key_plans`), and with it the options the plan keeps."""
     action = entry.action
     if action.matcher is not None and action.key_from != HAND:
         pool = key_pool(g, p, action)
@@ -351,7 +354,7 @@ def _planned(g: Table, p: int, hand: tuple[int, ...], held: int, entry: Requesta
         found = g.rules.key_plans.get(shared)
         if found is not None:
             return found
-    ways = NO_KEYS if action.matcher is None else key_ways(g, action, hand, held)
+    ways = NO_KEYS if action.matcher is None else key_ways(g, action, ordered, held)
     if not ways:
         return None
     if shared is None:
@@ -360,13 +363,13 @@ def _planned(g: Table, p: int, hand: tuple[int, ...], held: int, entry: Requesta
 
 
 def key_pool(g: Table, p: int, action: Action) -> tuple[int, ...]:
-    """The cards (sorted ids) of the zones the action takes its key cards from."""
-    return tuple(sorted(c for zone in action.key_from for c in g.state.players[p].pile(zone)))
+    """The cards of the zones the action takes its key cards from, in canonical order."""
+    return sort_cards([c for zone in action.key_from for c in g.state.players[p].pile(zone)])
 
 
-def key_ways(g: Table, action: Action, hand: tuple[int, ...], held: int) -> KeyWays:
+def key_ways(g: Table, action: Action, ordered: tuple[int, ...], held: int) -> KeyWays:
     """Each distinct choice of key cards from a hand, or the cards of the zones the action
-    takes them from (sorted ids; `held`: the same as bits by id), in canonical card order.
+    takes them from (in canonical order; `held`: the same as bits by id), in canonical order.
 
     The ways depend only on the cards that can be key cards of the action, so a hand that
     differs only in other cards finds them under its relevant cards; and those depend only
@@ -376,27 +379,26 @@ def key_ways(g: Table, action: Action, hand: tuple[int, ...], held: int) -> KeyW
     mine = held & relevant
     ways = g.rules.relevant_ways.get((action.id, mine))
     if ways is None:
-        cards = [c for c in hand if mine >> c & 1]
+        cards = tuple(c for c in ordered if mine >> c & 1)
         patterns = g.rules.one_per_pattern.get(action.id)
         if patterns is not None:
             return g.rules.relevant_ways.put((action.id, mine), one_of_each(cards, patterns))
-        ordered = sort_cards(cards)
-        values = (action.id, tuple(order(c) for c in ordered))
+        values = (action.id, tuple(order(c) for c in cards))
         positions = g.rules.value_ways.get(values)
         if positions is None:
-            positions = g.rules.value_ways.put(values, _positions(action, ordered))
-        ways = [tuple(ordered[i] for i in way) for way in positions]
+            positions = g.rules.value_ways.put(values, _positions(action, cards))
+        ways = [tuple(cards[i] for i in way) for way in positions]
         g.rules.relevant_ways.put((action.id, mine), ways)
     return ways
 
 
-def one_of_each(cards: list[int], patterns: tuple[int, ...]) -> KeyWays:
-    """The ways to take one of `cards` for each pattern (the cards it takes, as bits by id; no
-    card meets two), as the matcher lists them: of cards of one value the first (two Jokers:
-    the lower id), each way and the list in canonical card order."""
+def one_of_each(cards: Sequence[int], patterns: tuple[int, ...]) -> KeyWays:
+    """The ways to take one of `cards` (in canonical order) for each pattern (the cards it
+    takes, as bits by id; no card meets two), as the matcher lists them: of cards of one value
+    the first (two Jokers: the lower id), each way and the list in canonical card order."""
     if len(patterns) == 1:
-        return [(c,) for c in distinct_values(cards)]
-    firsts = [distinct_values([c for c in cards if taken >> c & 1]) for taken in patterns]
+        return [(c,) for c in first_per_value(cards)]
+    firsts = [first_per_value([c for c in cards if taken >> c & 1]) for taken in patterns]
     ways = [sort_cards(pick) for pick in product(*firsts)]
     ways.sort(key=canonical)
     return ways

@@ -7,6 +7,7 @@ card, a stage request by its position from the bottom (stage:1).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from blackpoker.runtime.engine.refs import (
@@ -162,7 +163,11 @@ def sort_cards(cards: list[int] | tuple[int, ...]) -> tuple[int, ...]:
 
 
 def distinct_values(cards: list[int] | tuple[int, ...]) -> list[int]:
-    """One card per value in canonical order (of two Jokers the lower id): sorted, equal values
-    lie side by side."""
-    ordered = sort_cards(cards)
+    """One card per value in canonical order (of two Jokers the lower id)."""
+    return first_per_value(sort_cards(cards))
+
+
+def first_per_value(ordered: Sequence[int]) -> list[int]:
+    """The first card of each value of cards in canonical order (`sort_cards`), where equal
+    values lie side by side."""
     return [cid for i, cid in enumerate(ordered) if not i or order(cid) != order(ordered[i - 1])]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,8 @@ import yaml
 from blackpoker.compiler import compile
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option, Pass, RequestOption
+from blackpoker.runtime.engine.state import GameState, PlayerState
+from blackpoker.runtime.engine.transitions import shuffle
 from blackpoker.runtime.engine.view import View
 from blackpoker.runtime.play.agents import RandomAgent
 from blackpoker.runtime.play.selfplay import play, play_random, random_agents, tally
@@ -32,6 +35,20 @@ def test_setup_deals_seven_and_the_first_player_draws_one_without_a_draw_action(
     revealed = [len(p.graveyard) for p in game.state.players]
     assert revealed[0] == revealed[1] >= 1
     assert sum(len(p.life) for p in game.state.players) == 2 * 54 - (2 * size + 1) - sum(revealed)
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 54, 108])
+def test_the_engine_shuffles_as_random_shuffle_does(size: int) -> None:
+    """The engine's compiled shuffle puts a pile in the order `random.shuffle` does from the
+    same generator state, and leaves the generator where it leaves it: seeds deal as before."""
+    for seed in range(20):
+        state = GameState((PlayerState(), PlayerState()), random.Random(seed))
+        pile = list(range(size))
+        shuffle(state, pile)
+        reference, expected = random.Random(seed), list(range(size))
+        reference.shuffle(expected)
+        assert pile == expected
+        assert state.rng.getstate() == reference.getstate()
 
 
 def test_a_game_is_determined_by_seed_and_decisions() -> None:

@@ -39,7 +39,7 @@ def setup(g: Table, tops: Sequence[Sequence[int]] = ((), ()), start: Start | Non
     characters, placed from the top before the hand is drawn (2024 §5.3.1: after the trumps)."""
     state = g.state
     for index, player in enumerate(state.players):
-        state.rng.shuffle(player.life)
+        t.shuffle(state, player.life)
         player.life = [*tops[index], *(c for c in player.life if c not in tops[index])]
     state.start = start
     setup_action = g.rules.setup

@@ -349,7 +349,7 @@ def _reveal(g: Table, res: Resolution, step: program.Reveal) -> Signal | None:
 def _shuffle(g: Table, res: Resolution, step: program.Shuffle) -> Signal | None:
     who = player(g, res, step.player)
     if who >= 0:
-        g.state.rng.shuffle(g.state.players[who].life)
+        t.shuffle(g.state, g.state.players[who].life)
         g.record(Shuffled(who))
     return None
 

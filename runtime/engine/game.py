@@ -25,10 +25,11 @@ from blackpoker.runtime.engine.refs import option_data, target_data
 from blackpoker.runtime.engine.rules import Rules, rules_of
 from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.state import GameState, PlayerState
+from blackpoker.runtime.engine.table import Table
 from blackpoker.runtime.engine.zones import deck_ids
 
 
-class Game:
+class Game(Table):
     def __init__(
         self,
         rules: RuleSet | Rules,

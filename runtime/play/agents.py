@@ -95,7 +95,14 @@ class RandomAgent:
         self.name = f"random:{seed}"
 
     def choose(self, view: View | None, options: Sequence[Option]) -> Option:
-        return options[self.rng.randrange(len(options))]
+        # rng.randrange(count) written out, with the same draws (so the same games): its two
+        # Python calls made a simulation of random agents 2 % slower
+        count = len(options)
+        bits, draw = count.bit_length(), self.rng.getrandbits
+        chosen = draw(bits)
+        while chosen >= count:
+            chosen = draw(bits)
+        return options[chosen]
 
 
 class FirstLegalAgent:

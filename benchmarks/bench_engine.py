@@ -65,7 +65,9 @@ def engine_only(games: int, seed: int) -> int:
 
     Each choice is the random agent's `rng.randrange(n)` drawn inline: the same calls of its
     generator's `getrandbits`, without randrange's two Python calls, which are not the engine's
-    time (the OpenSpiel loop draws its choices the same way)."""
+    time (the OpenSpiel loop draws its choices the same way). Written out here rather than
+    calling the engine's `transitions.draw_below`, so that compare_builds.py can run this loop
+    on builds from before it."""
     rules = Rules(RULESET)
     decisions = 0
     for index in frozen_between(range(games)):

@@ -6,6 +6,7 @@ Keeping moves in one place keeps the invariants (each card in exactly one zone) 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -63,17 +64,23 @@ def move_card(state: GameState, cid: int, zone: str) -> None:
     put_card(state, cid, zone)
 
 
+def draw_below(rng: random.Random, count: int) -> int:
+    """`rng.randrange(count)` with the same draws, so the same games, compiled with the engine:
+    the standard library's is two Python calls, more than a random agent's whole choice."""
+    draw = rng.getrandbits
+    bits = count.bit_length()
+    chosen = draw(bits)
+    while chosen >= count:
+        chosen = draw(bits)
+    return chosen
+
+
 def shuffle(state: GameState, pile: list[int]) -> None:
     """Shuffle a pile with the game's generator. This is `random.shuffle` (Fisher–Yates, each
     index drawn as `randrange` draws it), so a seed deals the same games, but compiled with the
     engine: the standard library's is a Python loop, about a third of setting a game up."""
-    draw = state.rng.getrandbits
     for i in range(len(pile) - 1, 0, -1):
-        below = i + 1
-        bits = below.bit_length()
-        j = draw(bits)
-        while j >= below:
-            j = draw(bits)
+        j = draw_below(state.rng, i + 1)
         pile[i], pile[j] = pile[j], pile[i]
 
 

@@ -66,6 +66,7 @@ from blackpoker.runtime.engine.expressions import points
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
 from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.transitions import draw_below
 from blackpoker.runtime.engine.view import CharacterView, View, view
 from blackpoker.runtime.engine.zones import card, label, rank
 from blackpoker.runtime.scenario.notation import NotationError, parse_command
@@ -95,14 +96,7 @@ class RandomAgent:
         self.name = f"random:{seed}"
 
     def choose(self, view: View | None, options: Sequence[Option]) -> Option:
-        # rng.randrange(count) written out, with the same draws (so the same games): its two
-        # Python calls made a simulation of random agents 2 % slower
-        count = len(options)
-        bits, draw = count.bit_length(), self.rng.getrandbits
-        chosen = draw(bits)
-        while chosen >= count:
-            chosen = draw(bits)
-        return options[chosen]
+        return options[draw_below(self.rng, len(options))]  # as rng.randrange draws, faster
 
 
 class FirstLegalAgent:

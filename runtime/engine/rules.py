@@ -91,16 +91,17 @@ class Rules:
         self.target_specs: dict[str, Target] = {
             a.id: s for a in ruleset.actions for s in a.steps[:1] if isinstance(s, Target)
         }
-        # keyed action id → which game cards (both decks) can be its key cards, as bits by id
-        self.relevant: dict[str, int] = {
-            a.id: reduce(or_, map(cards_of, a.key.patterns), 0) for a in ruleset.actions if a.key is not None
-        }
+        # each keyed action's id, key and the game cards (both decks) each of its patterns
+        # takes, as bits by id
+        keyed = [
+            (a.id, a.key, tuple(map(cards_of, a.key.patterns))) for a in ruleset.actions if a.key is not None
+        ]
+        # keyed action id → which game cards can be its key cards
+        self.relevant: dict[str, int] = {i: reduce(or_, cards, 0) for i, _, cards in keyed}
         # keyed action id → the cards of each of its patterns, when its key is one card of each
         # and no card meets two: its ways are listed without the matcher (legal.one_of_each)
         self.one_per_pattern: dict[str, tuple[int, ...]] = {
-            a.id: patterns
-            for a in ruleset.actions
-            if a.key is not None and (patterns := one_per_pattern(a.key)) is not None
+            i: cards for i, key, cards in keyed if takes_one_per_pattern(key, cards)
         }
         # the zones other than the hand that direct actions take key cards from (the rare card)
         self.key_zones: tuple[str, ...] = tuple(
@@ -201,13 +202,12 @@ def cards_of(pattern: CardPattern) -> int:
     )
 
 
-def one_per_pattern(key: KeySpec) -> tuple[int, ...] | None:
-    """The cards each pattern takes, when the key is one card of each pattern (no 以上, 同じスート,
-    同じ数字) and no card meets two patterns; else None, and the matcher decides."""
+def takes_one_per_pattern(key: KeySpec, cards: tuple[int, ...]) -> bool:
+    """Whether the key is one card of each pattern (no 以上, 同じスート, 同じ数字) and no card
+    meets two patterns (`cards`: each pattern's, as bits); else the matcher decides."""
     if key.count != 1 or key.or_more or key.same_suit or key.same_number:
-        return None
-    patterns = tuple(map(cards_of, key.patterns))
-    return patterns if sum(patterns) == reduce(or_, patterns, 0) else None  # no card counted twice
+        return False
+    return sum(cards) == reduce(or_, cards, 0)  # no card counted twice
 
 
 def rules_of(rules: RuleSet | Rules) -> Rules:

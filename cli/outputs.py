@@ -10,8 +10,8 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.pipeline import display
+from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
 
 
 def output_folder(path: Path, option: str, *, empty: bool = False) -> list[Diagnostic]:

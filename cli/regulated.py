@@ -10,10 +10,10 @@ import click
 from blackpoker.cli.regulation import PLAYERS, read_decks
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
-from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.pipeline import edition_source
 from blackpoker.compiler.regulation import additions, deck_problems, parse_regulation, regulations_for
 from blackpoker.runtime.play.regulation import Setup, start_problems
+from blackpoker.runtime.rules.diagnostics import Diagnostic
 
 F = TypeVar("F", bound=Callable[..., Any])
 

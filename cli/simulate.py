@@ -28,11 +28,9 @@ from blackpoker.cli.outputs import output_file, output_folder
 from blackpoker.cli.regulated import regulation_options, regulation_setup
 from blackpoker.cli.report import option_error, report
 from blackpoker.compiler import CompileError
-from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.diff import RuleSetDiff, diff_rulesets
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.extra import EXTRA_FORMAT, ExtraSource
-from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.pipeline import display, edition_source
 from blackpoker.compiler.regulation import PLUS
 from blackpoker.runtime.play import cluster
@@ -42,6 +40,8 @@ from blackpoker.runtime.play.roster import AGENT_CHOICES, agent_name
 from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord
 from blackpoker.runtime.play.simulation import Plan, RulesSource, order, run
 from blackpoker.runtime.play.stats import MatchSummary, Summary, summarize
+from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
+from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.site.report_tables import (
     ENGLISH,
     JAPANESE,

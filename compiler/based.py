@@ -11,8 +11,8 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.load import Document, Mark, PathKey
+from blackpoker.runtime.rules.diagnostics import Diagnostic
 
 LISTS = ("actions", "characters", "fogs")  # changed like an overlay's lists: add / change / remove
 _NOT_HEADER = ("kind", "base", "formats", *LISTS)

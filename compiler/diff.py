@@ -17,12 +17,12 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.compiler.environment import Environment, is_path
 from blackpoker.compiler.extra import EXTRA_FORMAT, ExtraSource
 from blackpoker.compiler.link import check_edition, link
-from blackpoker.compiler.model import Format, RuleSet
 from blackpoker.compiler.parse import EditionSource, OverlaySource, Source
+from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, Location
+from blackpoker.runtime.rules.model import Format, RuleSet
 
 # Every entry of an edition: a diff side without --format, and the sheets' `all` page.
 EVERY_FORMAT = Format(id="all", name="all", mark="")

@@ -10,9 +10,9 @@ from dataclasses import fields
 from enum import Enum
 from typing import Any
 
-from blackpoker.compiler.cost import Cost
-from blackpoker.compiler.model import Action, Character, Fog, RuleSet, TrumpRule, ZoneRule
-from blackpoker.compiler.program import Ability, Node, Step
+from blackpoker.runtime.rules.cost import Cost
+from blackpoker.runtime.rules.model import Action, Character, Fog, RuleSet, TrumpRule, ZoneRule
+from blackpoker.runtime.rules.program import Ability, Node, Step
 
 
 def ruleset_json(ruleset: RuleSet) -> dict[str, Any]:

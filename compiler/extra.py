@@ -8,20 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from blackpoker.compiler.cards import Suit
-from blackpoker.compiler.diagnostics import CompileError, Diagnostic
 from blackpoker.compiler.link import Added, check_abilities, check_action_names, finish, link
 from blackpoker.compiler.load import Document, PathKey
-from blackpoker.compiler.model import (
-    Action,
-    Character,
-    Edition,
-    Format,
-    RuleSet,
-    TrumpRule,
-    Visibility,
-    ZoneRule,
-)
 from blackpoker.compiler.needs import dangling, references
 from blackpoker.compiler.parse import (
     _ACTION,
@@ -31,8 +19,20 @@ from blackpoker.compiler.parse import (
     parse_abilities,
     setup_action,
 )
-from blackpoker.compiler.program import Abilities, All, Event, FaceUp, Player, Requires
 from blackpoker.compiler.upstream.vocabulary import vocabulary
+from blackpoker.runtime.rules.cards import Suit
+from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic
+from blackpoker.runtime.rules.model import (
+    Action,
+    Character,
+    Edition,
+    Format,
+    RuleSet,
+    TrumpRule,
+    Visibility,
+    ZoneRule,
+)
+from blackpoker.runtime.rules.program import Abilities, All, Event, FaceUp, Player, Requires
 
 NUMBERS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = tuple(suit.value for suit in Suit)

@@ -13,12 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from blackpoker.compiler.cards import rank_label
-from blackpoker.compiler.cost import PAYABLE_UNITS, Cost
-from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location, did_you_mean
 from blackpoker.compiler.load import Document, PathKey, is_path
-from blackpoker.compiler.matcher import compile_matcher
-from blackpoker.compiler.model import Action, Edition, Format, RuleSet, Trigger
 from blackpoker.compiler.needs import (
     CHARACTER_FIELDS,
     Reference,
@@ -30,7 +25,12 @@ from blackpoker.compiler.needs import (
 )
 from blackpoker.compiler.overlay_names import by_id
 from blackpoker.compiler.parse import EditionSource, Edits, OverlaySource
-from blackpoker.compiler.program import (
+from blackpoker.runtime.rules.cards import rank_label
+from blackpoker.runtime.rules.cost import PAYABLE_UNITS, Cost
+from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, Location, did_you_mean
+from blackpoker.runtime.rules.matcher import compile_matcher
+from blackpoker.runtime.rules.model import Action, Edition, Format, RuleSet, Trigger
+from blackpoker.runtime.rules.program import (
     BUILT_IN_NAMES,
     SOURCE,
     Ability,

@@ -12,8 +12,16 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from blackpoker.compiler.load import PathKey
-from blackpoker.compiler.model import Action, Character, Speed
-from blackpoker.compiler.program import Become, Mount, PassTurn, PutCharacter, Request, Target, walk_steps
+from blackpoker.runtime.rules.model import Action, Character, Speed
+from blackpoker.runtime.rules.program import (
+    Become,
+    Mount,
+    PassTurn,
+    PutCharacter,
+    Request,
+    Target,
+    walk_steps,
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.environment import Environment, Read, display, find_files, is_path
-from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.parse import EditionSource
+from blackpoker.runtime.rules.diagnostics import Diagnostic
+from blackpoker.runtime.rules.model import RuleSet
 
 __all__ = [
     "builtin_editions",

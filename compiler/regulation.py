@@ -14,16 +14,16 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from blackpoker.compiler.cards import Card
 from blackpoker.compiler.deck import Deck, deck_from, set_problems
-from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location, did_you_mean
 from blackpoker.compiler.link import Added, check_action_names
 from blackpoker.compiler.load import Document, is_path, load_file
-from blackpoker.compiler.matcher import compile_matcher
-from blackpoker.compiler.model import Action, Edition, RuleSet, ZoneRule
-from blackpoker.compiler.normalize import normalize
 from blackpoker.compiler.parse import _ACTION, EditionSource, _fields, setup_action
 from blackpoker.compiler.validate import schema_problems
+from blackpoker.runtime.rules.cards import Card
+from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, Location, did_you_mean
+from blackpoker.runtime.rules.matcher import compile_matcher
+from blackpoker.runtime.rules.model import Action, Edition, RuleSet, ZoneRule
+from blackpoker.runtime.rules.normalize import normalize
 
 FOLDER = "regulations"  # in actionlists/: one file per rules release
 TEXT = "regulation"  # where a regulation given on the command line is located

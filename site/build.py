@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
 from blackpoker.compiler.environment import Environment, display
+from blackpoker.runtime.rules.diagnostics import BlackPokerError, Diagnostic, Location
 from blackpoker.site.fonts import require_japanese_font
 from blackpoker.site.pages import (
     ChangesPage,

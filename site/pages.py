@@ -12,7 +12,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from blackpoker.compiler import CompileError, Diagnostic, RuleSet
-from blackpoker.compiler.diagnostics import Location
 from blackpoker.compiler.diff import (
     EVERY_FORMAT,
     ListDiff,
@@ -24,7 +23,6 @@ from blackpoker.compiler.diff import (
 from blackpoker.compiler.environment import Environment, is_path
 from blackpoker.compiler.extra import ExtraSource
 from blackpoker.compiler.load import load_file
-from blackpoker.compiler.model import Action, Edition, Format
 from blackpoker.compiler.parse import OverlaySource
 from blackpoker.compiler.regulation import (
     Frame,
@@ -36,6 +34,8 @@ from blackpoker.compiler.regulation import (
     parts,
     played_formats,
 )
+from blackpoker.runtime.rules.diagnostics import Location
+from blackpoker.runtime.rules.model import Action, Edition, Format
 
 ALL = EVERY_FORMAT.id  # the page listing every action of an edition, whatever its formats
 EXTRA = "extra"  # the extra format's pages: an edition's extra lists (切札, seed 001 §4.2)

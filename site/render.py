@@ -9,7 +9,7 @@ from typing import TypeVar
 
 from blackpoker.compiler.diff import RuleSetDiff, side_name
 from blackpoker.compiler.extra import NUMBERS, SUITS
-from blackpoker.compiler.model import Edition, Format, RuleSet
+from blackpoker.runtime.rules.model import Edition, Format, RuleSet
 from blackpoker.site.markup import Paragraph, Separator, blocks, suits
 from blackpoker.site.pages import ChangesPage, ExtraPage, Page, RegulationsPage
 from blackpoker.site.qr import qr_svg

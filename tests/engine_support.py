@@ -9,11 +9,11 @@ from functools import cache
 from pathlib import Path
 
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.model import Action, RuleSet
 from blackpoker.compiler.parse import EditionSource
-from blackpoker.compiler.program import Step, walk_steps
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.state import GameState
+from blackpoker.runtime.rules.model import Action, RuleSet
+from blackpoker.runtime.rules.program import Step, walk_steps
 from blackpoker.runtime.scenario.notation import Command
 from blackpoker.runtime.scenario.scenario import Scenario, build, load
 

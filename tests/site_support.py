@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from blackpoker.compiler.model import Action, Character, RuleSet, Speed, Timing, Trigger
+from blackpoker.runtime.rules.model import Action, Character, RuleSet, Speed, Timing, Trigger
 from blackpoker.site.build import BuildOptions, build_site
 from editions_support import compiled, formats, reference_edition
 

@@ -12,7 +12,7 @@ import yaml
 from bad_input_support import invoke, located
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.extra import EXTRA_FORMAT, ExtraSource
-from blackpoker.compiler.model import Action
+from blackpoker.runtime.rules.model import Action
 
 ENV = Environment()
 BORROWERS = [

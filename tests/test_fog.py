@@ -11,10 +11,7 @@ from typing import Any
 
 import pytest
 import yaml
-from blackpoker.compiler.cards import Card
-from blackpoker.compiler.diagnostics import CompileError
 from blackpoker.compiler.link import link
-from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.parse import EditionSource
 from blackpoker.compiler.pipeline import builtin_editions, builtin_path, read_source
 from blackpoker.runtime.engine import flow
@@ -25,6 +22,9 @@ from blackpoker.runtime.engine.state import Frame, Origin, Request, Resolution
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.agents import RandomAgent, decide
+from blackpoker.runtime.rules.cards import Card
+from blackpoker.runtime.rules.diagnostics import CompileError
+from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.runtime.scenario import scenario as scenarios
 
 FOG = {"id": "fog", "name": "フォグ"}

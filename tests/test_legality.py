@@ -9,13 +9,9 @@ from pathlib import Path
 
 import pytest
 from blackpoker.compiler import CompileError, compile
-from blackpoker.compiler.cards import Card
-from blackpoker.compiler.cost import PAYABLE_UNITS
 from blackpoker.compiler.extra import EXTRA_FORMAT, TRUMP_ZONE
-from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.notation import NotationError, parse_cost
 from blackpoker.compiler.pipeline import builtin_path, check_paths
-from blackpoker.compiler.program import CausedBy
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.legal import one_of_each
 from blackpoker.runtime.engine.legality import CHECKS, causes, first_refusal
@@ -28,6 +24,10 @@ from blackpoker.runtime.engine.transitions import move_card, place_units
 from blackpoker.runtime.engine.zones import DECK, DECK_SIZE, card, label, owner
 from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.selfplay import random_agents
+from blackpoker.runtime.rules.cards import Card
+from blackpoker.runtime.rules.cost import PAYABLE_UNITS
+from blackpoker.runtime.rules.model import RuleSet
+from blackpoker.runtime.rules.program import CausedBy
 from blackpoker.runtime.scenario.notation import Command, name_characters, parse_command
 from editions_support import EDITIONS, compiled, environment, formats, reference_edition
 

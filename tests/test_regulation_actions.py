@@ -11,9 +11,7 @@ from pathlib import Path
 import pytest
 from bad_input_support import invoke, refused
 from blackpoker.compiler import CompileError, compile
-from blackpoker.compiler.model import Visibility
 from blackpoker.compiler.pipeline import edition_source
-from blackpoker.compiler.program import notation
 from blackpoker.compiler.regulation import (
     Regulation,
     Regulations,
@@ -26,6 +24,8 @@ from blackpoker.runtime.engine.legality import first_refusal
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.play.regulation import Setup
+from blackpoker.runtime.rules.model import Visibility
+from blackpoker.runtime.rules.program import notation
 from blackpoker.runtime.scenario.notation import parse_command
 from regulation_support import file_data, game_under, write
 

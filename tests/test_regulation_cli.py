@@ -6,8 +6,8 @@ from pathlib import Path
 
 import yaml
 from bad_input_support import invoke, refused
-from blackpoker.compiler.cards import full_deck
 from blackpoker.compiler.regulation import builtin_files, regulations_for
+from blackpoker.runtime.rules.cards import full_deck
 
 
 def deck_file(folder: Path, name: str, count: int, start: int = 0) -> Path:

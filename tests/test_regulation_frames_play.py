@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 from bad_input_support import invoke, refused
-from blackpoker.compiler.cards import full_deck
 from blackpoker.compiler.regulation import (
     Frame,
     Regulation,
@@ -18,6 +17,7 @@ from blackpoker.compiler.regulation import (
     parse_regulation,
 )
 from blackpoker.runtime.engine.options import Choice
+from blackpoker.runtime.rules.cards import full_deck
 from regulation_support import file_data, game_under, write
 
 FRAMED = [r for r in builtin_regulations() if r.editions and any(f.set_aside for f in r.frames)]

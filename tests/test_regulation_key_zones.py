@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 from bad_input_support import invoke, refused
-from blackpoker.compiler.model import Action
 from blackpoker.compiler.regulation import Regulation, Regulations, builtin_regulations, parse_regulation
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.legality import first_refusal
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.play.selfplay import decide, random_agents
+from blackpoker.runtime.rules.model import Action
 from blackpoker.runtime.scenario.notation import parse_command
 from regulation_support import file_data, game_under, rules_under, write
 

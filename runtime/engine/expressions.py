@@ -5,8 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final, assert_never
 
-from blackpoker.compiler.model import Action, Face
-from blackpoker.compiler.program import (
+from blackpoker.runtime.engine import refs
+from blackpoker.runtime.engine.abilities import number as changed
+from blackpoker.runtime.engine.abilities import on_abilities, size
+from blackpoker.runtime.engine.state import Origin, Request, Resolution, Unit
+from blackpoker.runtime.engine.targets import matches, unit_ok
+from blackpoker.runtime.engine.zones import card, label, owner, rank, rank_label_of
+from blackpoker.runtime.rules.model import Action, Face
+from blackpoker.runtime.rules.program import (
     COMPARE,
     SOURCE,
     All,
@@ -43,12 +49,6 @@ from blackpoker.compiler.program import (
     notation,
     walk,
 )
-from blackpoker.runtime.engine import refs
-from blackpoker.runtime.engine.abilities import number as changed
-from blackpoker.runtime.engine.abilities import on_abilities, size
-from blackpoker.runtime.engine.state import Origin, Request, Resolution, Unit
-from blackpoker.runtime.engine.targets import matches, unit_ok
-from blackpoker.runtime.engine.zones import card, label, owner, rank, rank_label_of
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table

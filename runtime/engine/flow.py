@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from blackpoker.compiler.model import Limit, Speed, Timing, When
-from blackpoker.compiler.program import KindOfType
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.events import Discarded, GameOver, Requested, Resolved, SetUp, Triggered
 from blackpoker.runtime.engine.expressions import condition
@@ -23,6 +21,8 @@ from blackpoker.runtime.engine.state import Followup, Frame, Origin, Request, Re
 from blackpoker.runtime.engine.targets import resolve_name
 from blackpoker.runtime.engine.triggers import TRIGGERED_FOR
 from blackpoker.runtime.engine.zones import rank
+from blackpoker.runtime.rules.model import Limit, Speed, Timing, When
+from blackpoker.runtime.rules.program import KindOfType
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine import flow
 from blackpoker.runtime.engine.errors import EngineError, IllegalOption
 from blackpoker.runtime.engine.events import Decided, Event
@@ -27,6 +26,7 @@ from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.state import GameState, PlayerState
 from blackpoker.runtime.engine.table import Table
 from blackpoker.runtime.engine.zones import deck_ids
+from blackpoker.runtime.rules.model import RuleSet
 
 
 class Game(Table):

@@ -12,8 +12,6 @@ from dataclasses import dataclass, replace
 from itertools import product
 from typing import TYPE_CHECKING
 
-from blackpoker.compiler.model import Action, Limit
-from blackpoker.compiler.program import Target
 from blackpoker.runtime.engine.expressions import reads_key, requirement_holds
 from blackpoker.runtime.engine.legality import (
     causing_units,
@@ -28,6 +26,8 @@ from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.refs import OptionTarget
 from blackpoker.runtime.engine.targets import candidates
 from blackpoker.runtime.engine.zones import CARD_SORT_KEY, card, order
+from blackpoker.runtime.rules.model import Action, Limit
+from blackpoker.runtime.rules.program import Target
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table

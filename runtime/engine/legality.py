@@ -12,9 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from blackpoker.compiler.cards import Card
-from blackpoker.compiler.model import Action, Limit, Timing
-from blackpoker.compiler.program import CausedBy
 from blackpoker.runtime.engine import abilities
 from blackpoker.runtime.engine.expressions import requirement_holds, unmet_requirement
 from blackpoker.runtime.engine.options import target_text
@@ -29,6 +26,9 @@ from blackpoker.runtime.engine.refs import (
 from blackpoker.runtime.engine.state import Unit, player_name
 from blackpoker.runtime.engine.targets import candidates
 from blackpoker.runtime.engine.zones import card, label, owner
+from blackpoker.runtime.rules.cards import Card
+from blackpoker.runtime.rules.model import Action, Limit, Timing
+from blackpoker.runtime.rules.program import CausedBy
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table

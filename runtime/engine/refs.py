@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 # Imported at run time, not only for the type checker: a dataclass compiled with mypyc needs
 # its field types then (docs/engine.md, "The compiled engine").
-from blackpoker.compiler.cards import Card
+from blackpoker.runtime.rules.cards import Card
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,14 +15,14 @@ from operator import or_
 from typing import Generic, TypeVar
 
 from blackpoker.compiler.emit_json import ruleset_json
-from blackpoker.compiler.keyspec import CardPattern, KeySpec
-from blackpoker.compiler.matcher import KeyMatcher, compile_matcher
-from blackpoker.compiler.model import Action, Character, Edition, Format, Limit, RuleSet, When
-from blackpoker.compiler.program import Ability, ChangeNumber, Event, Quantity, Target
 from blackpoker.runtime.engine.legal import KeyWays, LastPlan, Planned, Requestable, Timed, requestables
 from blackpoker.runtime.engine.options import Payment
 from blackpoker.runtime.engine.state import PLAYERS
 from blackpoker.runtime.engine.zones import DECK, DECK_SIZE
+from blackpoker.runtime.rules.keyspec import CardPattern, KeySpec
+from blackpoker.runtime.rules.matcher import KeyMatcher, compile_matcher
+from blackpoker.runtime.rules.model import Action, Character, Edition, Format, Limit, RuleSet, When
+from blackpoker.runtime.rules.program import Ability, ChangeNumber, Event, Quantity, Target
 
 K = TypeVar("K")
 V = TypeVar("V")

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from blackpoker.compiler.model import Action, Character
-from blackpoker.compiler.program import Step
 from blackpoker.runtime.engine.refs import StateTarget
 from blackpoker.runtime.engine.start import Start
+from blackpoker.runtime.rules.model import Action, Character
+from blackpoker.runtime.rules.program import Step
 
 if TYPE_CHECKING:  # options.py prints player names from here
     from blackpoker.runtime.engine.options import Choice, Prompt

@@ -21,7 +21,6 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from blackpoker.compiler.model import Visibility
 from blackpoker.runtime.engine.abilities import size
 from blackpoker.runtime.engine.determinize import PublicGame
 from blackpoker.runtime.engine.options import Option, Pass, hidden_ref, target_text
@@ -29,6 +28,7 @@ from blackpoker.runtime.engine.refs import CardRef, CharacterByCard, HiddenChara
 from blackpoker.runtime.engine.state import GameState, Request, Unit, player_name
 from blackpoker.runtime.engine.targets import named
 from blackpoker.runtime.engine.zones import label
+from blackpoker.runtime.rules.model import Visibility
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.game import Game

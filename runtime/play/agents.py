@@ -8,8 +8,16 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from blackpoker.compiler.model import Combat, RuleSet, SizeRule
-from blackpoker.compiler.program import (
+from blackpoker.runtime.engine import refs
+from blackpoker.runtime.engine.expressions import points
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
+from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.transitions import draw_below
+from blackpoker.runtime.engine.view import CharacterView, View, view
+from blackpoker.runtime.engine.zones import card, label, rank
+from blackpoker.runtime.rules.model import Combat, RuleSet, SizeRule
+from blackpoker.runtime.rules.program import (
     COMPARE,
     SOURCE,
     All,
@@ -61,14 +69,6 @@ from blackpoker.compiler.program import (
     Top,
     walk_steps,
 )
-from blackpoker.runtime.engine import refs
-from blackpoker.runtime.engine.expressions import points
-from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
-from blackpoker.runtime.engine.state import player_name
-from blackpoker.runtime.engine.transitions import draw_below
-from blackpoker.runtime.engine.view import CharacterView, View, view
-from blackpoker.runtime.engine.zones import card, label, rank
 from blackpoker.runtime.scenario.notation import NotationError, parse_command
 
 

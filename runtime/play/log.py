@@ -17,10 +17,8 @@ from typing import Any, assert_never
 
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.deck import read_deck
-from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.load import read_regular_file
-from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.parse import EditionSource
 from blackpoker.compiler.regulation import additions, parse_regulation, regulations_for
 from blackpoker.runtime.engine.events import (
@@ -54,6 +52,8 @@ from blackpoker.runtime.play.source import (
     file_record,
     sha256,
 )
+from blackpoker.runtime.rules.diagnostics import BlackPokerError, Diagnostic, Location
+from blackpoker.runtime.rules.model import RuleSet
 
 LOG_KIND = "blackpoker-command-log"
 REGULATION = "regulation"  # the header key of a game played under a regulation

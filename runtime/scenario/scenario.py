@@ -9,13 +9,9 @@ from pathlib import Path
 from typing import Any, assert_never
 
 from blackpoker.compiler import CompileError
-from blackpoker.compiler.cards import Card
 from blackpoker.compiler.deck import Deck, read_deck
-from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.environment import Environment, display, find_files, is_path
 from blackpoker.compiler.load import Document, PathKey, load_file
-from blackpoker.compiler.matcher import compile_matcher
-from blackpoker.compiler.model import Face, RuleSet, Visibility
 from blackpoker.compiler.parse import EditionSource, OverlaySource
 from blackpoker.compiler.regulation import additions, deck_problems, parse_regulation, regulations_for
 from blackpoker.compiler.validate import schema_problems
@@ -41,6 +37,10 @@ from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.state import GameState, PlayerState, Unit, player_name
 from blackpoker.runtime.engine.zones import card, deck_ids, label
 from blackpoker.runtime.play.regulation import Match, Setup, start_problems
+from blackpoker.runtime.rules.cards import Card
+from blackpoker.runtime.rules.diagnostics import Diagnostic
+from blackpoker.runtime.rules.matcher import compile_matcher
+from blackpoker.runtime.rules.model import Face, RuleSet, Visibility
 from blackpoker.runtime.scenario.explain import explain
 from blackpoker.runtime.scenario.notation import Command, NotationError, name_characters, parse_command
 

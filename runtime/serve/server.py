@@ -33,11 +33,11 @@ from urllib.parse import SplitResult, parse_qs, urlsplit
 
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.play.log import ReplayError
 from blackpoker.runtime.play.roster import AGENTS, agent_name, make_agent
 from blackpoker.runtime.play.source import RulesSource
+from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.runtime.scenario.scenario import build, load
 from blackpoker.runtime.serve.board import Json
 from blackpoker.runtime.serve.replays import WHO, Replay

@@ -8,13 +8,13 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from blackpoker.compiler.cost import Cost
-from blackpoker.compiler.frozen import rebuilt
-from blackpoker.compiler.keyspec import KeySpec
-from blackpoker.compiler.matcher import KeyMatcher
+from blackpoker.runtime.rules.cost import Cost
+from blackpoker.runtime.rules.frozen import rebuilt
+from blackpoker.runtime.rules.keyspec import KeySpec
+from blackpoker.runtime.rules.matcher import KeyMatcher
 
 if TYPE_CHECKING:
-    from blackpoker.compiler.program import Ability, CausedBy, Requires, Step, TriggeredBy
+    from blackpoker.runtime.rules.program import Ability, CausedBy, Requires, Step, TriggeredBy
 
 
 class Timing(StrEnum):

@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations, product
 from operator import attrgetter
 
-from blackpoker.compiler.cards import Card
-from blackpoker.compiler.keyspec import CardPattern, KeySpec
+from blackpoker.runtime.rules.cards import Card
+from blackpoker.runtime.rules.keyspec import CardPattern, KeySpec
 
 Selection = tuple[int, ...]  # positions into the given cards, ascending
 

@@ -17,9 +17,9 @@ from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum, StrEnum
 from typing import Any, ClassVar
 
-from blackpoker.compiler.cards import rank_label
-from blackpoker.compiler.cost import Cost
-from blackpoker.compiler.model import Face
+from blackpoker.runtime.rules.cards import rank_label
+from blackpoker.runtime.rules.cost import Cost
+from blackpoker.runtime.rules.model import Face
 
 PathKey = tuple[str | int, ...]
 Binding = str  # a name a step binds for the steps after it

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from blackpoker.compiler.emit_json import hashed
 from blackpoker.compiler.load import Document, PathKey, is_path
 from blackpoker.compiler.needs import (
     CHARACTER_FIELDS,
@@ -28,11 +29,10 @@ from blackpoker.compiler.parse import EditionSource, Edits, OverlaySource
 from blackpoker.runtime.rules.cards import rank_label
 from blackpoker.runtime.rules.cost import PAYABLE_UNITS, Cost
 from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, Location, did_you_mean
+from blackpoker.runtime.rules.enums import BUILT_IN_NAMES, SOURCE, Destination, Zone
 from blackpoker.runtime.rules.matcher import compile_matcher
 from blackpoker.runtime.rules.model import Action, Edition, Format, RuleSet, Trigger
 from blackpoker.runtime.rules.program import (
-    BUILT_IN_NAMES,
-    SOURCE,
     Ability,
     Amount,
     Become,
@@ -70,9 +70,6 @@ from blackpoker.runtime.rules.program import (
     walk,
     walk_steps,
 )
-
-PILES = ("hand", "graveyard", "life")  # the built-in zones a program may read as {zone: …}
-ZONES = ("hand", "graveyard", "life_top", "life_bottom")  # where a move may put cards
 
 
 def check_edition(source: EditionSource) -> list[Diagnostic]:
@@ -167,8 +164,9 @@ def _official(source: EditionSource, fmt: Format) -> RuleSet:
 
 
 def finish(ruleset: RuleSet) -> RuleSet:
+    """The rule set as the engine runs it: each key's matcher compiled, and its hash."""
     actions = tuple(replace(a, matcher=compile_matcher(a.key) if a.key else None) for a in ruleset.actions)
-    return replace(ruleset, actions=actions)
+    return hashed(replace(ruleset, actions=actions))
 
 
 def _apply(
@@ -523,7 +521,7 @@ def _unknown_names(
     own_formats = [f for f in (_get(action, "formats") or ()) if f in official]
     types = source.edition.character_types
     declared = tuple(z.id for z in source.edition.core.zones)
-    zones, piles = (*ZONES, *declared), (*PILES, *declared)
+    zones, piles = (*Destination, *declared), (*Zone, *declared)
     labels = [label.id for label in source.edition.labels]
     named_labels = (None, *labels)  # a step without a label reads the characters' attack rule
     step_at: set[PathKey] = set()

@@ -16,6 +16,7 @@ from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.notation import NotationError, parse_cost, parse_key
 from blackpoker.runtime.rules.cards import rank_from_label
 from blackpoker.runtime.rules.diagnostics import Diagnostic
+from blackpoker.runtime.rules.enums import Face
 from blackpoker.runtime.rules.model import (
     USAGE_LINE,
     Action,
@@ -26,7 +27,6 @@ from blackpoker.runtime.rules.model import (
     CoreRules,
     CostUnit,
     Edition,
-    Face,
     Fog,
     Format,
     Label,

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from blackpoker.compiler.deck import Deck, deck_from, set_problems
+from blackpoker.compiler.emit_json import hashed
 from blackpoker.compiler.link import Added, check_action_names
 from blackpoker.compiler.load import Document, is_path, load_file
 from blackpoker.compiler.parse import _ACTION, EditionSource, _fields, setup_action
@@ -184,7 +185,7 @@ class Additions:
             replace(a, formats=(ruleset.format.id,), matcher=compile_matcher(a.key) if a.key else None)
             for a in self.actions
         )
-        return RuleSet(
+        widened = RuleSet(
             replace(edition, core=core, action_types=types),
             ruleset.format,
             (*ruleset.actions, *actions),
@@ -192,6 +193,7 @@ class Additions:
             ruleset.fogs,
             setup=self.setup,
         )
+        return hashed(widened)
 
 
 def additions(regulation: Regulation, source: EditionSource) -> tuple[Additions, list[Diagnostic]]:

@@ -227,7 +227,7 @@ def test_games_share_a_context_and_a_bare_rule_set_gets_one() -> None:
     alone = Game.new(ruleset, 1)
     assert alone.rules is not rules and alone.rules.ruleset is ruleset
     assert alone.legal_options() == game.legal_options()
-    assert alone.rules.ruleset_hash == rules.ruleset_hash
+    assert alone.rules.ruleset.digest == rules.ruleset.digest
 
 
 def test_a_recent_cache_keeps_what_is_used_and_forgets_the_rest() -> None:

@@ -11,10 +11,10 @@ from blackpoker.runtime.engine.abilities import on_abilities, size
 from blackpoker.runtime.engine.state import Origin, Request, Resolution, Unit
 from blackpoker.runtime.engine.targets import matches, unit_ok
 from blackpoker.runtime.engine.zones import card, label, owner, rank, rank_label_of
-from blackpoker.runtime.rules.model import Action, Face
+from blackpoker.runtime.rules.enums import SOURCE, Face
+from blackpoker.runtime.rules.model import Action
 from blackpoker.runtime.rules.program import (
     COMPARE,
-    SOURCE,
     All,
     AnyOf,
     Cards,

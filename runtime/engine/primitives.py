@@ -31,7 +31,8 @@ from blackpoker.runtime.engine.targets import resolve_name, retarget_candidates,
 from blackpoker.runtime.engine.triggers import happened
 from blackpoker.runtime.engine.zones import owner, rank, rank_label_of, virtual_card
 from blackpoker.runtime.rules import program
-from blackpoker.runtime.rules.model import Face, Speed
+from blackpoker.runtime.rules.enums import Face
+from blackpoker.runtime.rules.model import Speed
 from blackpoker.runtime.rules.program import Event, PlayerRef, State, Step, Steps
 
 if TYPE_CHECKING:

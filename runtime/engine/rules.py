@@ -7,14 +7,11 @@ option search fills; nothing in the engine keeps state outside a context or a ga
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable
-from functools import cached_property, reduce
+from functools import reduce
 from operator import or_
 from typing import Generic, TypeVar
 
-from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.runtime.engine.legal import KeyWays, LastPlan, Planned, Requestable, Timed, requestables
 from blackpoker.runtime.engine.options import Payment
 from blackpoker.runtime.engine.state import PLAYERS
@@ -178,12 +175,6 @@ class Rules:
         # A context travels as its rule set and is rebuilt, caches empty, where it arrives: a
         # cluster worker receives it once and its games share it from then on.
         return Rules, (self.ruleset,)
-
-    @cached_property
-    def ruleset_hash(self) -> str:
-        """Of the compiled rule set as JSON: command logs name the rules they were played by."""
-        text = json.dumps(ruleset_json(self.ruleset), sort_keys=True, ensure_ascii=False)
-        return hashlib.sha256(text.encode()).hexdigest()
 
     def action(self, action_id: str) -> Action:
         return self.ruleset.action(action_id)

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 from blackpoker.runtime.engine.refs import CardRef
 from blackpoker.runtime.engine.state import GameState, Request, Unit
 from blackpoker.runtime.engine.zones import card, owner, rank, rank_label_of
-from blackpoker.runtime.rules.model import Character, CharacterTrigger, Face, SizeRule, When
+from blackpoker.runtime.rules.enums import Face
+from blackpoker.runtime.rules.model import Character, CharacterTrigger, SizeRule, When
 from blackpoker.runtime.rules.program import Kind
 
 if TYPE_CHECKING:

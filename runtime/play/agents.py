@@ -16,10 +16,10 @@ from blackpoker.runtime.engine.state import player_name
 from blackpoker.runtime.engine.transitions import draw_below
 from blackpoker.runtime.engine.view import CharacterView, View, view
 from blackpoker.runtime.engine.zones import card, label, rank
+from blackpoker.runtime.rules.enums import SOURCE
 from blackpoker.runtime.rules.model import Combat, RuleSet, SizeRule
 from blackpoker.runtime.rules.program import (
     COMPARE,
-    SOURCE,
     All,
     Amount,
     AnyOf,

@@ -38,7 +38,6 @@ from blackpoker.runtime.engine.events import (
 )
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
-from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.state import PLAYERS, player_name
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.regulation import Dealt, Setup
@@ -90,7 +89,7 @@ def log_lines(
     header: dict[str, Any] = {
         "log": LOG_KIND,
         "version": LOG_VERSION,
-        "ruleset": game.rules.ruleset_hash,
+        "ruleset": game.rules.ruleset.digest,
         "edition": game.rules.edition.id,
         "format": game.rules.format.id,
         "seed": game.seed,
@@ -309,7 +308,7 @@ def _rules(
     if REGULATION in data:
         dealt = _dealt(header, rules, folder)
         rules = dealt.setup.additions.widen(rules)
-    current = Rules(rules).ruleset_hash
+    current = rules.digest
     if current != data["ruleset"]:
         changed = [str(path) for key, path in files.items() if sha256(path) != data[key]["sha256"]]
         which = f" ({', '.join(changed)} changed since)" if changed else ""

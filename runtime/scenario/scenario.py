@@ -39,8 +39,9 @@ from blackpoker.runtime.engine.zones import card, deck_ids, label
 from blackpoker.runtime.play.regulation import Match, Setup, start_problems
 from blackpoker.runtime.rules.cards import Card
 from blackpoker.runtime.rules.diagnostics import Diagnostic
+from blackpoker.runtime.rules.enums import Face
 from blackpoker.runtime.rules.matcher import compile_matcher
-from blackpoker.runtime.rules.model import Face, RuleSet, Visibility
+from blackpoker.runtime.rules.model import RuleSet, Visibility
 from blackpoker.runtime.scenario.explain import explain
 from blackpoker.runtime.scenario.notation import Command, NotationError, name_characters, parse_command
 

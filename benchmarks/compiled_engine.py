@@ -63,7 +63,7 @@ def build(venv: Path, source: Path, *, compiled: bool) -> str | None:
     env = {**os.environ, "BLACKPOKER_COMPILED": "1" if compiled else "0"}
     # the engine must be the one installed there, not the system's (an editable install)
     probe = (
-        "import blackpoker.runtime.engine.legal as m; "
+        "import blackpoker.runtime.engine.game as m; "
         f"assert m.__file__.startswith({str(venv.resolve())!r}), m.__file__; "
         f"assert m.__file__.endswith('.so') is {compiled}, m.__file__"
     )

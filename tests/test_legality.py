@@ -13,11 +13,11 @@ from blackpoker.compiler.extra import EXTRA_FORMAT, TRUMP_ZONE
 from blackpoker.compiler.notation import NotationError, parse_cost
 from blackpoker.compiler.pipeline import builtin_path, check_paths
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.legal import one_of_each
-from blackpoker.runtime.engine.legality import CHECKS, causes, first_refusal
+from blackpoker.runtime.engine.option_search import one_of_each
 from blackpoker.runtime.engine.options import RequestOption, sort_cards
 from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.refs import PlayerRef, StagePosition, WrittenCharacter
+from blackpoker.runtime.engine.request_checks import CHECKS, causes, first_refusal
 from blackpoker.runtime.engine.rules import Recent, Rules
 from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.transitions import move_card, place_units

@@ -20,8 +20,8 @@ from blackpoker.compiler.regulation import (
     parse_regulation,
 )
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.legality import first_refusal
 from blackpoker.runtime.engine.options import RequestOption
+from blackpoker.runtime.engine.request_checks import first_refusal
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.play.regulation import Setup
 from blackpoker.runtime.rules.model import Visibility

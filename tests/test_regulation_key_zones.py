@@ -12,8 +12,8 @@ import pytest
 from bad_input_support import invoke, refused
 from blackpoker.compiler.regulation import Regulation, Regulations, builtin_regulations, parse_regulation
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.legality import first_refusal
 from blackpoker.runtime.engine.options import RequestOption
+from blackpoker.runtime.engine.request_checks import first_refusal
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.play.selfplay import decide, random_agents
 from blackpoker.runtime.rules.model import Action

@@ -16,9 +16,9 @@ import yaml
 from bad_input_support import EXAMPLE, invoke, located, refused
 from blackpoker.runtime.engine import events
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.legality import CHECKS, first_refusal
 from blackpoker.runtime.engine.options import Choice, Pass
 from blackpoker.runtime.engine.refs import WrittenCharacter
+from blackpoker.runtime.engine.request_checks import CHECKS, first_refusal
 from blackpoker.runtime.engine.zones import DECK, card, deck_ids, label
 from blackpoker.runtime.rules.cards import Card
 from blackpoker.runtime.scenario.explain import ANSWER, explain

@@ -18,7 +18,7 @@ from blackpoker.runtime.engine import flow
 from blackpoker.runtime.engine.errors import EngineError, IllegalOption
 from blackpoker.runtime.engine.events import Decided, Event
 from blackpoker.runtime.engine.invariants import check_invariants
-from blackpoker.runtime.engine.legal import request_options
+from blackpoker.runtime.engine.option_search import request_options
 from blackpoker.runtime.engine.options import PASSES, Choice, Option, Pass, RequestOption
 from blackpoker.runtime.engine.refs import option_data, target_data
 from blackpoker.runtime.engine.rules import Rules, rules_of

@@ -12,7 +12,14 @@ from functools import reduce
 from operator import or_
 from typing import Generic, TypeVar
 
-from blackpoker.runtime.engine.legal import KeyWays, LastPlan, Planned, Requestable, Timed, requestables
+from blackpoker.runtime.engine.option_search import (
+    KeyWays,
+    LastPlan,
+    Planned,
+    Requestable,
+    Timed,
+    requestables,
+)
 from blackpoker.runtime.engine.options import Payment
 from blackpoker.runtime.engine.state import PLAYERS
 from blackpoker.runtime.engine.zones import DECK, DECK_SIZE
@@ -96,7 +103,7 @@ class Rules:
         # keyed action id → which game cards can be its key cards
         self.relevant: dict[str, int] = {i: reduce(or_, cards, 0) for i, _, cards in keyed}
         # keyed action id → the cards of each of its patterns, when its key is one card of each
-        # and no card meets two: its ways are listed without the matcher (legal.one_of_each)
+        # and no card meets two: its ways are listed without the matcher (option_search.one_of_each)
         self.one_per_pattern: dict[str, tuple[int, ...]] = {
             i: cards for i, key, cards in keyed if takes_one_per_pattern(key, cards)
         }
@@ -168,7 +175,7 @@ class Rules:
         self.discard_ways: Recent[tuple[int, tuple[int, ...]], tuple[tuple[Payment, ...], ...]] = Recent(
             DISCARD_WAYS_SIZE
         )
-        # each player's last plan, in front of `hand_plans` (legal.LastPlan)
+        # each player's last plan, in front of `hand_plans` (option_search.LastPlan)
         self.last_plans: list[LastPlan | None] = [None for _ in PLAYERS]
 
     def __reduce__(self) -> tuple[object, ...]:

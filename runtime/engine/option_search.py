@@ -1,7 +1,7 @@
 """The complete list of legal requests for the chance holder: timing, limits, key cards,
 every way to pay the cost (runtime/engine/payments.py) and every target.
 
-The search enumerates what the checks of runtime/engine/legality.py accept, with their
+The search enumerates what the checks of runtime/engine/request_checks.py accept, with their
 predicates; the two agree (tests/test_legality.py).
 """
 
@@ -13,7 +13,10 @@ from itertools import product
 from typing import TYPE_CHECKING
 
 from blackpoker.runtime.engine.expressions import reads_key, requirement_holds
-from blackpoker.runtime.engine.legality import (
+from blackpoker.runtime.engine.options import Payment, RequestOption, first_per_value, sort_cards
+from blackpoker.runtime.engine.payments import UNITS
+from blackpoker.runtime.engine.refs import OptionTarget
+from blackpoker.runtime.engine.request_checks import (
     causing_units,
     cost_needed,
     once_allows,
@@ -21,9 +24,6 @@ from blackpoker.runtime.engine.legality import (
     turn_allows,
     waived_units,
 )
-from blackpoker.runtime.engine.options import Payment, RequestOption, first_per_value, sort_cards
-from blackpoker.runtime.engine.payments import UNITS
-from blackpoker.runtime.engine.refs import OptionTarget
 from blackpoker.runtime.engine.targets import candidates
 from blackpoker.runtime.engine.zones import CARD_SORT_KEY, card, order
 from blackpoker.runtime.rules.model import Action, Limit

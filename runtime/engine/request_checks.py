@@ -1,7 +1,7 @@
 """The one legality check of a request: an ordered list of rules, each refusing or not.
 
 A request written by a player (the command notation's view: cards by value) is legal when
-no check refuses it. The option search (legal.py) enumerates the requests that pass, with
+no check refuses it. The option search (option_search.py) enumerates the requests that pass, with
 the same predicates (`timing_allows`, `turn_allows`, `once_allows`, `waived_units`, the
 payment registry, `targets.candidates`); explanations report the first refusal's message.
 """

@@ -12,15 +12,8 @@ from functools import reduce
 from operator import or_
 from typing import Generic, TypeVar
 
-from blackpoker.runtime.engine.option_search import (
-    KeyWays,
-    LastPlan,
-    Planned,
-    Requestable,
-    Timed,
-    requestables,
-)
 from blackpoker.runtime.engine.options import Payment
+from blackpoker.runtime.engine.plans import KeyWays, LastPlan, Planned, Requestable, Timed
 from blackpoker.runtime.engine.state import PLAYERS
 from blackpoker.runtime.engine.zones import DECK, DECK_SIZE
 from blackpoker.runtime.rules.keyspec import CardPattern, KeySpec
@@ -113,9 +106,9 @@ class Rules:
                 {z for a in ruleset.actions if a.key is not None and a.direct for z in a.key_from} - {"hand"}
             )
         )
-        # the direct actions each timing situation allows
-        direct = tuple(a for a in ruleset.actions if a.direct)
-        self.requestables: Timed = requestables(direct, self.target_specs)
+        # the direct actions each timing situation allows: made by the option search when it
+        # first plans a hand (option_search.timed_requestables), as it fills the caches below
+        self.requestables: Timed | None = None
         # resolved action id → the actions its resolution triggers (誘発条件 `triggered_by`)
         triggered: dict[str, list[Action]] = {}
         events: dict[Event, list[Action]] = {}  # event → the actions it triggers

@@ -25,7 +25,7 @@ from itertools import repeat
 
 from blackpoker.compiler import compile
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.play.agents import BULWARK, LIFE_PRESSURE, SOLDIER_BASE, Agent, GreedyAgent, decide
 from blackpoker.runtime.play.features import NAMES, features, logistic
 from blackpoker.runtime.play.search import SearchAgent

@@ -1,4 +1,5 @@
-"""Deal a player's unknown cards anew: a full game consistent with what that player may see.
+"""Deal a player's unknown cards anew: a full game consistent with what that player may see
+(a view's `public` handle, engine/view.py's PublicGame, deals through here).
 
 A search agent plays its moves forward in such games. The cards `me` may not see (their own
 life's order; the opponent's hand, life, graveyard below the top, face-down characters,
@@ -14,52 +15,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
 
 from blackpoker.runtime.engine.options import Choice, Option, Prompt, RequestOption
 from blackpoker.runtime.engine.refs import CharacterByCard
 from blackpoker.runtime.engine.state import GameState, Resolution
-
-if TYPE_CHECKING:
-    from blackpoker.runtime.engine.game import Game
-
-
-class PublicGame:
-    """A player's handle on the game being decided: it gives out dealt games, never the real one.
-
-    It is valid while the decision it came with is being made (the game moves on after it).
-    """
-
-    __slots__ = ("_game", "_named", "_seen", "me")
-
-    def __init__(self, game: Game, me: int) -> None:
-        self._game = game
-        # found on the first sample (most views are never sampled): the cards `me` sees where
-        # they lie (the view's, and their own cards out of the game), and those the options name
-        self._seen: set[int] = set()
-        self._named: set[int] | None = None
-        self.me = me
-
-    def _known(self) -> tuple[set[int], set[int]]:
-        if self._named is None:
-            from blackpoker.runtime.engine.view import view
-
-            shown = view(self._game, self.me)
-            self._seen = shown.visible_cards() | set(self._game.state.players[self.me].outside)
-            self._named = named_cards(shown.options)
-        return self._seen, self._named
-
-    def sample(self, rng: random.Random) -> Game:
-        """A game like the real one where every card `me` may not see is dealt from `rng`, and
-        chance (later shuffles) runs on a generator seeded from `rng` too."""
-        from blackpoker.runtime.engine.game import Game
-
-        state = self._game.state.copy()
-        deal(state, *self._known(), rng)
-        state.rng = random.Random(rng.getrandbits(64))
-        dealt = Game(self._game.rules, state)
-        dealt.decisions = self._game.decisions
-        return dealt
 
 
 def named_cards(options: Iterable[Option]) -> set[int]:

@@ -16,8 +16,9 @@ from blackpoker.runtime.engine.interpreter import run
 from blackpoker.runtime.engine.options import Choice, RequestOption
 from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.primitives import Signal
+from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.start import Start
-from blackpoker.runtime.engine.state import Followup, Frame, Origin, Request, Resolution, player_name
+from blackpoker.runtime.engine.state import Followup, Frame, Origin, Request, Resolution
 from blackpoker.runtime.engine.targets import resolve_name
 from blackpoker.runtime.engine.triggers import TRIGGERED_FOR
 from blackpoker.runtime.engine.zones import rank

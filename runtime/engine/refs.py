@@ -34,6 +34,11 @@ class RequestRef:
     uid: int
 
 
+def player_name(index: int) -> str:
+    """How the notation, logs and views name a player: p1, p2."""
+    return f"p{index + 1}"
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerRef:
     """A player, by index (0 or 1); the state and options name players alike."""

@@ -22,8 +22,9 @@ from blackpoker.runtime.engine.refs import (
     OptionTarget,
     StagePosition,
     WrittenCharacter,
+    player_name,
 )
-from blackpoker.runtime.engine.state import Unit, player_name
+from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.targets import candidates
 from blackpoker.runtime.engine.zones import card, label, owner
 from blackpoker.runtime.rules.cards import Card

@@ -10,15 +10,13 @@ import dataclasses
 import random
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from blackpoker.runtime.engine.options import Choice, Prompt
 from blackpoker.runtime.engine.refs import StateTarget
 from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.rules.model import Action, Character
 from blackpoker.runtime.rules.program import Step
-
-if TYPE_CHECKING:  # options.py prints player names from here
-    from blackpoker.runtime.engine.options import Choice, Prompt
 
 PLAYERS = (0, 1)
 
@@ -295,7 +293,3 @@ class GameState:
         """The requests that may hold key cards: on the stage, resolving, or pending."""
         found = [*self.stage, *(r.request for r in self.resolving)]
         return found if self.pending is None else [*found, self.pending]
-
-
-def player_name(index: int) -> str:
-    return f"p{index + 1}"

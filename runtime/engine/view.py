@@ -18,14 +18,15 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from blackpoker.runtime.engine.abilities import size
-from blackpoker.runtime.engine.determinize import PublicGame
+from blackpoker.runtime.engine.determinize import deal, named_cards
 from blackpoker.runtime.engine.options import Option, Pass, hidden_ref, target_text
-from blackpoker.runtime.engine.refs import CardRef, CharacterByCard, HiddenCharacter, UnitRef
-from blackpoker.runtime.engine.state import GameState, Request, Unit, player_name
+from blackpoker.runtime.engine.refs import CardRef, CharacterByCard, HiddenCharacter, UnitRef, player_name
+from blackpoker.runtime.engine.state import GameState, Request, Unit
 from blackpoker.runtime.engine.targets import named
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.rules.model import Visibility
@@ -105,6 +106,42 @@ class View:
         for request in (*self.stage, *self.resolving):
             found.update(request.key_cards)
         return found
+
+
+class PublicGame:
+    """A player's handle on the game being decided: it gives out dealt games, never the real one.
+
+    It is valid while the decision it came with is being made (the game moves on after it).
+    """
+
+    __slots__ = ("_game", "_named", "_seen", "me")
+
+    def __init__(self, game: Game, me: int) -> None:
+        self._game = game
+        # found on the first sample (most views are never sampled): the cards `me` sees where
+        # they lie (the view's, and their own cards out of the game), and those the options name
+        self._seen: set[int] = set()
+        self._named: set[int] | None = None
+        self.me = me
+
+    def _known(self) -> tuple[set[int], set[int]]:
+        if self._named is None:
+            shown = view(self._game, self.me)
+            self._seen = shown.visible_cards() | set(self._game.state.players[self.me].outside)
+            self._named = named_cards(shown.options)
+        return self._seen, self._named
+
+    def sample(self, rng: random.Random) -> Game:
+        """A game like the real one where every card `me` may not see is dealt from `rng`, and
+        chance (later shuffles) runs on a generator seeded from `rng` too."""
+        from blackpoker.runtime.engine.game import Game
+
+        state = self._game.state.copy()
+        deal(state, *self._known(), rng)
+        state.rng = random.Random(rng.getrandbits(64))
+        dealt = Game(self._game.rules, state)
+        dealt.decisions = self._game.decisions
+        return dealt
 
 
 def view(game: Game, me: int) -> View:

@@ -12,7 +12,7 @@ from blackpoker.runtime.engine import refs
 from blackpoker.runtime.engine.expressions import points
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
-from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.transitions import draw_below
 from blackpoker.runtime.engine.view import CharacterView, View, view
 from blackpoker.runtime.engine.zones import card, label, rank

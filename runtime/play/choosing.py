@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
+from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.rules import Rules
-from blackpoker.runtime.engine.state import player_name
 from blackpoker.runtime.engine.view import View
 from blackpoker.runtime.play.agents import by_command
 from blackpoker.runtime.scenario.explain import explain

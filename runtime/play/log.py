@@ -38,7 +38,8 @@ from blackpoker.runtime.engine.events import (
 )
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
-from blackpoker.runtime.engine.state import PLAYERS, player_name
+from blackpoker.runtime.engine.refs import player_name
+from blackpoker.runtime.engine.state import PLAYERS
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.regulation import Dealt, Setup
 from blackpoker.runtime.play.source import (

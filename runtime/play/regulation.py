@@ -17,8 +17,9 @@ from typing import Any
 
 from blackpoker.compiler.deck import Deck
 from blackpoker.compiler.regulation import Additions, Count, Frame, Option, Regulation
+from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.start import Start
-from blackpoker.runtime.engine.state import PLAYERS, player_name
+from blackpoker.runtime.engine.state import PLAYERS
 from blackpoker.runtime.engine.zones import card, deck_ids
 from blackpoker.runtime.play.source import file_record
 from blackpoker.runtime.rules.cards import Card, full_deck

@@ -7,8 +7,8 @@ same ones the option search applies; a pass or an answer by the few rules they h
 from __future__ import annotations
 
 from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.request_checks import DECIDING, NOT_ANSWERING, first_refusal
-from blackpoker.runtime.engine.state import player_name
 from blackpoker.runtime.scenario.notation import Command
 
 ANSWER = "answer"  # the rule of an answer that no effect asks for, or that is not offered

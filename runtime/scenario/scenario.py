@@ -34,7 +34,8 @@ from blackpoker.runtime.engine.events import (
 )
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
-from blackpoker.runtime.engine.state import GameState, PlayerState, Unit, player_name
+from blackpoker.runtime.engine.refs import player_name
+from blackpoker.runtime.engine.state import GameState, PlayerState, Unit
 from blackpoker.runtime.engine.zones import card, deck_ids, label
 from blackpoker.runtime.play.regulation import Match, Setup, start_problems
 from blackpoker.runtime.rules.cards import Card

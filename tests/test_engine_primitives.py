@@ -13,8 +13,8 @@ from blackpoker.runtime.engine.options import Choice, RequestOption
 from blackpoker.runtime.engine.refs import RequestRef
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.engine.zones import label
+from blackpoker.runtime.play.notation import parse_command
 from blackpoker.runtime.rules.model import Limit
-from blackpoker.runtime.scenario.notation import parse_command
 from blackpoker.runtime.scenario.scenario import Scenario, build, compare
 from engine_support import (
     SCENARIOS,

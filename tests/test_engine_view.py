@@ -14,10 +14,10 @@ from blackpoker.runtime.engine.state import GameState
 from blackpoker.runtime.engine.view import View, view
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.agents import decide
+from blackpoker.runtime.play.notation import Command
 from blackpoker.runtime.play.selfplay import random_agents
 from blackpoker.runtime.rules.model import Action
 from blackpoker.runtime.rules.program import Choose, walk_steps
-from blackpoker.runtime.scenario.notation import Command
 from engine_support import compiled, format_ids, position, reference_edition, scramble
 
 # a face-down bulwark of each player, and the key cards of a request that may target either

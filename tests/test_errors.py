@@ -8,8 +8,8 @@ import pkgutil
 
 import pytest
 from blackpoker.compiler.notation import NotationError, parse_key
+from blackpoker.runtime.play.notation import parse_command
 from blackpoker.runtime.rules.diagnostics import BlackPokerError
-from blackpoker.runtime.scenario.notation import parse_command
 
 PACKAGES = (
     "blackpoker.compiler",

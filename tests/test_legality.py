@@ -23,12 +23,12 @@ from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.transitions import move_card, place_units
 from blackpoker.runtime.engine.zones import DECK, DECK_SIZE, card, label, owner
 from blackpoker.runtime.play.agents import decide
+from blackpoker.runtime.play.notation import Command, name_characters, parse_command
 from blackpoker.runtime.play.selfplay import random_agents
 from blackpoker.runtime.rules.cards import Card
 from blackpoker.runtime.rules.cost import PAYABLE_UNITS
 from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.runtime.rules.program import CausedBy
-from blackpoker.runtime.scenario.notation import Command, name_characters, parse_command
 from editions_support import EDITIONS, compiled, environment, formats, reference_edition
 
 FORMATS = [(edition, format_id) for edition in EDITIONS for format_id in formats(edition)]

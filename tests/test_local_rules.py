@@ -15,11 +15,11 @@ from blackpoker.compiler.environment import Environment
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice
 from blackpoker.runtime.play.log import ReplayError, replay
+from blackpoker.runtime.play.notation import parse_command
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 from blackpoker.runtime.play.source import sha256
 from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.runtime.rules.program import PassTurn, walk_steps
-from blackpoker.runtime.scenario.notation import parse_command
 from blackpoker.site.build import BuildOptions, build_site
 
 

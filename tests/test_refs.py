@@ -17,9 +17,9 @@ from blackpoker.runtime.engine.refs import (
 )
 from blackpoker.runtime.engine.targets import named, resolve_name
 from blackpoker.runtime.play.agents import decide
+from blackpoker.runtime.play.notation import parse_command
 from blackpoker.runtime.play.selfplay import random_agents
 from blackpoker.runtime.rules.cards import Card
-from blackpoker.runtime.scenario.notation import parse_command
 from engine_support import compiled, format_ids, reference_edition
 
 EDITION = reference_edition()

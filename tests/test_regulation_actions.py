@@ -23,10 +23,10 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.request_checks import first_refusal
 from blackpoker.runtime.engine.view import view
+from blackpoker.runtime.play.notation import parse_command
 from blackpoker.runtime.play.regulation import Setup
 from blackpoker.runtime.rules.model import Visibility
 from blackpoker.runtime.rules.program import notation
-from blackpoker.runtime.scenario.notation import parse_command
 from regulation_support import file_data, game_under, write
 
 PLAYED = [r for r in builtin_regulations() if r.editions]

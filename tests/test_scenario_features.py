@@ -20,9 +20,9 @@ from blackpoker.runtime.engine.options import Choice, Pass
 from blackpoker.runtime.engine.refs import WrittenCharacter
 from blackpoker.runtime.engine.request_checks import CHECKS, first_refusal
 from blackpoker.runtime.engine.zones import DECK, card, deck_ids, label
+from blackpoker.runtime.play.explain import ANSWER, explain
+from blackpoker.runtime.play.notation import name_characters, parse_command
 from blackpoker.runtime.rules.cards import Card
-from blackpoker.runtime.scenario.explain import ANSWER, explain
-from blackpoker.runtime.scenario.notation import name_characters, parse_command
 from blackpoker.runtime.scenario.scenario import (
     EVENT_WORDS,
     Scenario,

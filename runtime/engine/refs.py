@@ -4,7 +4,7 @@ The state keeps a target by identity (`StateTarget`: a unit id, a request id, a 
 index); an option names it as its text does, without the game (`OptionTarget`: a character
 by its first card, a request by its stage position or resolving depth, a hidden character
 by its id); a written command names a character by owner and card face (`CommandTarget`).
-Options print through `options.target_text`; commands parse in runtime/scenario/notation.py.
+Options print through `options.target_text`; commands parse in runtime/play/notation.py.
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 
 class Written(Protocol):
-    """A request as a player writes it (runtime/scenario/notation.py's Command is one)."""
+    """A request as a player writes it (runtime/play/notation.py's Command is one)."""
 
     @property
     def player(self) -> int: ...

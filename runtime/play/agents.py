@@ -16,6 +16,7 @@ from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.transitions import draw_below
 from blackpoker.runtime.engine.view import CharacterView, View, view
 from blackpoker.runtime.engine.zones import card, label, rank
+from blackpoker.runtime.play.notation import NotationError, parse_command
 from blackpoker.runtime.rules.enums import SOURCE
 from blackpoker.runtime.rules.model import Combat, RuleSet, SizeRule
 from blackpoker.runtime.rules.program import (
@@ -69,7 +70,6 @@ from blackpoker.runtime.rules.program import (
     Top,
     walk_steps,
 )
-from blackpoker.runtime.scenario.notation import NotationError, parse_command
 
 
 class Agent(Protocol):

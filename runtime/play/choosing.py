@@ -18,8 +18,8 @@ from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.view import View
 from blackpoker.runtime.play.agents import by_command
-from blackpoker.runtime.scenario.explain import explain
-from blackpoker.runtime.scenario.notation import NotationError, parse_command
+from blackpoker.runtime.play.explain import explain
+from blackpoker.runtime.play.notation import NotationError, parse_command
 
 REQUEST_STEPS = ("アクション", "キーカード", "支払い", "対象")
 CHOICE_STEPS = ("答え", "カード・対象")

@@ -37,14 +37,14 @@ from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.state import GameState, PlayerState, Unit
 from blackpoker.runtime.engine.zones import card, deck_ids, label
+from blackpoker.runtime.play.explain import explain
+from blackpoker.runtime.play.notation import Command, NotationError, name_characters, parse_command
 from blackpoker.runtime.play.regulation import Match, Setup, start_problems
 from blackpoker.runtime.rules.cards import Card
 from blackpoker.runtime.rules.diagnostics import Diagnostic
 from blackpoker.runtime.rules.enums import Face
 from blackpoker.runtime.rules.matcher import compile_matcher
 from blackpoker.runtime.rules.model import RuleSet, Visibility
-from blackpoker.runtime.scenario.explain import explain
-from blackpoker.runtime.scenario.notation import Command, NotationError, name_characters, parse_command
 
 PLAYER_KEYS = ("p1", "p2")
 NO_CARD = "none"  # `graveyard_top` of an empty graveyard

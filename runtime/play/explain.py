@@ -9,7 +9,7 @@ from __future__ import annotations
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.request_checks import DECIDING, NOT_ANSWERING, first_refusal
-from blackpoker.runtime.scenario.notation import Command
+from blackpoker.runtime.play.notation import Command
 
 ANSWER = "answer"  # the rule of an answer that no effect asks for, or that is not offered
 

@@ -73,7 +73,7 @@ class NotationError(BlackPokerError, ValueError):
 @cache
 def _parser() -> Lark:
     grammar = (
-        resources.files("blackpoker.runtime.scenario").joinpath("command.lark").read_text(encoding="utf-8")
+        resources.files("blackpoker.runtime.play").joinpath("command.lark").read_text(encoding="utf-8")
     )
     return Lark(grammar, parser="lalr")
 

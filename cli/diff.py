@@ -9,7 +9,14 @@ import click
 from blackpoker.cli.outputs import output_file
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
-from blackpoker.compiler.diff import FieldChange, ListDiff, RuleSetDiff, diff_rulesets, load_sides, side_name
+from blackpoker.compiler.documents.diff import (
+    FieldChange,
+    ListDiff,
+    RuleSetDiff,
+    diff_rulesets,
+    load_sides,
+    side_name,
+)
 from blackpoker.compiler.environment import Environment, display
 from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
 

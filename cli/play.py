@@ -20,7 +20,7 @@ from blackpoker.cli.play_terminal import Table, read_line
 from blackpoker.cli.regulated import regulation_options, regulation_setup
 from blackpoker.cli.report import option_error, report
 from blackpoker.compiler import CompileError
-from blackpoker.compiler.extra import EXTRA_FORMAT
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.compiler.pipeline import display
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option

@@ -10,8 +10,13 @@ import click
 from blackpoker.cli.regulation import PLAYERS, read_decks
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
+from blackpoker.compiler.documents.regulation import (
+    additions,
+    deck_problems,
+    parse_regulation,
+    regulations_for,
+)
 from blackpoker.compiler.pipeline import edition_source
-from blackpoker.compiler.regulation import additions, deck_problems, parse_regulation, regulations_for
 from blackpoker.runtime.play.regulation import Setup, start_problems
 from blackpoker.runtime.rules.diagnostics import Diagnostic
 

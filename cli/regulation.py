@@ -7,9 +7,14 @@ from pathlib import Path
 import click
 from blackpoker.cli.options import default_edition
 from blackpoker.cli.report import report
-from blackpoker.compiler.deck import Deck, read_deck
+from blackpoker.compiler.documents.deck import Deck, read_deck
+from blackpoker.compiler.documents.regulation import (
+    Regulation,
+    deck_problems,
+    parse_regulation,
+    regulations_for,
+)
 from blackpoker.compiler.environment import display
-from blackpoker.compiler.regulation import Regulation, deck_problems, parse_regulation, regulations_for
 from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, Location
 
 PLAYERS = ("p1", "p2")

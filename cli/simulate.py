@@ -28,11 +28,11 @@ from blackpoker.cli.outputs import output_file, output_folder
 from blackpoker.cli.regulated import regulation_options, regulation_setup
 from blackpoker.cli.report import option_error, report
 from blackpoker.compiler import CompileError
-from blackpoker.compiler.diff import RuleSetDiff, diff_rulesets
+from blackpoker.compiler.documents.diff import RuleSetDiff, diff_rulesets
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT, ExtraSource
+from blackpoker.compiler.documents.regulation import PLUS
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.extra import EXTRA_FORMAT, ExtraSource
 from blackpoker.compiler.pipeline import display, edition_source
-from blackpoker.compiler.regulation import PLUS
 from blackpoker.runtime.play import cluster
 from blackpoker.runtime.play.compare import Comparison
 from blackpoker.runtime.play.regulation import Setup

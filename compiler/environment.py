@@ -14,8 +14,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Literal
 
-from blackpoker.compiler.based import apply_changes
-from blackpoker.compiler.extra import (
+from blackpoker.compiler.documents.based import apply_changes
+from blackpoker.compiler.documents.extra import (
     EXTRA_FORMAT,
     ExtraSource,
     check_extra,
@@ -24,11 +24,11 @@ from blackpoker.compiler.extra import (
     parse_extra,
     with_programs_of,
 )
-from blackpoker.compiler.extra_overlay import TRUMPS, edit_trumps
+from blackpoker.compiler.documents.extra_overlay import TRUMPS, edit_trumps
+from blackpoker.compiler.documents.regulation import builtin_regulations, data_file_problems
 from blackpoker.compiler.link import check_edition, check_overlay, early_overlay_problems, link, link_overlay
 from blackpoker.compiler.load import Document, is_path, load_bytes, load_file
 from blackpoker.compiler.parse import EditionSource, OverlaySource, Source, notation_problems, parse
-from blackpoker.compiler.regulation import builtin_regulations, data_file_problems
 from blackpoker.compiler.validate import schema_problems, validate
 from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.runtime.rules.model import RuleSet

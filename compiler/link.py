@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from blackpoker.compiler.documents.overlay_names import by_id
 from blackpoker.compiler.emit_json import hashed
 from blackpoker.compiler.load import Document, PathKey, is_path
 from blackpoker.compiler.needs import (
@@ -24,7 +25,6 @@ from blackpoker.compiler.needs import (
     trigger_cycles,
     turn_passers,
 )
-from blackpoker.compiler.overlay_names import by_id
 from blackpoker.compiler.parse import EditionSource, Edits, OverlaySource
 from blackpoker.runtime.rules.cards import rank_label
 from blackpoker.runtime.rules.cost import PAYABLE_UNITS, Cost

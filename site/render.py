@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TypeVar
 
-from blackpoker.compiler.diff import RuleSetDiff, side_name
-from blackpoker.compiler.extra import NUMBERS, SUITS
+from blackpoker.compiler.documents.diff import RuleSetDiff, side_name
+from blackpoker.compiler.documents.extra import NUMBERS, SUITS
 from blackpoker.runtime.rules.model import Edition, Format, RuleSet
 from blackpoker.site.markup import Paragraph, Separator, blocks, suits
 from blackpoker.site.pages import ChangesPage, ExtraPage, Page, RegulationsPage

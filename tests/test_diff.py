@@ -14,7 +14,7 @@ import pytest
 import yaml
 from blackpoker.cli.main import main
 from blackpoker.compiler import CompileError
-from blackpoker.compiler.diff import EVERY_FORMAT, as_text, diff_rulesets, load_sides
+from blackpoker.compiler.documents.diff import EVERY_FORMAT, as_text, diff_rulesets, load_sides
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.pipeline import builtin_path
 from click.testing import CliRunner

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from bad_input_support import invoke, refused
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT, TRUMP_ZONE, ExtraSource, caused_by_one_of
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.extra import EXTRA_FORMAT, TRUMP_ZONE, ExtraSource, caused_by_one_of
 from blackpoker.runtime.engine.expressions import requirement_holds
 from blackpoker.runtime.engine.game import Game, snapshot
 from blackpoker.runtime.engine.options import RequestOption

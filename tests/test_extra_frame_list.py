@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 from bad_input_support import invoke, located
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT, ExtraSource
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.extra import EXTRA_FORMAT, ExtraSource
 from blackpoker.compiler.pipeline import display
 from blackpoker.compiler.upstream.vocabulary import vocabulary
 from editions_support import UPSTREAM, read_upstream

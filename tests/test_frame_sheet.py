@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from bad_input_support import invoke
-from blackpoker.compiler.regulation import (
+from blackpoker.compiler.documents.regulation import (
     Frame,
     Option,
     Regulations,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from blackpoker.compiler import CompileError, compile
-from blackpoker.compiler.extra import EXTRA_FORMAT, TRUMP_ZONE
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT, TRUMP_ZONE
 from blackpoker.compiler.notation import NotationError, parse_cost
 from blackpoker.compiler.pipeline import builtin_path, check_paths
 from blackpoker.runtime.engine.game import Game

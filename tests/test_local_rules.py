@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from blackpoker.compiler.diff import diff_rulesets, load_sides
+from blackpoker.compiler.documents.diff import diff_rulesets, load_sides
 from blackpoker.compiler.environment import Environment
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 from bad_input_support import invoke, refused
 from blackpoker.compiler import CompileError, compile
-from blackpoker.compiler.pipeline import edition_source
-from blackpoker.compiler.regulation import (
+from blackpoker.compiler.documents.regulation import (
     Regulation,
     Regulations,
     additions,
     builtin_regulations,
     parse_regulation,
 )
+from blackpoker.compiler.pipeline import edition_source
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.request_checks import first_refusal

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml
 from bad_input_support import invoke, refused
-from blackpoker.compiler.regulation import builtin_files, regulations_for
+from blackpoker.compiler.documents.regulation import builtin_files, regulations_for
 from blackpoker.runtime.rules.cards import full_deck
 
 

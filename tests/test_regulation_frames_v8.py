@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 import pytest
-from blackpoker.compiler.regulation import Frame, Regulations, parse_regulation, regulations_for
+from blackpoker.compiler.documents.regulation import Frame, Regulations, parse_regulation, regulations_for
 from blackpoker.runtime.rules.cards import Card
 from blackpoker.runtime.rules.diagnostics import CompileError
 from editions_support import read_upstream

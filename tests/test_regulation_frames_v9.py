@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from bad_input_support import invoke, refused
-from blackpoker.compiler.regulation import (
+from blackpoker.compiler.documents.regulation import (
     Regulations,
     builtin_regulations,
     parse_regulation,

@@ -10,7 +10,12 @@ from pathlib import Path
 
 import pytest
 from bad_input_support import invoke, refused
-from blackpoker.compiler.regulation import Regulation, Regulations, builtin_regulations, parse_regulation
+from blackpoker.compiler.documents.regulation import (
+    Regulation,
+    Regulations,
+    builtin_regulations,
+    parse_regulation,
+)
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.request_checks import first_refusal

@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pytest
 from blackpoker.compiler import compile
-from blackpoker.compiler.regulation import builtin_files, parse_regulation, read_regulations, regulations_for
+from blackpoker.compiler.documents.regulation import (
+    builtin_files,
+    parse_regulation,
+    read_regulations,
+    regulations_for,
+)
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.rules import Rules

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from blackpoker.compiler.regulation import Regulations, builtin_regulations
+from blackpoker.compiler.documents.regulation import Regulations, builtin_regulations
 from blackpoker.site.build import BuildOptions, build_site
 from pypdf import PdfReader
 from site_support import pdf_text, squash, text_content

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 from blackpoker.cli.main import main
+from blackpoker.compiler.documents.extra import ExtraSource
+from blackpoker.compiler.documents.regulation import builtin_regulations
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.extra import ExtraSource
 from blackpoker.compiler.pipeline import builtin_editions, compile_edition
-from blackpoker.compiler.regulation import builtin_regulations
 from blackpoker.site.build import MANIFEST, STAGING_MARK, STAGING_PREFIX
 from click.testing import CliRunner
 from editions_support import formats

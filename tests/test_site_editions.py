@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 from blackpoker.cli.main import main
-from blackpoker.compiler.diff import diff_rulesets, whole_edition
+from blackpoker.compiler.documents.diff import diff_rulesets, whole_edition
+from blackpoker.compiler.documents.extra import ExtraSource
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.extra import ExtraSource
 from blackpoker.compiler.pipeline import builtin_editions
 from blackpoker.site.build import BuildOptions, build_site
 from blackpoker.site.pages import all_ruleset

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any, assert_never
 
 from blackpoker.compiler import CompileError
-from blackpoker.compiler.deck import read_deck
+from blackpoker.compiler.documents.deck import read_deck
+from blackpoker.compiler.documents.regulation import additions, parse_regulation, regulations_for
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.load import read_regular_file
 from blackpoker.compiler.parse import EditionSource
-from blackpoker.compiler.regulation import additions, parse_regulation, regulations_for
 from blackpoker.runtime.engine.events import (
     Decided,
     Discarded,

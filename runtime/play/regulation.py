@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from blackpoker.compiler.deck import Deck
-from blackpoker.compiler.regulation import Additions, Count, Frame, Option, Regulation
+from blackpoker.compiler.documents.deck import Deck
+from blackpoker.compiler.documents.regulation import Additions, Count, Frame, Option, Regulation
 from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.state import PLAYERS

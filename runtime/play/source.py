@@ -9,8 +9,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.compiler.environment import Environment, is_path
-from blackpoker.compiler.extra import EXTRA_FORMAT
 from blackpoker.runtime.rules.model import RuleSet
 
 # The header keys of the files a rule set was compiled from (the last: the list file a local

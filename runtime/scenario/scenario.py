@@ -9,11 +9,16 @@ from pathlib import Path
 from typing import Any, assert_never
 
 from blackpoker.compiler import CompileError
-from blackpoker.compiler.deck import Deck, read_deck
+from blackpoker.compiler.documents.deck import Deck, read_deck
+from blackpoker.compiler.documents.regulation import (
+    additions,
+    deck_problems,
+    parse_regulation,
+    regulations_for,
+)
 from blackpoker.compiler.environment import Environment, display, find_files, is_path
 from blackpoker.compiler.load import Document, PathKey, load_file
 from blackpoker.compiler.parse import EditionSource, OverlaySource
-from blackpoker.compiler.regulation import additions, deck_problems, parse_regulation, regulations_for
 from blackpoker.compiler.validate import schema_problems
 from blackpoker.runtime.engine.abilities import size
 from blackpoker.runtime.engine.errors import InvariantError

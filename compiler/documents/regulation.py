@@ -14,7 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from blackpoker.compiler.deck import Deck, deck_from, set_problems
+from blackpoker.compiler.documents.deck import Deck, deck_from, set_problems
 from blackpoker.compiler.emit_json import hashed
 from blackpoker.compiler.link import Added, check_action_names
 from blackpoker.compiler.load import Document, is_path, load_file

@@ -17,8 +17,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT, ExtraSource
 from blackpoker.compiler.environment import Environment, is_path
-from blackpoker.compiler.extra import EXTRA_FORMAT, ExtraSource
 from blackpoker.compiler.link import check_edition, link
 from blackpoker.compiler.parse import EditionSource, OverlaySource, Source
 from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, Location

@@ -9,15 +9,9 @@ import click
 from blackpoker.cli.outputs import output_file
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
-from blackpoker.compiler.documents.diff import (
-    FieldChange,
-    ListDiff,
-    RuleSetDiff,
-    diff_rulesets,
-    load_sides,
-    side_name,
-)
+from blackpoker.compiler.documents.diff import FieldChange, ListDiff, RuleSetDiff, diff_rulesets, side_name
 from blackpoker.compiler.environment import Environment, display
+from blackpoker.compiler.pipeline import load_sides
 from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
 
 NONE = "(none)"  # how an unset value is shown

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from blackpoker.cli.main import main
 from blackpoker.compiler import CompileError, compile
-from blackpoker.compiler.link import check_edition
+from blackpoker.compiler.checks import check_edition
 from blackpoker.compiler.needs import references, request_cycles, turn_passers
 from blackpoker.compiler.parse import EditionSource
 from blackpoker.compiler.pipeline import edition_source

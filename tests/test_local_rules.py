@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from blackpoker.compiler.documents.diff import diff_rulesets, load_sides
+from blackpoker.compiler.documents.diff import diff_rulesets
 from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.pipeline import load_sides
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice
 from blackpoker.runtime.play.log import ReplayError, replay

@@ -16,8 +16,8 @@ from typing import Any
 
 from blackpoker.compiler.documents.based import edit_list
 from blackpoker.compiler.documents.extra import NUMBERS, SUITS, ExtraSource, check_extra, parse_extra
+from blackpoker.compiler.documents.overlay import unknown_entries
 from blackpoker.compiler.documents.overlay_names import aliased
-from blackpoker.compiler.link import unknown_entries
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.needs import references
 from blackpoker.compiler.parse import EditionSource, OverlaySource

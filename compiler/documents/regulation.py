@@ -14,9 +14,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from blackpoker.compiler.checks import Added, check_action_names
 from blackpoker.compiler.documents.deck import Deck, deck_from, set_problems
 from blackpoker.compiler.emit_json import hashed
-from blackpoker.compiler.link import Added, check_action_names
 from blackpoker.compiler.load import Document, is_path, load_file
 from blackpoker.compiler.parse import _ACTION, EditionSource, _fields, setup_action
 from blackpoker.compiler.validate import schema_problems

@@ -25,7 +25,7 @@ from blackpoker.runtime.engine import engine_build
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.view import View
-from blackpoker.runtime.play.agents import GreedyAgent
+from blackpoker.runtime.play.greedy import GreedyAgent
 from blackpoker.runtime.play.search import DEFAULT_BUDGET, SearchAgent
 from blackpoker.runtime.play.selfplay import play
 from blackpoker.runtime.rules.model import RuleSet

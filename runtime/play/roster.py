@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from blackpoker.runtime.play.agents import Agent, FirstLegalAgent, GreedyAgent, RandomAgent
+from blackpoker.runtime.play.agents import Agent, FirstLegalAgent, RandomAgent
+from blackpoker.runtime.play.greedy import GreedyAgent
 from blackpoker.runtime.play.search import DEFAULT_BUDGET, SearchAgent
 from blackpoker.runtime.rules.model import RuleSet
 

@@ -36,29 +36,51 @@ def named_cards(options: Iterable[Option]) -> set[int]:
     return found
 
 
-def deal(state: GameState, seen: set[int], named: set[int], rng: random.Random) -> None:
-    """Deal the cards of `state` that are not in `seen` anew, in place (see the module's note).
+def deal(state: GameState, seen: set[int], named: set[int], rng: random.Random | None) -> None:
+    """Deal the cards of `state` that are not in `seen` anew, in place (see the module's note);
+    without `rng`, each pool's cards go back in their sorted order (an arranged deal).
 
     A card the decider's options name (a pick out of their life) is known, but not where it
     lies in its pile: it is shuffled among the named cards of that pile only, and keeps its id,
     so the options still name it.
     """
-    slots: list[tuple[tuple[int, int], list[int], int]] = []
+    # pool (player, pile number, or -1 for a player's unnamed cards) → its places, as each
+    # pile and its positions in slot order, and its cards
+    pools: dict[tuple[int, int], tuple[list[tuple[list[int], list[int]]], list[int]]] = {}
     for n, (p, pile) in enumerate(_piles(state)):
-        slots += [((p, n if c in named else -1), pile, i) for i, c in enumerate(pile) if c not in seen]
-    pools: dict[tuple[int, int], list[int]] = {}
-    for key, pile, i in slots:
-        pools.setdefault(key, []).append(pile[i])
-    for key in sorted(pools):
-        pools[key].sort()  # the set of unseen cards, in no order the game gave it
-        rng.shuffle(pools[key])
+        unseen = [i for i, c in enumerate(pile) if c not in seen]
+        if not unseen:
+            continue
+        mine = [i for i in unseen if pile[i] in named] if named else []
+        if mine:
+            unseen = [i for i in unseen if pile[i] not in named]
+            _place(pools, (p, n), pile, mine)
+        if unseen:
+            _place(pools, (p, -1), pile, unseen)
     dealt: dict[int, int] = {}
-    for key, pile, i in slots:
-        cid, pile[i] = pile[i], pools[key].pop()
-        if key[1] < 0:
-            dealt[cid] = pile[i]
+    for key in sorted(pools):
+        places, cards = pools[key]
+        cards.sort()  # the set of unseen cards, in no order the game gave it
+        if rng is not None:
+            rng.shuffle(cards)
+        for pile, indexes in places:
+            for i in indexes:
+                cid, pile[i] = pile[i], cards.pop()
+                if key[1] < 0:
+                    dealt[cid] = pile[i]
     for resolution in state.resolving:
         _relabel(resolution, dealt)
+
+
+def _place(
+    pools: dict[tuple[int, int], tuple[list[tuple[list[int], list[int]]], list[int]]],
+    key: tuple[int, int],
+    pile: list[int],
+    indexes: list[int],
+) -> None:
+    places, cards = pools.setdefault(key, ([], []))
+    places.append((pile, indexes))
+    cards.extend(map(pile.__getitem__, indexes))
 
 
 def _piles(state: GameState) -> Iterator[tuple[int, list[int]]]:

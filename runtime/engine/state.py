@@ -246,7 +246,8 @@ class GameState:
     start: Start | None = None  # a regulation's start, until the set-up's decisions are made
 
     def copy(self) -> GameState:
-        rng = random.Random()
+        # made bare, then given the state: `Random()` would first seed itself from the system
+        rng = random.Random.__new__(random.Random)
         rng.setstate(self.rng.getstate())
         return GameState(
             (self.players[0].copy(), self.players[1].copy()),

@@ -66,15 +66,19 @@ def player(g: Table, res: Resolution, ref: PlayerRef) -> int:
     if isinstance(ref, OwnerOf):
         found = cards_of(things(g, res, ref.of))
         return owner(found[0]) if found else -1
-    controller = res.request.controller
-    name = ref.name
+    request = res.request
+    return named_player(ref.name, request.controller, g.state.turn_player, request.target)
+
+
+def named_player(name: PlayerName, controller: int, turn_player: int, target: object) -> int:
+    """The player a name means for a request of `controller` (its target a player, or not):
+    what `player` reads of a request and the turn, for a reader that has no game (an agent)."""
     if name is YOU:
         return controller
     if name is OPPONENT:
         return 1 - controller
     if name is TURN_PLAYER:
-        return g.state.turn_player
-    target = res.request.target
+        return turn_player
     return target.index if isinstance(target, refs.PlayerRef) else -1
 
 

@@ -1,5 +1,11 @@
 """The greedy agent: the option whose visible effect is worth most, a one-step look-ahead from its
-view; the search agent (search.py) takes its scores as a prior and its answers inside effects."""
+view; the search agent (search.py) takes its scores as a prior and its answers inside effects.
+
+The values a program reads (numbers, conditions, players) are read by the engine's own
+evaluator (engine/expressions.py), for the option's request in a game dealt from the view
+(its `public` handle), so the agent reads them as the engine will; a value that reads a name
+a step binds only as the program runs is unknown beforehand.
+"""
 
 from __future__ import annotations
 
@@ -8,16 +14,18 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from blackpoker.runtime.engine import refs
-from blackpoker.runtime.engine.expressions import points
+from blackpoker.runtime.engine.expressions import condition, named_player, number, player
+from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
 from blackpoker.runtime.engine.refs import player_name
+from blackpoker.runtime.engine.state import Origin, Request, Resolution
+from blackpoker.runtime.engine.targets import resolve_name
 from blackpoker.runtime.engine.view import CharacterView, View
-from blackpoker.runtime.engine.zones import card, label, rank
+from blackpoker.runtime.engine.zones import card, rank
 from blackpoker.runtime.play.agents import idle
-from blackpoker.runtime.rules.enums import SOURCE
+from blackpoker.runtime.rules.enums import SOURCE, BuiltInName
 from blackpoker.runtime.rules.model import Combat, RuleSet, SizeRule
 from blackpoker.runtime.rules.program import (
-    COMPARE,
     All,
     Amount,
     AnyOf,
@@ -25,46 +33,35 @@ from blackpoker.runtime.rules.program import (
     Cards,
     Choose,
     Condition,
-    Core,
-    Count,
     Damage,
     DeclareAttackers,
-    FaceUp,
     Field,
     ForEach,
     If,
-    Is,
     Join,
     JudgeCombat,
     Kind,
-    Mod,
     ModifySize,
     Mount,
     Move,
     Name,
-    Neg,
     Negate,
     Node,
     Not,
     Number,
     Only,
-    OwnerOf,
     PassTurn,
     PathKey,
     Pile,
     Player,
-    PlayerName,
     PlayerRef,
-    Plus,
-    Points,
     PutCharacter,
     Retarget,
     SetState,
-    Size,
     State,
     Step,
-    Targetable,
     Top,
+    walk,
     walk_steps,
 )
 
@@ -87,6 +84,11 @@ FLIP = 1.0  # charging one's own driven character, or driving an opposing charge
 BOOST = 0.3  # per point of size of one's own soldier before it attacks
 RETARGET = 2.0  # sending an opposing request away from what it would hit of one's own
 
+
+# the names whose values a request has before it resolves: its key cards, its target (and the
+# targeted request's key cards) and its causing character; the attackers and a trigger's
+# cause are made as programs run, like the names their steps bind
+KNOWN_NAMES = frozenset((BuiltInName.KEY, BuiltInName.TARGET, BuiltInName.TARGET_KEY, BuiltInName.SOURCE))
 
 Enclosing = tuple[tuple[Node, bool], ...]  # the ifs (and which branch) and for_eachs a step sits in
 
@@ -116,9 +118,13 @@ class GreedyAgent:
 
     def __init__(self, rules: RuleSet, seed: int) -> None:
         self.rules = rules
-        self.rng = random.Random(seed)
+        self.rng = random.Random(seed)  # breaks ties
         self.name = f"greedy:{seed}"
         self._programs: dict[str, Program] = {}
+        self._unknown: dict[int, bool] = {}  # id of a value node of the rule set → _bound_as_it_runs
+        # the view being decided, and each option's request in the game arranged from it
+        self._view: View | None = None
+        self._probes: dict[RequestOption, Resolution] = {}
 
     def choose(self, view: View | None, options: Sequence[Option]) -> Option:
         assert view is not None
@@ -139,14 +145,17 @@ class GreedyAgent:
         of its program, nested ones included (each option of a choice; the branch of an if
         whose condition the view decides, else both)."""
         steps, loops = self._program(option.action)
+        held: dict[int, bool | None] = {}  # id of an if → its condition, read once for the option
+
+        def branch(node: If) -> bool | None:
+            if id(node) not in held:
+                held[id(node)] = self._holds(view, option, node.cond)
+            return held[id(node)]
+
         return sum(
             self._step(view, option, step, loops) * self._times(view, option, loops, enclosing)
             for step, enclosing in steps
-            if all(
-                self._holds(view, option, node.cond) in (None, then)
-                for node, then in enclosing
-                if isinstance(node, If)
-            )
+            if all(branch(node) in (None, then) for node, then in enclosing if isinstance(node, If))
         )
 
     def _times(self, view: View, option: RequestOption, loops: Loops, enclosing: Enclosing) -> int:
@@ -179,7 +188,8 @@ class GreedyAgent:
         return known
 
     def _holds(self, view: View, option: RequestOption, cond: Condition) -> bool | None:
-        """Whether a condition holds as far as the view and the key cards tell (None: unknown)."""
+        """Whether a condition holds as the engine reads it for the option's request, None when
+        that is unknown before it resolves; `all`, `any_of` and `not` combine what is known."""
         if isinstance(cond, All | AnyOf):
             found = [self._holds(view, option, c) for c in cond.items]
             decided, undecided = (False, True) if isinstance(cond, All) else (True, False)
@@ -187,61 +197,58 @@ class GreedyAgent:
         if isinstance(cond, Not):
             held = self._holds(view, option, cond.of)
             return None if held is None else not held
-        if isinstance(cond, Is):
-            unit = _named_unit(view, option, cond.of.name)
-            if unit is None:
-                return None
-            kind = self.rules.character(unit.kind)
-            return (cond.type is None or kind.type == cond.type) and (
-                cond.state is None or unit.charged == (cond.state is State.CHARGED)
-            )
-        if isinstance(cond, FaceUp):
-            return _face_up(view, option, cond)
-        if isinstance(cond, Targetable):
+        if self._bound_as_it_runs(cond):
             return None
-        left, right = self._number(view, option, cond.left), self._number(view, option, cond.right)
-        return None if left is None or right is None else bool(COMPARE[cond.op](left, right))
+        return condition(*self._reading(view, option), cond)
 
     def _amount(self, view: View, option: RequestOption, expr: Number) -> int:
-        """A number of the program as far as the view tells (an unknown one counts 1)."""
+        """A number of the program as far as the agent can tell (an unknown one counts 1)."""
         value = self._number(view, option, expr)
         return 1 if value is None else value
 
     def _number(self, view: View, option: RequestOption, expr: Number) -> int | None:
+        """A number as the engine reads it for the option's request (None: unknown yet)."""
         if isinstance(expr, int):
             return expr
-        if isinstance(expr, Neg):
-            value = self._number(view, option, expr.of)
-            return None if value is None else -value
-        if isinstance(expr, Mod):
-            left, right = self._number(view, option, expr.left), self._number(view, option, expr.right)
-            return None if left is None or right is None else left % right if right else left
-        if isinstance(expr, Core):
-            return int(getattr(self.rules.edition.core, expr.rule))
-        if isinstance(expr, Size):
-            unit = _named_unit(view, option, expr.of.name)
-            return None if unit is None else unit.size
-        if isinstance(expr, Plus):
-            values = [self._number(view, option, item) for item in expr.items]
-            return None if None in values else sum(v for v in values if v is not None)
-        if not isinstance(expr.of, Name):  # a count of a field or a zone: not read ahead
-            return None
-        cards = self._cards(view, option, expr.of.name)
-        if cards is None:
-            return None
-        if isinstance(expr, Count):
-            return len(cards)
-        if isinstance(expr, Points):
-            return points(list(cards), expr)
-        return sum(rank(c) for c in cards if expr.suit is None or str(card(c)).startswith(expr.suit))
+        return None if self._bound_as_it_runs(expr) else number(*self._reading(view, option), expr)
 
-    def _cards(self, view: View, option: RequestOption, name: str) -> tuple[int, ...] | None:
-        """The key cards, or those of the targeted request: what the view shows of a name."""
-        if name == "key":
-            return option.keys
-        if name == "target_key" and isinstance(option.target, refs.StagePosition):
-            return view.stage[option.target.position - 1].key_cards
-        return None
+    def _player(self, view: View, option: RequestOption, ref: PlayerRef) -> int | None:
+        """The player a reference names for the option's request (None: nobody, or unknown);
+        a name needs no dealt game, an owner of cards does."""
+        if isinstance(ref, Player):
+            found = named_player(ref.name, option.player, view.turn_player, option.target)
+        elif self._bound_as_it_runs(ref):
+            return None
+        else:
+            found = player(*self._reading(view, option), ref)
+        return None if found < 0 else found
+
+    def _bound_as_it_runs(self, node: Node) -> bool:
+        """Whether a value reads a name an earlier step binds: unknown before the request
+        resolves (found once per node of the rule set)."""
+        found = self._unknown.get(id(node))
+        if found is None:
+            found = self._unknown[id(node)] = any(
+                isinstance(n, Name) and n.name not in KNOWN_NAMES for _, n in walk(node)
+            )
+        return found
+
+    def _reading(self, view: View, option: RequestOption) -> tuple[Game, Resolution]:
+        """The option's request, before it resolves, in the game arranged from the view (its
+        `public` handle): where the engine's evaluator reads the program's values."""
+        assert view.public is not None  # a view built by engine/view.py has its handle
+        game = view.public.arranged()
+        if view is not self._view:
+            self._view, self._probes = view, {}
+        probe = self._probes.get(option)
+        if probe is None:
+            target = None if option.target is None else resolve_name(game, option.target)
+            field = game.state.players[option.player].field
+            source = next((u.uid for u in field if u.cards[:1] == [option.source]), None)
+            action = self.rules.action(option.action)
+            request = Request(-1, action, option.player, option.keys, list(option.keys), target, source)
+            probe = self._probes[option] = Resolution(request, Origin.PLAYER, [])
+        return game, probe
 
     def _step(self, view: View, option: RequestOption, step: Step, loops: Loops) -> float:
         me = option.player
@@ -460,19 +467,6 @@ class GreedyAgent:
         lost = self._worth(blocker) if mine <= hit else 0.0
         return saved + killed - lost
 
-    def _player(self, view: View, option: RequestOption, ref: PlayerRef) -> int | None:
-        if isinstance(ref, OwnerOf):
-            return None
-        if ref.name is PlayerName.YOU:
-            return option.player
-        if ref.name is PlayerName.OPPONENT:
-            return 1 - option.player
-        if ref.name is PlayerName.TURN_PLAYER:
-            return view.turn_player
-        if isinstance(option.target, refs.PlayerRef):
-            return option.target.index
-        return None
-
     def _is_soldier(self, unit: CharacterView) -> bool:
         return self.rules.character(unit.kind).combat is Combat.SOLDIER
 
@@ -540,12 +534,3 @@ def _controller(unit: CharacterView, view: View) -> int:
     """The player whose field shows the character."""
     return next(i for i, p in enumerate(view.players) if unit in p.field)
 
-
-def _face_up(view: View, option: RequestOption, cond: FaceUp) -> bool | None:
-    """Whether the card lies face up in the zone of `you` or the opponent (a face-up card is
-    public); None for another player reference."""
-    ref = cond.player
-    if not isinstance(ref, Player) or ref.name not in (PlayerName.YOU, PlayerName.OPPONENT):
-        return None
-    side = view.players[option.player if ref.name is PlayerName.YOU else 1 - option.player]
-    return any(label(c) == cond.card for z in side.zones if z.id == cond.zone for c in z.face_up)

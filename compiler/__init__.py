@@ -1,4 +1,4 @@
-"""The rules compiler: load → validate → parse → link → emit.
+"""The rules compiler: load → validate → parse → check → link → emit (docs/architecture.md).
 
 `compile(edition, format)` returns the immutable rule set the sheets and the engine consume.
 """

@@ -1,9 +1,10 @@
-"""The environment: owns the pipeline (load → validate → parse → link) and its caches.
+"""The environment: owns the pipeline (load → validate → parse → check → link) and its caches.
 
 One `Environment` serves one command (or one program using the compiler): it knows the
 built-in editions from the data index `actionlists/editions.yaml`, reads edition files
 named by id or by path (resolving `base:` chains), and keeps each file it parsed while the
-file and its bases are unchanged on disk.
+file and its bases are unchanged on disk, and each edition's checks (compiler/checks.py),
+run once however many of its formats it links.
 """
 
 from __future__ import annotations

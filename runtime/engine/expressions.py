@@ -347,7 +347,7 @@ def shielded(g: Table, request: Request) -> tuple[int, ...]:
 
 def _holds_for(g: Table, owner: int, request: Request, cond: Condition | None) -> bool:
     """An ability's condition, read with `you` as its owner (of one always on: the turn
-    player); it names no cards (link)."""
+    player); it names no cards (compiler/checks.py)."""
     if cond is None:
         return True
     you = owner if owner >= 0 else g.state.turn_player

@@ -1,4 +1,8 @@
-"""The compiled rule set: immutable, typed, and exactly what the sheets and the engine consume."""
+"""The compiled rule set: immutable, typed, and exactly what the sheets and the engine consume.
+
+The compiler makes it (compiler/link.py and the document kinds) and hashes it; nothing here
+imports the compiler, so a rule set unpickles, programs and all, where no compiler is loaded.
+"""
 
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ def digest() -> str:
     """The sources a compiled build depends on: the compiler and the runtime (the engine, and
     the agents bench_search.py runs there, installed as copies), and setup.py."""
     runtime = (ROOT / "runtime").rglob("*.py")
-    files = sorted([ROOT / "setup.py", *(ROOT / "compiler").glob("*.py"), *runtime])
+    files = sorted([ROOT / "setup.py", *(ROOT / "compiler").rglob("*.py"), *runtime])
     hashed = hashlib.sha256()
     for path in files:
         hashed.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())

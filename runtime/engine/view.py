@@ -132,7 +132,7 @@ class PublicGame:
     ) -> None:
         self._game = game
         self._shown = shown  # the view's players, stage, resolving and options it came with
-        # found on the first sample (most views are never sampled): the cards `me` sees where
+        # found on the first deal (most views are never dealt from): the cards `me` sees where
         # they lie (the view's, and their own cards out of the game), and those the options name
         self._seen: set[int] = set()
         self._named: set[int] | None = None

@@ -371,7 +371,7 @@ def test_an_existing_output_is_replaced_only_with_force(tmp_path: Path) -> None:
     target.write_text("mine\n", encoding="utf-8")
     again = invoke("import", upstream_file(any_list()), "--out", out, "--id", "x")
     assert again.exit_code == 1
-    assert f"{target}: --out: the file exists; use --force" in again.stderr
+    assert f"{target}:1:1: --out: the file exists; use --force" in again.stderr
     assert target.read_text(encoding="utf-8") == "mine\n"
     forced = invoke("import", upstream_file(any_list()), "--out", out, "--id", "x", "--force")
     assert forced.exit_code == 0, forced.output

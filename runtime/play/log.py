@@ -21,6 +21,7 @@ from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Locatio
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.load import read_regular_file
 from blackpoker.compiler.model import RuleSet
+from blackpoker.compiler.outputs import write_whole
 from blackpoker.compiler.parse import EditionSource
 from blackpoker.compiler.regulation import additions, parse_regulation, regulations_for
 from blackpoker.runtime.engine.events import (
@@ -145,9 +146,19 @@ def write_log(
     source: RulesSource | None = None,
     dealt: Dealt | None = None,
 ) -> None:
+    write_whole(path, log_text(path, game, agents, source, dealt))  # into a place checked before
+
+
+def log_text(
+    path: Path,
+    game: Game,
+    agents: Sequence[str],
+    source: RulesSource | None = None,
+    dealt: Dealt | None = None,
+) -> str:
+    """The command log of `game` as file `path` holds it (it names the rule files from its folder)."""
     lines = log_lines(game, agents, source, path.parent, dealt)
-    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
-    path.write_text(text, encoding="utf-8")
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 
 
 @dataclass(frozen=True, slots=True)

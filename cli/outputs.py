@@ -16,7 +16,7 @@ from blackpoker.compiler.outputs import WritePlan
 
 class Output(click.Path):
     """A path the command writes: a file, or a folder it writes into. Every writing option has
-    this type, so the tests find every place the command line writes (tests/test_write_places.py)."""
+    this type, so the tests find every place the command line writes (tests/test_bad_input_writes.py)."""
 
     def __init__(self, kind: Literal["file", "folder"]) -> None:
         super().__init__(path_type=Path)

@@ -1,4 +1,5 @@
-"""No command writes outside the place it was asked to write (docs/bad-input.md, "Writes").
+"""No command writes outside the place it was asked to write (docs/bad-input.md, "Writes only
+inside the output place").
 
 Every option that names a place a command writes has the type `Output`; the cases below are
 parametrised over those options as the command line declares them, so a new writing option

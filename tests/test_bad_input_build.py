@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from bad_input_support import invoke
+from bad_input_support import invoke, tree
 from blackpoker.site.build import MANIFEST, STAGING_MARK, STAGING_PREFIX
 from editions_support import EDITIONS, formats
 
@@ -97,18 +97,6 @@ def test_only_the_builds_own_staging_leftovers_are_removed(tmp_path: Path) -> No
 
 
 # --- links inside the output folder --------------------------------------------------------
-
-
-def tree(root: Path) -> dict[str, tuple[bytes | str, int]]:
-    """Every file and link under root: contents (a link's target) and modification time."""
-    return {
-        str(p.relative_to(root)): (
-            str(p.readlink()) if p.is_symlink() else p.read_bytes(),
-            p.lstat().st_mtime_ns,
-        )
-        for p in root.rglob("*")
-        if p.is_symlink() or p.is_file()
-    }
 
 
 @pytest.mark.parametrize(

@@ -24,11 +24,10 @@ from pathlib import Path
 import click
 import pytest
 import yaml
-from bad_input_support import EXAMPLE, invoke
+from bad_input_support import EXAMPLE, invoke, tree
 from blackpoker.cli.main import main
 from blackpoker.cli.outputs import Output
 from blackpoker.compiler.outputs import WritePlan
-from click.testing import Result
 from editions_support import UPSTREAM, read_upstream, upstream_with
 
 EDITION: str = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))["edition"]  # the example's edition
@@ -138,35 +137,17 @@ def sandbox(root: Path) -> tuple[Path, Path, Path]:
     return inputs, place, outside
 
 
-def snapshot(root: Path) -> dict[str, tuple[str, bytes | str, int]]:
-    """Every entry under root, links not followed: files by contents and time, links by target
-    and time, folders by presence."""
-    found: dict[str, tuple[str, bytes | str, int]] = {}
-    for folder, dirs, files in os.walk(root):
-        for name in dirs + files:
-            path = Path(folder, name)
-            info = path.lstat()
-            key = str(path.relative_to(root))
-            if path.is_symlink():
-                found[key] = ("link", os.readlink(path), info.st_mtime_ns)
-            elif path.is_dir():
-                found[key] = ("folder", "", 0)
-            else:
-                found[key] = ("file", path.read_bytes(), info.st_mtime_ns)
-    return found
-
-
-def run(writer: Writer, argv: Argv) -> Result:
-    return invoke(*argv, stdin=writer.stdin)
-
-
-def refused_at(result: Result, option: str, why: str) -> None:
-    """Exit 1 by the reporter, with a path:line:col message about `option` saying `why`."""
+def refused_untouched(sandbox_root: Path, writer: Writer, argv: Argv, option: str, why: str) -> None:
+    """The command exits 1 by the reporter, with a path:line:col message about `option` saying
+    `why`, and the sandbox is as it was."""
+    before = tree(sandbox_root)
+    result = invoke(*argv, stdin=writer.stdin)
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output
     located = re.findall(rf"^\S[^\n]*:\d+:\d+: {option}: .*$", result.stderr, re.MULTILINE)
     assert any(why in line for line in located), result.stderr
+    assert tree(sandbox_root) == before
 
 
 # --- each writer, on places that lead elsewhere ------------------------------------------
@@ -178,10 +159,10 @@ def test_a_clean_place_is_written_and_nothing_else(key: tuple[str, str], tmp_pat
     writer = WRITERS[key]
     inputs, place, _ = sandbox(tmp_path)
     out = place if writer.folder else place / "output"
-    before = snapshot(tmp_path)
-    result = run(writer, writer.argv(inputs, out))
+    before = tree(tmp_path)
+    result = invoke(*writer.argv(inputs, out), stdin=writer.stdin)
     assert result.exit_code == 0, result.output
-    after = snapshot(tmp_path)
+    after = tree(tmp_path)
     assert {k: v for k, v in after.items() if not k.startswith("place")} == {
         k: v for k, v in before.items() if not k.startswith("place")
     }
@@ -215,10 +196,8 @@ def test_a_link_in_the_place_is_refused_and_nothing_changes(
     link = place / writer.inner if writer.folder else place / "output"
     target, why = LINKS[kind]
     link.symlink_to(target(link, outside, writer.inner_folder))
-    before = snapshot(tmp_path)
-    result = run(writer, writer.argv(inputs, place if writer.folder else link))
-    refused_at(result, key[1], "the folder is not empty" if writer.empty else why)
-    assert snapshot(tmp_path) == before
+    argv = writer.argv(inputs, place if writer.folder else link)
+    refused_untouched(tmp_path, writer, argv, key[1], "the folder is not empty" if writer.empty else why)
 
 
 @pytest.mark.parametrize("key", WRITERS, ids=IDS)
@@ -229,9 +208,7 @@ def test_a_place_that_is_a_link_to_nowhere_is_refused_and_nothing_made(
     inputs, place, outside = sandbox(tmp_path)
     out = place / "out"
     out.symlink_to(os.path.relpath(outside / "missing" / "deeper", place))
-    before = snapshot(tmp_path)
-    refused_at(run(writer, writer.argv(inputs, out)), key[1], "which does not exist")
-    assert snapshot(tmp_path) == before
+    refused_untouched(tmp_path, writer, writer.argv(inputs, out), key[1], "which does not exist")
 
 
 @pytest.mark.parametrize("key", WRITERS, ids=IDS)
@@ -249,9 +226,7 @@ def test_an_output_that_is_an_input_is_refused_and_nothing_changes(
     else:  # the folder or file named is an input
         argv = writer.argv(inputs, inputs / writer.input)
         why = "not a folder" if writer.folder else why
-    before = snapshot(tmp_path)
-    refused_at(run(writer, argv), key[1], why)
-    assert snapshot(tmp_path) == before
+    refused_untouched(tmp_path, writer, argv, key[1], why)
 
 
 # --- the plan itself: names that would leave their place ---------------------------------

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
-from bad_input_support import invoke, located
+from bad_input_support import invoke, located, tree
 from blackpoker.compiler.pipeline import compile_edition, edition_source
 from click.testing import Result
 from editions_support import (
@@ -437,18 +437,6 @@ def upstream_extra(tmp_path: Path, version: str) -> tuple[Path, int, int]:
     path.parent.mkdir()
     path.write_text("".join(lines), encoding="utf-8")
     return path, line + 1, len("  v: ") + 1
-
-
-def tree(root: Path) -> dict[str, tuple[bytes | str, int]]:
-    """Every file and link under root: contents (a link's target) and modification time."""
-    return {
-        str(p.relative_to(root)): (
-            str(p.readlink()) if p.is_symlink() else p.read_bytes(),
-            p.lstat().st_mtime_ns,
-        )
-        for p in root.rglob("*")
-        if p.is_symlink() or p.is_file()
-    }
 
 
 @pytest.mark.parametrize("version", ["../x", "/tmp/x", "a/b", "7/../../../escaped", "7\\..\\x"])

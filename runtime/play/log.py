@@ -21,7 +21,6 @@ from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Locatio
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.load import read_regular_file
 from blackpoker.compiler.model import RuleSet
-from blackpoker.compiler.outputs import write_whole
 from blackpoker.compiler.parse import EditionSource
 from blackpoker.compiler.regulation import additions, parse_regulation, regulations_for
 from blackpoker.runtime.engine.events import (
@@ -137,16 +136,6 @@ def event_json(event: Event) -> dict[str, Any]:
         case GameOver(result):
             return {"event": "result", "result": result}
     assert_never(event)
-
-
-def write_log(
-    path: Path,
-    game: Game,
-    agents: Sequence[str],
-    source: RulesSource | None = None,
-    dealt: Dealt | None = None,
-) -> None:
-    write_whole(path, log_text(path, game, agents, source, dealt))  # into a place checked before
 
 
 def log_text(

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import secrets
 import stat
 import tempfile
 from collections.abc import Iterable
@@ -220,21 +221,16 @@ class WritePlan:
 
 def write_whole(path: Path, data: str | bytes) -> None:
     """`data` in file `path`, whole or not at all: written beside it, then renamed over it."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
+    # a new name (O_EXCL: not even a link of it is followed), with the mode open() would give
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(handle, "wb") as file:
-            os.fchmod(file.fileno(), 0o666 & ~_umask())  # as open() would make it, not mkstemp's 0600
             file.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.replace(temporary, path)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def _an_input(path: Path) -> str:

@@ -1,8 +1,9 @@
 """A command log opened in the browser: replayed and checked (runtime/play/log.py), every
 position kept, so the page steps forward and back with either player's view or the full state.
 
-A log holds every decision in full, so whoever has it sees everything: the players' views
-here only show the board as each player saw it."""
+A log holds every decision in full, so whoever has it sees everything: a player's view here
+shows the board and the log as that player saw them (an opponent's decision naming a card the
+player did not see is said by its word), the full state shows all."""
 
 from __future__ import annotations
 
@@ -14,20 +15,22 @@ from blackpoker.compiler.environment import Environment
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.view import view
-from blackpoker.runtime.play.chronicle import Chronicle
+from blackpoker.runtime.play.chronicle import Chronicle, glimpse
 from blackpoker.runtime.play.log import replay
 from blackpoker.runtime.serve.board import Json, board_json, cards_json
 
 UPLOAD_NAME = "upload.jsonl"  # how an uploaded log is named in its errors
-WHO = ("p1", "p2", "all")
+ALL = "all"
+WHO = ("p1", "p2", ALL)  # the players' views, by seat, then the full state
 
 
 @dataclass
 class Replay:
     title: str
     frames: list[Game] = field(default_factory=list)  # the game after set-up, then after each decision
-    told: list[int] = field(default_factory=list)  # the log lines said by each frame
-    chronicle: Chronicle = field(default_factory=Chronicle)
+    # the log as each of WHO follows it, and how many of its lines each frame has said
+    chronicles: dict[str, Chronicle] = field(default_factory=lambda: {who: Chronicle() for who in WHO})
+    told: dict[str, list[int]] = field(default_factory=lambda: {who: [] for who in WHO})
 
     @classmethod
     def of_upload(cls, data: bytes, env: Environment) -> Replay:
@@ -45,17 +48,21 @@ class Replay:
         return book
 
     def _watch(self, game: Game, option: Option | None) -> None:
-        if option is None:
-            self.chronicle.follow(game)
-        else:
-            self.chronicle.decided(game, option.player, option)
+        for seat, who in enumerate(WHO):
+            chronicle = self.chronicles[who]
+            if option is None:
+                chronicle.follow(game)
+            elif who == ALL:
+                chronicle.decided(game, option.player, option)
+            else:  # seen from the position before the decision, the frame kept last
+                chronicle.witnessed(game, glimpse(self.frames[-1], option, seat))
+            self.told[who].append(len(chronicle.lines))
         self.frames.append(game.copy())
-        self.told.append(len(self.chronicle.lines))
 
     def frame(self, step: int, who: str) -> Json:
         """The position after `step` decisions, as `who` (p1, p2) saw it or in full (all)."""
         game = self.frames[step]
-        if who == "all":
+        if who == ALL:
             mine = (view(game, 0), view(game, 1))  # each player as its owner sees them
             seen = replace(mine[0], players=(mine[0].players[0], mine[1].players[1]), options=())
             board = board_json(game, seen)
@@ -69,5 +76,5 @@ class Replay:
             "steps": len(self.frames) - 1,
             "who": who,
             "board": board,
-            "log": self.chronicle.lines[: self.told[step]][-300:],
+            "log": self.chronicles[who].lines[: self.told[who][step]][-300:],
         }

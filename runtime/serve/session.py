@@ -17,7 +17,7 @@ from typing import Any
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.state import player_name
-from blackpoker.runtime.engine.view import View, hidden_from, masked, view
+from blackpoker.runtime.engine.view import View, view
 from blackpoker.runtime.play.agents import Agent, decide
 from blackpoker.runtime.play.choosing import (
     Menu,
@@ -28,7 +28,7 @@ from blackpoker.runtime.play.choosing import (
     explain_entry,
     question,
 )
-from blackpoker.runtime.play.chronicle import Chronicle
+from blackpoker.runtime.play.chronicle import Chronicle, glimpse
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.serve.board import Json, board_json, marks
 from blackpoker.runtime.serve.position import Unwritable, position_scenario, scenario_yaml
@@ -173,19 +173,10 @@ class Session:
         return self._state(seat, None)
 
     def _apply(self, option: Option) -> None:
-        game = self.game
-        mover = option.player
-        shown: dict[int, Option] = {}
-        seen: dict[int, set[int]] = {}
-        for seat in self.humans:  # masked before the decision moves its cards
-            shown[seat] = masked(game.state, option, hidden_from(game.state, seat))
-            if seat != mover:
-                seen[seat] = view(game, seat).visible_cards()
-        game.play(option)
+        seen = {seat: glimpse(self.game, option, seat) for seat in self.humans}
+        self.game.play(option)
         for seat, chronicle in self.chronicles.items():
-            if seat in seen:  # a card seen before or after the decision may be named
-                seen[seat] |= view(game, seat).visible_cards()
-            chronicle.decided(game, mover, shown[seat], seen.get(seat))
+            chronicle.witnessed(self.game, seen[seat])
 
     def _settle(self) -> None:
         """Play on until a person has a choice to make: the agent's decisions, and a person's

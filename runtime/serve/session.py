@@ -133,18 +133,14 @@ class Session:
                 raise Refusal(409, "this is the first step: nothing to go back to")
             return self._state(seat, Steps(path.decision, tuple(previous[0]), tuple(previous[1])))
 
-    def scenario(self) -> str:
-        """The position as a scenario file: only in a game against an agent, since the file
-        holds both players' hidden cards."""
+    def scenario(self, seat: int) -> str:
+        """The position as a scenario file, as the seat sees it: any card it does not see is
+        written as unknown (runtime/serve/position.py)."""
         with self.lock:
             game = self.game
-            if len(self.humans) > 1:
-                raise Refusal(
-                    403, "a game between two people is not exported: the file would show both hands"
-                )
             try:
                 position = position_scenario(
-                    game, self.source, f"{self.title}: {game.decisions}回目の決定のあと"
+                    game, self.source, f"{self.title}: {game.decisions}回目の決定のあと", seat
                 )
             except Unwritable as error:
                 raise Refusal(409, str(error)) from None

@@ -1,16 +1,8 @@
 """The HTTP side of `blackpoker serve`: the standard library's ThreadingHTTPServer, pages from
 the site's Jinja templates (autoescaped), assets shipped in the package (site/static/app/), and
-a JSON API. Every error is a JSON `{"error": …}` with a 4xx status (5xx only for a fault of
-the server itself, never with a traceback); a refused request changes nothing.
-
-Routes (TOKEN is a seat's secret, ID a replay's):
-  GET  /                          the lobby          GET  /api/lobby       editions, formats, agents
-  POST /api/games                 a new game         GET  /play/TOKEN      a seat's page
-  GET  /api/seat/TOKEN            the seat's state   POST /api/seat/TOKEN/choose | /back   a step
-  POST /api/seat/TOKEN/command    a command typed in the notation
-  GET  /api/seat/TOKEN/scenario   the position as a scenario file
-  POST /api/replays               a command log      GET  /replay/ID       the replay page
-  GET  /api/replay/ID?step=N&who=p1|p2|all         one position of the replay
+a JSON API: the routes are the table ROUTES. Every error is a JSON `{"error": …}` with a 4xx
+status (5xx only for a fault of the server itself, never with a traceback); a refused request
+changes nothing.
 """
 
 from __future__ import annotations
@@ -49,12 +41,40 @@ MAX_SESSIONS = 64  # games and replays kept; the oldest is dropped first
 SEATS = ("p1", "p2")
 ASSETS = {"app.js": "text/javascript", "app.css": "text/css"}
 SCENARIO_NAME = "upload.yaml"  # how an uploaded scenario is named in its errors
-TOKEN = r"([A-Za-z0-9_-]{1,64})"
-ROUTES = {
-    "page": re.compile(r"/(play|replay)/" + TOKEN),
-    "seat": re.compile(r"/api/seat/" + TOKEN + r"(?:/(choose|back|command|scenario))?"),
-    "replay": re.compile(r"/api/replay/" + TOKEN),
-}
+KEY = r"([A-Za-z0-9_-]{1,64})"  # a seat's token or a replay's id
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """A route of the app: a method and a path; `name` is the Handler's method `_NAME` that
+    answers it, with the path's match."""
+
+    method: str
+    path: re.Pattern[str]
+    name: str
+
+
+def _route(method: str, path: str, name: str) -> Route:
+    return Route(method, re.compile(path.replace("KEY", KEY)), name)
+
+
+# Every response the app gives comes from one of these (or is a refusal): the secrecy tests
+# (tests/test_serve_secrecy.py) check each one by its name.
+ROUTES = (
+    _route("GET", "/", "lobby_page"),
+    _route("GET", "/api/lobby", "lobby"),
+    _route("GET", r"/static/app/(app\.js|app\.css)", "asset"),
+    _route("POST", "/api/games", "new_game"),
+    _route("GET", "/play/KEY", "seat_page"),
+    _route("GET", "/api/seat/KEY", "seat_state"),
+    _route("POST", "/api/seat/KEY/choose", "seat_choose"),
+    _route("POST", "/api/seat/KEY/back", "seat_back"),
+    _route("POST", "/api/seat/KEY/command", "seat_command"),
+    _route("GET", "/api/seat/KEY/scenario", "seat_scenario"),
+    _route("POST", "/api/replays", "new_replay"),
+    _route("GET", "/replay/KEY", "replay_page"),
+    _route("GET", "/api/replay/KEY", "replay_frame"),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,15 +242,9 @@ class Handler(BaseHTTPRequestHandler):
         """Quiet: a page polls the server, so a line per request would flood the terminal."""
 
     def do_GET(self) -> None:
-        self._answer(self._get)
+        self._answer()
 
-    def do_POST(self) -> None:
-        self._answer(self._post)
-
-    def do_PUT(self) -> None:
-        self._answer(self._unsupported)
-
-    do_DELETE = do_PATCH = do_PUT
+    do_POST = do_PUT = do_DELETE = do_PATCH = do_GET
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """http.server's own refusals (a malformed request line, an unknown method) as JSON too,
@@ -240,67 +254,81 @@ class Handler(BaseHTTPRequestHandler):
         status = {501: 405, 505: 400}.get(int(code), int(code))  # not implemented, HTTP version
         self._json({"error": message or HTTPStatus(code).phrase}, status)
 
-    def _unsupported(self, url: SplitResult) -> None:
-        raise Refusal(405, f"{self.command} is not supported: the API takes GET and POST")
-
-    def _answer(self, route: Callable[[SplitResult], None]) -> None:
+    def _answer(self) -> None:
         try:
-            route(urlsplit(self.path))
+            self._dispatch(urlsplit(self.path))
         except Refusal as refusal:
             self._json({"error": refusal.message}, refusal.status)
         except Exception as error:  # a fault of the server: said in one line, the game untouched
             self._json({"error": f"internal error: {type(error).__name__}"}, 500)
             self.log_error("%s", f"{type(error).__name__}: {error}")
 
-    def _get(self, url: SplitResult) -> None:
-        app, path = self.server.app, url.path
-        if path == "/":
-            return self._page("lobby", "")
-        if path == "/api/lobby":
-            return self._json(app.lobby())
-        if path.startswith("/static/app/") and path.removeprefix("/static/app/") in ASSETS:
-            name = path.removeprefix("/static/app/")
-            data = resources.files("blackpoker.site").joinpath("static", "app", name).read_bytes()
-            return self._send(data, ASSETS[name] + "; charset=utf-8")
-        if match := ROUTES["page"].fullmatch(path):
-            kind, key = match.groups()
-            if kind == "play":
-                app.seat(key)
-            elif key not in app.replays:
-                raise Refusal(404, "no such replay: open the log again")
-            return self._page(kind, key)
-        if (match := ROUTES["seat"].fullmatch(path)) and match.group(2) in (None, "scenario"):
-            session, seat = app.seat(match.group(1))
-            if match.group(2) == "scenario":
-                return self._send(session.scenario().encode(), "application/yaml; charset=utf-8")
-            return self._json(session.state(seat))
-        if match := ROUTES["replay"].fullmatch(path):
-            return self._json(app.replay_frame(match.group(1), parse_qs(url.query)))
-        raise Refusal(404, f"no such page: {path}")
+    def _dispatch(self, url: SplitResult) -> None:
+        if self.command not in ("GET", "POST"):
+            raise Refusal(405, f"{self.command} is not supported: the API takes GET and POST")
+        for route in ROUTES:
+            match = route.path.fullmatch(url.path)
+            if match is not None and route.method == self.command:
+                answer: Callable[[re.Match[str], SplitResult], None] = getattr(self, f"_{route.name}")
+                return answer(match, url)
+        if self.command == "GET":
+            raise Refusal(404, f"no such page: {url.path}")
+        raise Refusal(404, f"no such API: POST {url.path}")
 
-    def _post(self, url: SplitResult) -> None:
-        app, path = self.server.app, url.path
-        if path == "/api/replays":
-            return self._json(app.new_replay(self._body()), 201)
-        if path == "/api/games":
-            return self._json(app.new_game(self._json_body()), 201)
-        if (match := ROUTES["seat"].fullmatch(path)) and match.group(2) == "command":
-            session, seat = app.seat(match.group(1))
-            data = self._json_body()
-            decision, text = (
-                (data.get("decision"), data.get("text")) if isinstance(data, dict) else (None, None)
-            )
-            if not isinstance(decision, int) or not isinstance(text, str) or not text.strip():
-                raise Refusal(
-                    400, "expected a JSON object {decision, text}: the decision number and a command"
-                )
-            return self._json(session.command(seat, decision, text.strip()))
-        if (match := ROUTES["seat"].fullmatch(path)) and match.group(2) in ("choose", "back"):
-            session, seat = app.seat(match.group(1))
-            step = Steps.read(self._json_body())
-            answer = session.choose(seat, step) if match.group(2) == "choose" else session.back(seat, step)
-            return self._json(answer)
-        raise Refusal(404, f"no such API: POST {path}")
+    # -- the routes (ROUTES), each with its path's match -------------------------------------
+
+    def _lobby_page(self, match: re.Match[str], url: SplitResult) -> None:
+        self._page("lobby", "")
+
+    def _lobby(self, match: re.Match[str], url: SplitResult) -> None:
+        self._json(self.server.app.lobby())
+
+    def _asset(self, match: re.Match[str], url: SplitResult) -> None:
+        name = match.group(1)
+        data = resources.files("blackpoker.site").joinpath("static", "app", name).read_bytes()
+        self._send(data, ASSETS[name] + "; charset=utf-8")
+
+    def _new_game(self, match: re.Match[str], url: SplitResult) -> None:
+        self._json(self.server.app.new_game(self._json_body()), 201)
+
+    def _seat_page(self, match: re.Match[str], url: SplitResult) -> None:
+        self.server.app.seat(match.group(1))
+        self._page("play", match.group(1))
+
+    def _seat_state(self, match: re.Match[str], url: SplitResult) -> None:
+        session, seat = self.server.app.seat(match.group(1))
+        self._json(session.state(seat))
+
+    def _seat_choose(self, match: re.Match[str], url: SplitResult) -> None:
+        session, seat = self.server.app.seat(match.group(1))
+        self._json(session.choose(seat, Steps.read(self._json_body())))
+
+    def _seat_back(self, match: re.Match[str], url: SplitResult) -> None:
+        session, seat = self.server.app.seat(match.group(1))
+        self._json(session.back(seat, Steps.read(self._json_body())))
+
+    def _seat_command(self, match: re.Match[str], url: SplitResult) -> None:
+        session, seat = self.server.app.seat(match.group(1))
+        data = self._json_body()
+        decision, text = (data.get("decision"), data.get("text")) if isinstance(data, dict) else (None, None)
+        if not isinstance(decision, int) or not isinstance(text, str) or not text.strip():
+            raise Refusal(400, "expected a JSON object {decision, text}: the decision number and a command")
+        self._json(session.command(seat, decision, text.strip()))
+
+    def _seat_scenario(self, match: re.Match[str], url: SplitResult) -> None:
+        session, seat = self.server.app.seat(match.group(1))
+        self._send(session.scenario(seat).encode(), "application/yaml; charset=utf-8")
+
+    def _new_replay(self, match: re.Match[str], url: SplitResult) -> None:
+        self._json(self.server.app.new_replay(self._body()), 201)
+
+    def _replay_page(self, match: re.Match[str], url: SplitResult) -> None:
+        if match.group(1) not in self.server.app.replays:
+            raise Refusal(404, "no such replay: open the log again")
+        self._page("replay", match.group(1))
+
+    def _replay_frame(self, match: re.Match[str], url: SplitResult) -> None:
+        self._json(self.server.app.replay_frame(match.group(1), parse_qs(url.query)))
 
     def _body(self) -> bytes:
         length = self.headers.get("Content-Length")

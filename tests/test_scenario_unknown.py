@@ -1,16 +1,20 @@
-"""Unknown cards (`?`) in a scenario's written set-up: dealt at random from the cards no zone
-names, by `unknown_seed`; matched by `?` in `expect`; every impossible use refused, located."""
+"""What a written set-up needs to hold an exported position: unknown cards (`?`), dealt at
+random from the cards no zone names by `unknown_seed`, matched by `?` in `expect`, every
+impossible use refused, located; and a character's size change of this turn."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bad_input_support import invoke, located
 from blackpoker.compiler.cards import Card
 from blackpoker.compiler.matcher import compile_matcher
 from blackpoker.compiler.model import Face
+from blackpoker.runtime.engine.abilities import size
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.scenario.scenario import build, load
 from editions_support import EDITIONS, compiled, formats
@@ -153,3 +157,31 @@ def test_unknown_cards_where_they_cannot_be(
 ) -> None:
     path = _write(tmp_path, f"setup:\n{setup}commands: []\nexpect:\n  winner: none\n")
     located(invoke("scenario", "run", path), str(path), line, col, message)
+
+
+def test_a_written_character_keeps_this_turns_size_change(tmp_path: Path) -> None:
+    """`size_change` (as an exported position writes a fog's アップ) holds until the turn ends."""
+    card = next(c for c in ("♣9", "♣5", "♠9") if compile_matcher(UP.key).matches([Card.parse(c)]))
+    scenario, problems = load(
+        _write(
+            tmp_path,
+            f"""setup:
+  turn: p1
+  p1: {{life: 3, field: [{{as: {UP.id}, cards: [{card}], size_change: 4}}]}}
+  p2: {{life: 3}}
+commands: []
+expect: {{winner: none}}
+""",
+        )
+    )
+    assert scenario is not None, [p.render() for p in problems]
+    game = build(scenario)
+    (unit,) = game.state.players[0].field
+    assert unit.size_mod == 4
+    printed = build(dataclasses.replace(scenario, setup=_without_change(scenario.doc.data["setup"])))
+    assert size(game, unit) == size(printed, printed.state.players[0].field[0]) + 4
+
+
+def _without_change(setup: dict[str, Any]) -> dict[str, Any]:
+    field = [{k: v for k, v in u.items() if k != "size_change"} for u in setup["p1"]["field"]]
+    return {**setup, "p1": {**setup["p1"], "field": field}}

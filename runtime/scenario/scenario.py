@@ -629,6 +629,7 @@ def build(scenario: Scenario) -> Game:
                     face == "up",
                     spec.get("state", "charged") == "charged",
                     turn if spec.get("new") else turn - 1,
+                    spec.get("size_change", 0),
                 )
             )
         life = zones["life"]

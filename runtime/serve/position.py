@@ -6,8 +6,8 @@ The file holds only what the exporting player may see (runtime/engine/view.py): 
 card is written as unknown (`?`), which the scenario deals at random from the cards no zone
 names — the life (hidden from both players, in order), the opponent's hand, graveyard below
 its top, face-down characters and cards of zones they do not see. The `expect` checks the
-unknown cards by count. The written form has no stage, resolving requests, size changes or
-combat: a position with any of them is refused, by name.
+unknown cards by count. The written form has no stage, resolving requests or combat: a
+position with any of them is refused, by name.
 """
 
 from __future__ import annotations
@@ -45,7 +45,6 @@ def position_scenario(game: Game, source: RulesSource, name: str, seat: int) -> 
             ("the stage", state.stage),
             ("a resolving request", state.resolving or state.pending or state.buffer),
             ("a combat", state.attackers),
-            ("a size change", any(u.size_mod for p in state.players for u in p.field)),
             ("a result", state.result),
         )
         if present
@@ -101,6 +100,8 @@ def position_scenario(game: Game, source: RulesSource, name: str, seat: int) -> 
             spec["face"] = "up" if unit.face_up else "down"
             if unit.entered >= state.turn:
                 spec["new"] = True
+            if unit.size_mod:  # public: the request that changed it was made in the open
+                spec["size_change"] = unit.size_mod
             field.append(spec)
         zones["field"] = field
         setup[who] = zones

@@ -44,6 +44,7 @@ from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.state import GameState, PlayerState, Unit, player_name
 from blackpoker.runtime.engine.zones import card, deck_ids, label
 from blackpoker.runtime.play.regulation import Match, Setup, start_problems
+from blackpoker.runtime.play.source import DECK_FILE, EDITION_FILE, EXTRA_FILE, RULES_FILE, ServedFiles
 from blackpoker.runtime.scenario.explain import explain
 from blackpoker.runtime.scenario.notation import Command, NotationError, name_characters, parse_command
 
@@ -83,9 +84,18 @@ class Outcome:
         return not self.failures
 
 
-def load(path: Path, env: Environment | None = None) -> tuple[Scenario | None, list[Diagnostic]]:
-    """A scenario file, with its rule set compiled in `env` (a suite shares one)."""
-    doc, loaded = load_file(path, display(path))
+def load(
+    path: Path,
+    env: Environment | None = None,
+    shown: str | None = None,
+    served: ServedFiles | None = None,
+    unknown_seed: int | None = None,
+) -> tuple[Scenario | None, list[Diagnostic]]:
+    """A scenario file, with its rule set compiled in `env` (a suite shares one); `shown` is
+    how its messages name it. An upload to the server (`served`) may name only the server's
+    own files, and its unknown cards are dealt by the server's `unknown_seed`, not the file's
+    (which whoever wrote it knows)."""
+    doc, loaded = load_file(path, shown or display(path))
     if doc is None:
         return None, loaded
     if not isinstance(doc.data, dict):
@@ -94,7 +104,7 @@ def load(path: Path, env: Environment | None = None) -> tuple[Scenario | None, l
     problems = loaded + schema_problems(doc, "scenario")
     if problems:
         return None, bare + problems
-    rules, problems = _rules(doc, path, env or Environment())
+    rules, problems = _rules(doc, path, env or Environment(), served)
     if rules is None:
         return None, bare + problems
     problems = bare + problems
@@ -118,7 +128,7 @@ def load(path: Path, env: Environment | None = None) -> tuple[Scenario | None, l
     regulation: Setup | None = None
     refusals: list[Diagnostic] = []
     if "regulation" in doc.data["setup"]:
-        regulation, refusals, wrong = _regulation(doc, path, rules)
+        regulation, refusals, wrong = _regulation(doc, path, rules, served)
         problems += wrong
     elif "match" in doc.data["setup"]:
         problems.append(doc.at(("setup", "match"), "match: a match is played under a regulation", key=True))
@@ -141,7 +151,7 @@ def load(path: Path, env: Environment | None = None) -> tuple[Scenario | None, l
     refusing = REFUSED in doc.data["expect"]
     if problems or (refusals and not refusing):
         return None, problems + refusals
-    dealt, problems = _deal_unknowns(doc, played)
+    dealt, problems = _deal_unknowns(doc, played, unknown_seed)
     if problems:
         return None, problems
     scenario = Scenario(doc, played, commands, checkpoints, regulation, [d.message for d in refusals], dealt)
@@ -174,9 +184,21 @@ def _bare_unknown_marks(doc: Document) -> list[Diagnostic]:
     return found
 
 
-def _rules(doc: Document, path: Path, env: Environment) -> tuple[RuleSet | None, list[Diagnostic]]:
+def _rules(
+    doc: Document, path: Path, env: Environment, served: ServedFiles | None
+) -> tuple[RuleSet | None, list[Diagnostic]]:
     """The rule set the scenario names: an edition's format, or a local-rule file's format."""
     data = doc.data
+    if served is not None:  # an upload: no file but the server's own is looked at
+        keys = {"rules": RULES_FILE, "edition": EDITION_FILE, "extra": EXTRA_FILE}
+        files = [key for key in keys if key in data and (key == "rules" or is_path(data[key]))]
+        refused = [
+            _not_served(doc, (key,), key)
+            for key in files
+            if not served.named(keys[key], path.parent / data[key])
+        ]
+        if refused:
+            return None, refused
     if "rules" in data:
         return _local_rules(doc, path, env)
     missing = [key for key in ("edition", "format") if key not in data]
@@ -194,6 +216,16 @@ def _rules(doc: Document, path: Path, env: Environment) -> tuple[RuleSet | None,
             Diagnostic(where, f"edition {data['edition']}, format {data['format']}: {d.message}")
             for d in error.diagnostics
         ]
+
+
+def _not_served(doc: Document, where: PathKey, key: str) -> Diagnostic:
+    """A file an upload names that the server does not serve: said without the name (the
+    sender wrote it) and without a word of whether it is there."""
+    message = (
+        f"{key}: このサーバーが開くファイルは、起動時に指定されたもの（--edition, --rules）"
+        "だけです。組み込みの版と切札リストは名前で指定してください"
+    )
+    return doc.at(where, message)
 
 
 def _relative(path: Path, name: str | None) -> str | None:
@@ -232,7 +264,7 @@ def _local_rules(doc: Document, path: Path, env: Environment) -> tuple[RuleSet |
 
 
 def _regulation(
-    doc: Document, path: Path, rules: RuleSet
+    doc: Document, path: Path, rules: RuleSet, served: ServedFiles | None = None
 ) -> tuple[Setup | None, list[Diagnostic], list[Diagnostic]]:
     """`setup: {regulation, deck_files}`: the regulation of the rule set's edition, for its
     format, and each player's deck files (relative to the scenario file) checked against it
@@ -258,6 +290,9 @@ def _regulation(
         mine: list[Deck] = []
         for index, name in enumerate(setup.get("deck_files", {}).get(who, ())):
             file = path.parent / name
+            if served is not None and not served.named(DECK_FILE, file):
+                missing.append(_not_served(doc, ("setup", "deck_files", who, index), "deck_files"))
+                continue
             if not file.is_file():
                 missing.append(
                     doc.at(
@@ -538,7 +573,9 @@ def _at(data: Any, path: PathKey) -> Any:
     return data
 
 
-def _deal_unknowns(doc: Document, rules: RuleSet) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
+def _deal_unknowns(
+    doc: Document, rules: RuleSet, seed: int | None = None
+) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
     """The written set-up with each unknown card (?) dealt from its player's cards that no zone
     names, shuffled by `unknown_seed` (default 0): first a face-down character's, so that its
     cards fit its key, then the life's, hand's, graveyard's and zones' in that order. None when
@@ -548,7 +585,7 @@ def _deal_unknowns(doc: Document, rules: RuleSet) -> tuple[dict[str, Any] | None
         is_unknown(text) for who in PLAYER_KEYS for _, text in _labels(setup[who], ())
     ):
         return None, []
-    rng = random.Random(setup.get(UNKNOWN_SEED, 0))
+    rng = random.Random(setup.get(UNKNOWN_SEED, 0) if seed is None else seed)
     dealt = copy.deepcopy(setup)
     problems = []
     for index, who in enumerate(PLAYER_KEYS):

@@ -17,6 +17,7 @@ from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.play.chronicle import Chronicle, glimpse
 from blackpoker.runtime.play.log import replay
+from blackpoker.runtime.play.source import ServedFiles
 from blackpoker.runtime.serve.board import Json, board_json, cards_json
 
 UPLOAD_NAME = "upload.jsonl"  # how an uploaded log is named in its errors
@@ -33,13 +34,14 @@ class Replay:
     told: dict[str, list[int]] = field(default_factory=lambda: {who: [] for who in WHO})
 
     @classmethod
-    def of_upload(cls, data: bytes, env: Environment) -> Replay:
-        """A log's bytes replayed; a ReplayError (a tampered or broken log) is the caller's."""
+    def of_upload(cls, data: bytes, env: Environment, served: ServedFiles) -> Replay:
+        """A log's bytes replayed with the server's own files only; a ReplayError (a tampered
+        or broken log, a file the server does not serve) is the caller's."""
         book = cls("")
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / UPLOAD_NAME
             path.write_bytes(data)
-            done = replay(path, UPLOAD_NAME, env=env, watch=book._watch)
+            done = replay(path, UPLOAD_NAME, env=env, watch=book._watch, served=served)
         game = book.frames[0]
         book.title = (
             f"{game.rules.edition.id} {game.rules.format.id} · シード{game.seed} · "

@@ -11,10 +11,11 @@ import json
 import random
 import re
 import secrets
+import sys
 import tempfile
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -24,15 +25,16 @@ from typing import Any
 from urllib.parse import SplitResult, parse_qs, urlsplit
 
 from blackpoker.compiler import CompileError
-from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.diagnostics import Diagnostic
+from blackpoker.compiler.environment import Environment, is_path
 from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.play.log import ReplayError
 from blackpoker.runtime.play.roster import AGENTS, agent_name, make_agent
-from blackpoker.runtime.play.source import RulesSource
+from blackpoker.runtime.play.source import RulesSource, ServedFiles
 from blackpoker.runtime.scenario.scenario import build, load
 from blackpoker.runtime.serve.board import Json
-from blackpoker.runtime.serve.replays import WHO, Replay
+from blackpoker.runtime.serve.replays import UPLOAD_NAME, WHO, Replay
 from blackpoker.runtime.serve.session import Refusal, Session, Steps
 from blackpoker.site.render import environment
 
@@ -41,6 +43,7 @@ MAX_SESSIONS = 64  # games and replays kept; the oldest is dropped first
 SEATS = ("p1", "p2")
 ASSETS = {"app.js": "text/javascript", "app.css": "text/css"}
 SCENARIO_NAME = "upload.yaml"  # how an uploaded scenario is named in its errors
+OPTIONS = ("--edition", "--format", "--extra", "--rules")  # where the choices of a new game are located
 KEY = r"([A-Za-z0-9_-]{1,64})"  # a seat's token or a replay's id
 
 
@@ -99,6 +102,8 @@ class App:
         self.compiled: dict[RulesSource, RuleSet] = {}
         self.lock = threading.Lock()  # for the tables above
         self.compiling = threading.Lock()  # for the environment, which caches what it read
+        # the only files a client may name: the ones the server was started with
+        self.served = ServedFiles.of(RulesSource(defaults.edition, defaults.format, defaults.rules), self.env)
 
     # -- games -------------------------------------------------------------------------------
 
@@ -108,7 +113,7 @@ class App:
                 try:
                     self.compiled[source] = source.compile(self.env)
                 except CompileError as error:
-                    raise Refusal(400, error.diagnostics[0].render()) from None
+                    raise Refusal(400, _shown(error.diagnostics, OPTIONS)) from None
             return self.compiled[source]
 
     def lobby(self) -> Json:
@@ -129,6 +134,9 @@ class App:
             raise Refusal(400, "expected a JSON object")
         d = self.defaults
         edition, format_id = _text(data, "edition", d.edition), _text(data, "format", d.format)
+        if edition != d.edition and edition not in self.env.builtin_editions():  # never a client's file
+            known = ", ".join((*self.env.builtin_editions(), *([d.edition] if is_path(d.edition) else [])))
+            raise Refusal(400, f"edition: このサーバーで遊べる版は {known} です")
         opponent, seat = _text(data, "opponent", d.opponent), _text(data, "seat", "p1")
         try:
             opponent = agent_name(opponent)
@@ -167,19 +175,23 @@ class App:
         return {"title": title, "seats": {SEATS[s]: f"/play/{session.token_of(s)}" for s in humans}}
 
     def _scenario_game(self, text: str) -> tuple[Game, RulesSource]:
-        """A game from an uploaded scenario's set-up (its commands and expectations are not played)."""
+        """A game from an uploaded scenario's set-up (its commands and expectations are not
+        played). It may name only the server's own files (an exported position names them by
+        absolute path)."""
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / SCENARIO_NAME
             path.write_text(text, encoding="utf-8")
             with self.compiling:
-                scenario, problems = load(path, self.env)
+                scenario, problems = load(path, self.env, SCENARIO_NAME, self.served)
             if scenario is None:
-                raise Refusal(400, "\n".join(p.render() for p in problems))
+                raise Refusal(400, _shown(problems, (SCENARIO_NAME,)))
             game = build(scenario)
-        rules, named = scenario.rules, scenario.doc.data.get("rules")
-        # a local-rule file is found from an upload only by an absolute path (as exports name it)
-        local = None if named is None else Path(folder) / named
-        return game, RulesSource(rules.edition.id, rules.format.id, local)
+        data, d = scenario.doc.data, self.defaults
+        rules = scenario.rules
+        if "rules" in data:  # the server's own files, by their names on the server
+            return game, RulesSource(d.edition, rules.format.id, d.rules)
+        edition = d.edition if is_path(data["edition"]) else rules.edition.id
+        return game, RulesSource(edition, rules.format.id, None, data.get("extra"))
 
     def seat(self, token: str) -> tuple[Session, int]:
         with self.lock:
@@ -193,11 +205,10 @@ class App:
     def new_replay(self, body: bytes) -> Json:
         try:
             with self.compiling:
-                book = Replay.of_upload(body, self.env)
+                book = Replay.of_upload(body, self.env, self.served)
         except ReplayError as error:
-            raise Refusal(
-                400, f"not a command log this server can replay: {error.diagnostic.render()}"
-            ) from None
+            shown = _shown([error.diagnostic], (UPLOAD_NAME,))
+            raise Refusal(400, f"not a command log this server can replay: {shown}") from None
         ident = secrets.token_urlsafe(12)
         with self.lock:
             self.replays[ident] = book
@@ -215,6 +226,18 @@ class App:
         if who not in WHO:
             raise Refusal(400, f"who: one of {', '.join(WHO)}")
         return book.frame(int(step_text), who)
+
+
+def _shown(problems: Sequence[Diagnostic], places: tuple[str, ...]) -> str:
+    """Problems as a client may read them: those located in what it sent (or in its options);
+    one in a file of the server is not quoted, since its text is no client's to read."""
+    said = [p.render() for p in problems if p.location.path in places]
+    if len(said) < len(problems):
+        said.append("サーバーのルールファイルに問題があります（サーバーを起動した端末で確かめてください）")
+        for problem in problems:
+            if problem.location.path not in places:
+                sys.stderr.write(problem.render() + "\n")
+    return "\n".join(said)
 
 
 def _text(data: dict[str, Any], key: str, default: str) -> str:

@@ -235,7 +235,9 @@ def test_an_exported_position_keeps_the_once_per_turn_record(server: Running, tm
 
 
 def test_a_game_between_two_people_sends_each_seat_only_its_view(server: Running) -> None:
-    seats = server.new_game(seed=SEED, people=2)
+    two_seeded = server.post("/api/games", {"people": 2, "seed": SEED})
+    _refused(two_seeded, 400, "二人対戦ではシードを指定できません")
+    seats = server.new_game(people=2)
     game = server.session(seats["p1"]).game
     rng = random.Random(2)
     seen: dict[int, list[dict[str, Any]]] = {0: [], 1: []}

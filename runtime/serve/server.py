@@ -44,6 +44,7 @@ SEATS = ("p1", "p2")
 ASSETS = {"app.js": "text/javascript", "app.css": "text/css"}
 SCENARIO_NAME = "upload.yaml"  # how an uploaded scenario is named in its errors
 OPTIONS = ("--edition", "--format", "--extra", "--rules")  # where the choices of a new game are located
+SEEDS = 2**63  # a game's seed is below this; the server draws its own from all of them
 KEY = r"([A-Za-z0-9_-]{1,64})"  # a seat's token or a replay's id
 
 
@@ -94,9 +95,12 @@ class Defaults:
 class App:
     """The server's state: games by seat token, replays by id, compiled rule sets."""
 
-    def __init__(self, defaults: Defaults, env: Environment | None = None) -> None:
+    def __init__(
+        self, defaults: Defaults, env: Environment | None = None, seeds: random.Random | None = None
+    ) -> None:
         self.defaults = defaults
         self.env = env or Environment()
+        self.seeds = seeds or random.SystemRandom()  # the secret seeds the server draws
         self.seats: OrderedDict[str, Session] = OrderedDict()
         self.replays: OrderedDict[str, Replay] = OrderedDict()
         self.compiled: dict[RulesSource, RuleSet] = {}
@@ -147,10 +151,17 @@ class App:
         people = data.get("people", 1)
         if people not in (1, 2) or isinstance(people, bool):
             raise Refusal(400, "people: 1 (against an agent) or 2 (two browsers)")
-        seed = data.get("seed", d.seed)
+        # A seed deals the whole game: whoever knows it knows both hands. The server draws a
+        # secret one unless the form (or --seed) gives one, which a game between two people
+        # cannot take: the one who gave it would know the other's cards.
+        seed = data.get("seed", d.seed if people == 1 else None)
+        if seed is not None and people == 2:
+            message = "二人対戦ではシードを指定できません（シードを知る人には相手の手札が分かります）"
+            raise Refusal(400, f"seed: {message}")
+        given = seed is not None
         if seed is None:
-            seed = random.randrange(1_000_000)
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+            seed = self.seeds.randrange(SEEDS)
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < SEEDS:
             raise Refusal(400, "seed: a whole number from 0")
         scenario = data.get("scenario")
         if scenario is not None and not isinstance(scenario, str):
@@ -158,14 +169,14 @@ class App:
         # a server started with local rules plays them only
         source = RulesSource(d.edition, d.format, d.rules) if d.rules else RulesSource(edition, format_id)
         if scenario is not None:
-            game, source = self._scenario_game(scenario)
+            game, source = self._scenario_game(scenario, seed)
         else:
             game = Game.new(self.rules(source), seed, check=True, events=[])
         humans = (0, 1) if people == 2 else (SEATS.index(seat),)
         agent = None if people == 2 else make_agent(opponent, game.rules.ruleset, seed)
         rules = game.rules.ruleset
         against = "二人対戦" if people == 2 else f"相手 {opponent}"
-        where = "シナリオ" if scenario is not None else f"シード{seed}"
+        where = "シナリオ" if scenario is not None else f"シード{seed}" if given else "ランダム"
         title = f"{rules.edition.id} {rules.format.id} · {where} · {against}"
         session = Session(game, source, title, humans, agent)
         with self.lock:
@@ -174,18 +185,20 @@ class App:
             _trim(self.seats, MAX_SESSIONS * 2)
         return {"title": title, "seats": {SEATS[s]: f"/play/{session.token_of(s)}" for s in humans}}
 
-    def _scenario_game(self, text: str) -> tuple[Game, RulesSource]:
+    def _scenario_game(self, text: str, seed: int) -> tuple[Game, RulesSource]:
         """A game from an uploaded scenario's set-up (its commands and expectations are not
         played). It may name only the server's own files (an exported position names them by
-        absolute path)."""
+        absolute path); its unknown cards and the game's later shuffles follow `seed`, not the
+        file, so that whoever wrote the file does not know them."""
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / SCENARIO_NAME
             path.write_text(text, encoding="utf-8")
             with self.compiling:
-                scenario, problems = load(path, self.env, SCENARIO_NAME, self.served)
+                scenario, problems = load(path, self.env, SCENARIO_NAME, self.served, seed)
             if scenario is None:
                 raise Refusal(400, _shown(problems, (SCENARIO_NAME,)))
             game = build(scenario)
+        game.state.rng = random.Random(seed)
         data, d = scenario.doc.data, self.defaults
         rules = scenario.rules
         if "rules" in data:  # the server's own files, by their names on the server

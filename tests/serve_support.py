@@ -16,6 +16,7 @@ from typing import Any
 from blackpoker.cli.main import main
 from blackpoker.runtime.engine.events import Decided
 from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.serve.limits import Limits
 from blackpoker.runtime.serve.server import App, Defaults, Server
 from blackpoker.runtime.serve.session import Session
 from click.testing import CliRunner
@@ -72,10 +73,10 @@ class Running:
 
 
 @contextmanager
-def running(defaults: Defaults | None = None) -> Iterator[Running]:
+def running(defaults: Defaults | None = None, limits: Limits | None = None) -> Iterator[Running]:
     """A server whose secret seeds come from a seeded generator, so that each test plays the
     same games every run."""
-    app = App(defaults or Defaults(EDITION, SMALLEST), seeds=random.Random(1))
+    app = App(defaults or Defaults(EDITION, SMALLEST), seeds=random.Random(1), limits=limits)
     server = Server(("127.0.0.1", 0), app)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -7,13 +7,16 @@ changes nothing.
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import re
 import secrets
+import socket
 import sys
 import tempfile
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,10 +33,11 @@ from blackpoker.compiler.environment import Environment, is_path
 from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.play.log import ReplayError
-from blackpoker.runtime.play.roster import AGENTS, agent_name, make_agent
+from blackpoker.runtime.play.roster import AGENTS, make_agent
 from blackpoker.runtime.play.source import RulesSource, ServedFiles
 from blackpoker.runtime.scenario.scenario import build, load
 from blackpoker.runtime.serve.board import Json
+from blackpoker.runtime.serve.limits import Connections, Deadline, Limits, served_agent
 from blackpoker.runtime.serve.replays import UPLOAD_NAME, WHO, Replay
 from blackpoker.runtime.serve.session import Refusal, Session, Steps
 from blackpoker.site.render import environment
@@ -96,10 +100,15 @@ class App:
     """The server's state: games by seat token, replays by id, compiled rule sets."""
 
     def __init__(
-        self, defaults: Defaults, env: Environment | None = None, seeds: random.Random | None = None
+        self,
+        defaults: Defaults,
+        env: Environment | None = None,
+        seeds: random.Random | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.defaults = defaults
         self.env = env or Environment()
+        self.limits = limits or Limits()
         self.seeds = seeds or random.SystemRandom()  # the secret seeds the server draws
         self.seats: OrderedDict[str, Session] = OrderedDict()
         self.replays: OrderedDict[str, Replay] = OrderedDict()
@@ -143,7 +152,7 @@ class App:
             raise Refusal(400, f"edition: このサーバーで遊べる版は {known} です")
         opponent, seat = _text(data, "opponent", d.opponent), _text(data, "seat", "p1")
         try:
-            opponent = agent_name(opponent)
+            opponent = served_agent(opponent, self.limits)
         except ValueError as error:
             raise Refusal(400, f"opponent: {error}") from None
         if seat not in SEATS:
@@ -173,7 +182,7 @@ class App:
         else:
             game = Game.new(self.rules(source), seed, check=True, events=[])
         humans = (0, 1) if people == 2 else (SEATS.index(seat),)
-        agent = None if people == 2 else make_agent(opponent, game.rules.ruleset, seed)
+        agent = None if people == 2 else make_agent(opponent, game.rules.ruleset, seed, self.limits.think)
         rules = game.rules.ruleset
         against = "二人対戦" if people == 2 else f"相手 {opponent}"
         where = "シナリオ" if scenario is not None else f"シード{seed}" if given else "ランダム"
@@ -277,6 +286,27 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: a page polls the server, so a line per request would flood the terminal."""
 
+    def setup(self) -> None:
+        super().setup()
+        self.reader = Deadline(self.connection)
+        self.rfile = self.buffered = io.BufferedReader(self.reader)
+
+    def handle_one_request(self) -> None:
+        """Wait for the next request at most `idle` seconds; once its first byte is in, it has
+        `request` seconds to arrive whole (Limits)."""
+        limits = self.server.limits
+        self.reader.deadline = None
+        self.connection.settimeout(limits.idle)
+        try:
+            started = self.buffered.peek(1)
+        except OSError:  # idle too long (TimeoutError), or the client went away
+            started = b""
+        if not started:
+            self.close_connection = True
+            return
+        self.reader.deadline = time.monotonic() + limits.request
+        super().handle_one_request()
+
     def do_GET(self) -> None:
         self._answer()
 
@@ -373,7 +403,15 @@ class Handler(BaseHTTPRequestHandler):
         if int(length) > MAX_BODY:
             self.close_connection = True  # the body is not read: the connection cannot go on
             raise Refusal(413, f"the body is {length} bytes, more than {MAX_BODY}")
-        return self.rfile.read(int(length))
+        try:
+            body = self.rfile.read(int(length))
+        except TimeoutError:
+            self.close_connection = True
+            raise Refusal(408, f"本文が {self.server.limits.request:g} 秒以内に届きませんでした") from None
+        if len(body) < int(length):
+            self.close_connection = True
+            raise Refusal(400, f"本文が Content-Length（{length} バイト）より短いまま途切れました")
+        return body
 
     def _json_body(self) -> Any:
         try:
@@ -389,6 +427,7 @@ class Handler(BaseHTTPRequestHandler):
         self._send(json.dumps(data, ensure_ascii=False).encode(), "application/json; charset=utf-8", status)
 
     def _send(self, data: bytes, kind: str, status: int = 200) -> None:
+        self.connection.settimeout(self.server.limits.idle)  # not what the request's deadline left
         self.send_response(status, HTTPStatus(status).phrase)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(data)))
@@ -401,8 +440,55 @@ class Handler(BaseHTTPRequestHandler):
 
 
 class Server(ThreadingHTTPServer):
+    """A thread per connection, as many as Limits allow: a connection over them is answered
+    429 and closed at once, by the thread that accepts connections."""
+
     daemon_threads = True
+    # connections waiting to be accepted: past the default 5, a burst of clients has its
+    # connections dropped and retried by TCP a second or more later
+    request_queue_size = 128
 
     def __init__(self, address: tuple[str, int], app: App) -> None:
         super().__init__(address, Handler)
         self.app = app
+        self.limits = app.limits
+        self.connections = Connections(app.limits)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self.connections.admit(client_address[0]):
+            self._turn_away(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:  # no thread took it
+            self.connections.release(client_address[0])
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.connections.release(client_address[0])
+
+    def _turn_away(self, request: socket.socket) -> None:
+        limits = self.limits
+        most = f"一つのアドレスから {limits.per_client}、全体で {limits.connections} まで"
+        message = f"同時接続が多すぎます（{most}）"
+        body = json.dumps({"error": message}, ensure_ascii=False).encode()
+        head = (
+            "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json; charset=utf-8\r\n"
+            f"Content-Length: {len(body)}\r\nRetry-After: 5\r\nConnection: close\r\n\r\n"
+        )
+        try:
+            request.settimeout(0.5)  # a few hundred bytes: the socket's buffer takes them at once
+            request.sendall(head.encode() + body)
+        except OSError:
+            pass
+        self.shutdown_request(request)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A connection that failed outside a request's answer (the client went away): one
+        line on the terminal at most, never a traceback."""
+        error = sys.exc_info()[1]
+        if not isinstance(error, ConnectionError | TimeoutError):
+            sys.stderr.write(f"blackpoker serve: {type(error).__name__}: {error}\n")

@@ -18,6 +18,7 @@ from blackpoker.compiler.model import Limit
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.chronicle import said
+from blackpoker.runtime.play.log import replay
 from blackpoker.runtime.serve.server import MAX_BODY, Defaults
 from click.testing import CliRunner
 from serve_support import EDITION, SMALLEST, Running, card_ids, game_log, hidden_cards, positions, running
@@ -100,6 +101,12 @@ def test_a_replay_steps_forward_and_back_with_each_view(server: Running, log: Pa
     mine = server.call("GET", f"/api/replay/{ident}?step=1&who=p1").data["board"]["players"]
     assert mine[1]["hand"] is None and full[1]["hand"] is not None and "life_cards" in full[0]
     assert [len(p["life_cards"]) for p in full] == [p["life"] for p in full]  # each as its owner counts
+    # every position, kept or played on from a keyframe, is the logged game's
+    frames: list[list[list[int]]] = []
+    replay(log, watch=lambda game, _: frames.append([p.life + p.hand for p in game.state.players]))
+    for step in (0, 1, 15, 16, 17, 40, steps):
+        shown = server.call("GET", f"/api/replay/{ident}?step={step}&who=all").data["board"]["players"]
+        assert [[c["id"] for c in p["life_cards"] + p["hand"]] for p in shown] == frames[step], step
 
 
 def _refused(answer: Any, status: int, words: str) -> None:

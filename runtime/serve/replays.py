@@ -25,13 +25,21 @@ ALL = "all"
 WHO = ("p1", "p2", ALL)  # the players' views, by seat, then the full state
 
 
+KEYFRAME = 16  # a replay keeps every 16th position and plays the decisions between again
+
+
 @dataclass
 class Replay:
+    """A replayed log: its positions as keyframes and the decisions between them (a position
+    kept whole is some 10 KB, so a long log kept whole would cost the server its memory)."""
+
     title: str
-    frames: list[Game] = field(default_factory=list)  # the game after set-up, then after each decision
-    # the log as each of WHO follows it, and how many of its lines each frame has said
+    keyframes: list[Game] = field(default_factory=list)  # after set-up and every KEYFRAME-th decision
+    decisions: list[Option] = field(default_factory=list)
+    # the log as each of WHO follows it, and how many of its lines each position has said
     chronicles: dict[str, Chronicle] = field(default_factory=lambda: {who: Chronicle() for who in WHO})
     told: dict[str, list[int]] = field(default_factory=lambda: {who: [] for who in WHO})
+    before: Game | None = None  # while the log is replayed: the position before the next decision
 
     @classmethod
     def of_upload(cls, data: bytes, env: Environment, served: ServedFiles) -> Replay:
@@ -42,12 +50,24 @@ class Replay:
             path = Path(folder) / UPLOAD_NAME
             path.write_bytes(data)
             done = replay(path, UPLOAD_NAME, env=env, watch=book._watch, served=served)
-        game = book.frames[0]
+        book.before = None
+        game = book.keyframes[0]
         book.title = (
             f"{game.rules.edition.id} {game.rules.format.id} · シード{game.seed} · "
             f"{done.decisions}回の決定 · 結果 {done.result or 'なし'}"
         )
         return book
+
+    @property
+    def steps(self) -> int:
+        return len(self.decisions)
+
+    def position(self, step: int) -> Game:
+        """The game after `step` decisions: its keyframe, played on."""
+        game = self.keyframes[step // KEYFRAME].copy()
+        for option in self.decisions[step - step % KEYFRAME : step]:
+            game.apply(option)
+        return game
 
     def _watch(self, game: Game, option: Option | None) -> None:
         for seat, who in enumerate(WHO):
@@ -56,14 +76,19 @@ class Replay:
                 chronicle.follow(game)
             elif who == ALL:
                 chronicle.decided(game, option.player, option)
-            else:  # seen from the position before the decision, the frame kept last
-                chronicle.witnessed(game, glimpse(self.frames[-1], option, seat))
+            else:
+                assert self.before is not None
+                chronicle.witnessed(game, glimpse(self.before, option, seat))
             self.told[who].append(len(chronicle.lines))
-        self.frames.append(game.copy())
+        if option is not None:
+            self.decisions.append(option)
+        if self.steps % KEYFRAME == 0:
+            self.keyframes.append(game.copy())
+        self.before = game.copy()
 
     def frame(self, step: int, who: str) -> Json:
         """The position after `step` decisions, as `who` (p1, p2) saw it or in full (all)."""
-        game = self.frames[step]
+        game = self.position(step)
         if who == ALL:
             mine = (view(game, 0), view(game, 1))  # each player as its owner sees them
             seen = replace(mine[0], players=(mine[0].players[0], mine[1].players[1]), options=())
@@ -75,7 +100,7 @@ class Replay:
         return {
             "title": self.title,
             "step": step,
-            "steps": len(self.frames) - 1,
+            "steps": self.steps,
             "who": who,
             "board": board,
             "log": self.chronicles[who].lines[: self.told[who][step]][-300:],

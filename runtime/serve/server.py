@@ -235,7 +235,7 @@ class App:
         with self.lock:
             self.replays[ident] = book
             _trim(self.replays, MAX_SESSIONS)
-        return {"title": book.title, "steps": len(book.frames) - 1, "page": f"/replay/{ident}"}
+        return {"title": book.title, "steps": book.steps, "page": f"/replay/{ident}"}
 
     def replay_frame(self, ident: str, query: dict[str, list[str]]) -> Json:
         with self.lock:
@@ -243,8 +243,8 @@ class App:
         if book is None:
             raise Refusal(404, "no such replay: open the log again")
         step_text, who = query.get("step", ["0"])[-1], query.get("who", ["all"])[-1]
-        if not step_text.isascii() or not step_text.isdigit() or int(step_text[:9]) >= len(book.frames):
-            raise Refusal(400, f"step: a number from 0 to {len(book.frames) - 1}")
+        if not step_text.isascii() or not step_text.isdigit() or int(step_text[:9]) > book.steps:
+            raise Refusal(400, f"step: a number from 0 to {book.steps}")
         if who not in WHO:
             raise Refusal(400, f"who: one of {', '.join(WHO)}")
         return book.frame(int(step_text), who)

@@ -55,7 +55,7 @@ REFUSED = "refused"  # the `expect` of a set-up that must be refused
 UNKNOWN = "?"  # a card no player sees (an exported position's opponent hand): dealt at random
 UNKNOWN_MARKS = (UNKNOWN, "？")  # the full-width mark a Japanese keyboard types counts too
 UNKNOWN_SEED = "unknown_seed"  # the set-up's key of the seed the unknown cards are dealt with
-MAX_FITS = 100_000  # the ways tried to deal a face-down character's unknown cards that fit its key
+MAX_FITS = 100_000  # the ways tried, in all, to deal face-down characters' unknown cards that fit their keys
 
 
 def is_unknown(text: str) -> bool:
@@ -586,6 +586,7 @@ def _deal_unknowns(
     ):
         return None, []
     rng = random.Random(setup.get(UNKNOWN_SEED, 0) if seed is None else seed)
+    tries = MAX_FITS
     dealt = copy.deepcopy(setup)
     problems = []
     for index, who in enumerate(PLAYER_KEYS):
@@ -605,8 +606,12 @@ def _deal_unknowns(
             known = [Card.parse(text) for text in unit["cards"] if not is_unknown(text)]
             kind = rules.character(unit["as"])
             matcher = compile_matcher(kind.key)
-            ways = islice(combinations(range(len(free)), len(holes)), MAX_FITS)
-            way = next((w for w in ways if matcher.matches([*known, *(free[k] for k in w)])), None)
+            way = None
+            for way in islice(combinations(range(len(free)), len(holes)), tries):
+                tries -= 1
+                if matcher.matches([*known, *(free[k] for k in way)]):
+                    break
+                way = None
             if way is None:
                 message = (
                     f"cards: no {len(holes)} of {who}'s {len(free)} cards left make a {kind.id} "

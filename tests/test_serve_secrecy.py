@@ -343,7 +343,9 @@ def _exports(played: Played) -> None:
             covered["fog"] += any(player.zones[z.id] for z in public)
         covered["after a hidden payment"] += any(HIDDEN_WORD in line for line in seen.said)
         covered["two people"] += seen.number < len(GAMES)
+        covered["against an agent"] += seen.number == len(GAMES)  # the game played after GAMES
     wanted = ("face-down character", "face-down trump", "fog", "after a hidden payment", "two people")
+    wanted += ("against an agent",)
     assert all(covered[w] for w in wanted), covered
     refused = [s for s in played.kept["seat_scenario"] if s.answer.status != 200]
     assert refused and all(s.answer.data["error"] for s in refused)  # a stage, a result: said, not written

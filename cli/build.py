@@ -8,7 +8,7 @@ from typing import NoReturn
 
 import click
 from blackpoker.cli.options import EDITION_HELP, rules_option
-from blackpoker.cli.outputs import output_folder
+from blackpoker.cli.outputs import Output
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.site.build import BuildOptions, BuildRefused, build_site
@@ -34,10 +34,10 @@ from rich.console import Console
 @rules_option("A local-rule file (kind: overlay); its format gets a page too.")
 @click.option(
     "--out",
-    type=click.Path(path_type=Path),
+    type=Output("folder"),
     default=Path("build/site"),
     show_default=True,
-    help="Output folder; nothing is written outside it.",
+    help="Output folder; nothing is written outside it (nor through a symbolic link in it to elsewhere).",
 )
 @click.option(
     "--base-url",
@@ -66,9 +66,6 @@ def build(
     force: bool,
 ) -> None:
     """Build the action-list site: index, one page per edition and format, A4 and 2-up PDFs."""
-    places = output_folder(out, "--out")
-    if places:
-        report(places, "nothing written")
     options = BuildOptions(out, editions, formats, rules, base_url, html_only, force=force, frame=frame)
     console = Console(stderr=True)
     try:

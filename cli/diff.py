@@ -6,13 +6,13 @@ from difflib import SequenceMatcher
 from pathlib import Path
 
 import click
-from blackpoker.cli.outputs import output_file
+from blackpoker.cli.outputs import Output, check, named_files, write
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.documents.diff import FieldChange, ListDiff, RuleSetDiff, diff_rulesets, side_name
-from blackpoker.compiler.environment import Environment, display
+from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.outputs import WritePlan
 from blackpoker.compiler.pipeline import load_sides
-from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
 
 NONE = "(none)"  # how an unset value is shown
 
@@ -28,29 +28,30 @@ NONE = "(none)"  # how an unset value is shown
 @click.option(
     "--html",
     "html_out",
-    type=click.Path(path_type=Path),
-    help="Also write the changes as an HTML page to this file (replaced if it exists).",
+    type=Output("file"),
+    help="Also write the changes as an HTML page to this file (replaced if it exists; never OLD or NEW).",
 )
 def diff(old: str, new: str, format_id: str | None, html_out: Path | None) -> None:
     """List what NEW adds, removes and changes against OLD.
 
     OLD and NEW are built-in edition ids (v7), edition files or local-rule files.
     """
-    places = output_file(html_out, "--html", force=True) if html_out is not None else []
-    if places:
-        report(places, "nothing compared")
+    env = Environment()
+    plan = WritePlan(named_files([old, new], env))
+    if html_out is not None:
+        plan.file(html_out, "--html", replace=True)
+    check(plan, "nothing compared")
     try:
-        result = diff_rulesets(*load_sides(Environment(), old, new, format_id))
+        result = diff_rulesets(*load_sides(env, old, new, format_id))
     except CompileError as error:
         report(error.diagnostics)
+    plan.reads(env.files_read())  # the files both sides are based on too
+    check(plan, "nothing written")
     click.echo("\n".join(text_lines(result)))
     if html_out is not None:
         from blackpoker.site.render import render_diff  # Jinja is needed only for the page
 
-        try:
-            html_out.write_text(render_diff(result, index=None), encoding="utf-8")
-        except OSError as error:
-            report([Diagnostic(Location(display(html_out), 0, 0), f"--html: cannot write: {error.strerror}")])
+        write(plan, html_out, "--html", render_diff(result, index=None))
 
 
 def text_lines(result: RuleSetDiff) -> list[str]:

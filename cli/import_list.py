@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import click
-from blackpoker.cli.outputs import output_file, output_folder
+from blackpoker.cli.outputs import Output, check, named_files, write
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.outputs import WritePlan
 from blackpoker.compiler.pipeline import builtin_editions, display, edition_source
 from blackpoker.compiler.upstream import (
     Imported,
@@ -28,7 +27,12 @@ from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
 
 @click.command(name="import")
 @click.argument("upstream", metavar="FILE.yaml", type=click.Path(path_type=Path))
-@click.option("--out", type=click.Path(path_type=Path), required=True, help="Folder to write <id>.yaml into.")
+@click.option(
+    "--out",
+    type=Output("folder"),
+    required=True,
+    help="Folder to write <id>.yaml into; nothing else is written.",
+)
 @click.option("--id", "edition_id", help="Edition id. Default: from the list's ver (第8.2版 → v8.2).")
 @click.option(
     "--like",
@@ -51,33 +55,34 @@ def import_command(
     """Convert an official upstream action list (v6-act.yaml, v7-act.yaml, act.yaml) into an
     edition file, and list what a person still has to write (docs/import.md); an extra list
     (extra.yaml, v7-extra.yaml) into an extra file <id>.yaml (docs/extra.md)."""
-    places = output_folder(out, "--out")
+    like = like or builtin_editions()[0]
+    plan = WritePlan(named_files([upstream, like, programs_from]))
+    plan.folder(out, "--out")  # the place first: a bad one is said before the reading
     if edition_id is not None and not EDITION_ID.fullmatch(edition_id):
         message = f"'{edition_id}' is not an edition id (letters, digits, '.', '_', '-'; such as v8.2)"
-        places.append(Diagnostic(Location("--id", 0, 0), message))
-    if places:
-        report(places, "nothing written")
+        plan.problems.append(Diagnostic(Location("--id", 0, 0), message))
+    check(plan)
     if is_extra(upstream):
-        _import_extra(upstream, out, edition_id, force)
+        _import_extra(upstream, plan, out, edition_id, force)
         return
     try:
-        like = like or builtin_editions()[0]
         imported = import_list(upstream, display(upstream), _edition, like, programs_from, edition_id)
     except CompileError as error:
         report(error.diagnostics, "nothing written")
     comment = [f"Imported from {upstream.name} ({imported.data['title']}) by `blackpoker import`."]
-    target = _write_file(out, imported.data["id"], edition_yaml(imported.data, comment), force)
+    target = _write_file(plan, out, imported.data["id"], edition_yaml(imported.data, comment), force)
     _summary(imported, target)
 
 
-def _import_extra(upstream: Path, out: Path, list_id: str | None, force: bool) -> None:
+def _import_extra(upstream: Path, plan: WritePlan, out: Path, list_id: str | None, force: bool) -> None:
     try:
         conversion = import_extra(upstream, display(upstream), _edition, list_id, _builtin_extra)
     except CompileError as error:
         report(error.diagnostics, "nothing written")
     data = conversion.data
     comment = [f"Imported from {upstream.name} ({data['title']}, {data['id']}) by `blackpoker import`."]
-    target = _write_file(out, data["id"], extra_yaml(data, comment), force)
+    plan.reads(filter(None, [_builtin_extra_file(data["id"])]))  # its engine data was kept
+    target = _write_file(plan, out, data["id"], extra_yaml(data, comment), force)
     abilities = data["trumps"]
     entries = [*data["operations"], *(a for t in abilities for a in t.get("actions", ()))]
     programs = sum("program" in a for a in entries)
@@ -96,13 +101,17 @@ def _import_extra(upstream: Path, out: Path, list_id: str | None, force: bool) -
 
 def _builtin_extra(list_id: str) -> dict[str, Any] | None:
     """The data of the built-in extra list of this id, whose engine data an import keeps."""
+    found = _builtin_extra_file(list_id)
+    if found is None:
+        return None
+    source, problems = Environment().read(found)
+    return None if problems or source is None else dict(source.doc.data)
+
+
+def _builtin_extra_file(list_id: str) -> Path | None:
     env = Environment()
     every = [*(p for e in env.builtin_editions() for p in env.builtin_extras(e)), *env.frame_extras()]
-    found = [p for p in every if p.stem == list_id]
-    if not found:
-        return None
-    source, problems = env.read(found[0])
-    return None if problems or source is None else dict(source.doc.data)
+    return next((p for p in every if p.stem == list_id), None)
 
 
 def _edition(value: str) -> Reference:
@@ -111,27 +120,13 @@ def _edition(value: str) -> Reference:
     return source.edition.id, source.doc.data
 
 
-def _write_file(out: Path, file_id: str, text: str, force: bool) -> Path:
+def _write_file(plan: WritePlan, out: Path, file_id: str, text: str, force: bool) -> Path:
     """`<out>/<file_id>.yaml`, written whole once its place is checked; the path written."""
+    plan.folder(out, "--out", [f"{file_id}.yaml"], replace=force)
+    check(plan)
     target = out / f"{file_id}.yaml"
-    out.mkdir(parents=True, exist_ok=True)
-    places = output_file(target, "--out", force=force)
-    if places:
-        report(places, "nothing written")
-    _write(target, text)
+    write(plan, target, "--out", text)
     return target
-
-
-def _write(target: Path, text: str) -> None:
-    """Whole or not at all: written beside the target, then renamed over it."""
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def _summary(imported: Imported, target: Path) -> None:

@@ -1,52 +1,67 @@
-"""Output places checked before the work starts, so no computed result is lost to a bad path.
-
-As root, permission bits do not stop a write, so writability is tested by writing: a probe
-file is created (and removed) in the folder that will receive the output, or in the
-nearest existing folder above it when it has still to be created.
-"""
+"""The command line's side of planned writes (compiler/outputs.py): the option type of every
+path a command writes, the inputs its command line names, and the refusal of a bad plan."""
 
 from __future__ import annotations
 
-import tempfile
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Literal
 
-from blackpoker.compiler.pipeline import display
+import click
+from blackpoker.cli.report import report
+from blackpoker.compiler.environment import Environment, display
+from blackpoker.compiler.outputs import WritePlan
 from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
 
 
-def output_folder(path: Path, option: str, *, empty: bool = False) -> list[Diagnostic]:
-    """Problems with writing into folder `path` (created if missing); `empty`: it must hold nothing."""
-    if path.exists() and not path.is_dir():
-        return [_at(path, f"{option}: not a folder")]
-    if empty and path.is_dir() and any(path.iterdir()):
-        return [_at(path, f"{option}: the folder is not empty; give a new or empty folder")]
-    return _probe(path, option)
+class Output(click.Path):
+    """A path the command writes: a file, or a folder it writes into. Every writing option has
+    this type, so the tests find every place the command line writes (tests/test_bad_input_writes.py)."""
+
+    def __init__(self, kind: Literal["file", "folder"]) -> None:
+        super().__init__(path_type=Path)
+        self.kind = kind
 
 
-def output_file(path: Path, option: str, *, force: bool = False) -> list[Diagnostic]:
-    """Problems with writing file `path` into an existing folder; an existing file needs `force`."""
-    if path.is_dir():
-        return [_at(path, f"{option}: is a folder; expected a file name")]
-    if path.exists() and not force:
-        return [_at(path, f"{option}: the file exists; use --force to replace it")]
-    if not path.parent.is_dir():
-        return [_at(path, f"{option}: {display(path.parent)}: no such folder")]
-    return _probe(path.parent, option, path)
+def named_files(values: Iterable[str | Path | None], env: Environment | None = None) -> list[Path]:
+    """The files command-line values name: a path of a file, or a built-in edition or extra
+    list by its id (`PLAYER=FILE` for a deck)."""
+    env = env or Environment()
+    builtin = {e: env.builtin_path(e) for e in env.builtin_editions()}
+    builtin |= {p.stem: p for e in builtin for p in env.builtin_extras(e)}
+    builtin |= {p.stem: p for p in env.frame_extras()}
+    found = []
+    for value in map(str, filter(None, values)):
+        found += [builtin.get(text, Path(text)) for text in dict.fromkeys((value, value.split("=", 1)[-1]))]
+    return found
 
 
-def _probe(folder: Path, option: str, shown: Path | None = None) -> list[Diagnostic]:
-    existing = folder
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    if not existing.is_dir():
-        return [_at(shown or folder, f"{option}: {display(existing)} is a file, not a folder")]
+def check(plan: WritePlan, outcome: str = "nothing written") -> None:
+    """Stop the command, every refused place reported, if the plan has any."""
+    if plan.problems:
+        report(plan.problems, outcome)
+
+
+def write(plan: WritePlan, path: Path, option: str, data: str | bytes) -> None:
+    """A planned file written; a failure the checks could not foresee (a full disk) is reported,
+    and the folders the plan made for it are removed."""
     try:
-        with tempfile.TemporaryFile(dir=existing, prefix=".write-probe-"):
-            pass
+        plan.write(path, data)
     except OSError as error:
-        return [_at(shown or folder, f"{option}: cannot write in {display(existing)}: {error.strerror}")]
-    return []
+        plan.undo()
+        report([Diagnostic(Location(display(path), 1, 1), f"{option}: cannot write: {error.strerror}")])
 
 
-def _at(path: Path, message: str) -> Diagnostic:
-    return Diagnostic(Location(display(path), 0, 0), message)
+def make(plan: WritePlan, folder: Path, option: str) -> None:
+    """A planned folder made (with the missing ones above it); a failure is reported."""
+    try:
+        plan.make(folder)
+    except OSError as error:
+        plan.undo()
+        report(
+            [
+                Diagnostic(
+                    Location(display(folder), 1, 1), f"{option}: cannot make the folder: {error.strerror}"
+                )
+            ]
+        )

@@ -15,24 +15,24 @@ from pathlib import Path
 
 import click
 from blackpoker.cli.options import declared_format, edition_option, extra_option, play_format, rules_option
-from blackpoker.cli.outputs import output_file
+from blackpoker.cli.outputs import Output, check, named_files, write
 from blackpoker.cli.play_terminal import Table, read_line
 from blackpoker.cli.regulated import regulation_options, regulation_setup
 from blackpoker.cli.report import option_error, report
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT
-from blackpoker.compiler.pipeline import display
+from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.outputs import WritePlan
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.view import View, hidden_from, masked, view
 from blackpoker.runtime.play.agents import Agent, decide
 from blackpoker.runtime.play.chronicle import Chronicle
-from blackpoker.runtime.play.log import write_log
+from blackpoker.runtime.play.log import log_text
 from blackpoker.runtime.play.regulation import Dealt, Match, Setup
 from blackpoker.runtime.play.roster import AGENT_CHOICES, agent_name, make_agent
 from blackpoker.runtime.play.selfplay import game_seed
 from blackpoker.runtime.play.source import RulesSource
-from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
 from blackpoker.runtime.rules.model import RuleSet
 from rich.console import Console
 
@@ -79,7 +79,7 @@ class HumanAgent:
     show_default=True,
     help=f"The agent you play: one of {AGENT_CHOICES} (N: iterations per decision).",
 )
-@click.option("--log", type=click.Path(path_type=Path), help="Write the command log there.")
+@click.option("--log", type=Output("file"), help="Write the command log there (never over an input).")
 @click.option("--force", is_flag=True, help="Replace an existing --log file.")
 @click.option(
     "--match",
@@ -122,18 +122,19 @@ def play(
     if extra is not None and (format_id != EXTRA_FORMAT.id or rules_file is not None):
         option_error("--extra", f"needs --format {EXTRA_FORMAT.id} (and no --rules)")
     source = RulesSource(edition, format_id, rules_file, extra)
+    env = Environment()
     try:
-        rules = source.compile()
+        rules = source.compile(env)
     except CompileError as error:
         report(error.diagnostics)
     if setup is not None:  # the actions its frame and options add
         rules = setup.additions.widen(rules)
     logs = [log] if log is None or not whole_match or setup is None else _match_logs(log, setup.games)
-    place = [
-        problem for path in logs if path is not None for problem in output_file(path, "--log", force=force)
-    ]
-    if place:  # checked before the game: a log that cannot be written after it is lost
-        report(place)
+    # checked before the game: a log that cannot be written after it is lost
+    plan = WritePlan([*env.files_read(), *named_files([edition, rules_file, extra, *deck_files], env)])
+    for path in filter(None, logs):
+        plan.file(path, "--log", replace=force)
+    check(plan, "no game played")
     seed = random.randrange(1_000_000) if seed is None else seed
     console = Console(highlight=False, markup=False, soft_wrap=True)
     console.print(
@@ -141,7 +142,7 @@ def play(
         f"あなたは{seat}、相手は{opponent}エージェント"
     )
     console.print("番号で選ぶ（0で戻る）、? 番号で説明、help で使い方、q で終了。")
-    sitting = Sitting(console, rules, SEATS.index(seat), opponent, source)
+    sitting = Sitting(console, rules, SEATS.index(seat), opponent, source, plan)
     if setup is None:
         sitting.game(seed, None, log)
     elif not whole_match:  # the decks each player plays first, dealt and picked from the seed
@@ -164,6 +165,7 @@ class Sitting:
     me: int
     opponent: str
     source: RulesSource
+    plan: WritePlan  # where the logs go
 
     def game(self, seed: int, dealt: Dealt | None, log: Path | None) -> str | None:
         """Play one game to its end; its result, or None when the person quits."""
@@ -191,10 +193,7 @@ class Sitting:
         except Quit:
             console.print("終了しました: quit")
         if log is not None:
-            try:
-                write_log(log, game, [a.name for a in agents], self.source, dealt)
-            except OSError as error:  # the place was writable before the game; it changed since
-                report([Diagnostic(Location(display(log), 0, 0), f"--log: cannot write: {error.strerror}")])
+            write(self.plan, log, "--log", log_text(log, game, [a.name for a in agents], self.source, dealt))
         if game.result is not None:
             won = "あなたの勝ち" if game.result == SEATS[me] else "あなたの負け"
             outcome = "引き分け" if game.result == "draw" else won

@@ -9,8 +9,9 @@ import click
 from blackpoker.cli.options import declared_format, edition_option, play_format, rules_option
 from blackpoker.cli.report import option_error, report
 from blackpoker.compiler import CompileError
-from blackpoker.runtime.play.roster import AGENT_CHOICES, agent_name
+from blackpoker.runtime.play.roster import AGENT_CHOICES
 from blackpoker.runtime.play.source import RulesSource
+from blackpoker.runtime.serve.limits import Limits, served_agent
 from blackpoker.runtime.serve.server import App, Defaults, Server
 
 
@@ -31,7 +32,7 @@ from blackpoker.runtime.serve.server import App, Defaults, Server
     "--opponent",
     default="random",
     show_default=True,
-    help=f"The default agent: one of {AGENT_CHOICES} (N: iterations per decision).",
+    help=f"The default agent: one of {AGENT_CHOICES} (N: iterations a decision, at most {Limits().budget}).",
 )
 def serve(
     host: str,
@@ -44,7 +45,7 @@ def serve(
 ) -> None:
     """Play in the browser: against an agent or a person, replays, positions. Ctrl-C stops it."""
     try:
-        opponent = agent_name(opponent)
+        opponent = served_agent(opponent, Limits())
     except ValueError as error:
         option_error("--opponent", str(error))
     if format_id is None:

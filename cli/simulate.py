@@ -24,7 +24,7 @@ from blackpoker.cli.options import (
     play_format,
     rules_option,
 )
-from blackpoker.cli.outputs import output_file, output_folder
+from blackpoker.cli.outputs import Output, check, make, named_files, write
 from blackpoker.cli.regulated import regulation_options, regulation_setup
 from blackpoker.cli.report import option_error, report
 from blackpoker.compiler import CompileError
@@ -32,7 +32,8 @@ from blackpoker.compiler.documents.diff import RuleSetDiff, diff_rulesets
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT, ExtraSource
 from blackpoker.compiler.documents.regulation import PLUS
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.pipeline import display, edition_source
+from blackpoker.compiler.outputs import WritePlan
+from blackpoker.compiler.pipeline import edition_source
 from blackpoker.runtime.play import cluster
 from blackpoker.runtime.play.compare import Comparison
 from blackpoker.runtime.play.regulation import Setup
@@ -40,7 +41,6 @@ from blackpoker.runtime.play.roster import AGENT_CHOICES, agent_name
 from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord
 from blackpoker.runtime.play.simulation import Plan, RulesSource, order, run
 from blackpoker.runtime.play.stats import MatchSummary, Summary, summarize
-from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
 from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.site.report_tables import (
     ENGLISH,
@@ -109,11 +109,11 @@ def _side(edition: str, text: str) -> RulesSource:
     return RulesSource(edition, text)
 
 
-def _compiled(source: RulesSource) -> RuleSet:
+def _compiled(source: RulesSource, env: Environment) -> RuleSet:
     """Compile here, once: a bad rule set is reported before anything else, and the run plays
     this compilation (workers get it pickled)."""
     try:
-        return source.compile()
+        return source.compile(env)
     except CompileError as error:
         report(error.diagnostics)
 
@@ -205,8 +205,8 @@ def _summary(records: list[GameRecord], rules: RuleSet, plan: Plan, seconds: flo
 @click.option(
     "--html",
     "html_out",
-    type=click.Path(path_type=Path),
-    help="Write a self-contained HTML report with charts to this file.",
+    type=Output("file"),
+    help="Write a self-contained HTML report with charts to this file (replaced if it exists).",
 )
 @click.option(
     "--compare",
@@ -222,8 +222,8 @@ def _summary(records: list[GameRecord], rules: RuleSet, plan: Plan, seconds: flo
 )
 @click.option(
     "--logs",
-    type=click.Path(path_type=Path),
-    help="Write each game's command log into this folder (game-0000.jsonl …).",
+    type=Output("folder"),
+    help="Write each game's command log into this folder, new or empty (game-0000.jsonl …).",
 )
 @regulation_options
 @click.option(
@@ -308,26 +308,21 @@ def simulate(
         sources, setups = sources * 2, setups * 2
     if whole_matches and not any(setups):
         option_error("--match", "needs --regulation, or a --compare side that names a regulation")
+    env = Environment()
     compiled = [
-        _compiled(source) if setup is None else setup.additions.widen(_compiled(source))
+        _compiled(source, env) if setup is None else setup.additions.widen(_compiled(source, env))
         for source, setup in zip(sources, setups, strict=True)
     ]
     # Every output is checked before the games: a bad path found after them loses the run.
-    places = output_file(html_out, "--html", force=True) if html_out is not None else []
-    places += output_folder(logs, "--logs", empty=True) if logs is not None else []
-    if places:
-        report(places)
+    words = [word for text in compare or () for word in text.split()]  # a regulation side names decks
+    plan = WritePlan([*env.files_read(), *named_files([edition, rules, extra, *words, *deck_files], env)])
     if logs is not None:
-        try:
-            logs.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            report(
-                [
-                    Diagnostic(
-                        Location(display(logs), 0, 0), f"--logs: cannot create the folder: {error.strerror}"
-                    )
-                ]
-            )
+        plan.folder(logs, "--logs", empty=True)
+    if html_out is not None:
+        plan.file(html_out, "--html", replace=True)
+    check(plan, "no game played")
+    if logs is not None:
+        make(plan, logs, "--logs")
     errors = Console(stderr=True)
     columns = (
         TextColumn("{task.description}"),
@@ -372,11 +367,8 @@ def simulate(
         show(out, result, changes)
         show_sections(out, [t for m in matches for t in match_sections(m, ENGLISH)])
     if html_out is not None:  # after the report is shown, so a failed write loses nothing
-        try:
-            appended = tuple(t for m in matches for t in match_sections(m, JAPANESE))
-            html_out.write_text(render_report(result, changes, appended), encoding="utf-8")
-        except OSError as error:
-            report([Diagnostic(Location(display(html_out), 0, 0), f"--html: cannot write: {error.strerror}")])
+        appended = tuple(t for m in matches for t in match_sections(m, JAPANESE))
+        write(plan, html_out, "--html", render_report(result, changes, appended))
     failures = [f for s in summaries for f in s.failures]
     for failure in failures:
         click.echo(f"FAILED {failure}", err=True)

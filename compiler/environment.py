@@ -141,6 +141,11 @@ class Environment:
         self._read[key] = (tuple((p, _stamp(p)) for p in files), read)
         return read
 
+    def files_read(self) -> tuple[Path, ...]:
+        """Every file this environment has read, with the bases each named: a command's inputs,
+        which none of its outputs may replace."""
+        return tuple(dict.fromkeys(path for stamps, _ in self._read.values() for path, _ in stamps))
+
     def _read_uncached(self, path: Path, below: tuple[Path, ...], files: list[Path]) -> Read:
         files.append(path)
         doc, loaded = load_file(path, display(path))

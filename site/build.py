@@ -1,8 +1,11 @@
 """`blackpoker build`: compile, then write the static site (HTML, A4 and 2-up PDFs) into one folder.
 
-Everything is compiled and checked before the first file is written. The site is built in
-a staging folder inside the output folder and moved into place only when complete, so a
-failed build leaves the previous site as it was and writes nothing anywhere else.
+Everything is compiled and checked before the first file is written: every file of the
+site is named in a write plan (compiler/outputs.py), which refuses any that would land
+outside the output folder (a symbolic link in it to elsewhere, one that leads nowhere or in
+a loop) or on an input. The site is built in a staging folder inside the output folder and
+moved into place only when complete, so a failed build leaves the previous site as it was
+and writes nothing anywhere else.
 
 The output folder may hold other files: a build replaces only the files it writes, one
 rename each (a page is always there, old or new), and lists every file it ever wrote in
@@ -12,16 +15,17 @@ a manifest. A non-empty folder without a manifest is refused unless forced.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from blackpoker.compiler.environment import Environment, display
+from blackpoker.compiler.outputs import WritePlan
 from blackpoker.runtime.rules.diagnostics import BlackPokerError, Diagnostic, Location
 from blackpoker.site.fonts import require_japanese_font
 from blackpoker.site.pages import (
@@ -94,9 +98,15 @@ def build_site(options: BuildOptions, console: Console | None = None) -> BuildRe
     if not options.html_only:
         require_pdf_extra()
         require_japanese_font()
-    owned = _owned(options.out, options.force)
+    # Every file of the site is named and checked before the first is written.
+    writes = WritePlan([*env.files_read(), *([options.rules] if options.rules else [])])
+    names = _site_files(pages, history, extras, rules_of_play, options.html_only)
+    writes.folder(options.out, "--out", [*names, MANIFEST])
+    owned = _owned(options.out, options.force, writes.problems)
+    if writes.problems:
+        raise BuildRefused(writes.problems)
     console = console or Console(stderr=True)
-    with _staging(options.out) as staging, _progress(console) as progress:
+    with _staging(writes, options.out) as staging, _progress(console) as progress:
         sheets = len(pages) + len(extras) + len(rules_of_play)
         task = progress.add_task("HTML", total=sheets * (1 if options.html_only else 2) + 1)
         files = _write_html(staging, pages, history, extras, rules_of_play, options)
@@ -109,17 +119,13 @@ def build_site(options: BuildOptions, console: Console | None = None) -> BuildRe
                 options.workers,
                 lambda: progress.update(task, advance=1, refresh=True),
             )
-        _move_into_place(staging, options.out, files, owned)
+        _move_into_place(writes, staging, options.out, files, owned)
     return BuildResult(
         tuple(pages), tuple(history), tuple(sorted(files)), tuple(extras), tuple(rules_of_play)
     )
 
 
-def _refused(out: Path, message: str) -> BuildRefused:
-    return BuildRefused([Diagnostic(Location(display(out), 0, 0), f"--out: {message}")])
-
-
-def _owned(out: Path, force: bool) -> set[Path]:
+def _owned(out: Path, force: bool, problems: list[Diagnostic]) -> set[Path]:
     """The files earlier builds wrote into out; a folder no build made must be empty (or forced)."""
     manifest = out / MANIFEST
     if manifest.is_file():
@@ -129,31 +135,45 @@ def _owned(out: Path, force: bool) -> set[Path]:
         except (OSError, ValueError, TypeError):
             pass  # unreadable: treated as a folder no build made
     if out.is_dir() and any(not _leftover(p) for p in out.iterdir()) and not force:
-        raise _refused(
-            out,
-            "the folder is not empty and holds no site built here; give a new or empty folder, "
-            "or --force to write the site's files into it (nothing else is touched)",
+        message = (
+            "--out: the folder is not empty and holds no site built here; give a new or empty folder, "
+            "or --force to write the site's files into it (nothing else is touched)"
         )
+        problems.append(Diagnostic(Location(display(out), 1, 1), message))
     return set()
 
 
-def _move_into_place(staging: Path, out: Path, files: Sequence[Path], owned: set[Path]) -> None:
-    """Each staged file replaces its namesake by one rename; the index comes last, then the manifest."""
-    clashes = [
-        rel
-        for rel in files
-        if (out / rel).is_dir() or any((out / up).exists() and not (out / up).is_dir() for up in rel.parents)
+def _site_files(
+    pages: Sequence[Page],
+    history: Sequence[ChangesPage],
+    extras: Sequence[ExtraPage],
+    rules_of_play: Sequence[RegulationsPage],
+    html_only: bool,
+) -> list[Path]:
+    """The files a build writes, relative to the output folder (the manifest aside)."""
+    sheets: list[Page | ExtraPage | RegulationsPage] = [*pages, *extras, *rules_of_play]
+    pdfs = [] if html_only else [Path(s.path).with_name(n) for s in sheets for n in astuple(pdf_names(s))]
+    return [
+        *(Path("static", source.name) for source in _static_files()),
+        *(Path(page.path) for page in [*pages, *history, *extras, *rules_of_play]),
+        Path("index.html"),
+        *pdfs,
     ]
-    if clashes:
-        raise _refused(
-            out, f"{clashes[0]} cannot be written: a file or folder of the same name is in the way"
-        )
+
+
+def _static_files() -> list[Traversable]:
+    # static/app/ is the browser app's (`blackpoker serve`), not the sheets'
+    return [s for s in resources.files("blackpoker.site").joinpath("static").iterdir() if s.is_file()]
+
+
+def _move_into_place(
+    plan: WritePlan, staging: Path, out: Path, files: Sequence[Path], owned: set[Path]
+) -> None:
+    """Each staged file replaces its namesake by one rename; the index comes last, then the manifest."""
     for rel in sorted(files, key=lambda r: (r == Path("index.html"), r)):
-        (out / rel).parent.mkdir(parents=True, exist_ok=True)
-        os.replace(staging / rel, out / rel)
+        plan.move(staging / rel, out / rel)
     listed = json.dumps(sorted(str(p) for p in owned | set(files)), indent=1)
-    (staging / MANIFEST).write_text(listed + "\n", encoding="utf-8")
-    os.replace(staging / MANIFEST, out / MANIFEST)
+    plan.write(out / MANIFEST, listed + "\n")
 
 
 def _write_html(
@@ -167,9 +187,7 @@ def _write_html(
     static = root / "static"
     static.mkdir()
     files = []
-    for source in resources.files("blackpoker.site").joinpath("static").iterdir():
-        if not source.is_file():  # static/app/ is the browser app's (`blackpoker serve`), not the sheets'
-            continue
+    for source in _static_files():
         (static / source.name).write_bytes(source.read_bytes())
         files.append(Path("static", source.name))
     with_pdf = not options.html_only
@@ -217,20 +235,20 @@ def _write_pdfs(
 
 
 @contextmanager
-def _staging(out: Path) -> Iterator[Path]:
+def _staging(plan: WritePlan, out: Path) -> Iterator[Path]:
     """A fresh folder inside out (same file system, so moving a file out of it is a rename)."""
-    created = not out.exists()
-    out.mkdir(parents=True, exist_ok=True)
+    plan.make(out)
     for leftover in filter(_leftover, out.iterdir()):
         shutil.rmtree(leftover, ignore_errors=True)
     staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out))
     (staging / STAGING_MARK).touch()
     try:
         yield staging
-    finally:
+    except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
-        if created and not any(out.iterdir()):
-            out.rmdir()
+        plan.undo()  # the folders made for the site, when nothing went into them
+        raise
+    shutil.rmtree(staging, ignore_errors=True)
 
 
 def _leftover(path: Path) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -35,3 +36,21 @@ def located(result: Result, path: str, line: int, col: int, text: str) -> None:
     pattern = f"{path}:{line}:{col}: "
     messages = [m for m in result.stderr.splitlines() if m.startswith(pattern)]
     assert any(text in m for m in messages), result.stderr
+
+
+def tree(root: Path) -> dict[str, tuple[str, bytes | str, int]]:
+    """Every entry under root, links not followed: a file by its contents and modification
+    time, a link by its target and time, a folder by its presence (a folder's time changes
+    when the write probe adds and removes a file in it, which changes nothing)."""
+    found: dict[str, tuple[str, bytes | str, int]] = {}
+    for folder, dirs, files in os.walk(root):
+        for name in dirs + files:
+            path = Path(folder, name)
+            key, time = str(path.relative_to(root)), path.lstat().st_mtime_ns
+            if path.is_symlink():
+                found[key] = ("link", os.readlink(path), time)
+            elif path.is_dir():
+                found[key] = ("folder", "", 0)
+            else:
+                found[key] = ("file", path.read_bytes(), time)
+    return found

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import random
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,6 +16,7 @@ from typing import Any
 from blackpoker.cli.main import main
 from blackpoker.runtime.engine.events import Decided
 from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.serve.limits import Limits
 from blackpoker.runtime.serve.server import App, Defaults, Server
 from blackpoker.runtime.serve.session import Session
 from click.testing import CliRunner
@@ -71,8 +73,10 @@ class Running:
 
 
 @contextmanager
-def running(defaults: Defaults | None = None) -> Iterator[Running]:
-    app = App(defaults or Defaults(EDITION, SMALLEST))
+def running(defaults: Defaults | None = None, limits: Limits | None = None) -> Iterator[Running]:
+    """A server whose secret seeds come from a seeded generator, so that each test plays the
+    same games every run."""
+    app = App(defaults or Defaults(EDITION, SMALLEST), seeds=random.Random(1), limits=limits)
     server = Server(("127.0.0.1", 0), app)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -119,9 +123,9 @@ def card_ids(data: Any) -> set[int]:
     return found
 
 
-def game_log(folder: Path, seed: int) -> Path:
-    """The command log of one game of the smallest format, as `simulate --logs` writes it."""
-    args = ["simulate", "--edition", EDITION, "--format", SMALLEST, "-n", "1", "--seed", str(seed)]
+def game_log(folder: Path, seed: int, edition: str = EDITION, format_id: str = SMALLEST) -> Path:
+    """The command log of one game (of the smallest format), as `simulate --logs` writes it."""
+    args = ["simulate", "--edition", edition, "--format", format_id, "-n", "1", "--seed", str(seed)]
     result = CliRunner().invoke(main, [*args, "--logs", str(folder)])
     assert result.exit_code == 0, result.output
     return next(folder.glob("*.jsonl"))

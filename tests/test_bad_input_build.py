@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
-from bad_input_support import invoke
+from bad_input_support import invoke, tree
 from blackpoker.site.build import MANIFEST, STAGING_MARK, STAGING_PREFIX
 from editions_support import EDITIONS, formats
 
@@ -93,3 +94,46 @@ def test_only_the_builds_own_staging_leftovers_are_removed(tmp_path: Path) -> No
     (mine / "keep.txt").write_text("not the build's\n", encoding="utf-8")
     assert build(tmp_path, "--format", LARGE)[0] == 0
     assert not killed.exists() and (mine / "keep.txt").exists()
+
+
+# --- links inside the output folder --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("link", "target", "message"),
+    [
+        (EDITION, "../elsewhere", "a symbolic link to elsewhere, outside the --out folder site"),
+        (EDITION, "../elsewhere/missing", "a symbolic link to ../elsewhere/missing, which does not exist"),
+        (EDITION, EDITION, "a loop of symbolic links"),
+        ("static", "../elsewhere", "a symbolic link to elsewhere, outside the --out folder site"),
+        ("index.html", "../elsewhere/index.html", "a symbolic link to elsewhere/index.html, outside"),
+    ],
+    ids=["folder-elsewhere", "dangling", "loop", "static-elsewhere", "page-elsewhere"],
+)
+def test_a_link_in_the_site_to_elsewhere_is_refused(
+    link: str, target: str, message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    site, elsewhere = Path("site"), Path("elsewhere")
+    assert build(site, "--format", SMALL)[0] == 0
+    elsewhere.mkdir()
+    (elsewhere / "index.html").write_text("someone's page\n", encoding="utf-8")
+    if (site / link).is_dir():
+        shutil.rmtree(site / link)
+    else:
+        (site / link).unlink()
+    (site / link).symlink_to(target)
+    before = tree(tmp_path)
+    code, stderr = build(site, "--format", SMALL)
+    assert code == 1 and "Traceback" not in stderr
+    assert f"site/{link}:1:1: --out: {message}" in stderr and "nothing written" in stderr
+    assert tree(tmp_path) == before
+
+
+def test_a_link_in_the_site_to_a_folder_inside_it_is_followed(tmp_path: Path) -> None:
+    assert build(tmp_path, "--format", SMALL)[0] == 0
+    (tmp_path / EDITION).rename(tmp_path / "pages")
+    (tmp_path / EDITION).symlink_to("pages")
+    code, stderr = build(tmp_path, "--format", LARGE)
+    assert code == 0, stderr
+    assert (tmp_path / EDITION).is_symlink() and (tmp_path / "pages" / f"{LARGE}.html").is_file()

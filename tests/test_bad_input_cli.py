@@ -79,9 +79,9 @@ def test_example_rules_still_compile() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["build", "--html-only", "--out", "a-file"], "a-file: --out: not a folder"),
-        (["simulate", "-n", "1", "--logs", "a-file"], "a-file: --logs: not a folder"),
-        (["simulate", "-n", "1", "--html", "a-folder"], "a-folder: --html: is a folder"),
+        (["build", "--html-only", "--out", "a-file"], "a-file:1:1: --out: not a folder"),
+        (["simulate", "-n", "1", "--logs", "a-file"], "a-file:1:1: --logs: not a folder"),
+        (["simulate", "-n", "1", "--html", "a-folder"], "a-folder:1:1: --html: is a folder"),
         (["scenario", "run", "missing.yaml"], "missing.yaml:1:1: cannot read file"),
     ],
     ids=["build-out", "simulate-logs", "simulate-html", "scenario-missing"],

@@ -212,3 +212,40 @@ def test_both_sides_report_their_problems_at_once() -> None:
     with pytest.raises(CompileError) as error:
         load_sides(Environment(), "nosuch", "other", None)
     assert [str(d.location) for d in error.value.diagnostics] == ["NEW", "OLD"]
+
+
+# --- the page never replaces an input ------------------------------------------------------
+
+
+def local_rules(folder: Path) -> tuple[Path, Path]:
+    """The example local rule and one based on it (its `base:`, changing nothing), copied into folder."""
+    mine, based = folder / "mine.yaml", folder / "based.yaml"
+    mine.write_text(EXAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
+    header = {key: OVERLAY[key] for key in ("kind", "title", "edition")}
+    data = {**header, "name": f"{OVERLAY['name']}-plus", "base": mine.name}
+    based.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return mine, based
+
+
+@pytest.mark.parametrize("spelling", ["same", "absolute", "symlink", "hard link", "the base of NEW"])
+def test_html_onto_an_input_is_refused_and_the_input_kept(
+    spelling: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    mine, based = local_rules(tmp_path)
+    new, page = {
+        "same": (mine, Path("mine.yaml")),
+        "absolute": (Path("mine.yaml"), mine.resolve()),
+        "symlink": (mine, Path("alias.yaml")),
+        "hard link": (mine, Path("twin.yaml")),
+        "the base of NEW": (based, Path("mine.yaml")),
+    }[spelling]
+    Path("alias.yaml").symlink_to("mine.yaml")
+    Path("twin.yaml").hardlink_to("mine.yaml")
+    before = {p.name: (p.read_bytes(), p.lstat().st_mtime_ns) for p in tmp_path.iterdir()}
+    result = invoke(EDITION, str(new), "--html", str(page))
+    assert result.exit_code == 1, result.output
+    assert re.search(r"^\S+:1:1: --html: is \S+, an input of this command", result.output, re.M), (
+        result.output
+    )
+    assert {p.name: (p.read_bytes(), p.lstat().st_mtime_ns) for p in tmp_path.iterdir()} == before

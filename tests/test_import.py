@@ -6,6 +6,7 @@ edition is read from the upstream file or from the built-in edition, never writt
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from importlib.resources import files
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
-from bad_input_support import invoke, located
+from bad_input_support import invoke, located, tree
 from blackpoker.compiler.pipeline import compile_edition, edition_source
 from click.testing import Result
 from editions_support import (
@@ -371,7 +372,7 @@ def test_an_existing_output_is_replaced_only_with_force(tmp_path: Path) -> None:
     target.write_text("mine\n", encoding="utf-8")
     again = invoke("import", upstream_file(any_list()), "--out", out, "--id", "x")
     assert again.exit_code == 1
-    assert f"{target}: --out: the file exists; use --force" in again.stderr
+    assert f"{target}:1:1: --out: the file exists; use --force" in again.stderr
     assert target.read_text(encoding="utf-8") == "mine\n"
     forced = invoke("import", upstream_file(any_list()), "--out", out, "--id", "x", "--force")
     assert forced.exit_code == 0, forced.output
@@ -392,7 +393,7 @@ def test_an_id_that_is_no_file_name_is_refused(tmp_path: Path) -> None:
     result = invoke("import", upstream_file(any_list()), "--out", out, "--id", "../escape")
     assert result.exit_code == 1
     assert "--id: '../escape' is not an edition id" in result.stderr
-    assert not (tmp_path / "escape.yaml").exists() and not (out.exists() and any(out.iterdir()))
+    assert not (tmp_path / "escape.yaml").exists() and not out.exists()
 
 
 def test_in_a_list_with_actspeed_the_mark_says_changed(tmp_path: Path) -> None:
@@ -416,3 +417,70 @@ def test_a_fog_without_an_action_of_its_name_is_an_error(tmp_path: Path) -> None
     path, ((line, col),) = spoil(tmp_path, [(f"fogName: {fog['fogName']}", "fogName: 霧")], name)
     result = invoke("import", path, "--out", tmp_path / "out")
     located(result, str(path), line, col + len("fogName: "), "fogName '霧': no action has this name")
+
+
+# --- names made from upstream data never leave --out ---------------------------------------
+
+
+def upstream_extra(tmp_path: Path, version: str) -> tuple[Path, int, int]:
+    """A copy of an upstream extra list whose data.v is `version`; where data.v's value stands."""
+    read_upstream(any_list())  # skips when the shared data is not beside this checkout
+    source = next(
+        p
+        for p in sorted(UPSTREAM.glob("*.yaml"))
+        if "abiList" in read_upstream(p.name) and "v" in read_upstream(p.name)["data"]
+    )
+    lines = source.read_text(encoding="utf-8").splitlines(keepends=True)
+    line = next(n for n, text in enumerate(lines) if text.startswith("  v: "))
+    lines[line] = f"  v: '{version}'\n"
+    path = tmp_path / "up" / source.name
+    path.parent.mkdir()
+    path.write_text("".join(lines), encoding="utf-8")
+    return path, line + 1, len("  v: ") + 1
+
+
+@pytest.mark.parametrize("version", ["../x", "/tmp/x", "a/b", "7/../../../escaped", "7\\..\\x"])
+def test_an_upstream_id_with_path_parts_is_refused_where_it_stands(version: str, tmp_path: Path) -> None:
+    upstream, line, col = upstream_extra(tmp_path, version)
+    (tmp_path / "out" / "v7").mkdir(parents=True)  # a folder an id of 7/../.. would pass through
+    (tmp_path / "escaped.yaml").write_text("someone's file\n", encoding="utf-8")
+    before = tree(tmp_path)
+    result = invoke("import", upstream, "--out", tmp_path / "out", "--force")
+    located(result, str(upstream), line, col, "data.v: the id")
+    assert "nothing written" in result.stderr
+    assert tree(tmp_path) == before and sorted(p.name for p in (tmp_path / "out").iterdir()) == ["v7"]
+
+
+def test_a_refused_import_makes_no_folder(tmp_path: Path) -> None:
+    upstream, line, col = upstream_extra(tmp_path, "../x")
+    out = tmp_path / "new" / "deeper"
+    located(invoke("import", upstream, "--out", out), str(upstream), line, col, "data.v")
+    bad_id = invoke("import", upstream_file(any_list()), "--out", out, "--id", "../x")
+    assert bad_id.exit_code == 1 and "--id: " in bad_id.stderr
+    assert not (tmp_path / "new").exists()
+
+
+@pytest.mark.parametrize("points_to", ["a file outside", "a missing file outside", "itself"])
+def test_forced_import_never_writes_through_a_link(points_to: str, tmp_path: Path) -> None:
+    (tmp_path / "outside").mkdir()
+    victim = tmp_path / "outside" / "victim.yaml"
+    victim.write_text("someone's file\n", encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    target = {"a file outside": victim, "a missing file outside": victim.with_name("new.yaml")}
+    (out / "x.yaml").symlink_to(target.get(points_to, out / "x.yaml"))
+    before = tree(tmp_path)
+    result = invoke("import", upstream_file(any_list()), "--out", out, "--id", "x", "--force")
+    assert result.exit_code == 1, result.output
+    assert re.search(rf"^{re.escape(str(out / 'x.yaml'))}:1:1: --out: ", result.stderr, re.M), result.stderr
+    assert tree(tmp_path) == before
+
+
+def test_an_import_onto_its_own_upstream_file_is_refused(tmp_path: Path) -> None:
+    upstream = tmp_path / "x.yaml"
+    upstream.write_bytes(upstream_file(any_list()).read_bytes())
+    before = tree(tmp_path)
+    result = invoke("import", upstream, "--out", tmp_path, "--id", "x", "--force")
+    assert result.exit_code == 1
+    assert f"{upstream}:1:1: --out: is {upstream}, an input of this command" in result.stderr
+    assert tree(tmp_path) == before

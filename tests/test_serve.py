@@ -17,6 +17,7 @@ from blackpoker.cli.options import declared_edition, declared_format
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.chronicle import said
+from blackpoker.runtime.play.log import replay
 from blackpoker.runtime.rules.model import Limit
 from blackpoker.runtime.serve.server import MAX_BODY, Defaults
 from click.testing import CliRunner
@@ -100,6 +101,12 @@ def test_a_replay_steps_forward_and_back_with_each_view(server: Running, log: Pa
     mine = server.call("GET", f"/api/replay/{ident}?step=1&who=p1").data["board"]["players"]
     assert mine[1]["hand"] is None and full[1]["hand"] is not None and "life_cards" in full[0]
     assert [len(p["life_cards"]) for p in full] == [p["life"] for p in full]  # each as its owner counts
+    # every position, kept or played on from a keyframe, is the logged game's
+    frames: list[list[list[int]]] = []
+    replay(log, watch=lambda game, _: frames.append([p.life + p.hand for p in game.state.players]))
+    for step in (0, 1, 15, 16, 17, 40, steps):
+        shown = server.call("GET", f"/api/replay/{ident}?step={step}&who=all").data["board"]["players"]
+        assert [[c["id"] for c in p["life_cards"] + p["hand"]] for p in shown] == frames[step], step
 
 
 def _refused(answer: Any, status: int, words: str) -> None:
@@ -195,12 +202,27 @@ def test_a_position_exports_as_a_scenario_that_passes_and_starts_a_game(
     result = CliRunner().invoke(main, ["scenario", "run", str(path)])
     assert result.exit_code == 0 and "1 passed, 0 failed" in result.output, result.output
     again = server.new_game(scenario=answer.text)["p1"]
+    # the exporter sees the same board (by label: the unknown cards are dealt anew)
+    boards = [server.call("GET", f"/api/seat/{t}").data["board"] for t in (token, again)]
+    assert _labels(boards[0]) == _labels(boards[1]) and boards[1]["players"][0]["hand"]
     started = server.session(again).game.state
-    for zone in ("hand", "life", "graveyard"):  # by label: the two Jokers are alike
-        assert [list(map(label, getattr(p, zone))) for p in started.players] == [
-            list(map(label, getattr(p, zone))) for p in game.state.players
+    for zone in ("hand", "life", "graveyard"):
+        assert [len(getattr(p, zone)) for p in started.players] == [
+            len(getattr(p, zone)) for p in game.state.players
         ], zone
-    assert server.call("GET", f"/api/seat/{again}").data["board"]["players"][0]["hand"] is not None
+    assert list(map(label, started.players[0].hand)) == list(map(label, game.state.players[0].hand))
+    assert started.players[1].hand != game.state.players[1].hand  # dealt anew: ids of a 54-card deck
+
+
+def _labels(data: Any) -> Any:
+    """A JSON answer with each card object as its label only."""
+    if isinstance(data, dict):
+        return (
+            data["label"]
+            if {"id", "label", "suit"} <= data.keys()
+            else {k: _labels(v) for k, v in data.items()}
+        )
+    return [_labels(v) for v in data] if isinstance(data, list) else data
 
 
 def test_an_exported_position_keeps_the_once_per_turn_record(server: Running, tmp_path: Path) -> None:
@@ -220,7 +242,9 @@ def test_an_exported_position_keeps_the_once_per_turn_record(server: Running, tm
 
 
 def test_a_game_between_two_people_sends_each_seat_only_its_view(server: Running) -> None:
-    seats = server.new_game(seed=SEED, people=2)
+    two_seeded = server.post("/api/games", {"people": 2, "seed": SEED})
+    _refused(two_seeded, 400, "二人対戦ではシードを指定できません")
+    seats = server.new_game(people=2)
     game = server.session(seats["p1"]).game
     rng = random.Random(2)
     seen: dict[int, list[dict[str, Any]]] = {0: [], 1: []}
@@ -246,7 +270,6 @@ def test_a_game_between_two_people_sends_each_seat_only_its_view(server: Running
                 f"/api/seat/{seats[other]}/choose", {**path, "decision": answer.data["decision"]}
             )
             assert refused.status == 409 and "not your decision" in refused.text, refused.text
-    _refused(server.call("GET", f"/api/seat/{seats['p1']}/scenario"), 403, "not exported")
     at = positions(game)
     for me in (0, 1):
         for state in seen[me]:

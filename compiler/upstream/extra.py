@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from blackpoker.compiler.load import Document, PathKey
-from blackpoker.compiler.upstream.convert import EXTRA_ACTIONS, Conversion, Converter, Data
+from blackpoker.compiler.upstream.convert import EDITION_ID, EXTRA_ACTIONS, Conversion, Converter, Data
 from blackpoker.compiler.upstream.vocabulary import Vocabulary
 
 NUMBERS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -54,6 +54,10 @@ class _Extra:
         for key, value in (("ver", title), ("v", version), ("lastupdate", header.get("lastupdate"))):
             if not value:
                 self.problem(("data", key), f"data.{key}: expected text")
+        if list_id is None and version and not EDITION_ID.fullmatch(f"v{version}"):
+            # the id names the file written: upstream text with path parts must not reach it
+            message = f"data.v: the id 'v{version}' made from it is no file name"
+            self.problem(("data", "v"), f"{message} (letters, digits, '.', '_', '-'); give --id")
         return {
             "kind": "extra",
             "id": list_id or f"v{version}",

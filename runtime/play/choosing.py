@@ -8,6 +8,7 @@ and the one step the person chose before them. Labels are Japanese, as on the sh
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
 from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.rules import Rules
-from blackpoker.runtime.engine.view import View
+from blackpoker.runtime.engine.view import View, view
 from blackpoker.runtime.play.agents import by_command
 from blackpoker.runtime.play.explain import explain
 from blackpoker.runtime.play.notation import NotationError, parse_command
@@ -202,7 +203,11 @@ def _effect_of_resolving(rules: Rules, seen: View) -> list[str]:
 def command_option(game: Game, me: int, options: Sequence[Option], text: str, hint: str = "") -> Option | str:
     """The option a command in the notation names (typed instead of chosen in steps), or why
     it is refused: the notation's error, or the rule the command breaks (the engine's one
-    legality check, as the ruling scenarios explain it)."""
+    legality check, as the ruling scenarios explain it).
+
+    The rule is found in a game dealt from what `me` sees (the view's `public` handle), never in
+    the real one: a refusal must not tell what a hidden card is (`p2 has no ♠5 on the field`
+    would say that a face-down character is ♠5 when it is not said)."""
     found = by_command(text, me, options)
     if not isinstance(found, str):
         return found
@@ -211,4 +216,7 @@ def command_option(game: Game, me: int, options: Sequence[Option], text: str, hi
         command = parse_command(written)
     except NotationError as error:
         return f"'{text}' は選択肢でもコマンドでもありません: {error.message}{hint}"
-    return f"できません: {explain(game, command)}"
+    public = view(game, me).public
+    assert public is not None  # every view has its handle
+    seen = public.sample(random.Random(game.decisions))
+    return f"できません: {explain(seen, command)}"

@@ -24,7 +24,27 @@ from blackpoker.runtime.engine.events import (
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass
 from blackpoker.runtime.engine.refs import CharacterByCard, player_name
+from blackpoker.runtime.engine.view import hidden_from, masked, view
 from blackpoker.runtime.engine.zones import label
+
+
+@dataclass(frozen=True, slots=True)
+class Glimpse:
+    """A decision as one seat saw it being made: the option as shown to that seat (a hidden
+    character by reference) and, for another player's decision, the cards the seat saw then
+    (None: the seat's own decision, said whole)."""
+
+    seat: int
+    mover: int
+    shown: Option
+    seen: frozenset[int] | None
+
+
+def glimpse(game: Game, option: Option, seat: int) -> Glimpse:
+    """`option` as `seat` sees it, taken before it is played in `game` (it may move the cards)."""
+    shown = masked(game.state, option, hidden_from(game.state, seat))
+    seen = None if option.player == seat else frozenset(view(game, seat).visible_cards())
+    return Glimpse(seat, option.player, shown, seen)
 
 
 @dataclass
@@ -41,6 +61,12 @@ class Chronicle:
         `visible` (the cards the person sees), one naming other cards is said by its word."""
         self.lines.append(f"{player_name(mover)}: {said(shown, visible)}")
         self.follow(game)
+
+    def witnessed(self, game: Game, seen: Glimpse) -> None:
+        """A decision as `seen.seat` saw it, said after it was played in `game`: a card that
+        seat saw before or after the decision may be named, any other is said by its word."""
+        visible = None if seen.seen is None else seen.seen | view(game, seen.seat).visible_cards()
+        self.decided(game, seen.mover, seen.shown, None if visible is None else set(visible))
 
     def follow(self, game: Game) -> None:
         events = game.events or []

@@ -18,7 +18,7 @@ from typing import Any, assert_never
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.documents.deck import read_deck
 from blackpoker.compiler.documents.regulation import additions, parse_regulation, regulations_for
-from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.environment import Environment, is_path
 from blackpoker.compiler.load import read_regular_file
 from blackpoker.compiler.parse import EditionSource
 from blackpoker.runtime.engine.events import (
@@ -43,12 +43,14 @@ from blackpoker.runtime.engine.state import PLAYERS
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.regulation import Dealt, Setup
 from blackpoker.runtime.play.source import (
+    DECK_FILE,
     EDITION_FILE,
     EXTRA,
     EXTRA_FILE,
     RULES_EXTRA_FILE,
     RULES_FILE,
     RulesSource,
+    ServedFiles,
     file_record,
     sha256,
 )
@@ -138,16 +140,16 @@ def event_json(event: Event) -> dict[str, Any]:
     assert_never(event)
 
 
-def write_log(
+def log_text(
     path: Path,
     game: Game,
     agents: Sequence[str],
     source: RulesSource | None = None,
     dealt: Dealt | None = None,
-) -> None:
+) -> str:
+    """The command log of `game` as file `path` holds it (it names the rule files from its folder)."""
     lines = log_lines(game, agents, source, path.parent, dealt)
-    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
-    path.write_text(text, encoding="utf-8")
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,15 +188,18 @@ def replay(
     edition: str | None = None,
     env: Environment | None = None,
     watch: Callable[[Game, Option | None], None] | None = None,
+    served: ServedFiles | None = None,
 ) -> Replayed:
     """Replay a log with the current compiled rules; raise ReplayError at the first difference.
 
     `edition` (a built-in id or an edition file) replaces the edition the header names, for
     logs played with an edition file; the rules are compiled in `env` (several logs share one).
-    `watch` sees the game after its set-up (no option) and after each decision (its option)."""
+    `watch` sees the game after its set-up (no option) and after each decision (its option).
+    A log uploaded to the server (`served`) is played with the server's own files only: a file
+    its header records is the one served under the same key with the same hash, or refused."""
     lines = _read(path, shown or str(path))
     header, body, end = lines[0], lines[1:-1], lines[-1]
-    rules, dealt = _rules(header, edition, env or Environment(), path.parent)
+    rules, dealt = _rules(header, edition, env or Environment(), path.parent, served)
     produced: list[Event] = []
     start = None if dealt is None else dealt.start()
     game = Game.new(rules, header.data["seed"], start=start, check=True, events=produced)
@@ -280,14 +285,17 @@ def _fields(line: _Line, fields: dict[str, type | tuple[type, ...]]) -> None:
 
 
 def _rules(
-    header: _Line, edition: str | None, env: Environment, folder: Path
+    header: _Line, edition: str | None, env: Environment, folder: Path, served: ServedFiles | None
 ) -> tuple[RuleSet, Dealt | None]:
     """The rules the header names, compiled now (with what its regulation adds), and the
-    regulation's start: the files it records are looked up from the log's folder; a missing
-    one, or rules that hash otherwise, say which file changed."""
+    regulation's start: the files it records are looked up from the log's folder (or among the
+    `served` ones); a missing one, or rules that hash otherwise, say which file changed."""
     data = header.data
+    for key in ("edition", EXTRA):  # names, never files: a file is recorded with its hash
+        if served is not None and isinstance(data.get(key), str) and is_path(data[key]):
+            raise header.error(f"'{key}' must be a built-in one's id", key)
     keys = (EDITION_FILE, RULES_FILE, RULES_EXTRA_FILE, EXTRA_FILE)
-    files = {key: _recorded(header, data, key, folder) for key in keys if key in data}
+    files = {key: _recorded(header, data, key, folder, served) for key in keys if key in data}
     if edition is None and EDITION_FILE in files:
         edition = str(files[EDITION_FILE])
     if not isinstance(data.get(EXTRA, ""), str):
@@ -307,11 +315,13 @@ def _rules(
         )
     dealt = None
     if REGULATION in data:
-        dealt = _dealt(header, rules, folder)
+        dealt = _dealt(header, rules, folder, served)
         rules = dealt.setup.additions.widen(rules)
     current = rules.digest
     if current != data["ruleset"]:
-        changed = [str(path) for key, path in files.items() if sha256(path) != data[key]["sha256"]]
+        changed = [
+            key if served else str(path) for key, path in files.items() if sha256(path) != data[key]["sha256"]
+        ]
         which = f" ({', '.join(changed)} changed since)" if changed else ""
         raise header.error(
             f"the log was played by rule set {data['ruleset'][:12]}…, but the current {data['edition']} "
@@ -322,7 +332,7 @@ def _rules(
     return rules, dealt
 
 
-def _dealt(header: _Line, rules: RuleSet, folder: Path) -> Dealt:
+def _dealt(header: _Line, rules: RuleSet, folder: Path, served: ServedFiles | None) -> Dealt:
     """The header's `regulation`: the regulation of the log's edition, its deck files (found
     from the log's folder, and unchanged since) and the match's start."""
     record = header.data[REGULATION]
@@ -349,7 +359,8 @@ def _dealt(header: _Line, rules: RuleSet, folder: Path) -> Dealt:
     files = record.get("deck_files", {})
     decks = []
     for who in map(player_name, PLAYERS):
-        mine = [_recorded(header, files, who, folder, at) for at in range(_count(header, files, who))]
+        count = _count(header, files, who)
+        mine = [_recorded(header, files, who, folder, served, at) for at in range(count)]
         changed = [
             files[who][at]["path"] for at, path in enumerate(mine) if sha256(path) != files[who][at]["sha256"]
         ]
@@ -385,14 +396,28 @@ def _count(header: _Line, files: dict[str, Any], who: str) -> int:
     return len(mine)
 
 
-def _recorded(header: _Line, records: dict[str, Any], key: str, folder: Path, at: int | None = None) -> Path:
-    """A file the header records ({path, sha256}), found from the log's folder; `at`: the
-    file at that place of a list of them."""
+def _recorded(
+    header: _Line,
+    records: dict[str, Any],
+    key: str,
+    folder: Path,
+    served: ServedFiles | None,
+    at: int | None = None,
+) -> Path:
+    """A file the header records ({path, sha256}), found from the log's folder, or the one
+    served under its key with its hash; `at`: the file at that place of a list of them."""
     record = records[key] if at is None else records[key][at]
     named = key if at is None else f"{REGULATION} deck file {at + 1} of {key}"
     where = key if at is None else REGULATION
     if not isinstance(record, dict) or not all(isinstance(record.get(k), str) for k in ("path", "sha256")):
         raise header.error(f'\'{named}\' must be {{"path": …, "sha256": …}}', where)
+    if served is not None:  # the recorded path is never looked at
+        found = served.recorded(key if at is None else DECK_FILE, record["sha256"])
+        if found is None:
+            message = f"{named}: このサーバーが開くファイルは、起動時に指定されたもの（--edition, --rules）"
+            message += "だけです"
+            raise header.error(message, where)
+        return found
     path = folder / str(record["path"])
     if not path.is_file():
         raise header.error(f"{named} {record['path']} (from the log's folder) is missing", where)

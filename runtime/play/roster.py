@@ -30,8 +30,9 @@ def agent_name(text: str) -> str:
     return f"{kind}:{int(budget)}"
 
 
-def make_agent(name: str, rules: RuleSet | None, seed: int) -> Agent:
-    """A named agent; the greedy and search ones read the (public) rule set, so they need `rules`."""
+def make_agent(name: str, rules: RuleSet | None, seed: int, seconds: float | None = None) -> Agent:
+    """A named agent; the greedy and search ones read the (public) rule set, so they need
+    `rules`. `seconds` caps the time a search takes over a decision."""
     kind, _, budget = agent_name(name).partition(":")
     if kind == "random":
         return RandomAgent(seed)
@@ -41,4 +42,4 @@ def make_agent(name: str, rules: RuleSet | None, seed: int) -> Agent:
         raise ValueError(f"the {kind} agent needs the rule set")
     if kind == "greedy":
         return GreedyAgent(rules, seed)
-    return SearchAgent(rules, seed, int(budget))
+    return SearchAgent(rules, seed, int(budget), seconds=seconds)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
 
 from blackpoker.runtime.engine.game import Game
@@ -34,10 +35,18 @@ class SearchAgent:
     reads_view = True
 
     def __init__(
-        self, rules: RuleSet, seed: int, budget: int = DEFAULT_BUDGET, weights: Sequence[float] = WEIGHTS
+        self,
+        rules: RuleSet,
+        seed: int,
+        budget: int = DEFAULT_BUDGET,
+        weights: Sequence[float] = WEIGHTS,
+        seconds: float | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         self.budget = budget
+        # a decision's time, past which the iterations left are not run (`serve` caps it;
+        # a choice cut short depends on the machine's speed, so only `serve` sets it)
+        self.seconds = seconds
         self.weights = weights  # of the value of the positions it reaches (features.py)
         self.name = f"search:{budget}:{seed}"
         self.greedy = GreedyAgent(rules, seed)  # the prior, and the answers inside effects ahead
@@ -55,7 +64,10 @@ class SearchAgent:
         wins = dict.fromkeys(tried, 0.0)
         # the j-th visit of every option plays in the j-th deal, with the deal's own options
         deals: list[tuple[Game, dict[Option, Option]]] = []
+        stop = None if self.seconds is None else time.monotonic() + self.seconds
         for n in range(self.budget):
+            if stop is not None and n >= len(tried) and time.monotonic() > stop:
+                break
             i = tried[n] if n < len(tried) else _ucb(visits, wins, n)
             if visits[i] == len(deals):
                 dealt = view.public.sample(self.rng)

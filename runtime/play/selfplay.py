@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
+from blackpoker.compiler.outputs import write_whole
 from blackpoker.runtime.engine.errors import EngineError
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
@@ -18,7 +19,7 @@ from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.rules import Rules, rules_of
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.agents import Agent, decide
-from blackpoker.runtime.play.log import write_log
+from blackpoker.runtime.play.log import log_text
 from blackpoker.runtime.play.regulation import Dealt, Match, Setup
 from blackpoker.runtime.play.roster import make_agent
 from blackpoker.runtime.play.source import RulesSource
@@ -195,7 +196,8 @@ def play_game(
     except Exception as error:  # any other crash is a failure too, not an abort
         crash = f"{type(error).__name__}: {error}"
     if log is not None:
-        write_log(log, game, [a.name for a in seated], source, dealt)
+        # into a --logs folder checked new or empty before the run (compiler/outputs.py)
+        write_whole(log, log_text(log, game, [a.name for a in seated], source, dealt))
     return GameRecord(
         index,
         number,

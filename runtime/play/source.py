@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from blackpoker.runtime.rules.model import RuleSet
 EDITION_FILE, RULES_FILE, EXTRA_FILE = "edition_file", "rules_file", "extra_file"
 RULES_EXTRA_FILE = "rules_extra_file"
 EXTRA = "extra"
+DECK_FILE = "deck_file"  # a regulation's deck file: `blackpoker serve` is started with none
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,3 +63,34 @@ def file_record(path: Path, folder: Path) -> dict[str, str]:
 
 def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class ServedFiles:
+    """The only files an upload to `blackpoker serve` may name: the ones the server was started
+    with (`--edition FILE`, `--rules FILE` and the list file its `extra:` names), each under the
+    key a log's header records it by. A scenario names one by its path, a command log by its
+    hash; any other name is refused before the file it names is opened or even looked at, so
+    no answer can tell what a file on the server holds, or whether it is there."""
+
+    paths: Mapping[str, frozenset[Path]]  # by key: the file's absolute path, as given and resolved
+    files: Mapping[str, Path]
+    hashes: Mapping[str, str]
+
+    @classmethod
+    def of(cls, source: RulesSource, env: Environment | None = None) -> ServedFiles:
+        files = {key: Path(os.path.abspath(path)) for key, path in source.files(env).items()}
+        return cls(
+            {key: frozenset((path, path.resolve())) for key, path in files.items()},
+            files,
+            {key: sha256(path) for key, path in files.items()},
+        )
+
+    def named(self, key: str, path: Path) -> bool:
+        """Whether `path` (as an upload names it, relative to its folder) is the file served
+        under `key`: compared as text, never looked up on disk."""
+        return Path(os.path.abspath(path)) in self.paths.get(key, frozenset())
+
+    def recorded(self, key: str, digest: str) -> Path | None:
+        """The file served under `key` when its hash is `digest` (as a log's header records it)."""
+        return self.files[key] if key in self.hashes and self.hashes[key] == digest else None

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import combinations, islice
 from pathlib import Path
 from typing import Any, assert_never
 
@@ -45,6 +48,7 @@ from blackpoker.runtime.engine.zones import card, deck_ids, label
 from blackpoker.runtime.play.explain import explain
 from blackpoker.runtime.play.notation import Command, NotationError, name_characters, parse_command
 from blackpoker.runtime.play.regulation import Match, Setup, start_problems
+from blackpoker.runtime.play.source import DECK_FILE, EDITION_FILE, EXTRA_FILE, RULES_FILE, ServedFiles
 from blackpoker.runtime.rules.cards import Card
 from blackpoker.runtime.rules.diagnostics import Diagnostic
 from blackpoker.runtime.rules.enums import Face
@@ -55,6 +59,14 @@ PLAYER_KEYS = ("p1", "p2")
 NO_CARD = "none"  # `graveyard_top` of an empty graveyard
 NOTHING = "expect: checks nothing; name at least one outcome"
 REFUSED = "refused"  # the `expect` of a set-up that must be refused
+UNKNOWN = "?"  # a card no player sees (an exported position's opponent hand): dealt at random
+UNKNOWN_MARKS = (UNKNOWN, "？")  # the full-width mark a Japanese keyboard types counts too
+UNKNOWN_SEED = "unknown_seed"  # the set-up's key of the seed the unknown cards are dealt with
+MAX_FITS = 100_000  # the ways tried, in all, to deal face-down characters' unknown cards that fit their keys
+
+
+def is_unknown(text: str) -> bool:
+    return text.strip() in UNKNOWN_MARKS
 
 
 @dataclass
@@ -66,6 +78,7 @@ class Scenario:
     checkpoints: list[tuple[int, PathKey]] = field(default_factory=list)
     regulation: Setup | None = None  # a dealt set-up's regulation, with its deck files
     refusals: list[str] = field(default_factory=list)  # why the regulation's set-up is refused
+    setup: dict[str, Any] | None = None  # the written set-up with its unknown cards dealt (None: as written)
 
 
 @dataclass
@@ -78,19 +91,30 @@ class Outcome:
         return not self.failures
 
 
-def load(path: Path, env: Environment | None = None) -> tuple[Scenario | None, list[Diagnostic]]:
-    """A scenario file, with its rule set compiled in `env` (a suite shares one)."""
-    doc, loaded = load_file(path, display(path))
+def load(
+    path: Path,
+    env: Environment | None = None,
+    shown: str | None = None,
+    served: ServedFiles | None = None,
+    unknown_seed: int | None = None,
+) -> tuple[Scenario | None, list[Diagnostic]]:
+    """A scenario file, with its rule set compiled in `env` (a suite shares one); `shown` is
+    how its messages name it. An upload to the server (`served`) may name only the server's
+    own files, and its unknown cards are dealt by the server's `unknown_seed`, not the file's
+    (which whoever wrote it knows)."""
+    doc, loaded = load_file(path, shown or display(path))
     if doc is None:
         return None, loaded
     if not isinstance(doc.data, dict):
         return None, [*loaded, doc.at((), "expected a mapping at the top of the file")]
+    bare = _bare_unknown_marks(doc)  # read as unknown cards: the checks go on
     problems = loaded + schema_problems(doc, "scenario")
     if problems:
-        return None, problems
-    rules, problems = _rules(doc, path, env or Environment())
+        return None, bare + problems
+    rules, problems = _rules(doc, path, env or Environment(), served)
     if rules is None:
-        return None, problems
+        return None, bare + problems
+    problems = bare + problems
     commands: list[tuple[PathKey, Command, str | None]] = []
     checkpoints: list[tuple[int, PathKey]] = []
     for i, item in enumerate(doc.data["commands"]):
@@ -111,7 +135,7 @@ def load(path: Path, env: Environment | None = None) -> tuple[Scenario | None, l
     regulation: Setup | None = None
     refusals: list[Diagnostic] = []
     if "regulation" in doc.data["setup"]:
-        regulation, refusals, wrong = _regulation(doc, path, rules)
+        regulation, refusals, wrong = _regulation(doc, path, rules, served)
         problems += wrong
     elif "match" in doc.data["setup"]:
         problems.append(doc.at(("setup", "match"), "match: a match is played under a regulation", key=True))
@@ -134,7 +158,10 @@ def load(path: Path, env: Environment | None = None) -> tuple[Scenario | None, l
     refusing = REFUSED in doc.data["expect"]
     if problems or (refusals and not refusing):
         return None, problems + refusals
-    scenario = Scenario(doc, played, commands, checkpoints, regulation, [d.message for d in refusals])
+    dealt, problems = _deal_unknowns(doc, played, unknown_seed)
+    if problems:
+        return None, problems
+    scenario = Scenario(doc, played, commands, checkpoints, regulation, [d.message for d in refusals], dealt)
     if refusing:  # a refused set-up has no game to check
         return scenario, []
     try:  # the engine's own checks catch any position the checks above let through
@@ -144,9 +171,41 @@ def load(path: Path, env: Environment | None = None) -> tuple[Scenario | None, l
     return scenario, []
 
 
-def _rules(doc: Document, path: Path, env: Environment) -> tuple[RuleSet | None, list[Diagnostic]]:
+def _bare_unknown_marks(doc: Document) -> list[Diagnostic]:
+    """YAML reads a bare `?` as the mark of a mapping's key: `[?, ♠5]` holds an empty mapping.
+    Each is said where it stands, and read as the unknown card it was meant to be, so the rest
+    of the file is checked too."""
+    found = []
+
+    def walk(data: Any, path: PathKey) -> None:
+        items = enumerate(data) if isinstance(data, list) else data.items() if isinstance(data, dict) else ()
+        for key, value in items:
+            if isinstance(data, list) and value in ({None: None}, {"None": None}):  # as the loader keys it
+                data[key] = UNKNOWN
+                message = f"write an unknown card as '{UNKNOWN}', in quotes: a bare ? is YAML's mark of a key"
+                found.append(doc.at((*path, key), message))
+            else:
+                walk(value, (*path, key))
+
+    walk(doc.data, ())
+    return found
+
+
+def _rules(
+    doc: Document, path: Path, env: Environment, served: ServedFiles | None
+) -> tuple[RuleSet | None, list[Diagnostic]]:
     """The rule set the scenario names: an edition's format, or a local-rule file's format."""
     data = doc.data
+    if served is not None:  # an upload: no file but the server's own is looked at
+        keys = {"rules": RULES_FILE, "edition": EDITION_FILE, "extra": EXTRA_FILE}
+        files = [key for key in keys if key in data and (key == "rules" or is_path(data[key]))]
+        refused = [
+            _not_served(doc, (key,), key)
+            for key in files
+            if not served.named(keys[key], path.parent / data[key])
+        ]
+        if refused:
+            return None, refused
     if "rules" in data:
         return _local_rules(doc, path, env)
     missing = [key for key in ("edition", "format") if key not in data]
@@ -164,6 +223,16 @@ def _rules(doc: Document, path: Path, env: Environment) -> tuple[RuleSet | None,
             Diagnostic(where, f"edition {data['edition']}, format {data['format']}: {d.message}")
             for d in error.diagnostics
         ]
+
+
+def _not_served(doc: Document, where: PathKey, key: str) -> Diagnostic:
+    """A file an upload names that the server does not serve: said without the name (the
+    sender wrote it) and without a word of whether it is there."""
+    message = (
+        f"{key}: このサーバーが開くファイルは、起動時に指定されたもの（--edition, --rules）"
+        "だけです。組み込みの版と切札リストは名前で指定してください"
+    )
+    return doc.at(where, message)
 
 
 def _relative(path: Path, name: str | None) -> str | None:
@@ -202,7 +271,7 @@ def _local_rules(doc: Document, path: Path, env: Environment) -> tuple[RuleSet |
 
 
 def _regulation(
-    doc: Document, path: Path, rules: RuleSet
+    doc: Document, path: Path, rules: RuleSet, served: ServedFiles | None = None
 ) -> tuple[Setup | None, list[Diagnostic], list[Diagnostic]]:
     """`setup: {regulation, deck_files}`: the regulation of the rule set's edition, for its
     format, and each player's deck files (relative to the scenario file) checked against it
@@ -228,6 +297,9 @@ def _regulation(
         mine: list[Deck] = []
         for index, name in enumerate(setup.get("deck_files", {}).get(who, ())):
             file = path.parent / name
+            if served is not None and not served.named(DECK_FILE, file):
+                missing.append(_not_served(doc, ("setup", "deck_files", who, index), "deck_files"))
+                continue
             if not file.is_file():
                 missing.append(
                     doc.at(
@@ -312,17 +384,26 @@ def _command_text(doc: Document, item: Any, i: int) -> tuple[PathKey, str, str |
 
 def _check_cards(doc: Document) -> list[Diagnostic]:
     """Every card label is a card, no physical card is placed twice (a deck has two Jokers),
-    and a life given as a count is no more than the cards left."""
+    and the unknown cards and a life given as a count are no more than the cards left."""
     problems = []
     setup = doc.data["setup"]
     for index, who in enumerate(PLAYER_KEYS):
         free = list(deck_ids(index))
+        unknown = 0
         if "seed" in setup:
             path: PathKey = ("setup", "decks", who)
             labels = [((*path, i), text) for i, text in enumerate(setup.get("decks", {}).get(who, ()))]
         else:
             labels = _labels(setup[who], ("setup", who))
         for where, text in labels:
+            if is_unknown(text):
+                if "seed" in setup:
+                    message = (
+                        "decks: '?' stacks no card; the cards a deck does not name are dealt by the seed"
+                    )
+                    problems.append(doc.at(where, message))
+                unknown += 1
+                continue
             try:
                 value = Card.parse(text)
             except ValueError as error:
@@ -335,11 +416,18 @@ def _check_cards(doc: Document) -> list[Diagnostic]:
                 )
             else:
                 free.remove(cid)
-        life = setup.get(who, {}).get("life")
-        if isinstance(life, int) and life > len(free):
-            problems.append(
-                doc.at(("setup", who, "life"), f"life: {life} cards, but {who} has only {len(free)} left")
+        if "seed" in setup:
+            continue
+        if unknown > len(free):
+            message = (
+                f"{who}: {unknown} unknown cards (?), but only {len(free)} of {who}'s cards are left "
+                "to deal them from"
             )
+            problems.append(doc.at(("setup", who), message))
+        life = setup[who].get("life")
+        if isinstance(life, int) and len(free) >= unknown and life > len(free) - unknown:
+            left = f"{len(free) - unknown} left" + (f" after {unknown} unknown cards (?)" if unknown else "")
+            problems.append(doc.at(("setup", who, "life"), f"life: {life} cards, but {who} has only {left}"))
     return problems
 
 
@@ -359,6 +447,14 @@ def _check_characters(doc: Document, rules: RuleSet) -> list[Diagnostic]:
                         f"(characters: {', '.join(known)})",
                     )
                 )
+                continue
+            face_up = unit.get("face", kind.face.value) == Face.UP.value
+            if any(is_unknown(text) for text in unit["cards"]):
+                if face_up:  # else its key is checked as its unknown cards are dealt
+                    message = (
+                        f"cards: a face-up {kind.id}'s cards are seen by both players: name them, not '?'"
+                    )
+                    problems.append(doc.at((*path, "cards"), message))
                 continue
             try:
                 cards = [Card.parse(text) for text in unit["cards"]]
@@ -393,7 +489,8 @@ def _check_expect(doc: Document, where: PathKey, rules: RuleSet) -> list[Diagnos
             labels.append((("graveyard_top",), wanted["graveyard_top"]))
         for path, text in labels:
             try:
-                Card.parse(text)
+                if not is_unknown(text):
+                    Card.parse(text)
             except ValueError as error:
                 problems.append(doc.at((*where, who, *path), str(error)))
         if who in expect:
@@ -446,8 +543,12 @@ def _check_face_up(doc: Document, rules: RuleSet) -> list[Diagnostic]:
     problems = []
     for who in PLAYER_KEYS:
         zones = setup[who].get("zones", {})
-        lying = [text for name in with_faces for text in zones.get(name, ())]
+        lying = [text for name in with_faces for text in zones.get(name, ()) if not is_unknown(text)]
         for j, text in enumerate(setup[who].get("face_up", ())):
+            if is_unknown(text):
+                message = "face_up: a card lying face up is seen by both players: name it, not '?'"
+                problems.append(doc.at(("setup", who, "face_up", j), message))
+                continue
             try:
                 value = Card.parse(text)
             except ValueError as error:
@@ -479,8 +580,66 @@ def _at(data: Any, path: PathKey) -> Any:
     return data
 
 
+def _deal_unknowns(
+    doc: Document, rules: RuleSet, seed: int | None = None
+) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
+    """The written set-up with each unknown card (?) dealt from its player's cards that no zone
+    names, shuffled by `unknown_seed` (default 0): first a face-down character's, so that its
+    cards fit its key, then the life's, hand's, graveyard's and zones' in that order. None when
+    there is none; the characters no card left fits are the problems."""
+    setup = doc.data["setup"]
+    if "seed" in setup or not any(
+        is_unknown(text) for who in PLAYER_KEYS for _, text in _labels(setup[who], ())
+    ):
+        return None, []
+    rng = random.Random(setup.get(UNKNOWN_SEED, 0) if seed is None else seed)
+    tries = MAX_FITS
+    dealt = copy.deepcopy(setup)
+    problems = []
+    for index, who in enumerate(PLAYER_KEYS):
+        zones = dealt[who]
+        named = Counter(Card.parse(text) for _, text in _labels(zones, ()) if not is_unknown(text))
+        free = []
+        for value in map(card, deck_ids(index)):
+            if named[value]:
+                named[value] -= 1
+            else:
+                free.append(value)
+        rng.shuffle(free)
+        for i, unit in enumerate(zones.get("field", ())):
+            holes = [j for j, text in enumerate(unit["cards"]) if is_unknown(text)]
+            if not holes:
+                continue
+            known = [Card.parse(text) for text in unit["cards"] if not is_unknown(text)]
+            kind = rules.character(unit["as"])
+            matcher = compile_matcher(kind.key)
+            way = None
+            for way in islice(combinations(range(len(free)), len(holes)), tries):
+                tries -= 1
+                if matcher.matches([*known, *(free[k] for k in way)]):
+                    break
+                way = None
+            if way is None:
+                message = (
+                    f"cards: no {len(holes)} of {who}'s {len(free)} cards left make a {kind.id} "
+                    f"with the cards named (key {kind.key})"
+                )
+                problems.append(doc.at(("setup", who, "field", i, "cards"), message))
+                continue
+            for j, k in zip(holes, way, strict=True):
+                unit["cards"][j] = str(free[k])
+            for k in sorted(way, reverse=True):
+                del free[k]
+        piles = [zones.get(zone) for zone in ("life", "hand", "graveyard")]
+        for pile in [*piles, *zones.get("zones", {}).values()]:
+            for j, text in enumerate(pile if isinstance(pile, list) else ()):
+                if is_unknown(text):  # counted against the cards left at load
+                    pile[j] = str(free.pop())
+    return dealt, problems
+
+
 def build(scenario: Scenario) -> Game:
-    setup = scenario.doc.data["setup"]
+    setup = scenario.setup or scenario.doc.data["setup"]
     if "seed" in setup:
         return _deal(scenario.rules, setup, scenario.regulation)
     turn = setup.get("turn_number", 3)
@@ -519,6 +678,7 @@ def build(scenario: Scenario) -> Game:
                     face == "up",
                     spec.get("state", "charged") == "charged",
                     turn if spec.get("new") else turn - 1,
+                    spec.get("size_change", 0),
                 )
             )
         life = zones["life"]
@@ -627,11 +787,12 @@ def _checks_nothing(expect: dict[str, Any]) -> bool:
     return not any(key not in PLAYER_KEYS or wanted for key, wanted in expect.items())
 
 
-def character_text(game: Game, unit: Unit) -> str:
-    text = (
-        f"{unit.kind.id} {'+'.join(label(c) for c in unit.cards)} {'charged' if unit.charged else 'driven'}"
-    )
-    text += f" size={size(game, unit)}"
+def character_text(game: Game, unit: Unit, hidden: bool = False) -> str:
+    """`kind cards state size=N` (+ ` face-down`); `hidden`: as the other player sees a
+    face-down character, its cards and size unknown (`bulwark ? charged size=? face-down`)."""
+    cards = UNKNOWN if hidden else "+".join(label(c) for c in unit.cards)
+    text = f"{unit.kind.id} {cards} {'charged' if unit.charged else 'driven'}"
+    text += f" size={UNKNOWN if hidden else size(game, unit)}"
     return text + ("" if unit.face_up else " face-down")
 
 
@@ -730,20 +891,29 @@ def compare(expect: dict[str, Any], game: Game, events: list[str] | None = None)
         if key in PLAYER_KEYS:
             for zone, value in wanted.items():
                 have = got[key][zone]
+                fits = have == value
                 if zone == "life" and isinstance(value, int):
                     have = len(have)
+                    fits = have == value
                 elif zone in ("hand", "graveyard", "face_up"):
-                    value = sorted(str(Card.parse(v)) for v in value)
+                    value = sorted(map(_card_text, value))
+                    fits = _cards_fit(value, have)
                 elif zone == "zones":  # only the zones named are compared
                     have = {name: have.get(name) for name in value}
-                    value = {name: sorted(str(Card.parse(v)) for v in cards) for name, cards in value.items()}
+                    value = {name: sorted(map(_card_text, cards)) for name, cards in value.items()}
+                    fits = all(_cards_fit(value[name], have[name]) for name in value)
                 elif zone == "life":
-                    value = [str(Card.parse(v)) for v in value]
+                    value = [_card_text(v) for v in value]
+                    fits = _cards_fit(value, have, ordered=True)
                 elif zone == "graveyard_top" and value != NO_CARD:
-                    value = str(Card.parse(value))
+                    value = _card_text(value)
+                    fits = have == value or (value == UNKNOWN and have != NO_CARD)
                 elif zone == "used":
                     value = sorted(value)
-                if have != value:
+                    fits = have == value
+                elif zone == "field":
+                    fits = len(value) == len(have) and all(map(_character_fits, value, have))
+                if not fits:
                     failures.append(f"{key}.{zone}: expected {value}, got {have}")
         elif key == "events":
             seen = event_texts(game) if events is None else events
@@ -755,6 +925,29 @@ def compare(expect: dict[str, Any], game: Game, events: list[str] | None = None)
         elif got[key] != wanted:
             failures.append(f"{key}: expected {wanted}, got {got[key]}")
     return failures
+
+
+def _card_text(text: str) -> str:
+    return UNKNOWN if is_unknown(text) else str(Card.parse(text))
+
+
+def _cards_fit(wanted: list[str], have: list[str] | None, ordered: bool = False) -> bool:
+    """Whether the cards are the ones `wanted` names, an unknown card (?) standing for any one
+    card: in order (a life), or as a set."""
+    if have is None or len(wanted) != len(have):
+        return False
+    if ordered:
+        return all(w in (UNKNOWN, h) for w, h in zip(wanted, have, strict=True))
+    left = Counter(have)
+    left.subtract(w for w in wanted if w != UNKNOWN)
+    return all(n >= 0 for n in left.values())
+
+
+def _character_fits(wanted: str, have: str) -> bool:
+    """A field entry `kind cards state size=N`, where each `?` stands for a word's unknown part
+    (`bulwark ? charged size=? face-down`: a face-down character seen from the other side)."""
+    parts = wanted.replace("？", UNKNOWN).split(UNKNOWN)
+    return re.fullmatch("[^ ]+".join(map(re.escape, parts)), have) is not None
 
 
 def _in_order(wanted: list[str], seen: list[str]) -> bool:

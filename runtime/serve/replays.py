@@ -1,8 +1,9 @@
 """A command log opened in the browser: replayed and checked (runtime/play/log.py), every
 position kept, so the page steps forward and back with either player's view or the full state.
 
-A log holds every decision in full, so whoever has it sees everything: the players' views
-here only show the board as each player saw it."""
+A log holds every decision in full, so whoever has it sees everything: a player's view here
+shows the board and the log as that player saw them (an opponent's decision naming a card the
+player did not see is said by its word), the full state shows all."""
 
 from __future__ import annotations
 
@@ -14,48 +15,81 @@ from blackpoker.compiler.environment import Environment
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.view import view
-from blackpoker.runtime.play.chronicle import Chronicle
+from blackpoker.runtime.play.chronicle import Chronicle, glimpse
 from blackpoker.runtime.play.log import replay
+from blackpoker.runtime.play.source import ServedFiles
 from blackpoker.runtime.serve.board import Json, board_json, cards_json
 
 UPLOAD_NAME = "upload.jsonl"  # how an uploaded log is named in its errors
-WHO = ("p1", "p2", "all")
+ALL = "all"
+WHO = ("p1", "p2", ALL)  # the players' views, by seat, then the full state
+
+
+KEYFRAME = 16  # a replay keeps every 16th position and plays the decisions between again
 
 
 @dataclass
 class Replay:
+    """A replayed log: its positions as keyframes and the decisions between them (a position
+    kept whole is some 10 KB, so a long log kept whole would cost the server its memory)."""
+
     title: str
-    frames: list[Game] = field(default_factory=list)  # the game after set-up, then after each decision
-    told: list[int] = field(default_factory=list)  # the log lines said by each frame
-    chronicle: Chronicle = field(default_factory=Chronicle)
+    keyframes: list[Game] = field(default_factory=list)  # after set-up and every KEYFRAME-th decision
+    decisions: list[Option] = field(default_factory=list)
+    # the log as each of WHO follows it, and how many of its lines each position has said
+    chronicles: dict[str, Chronicle] = field(default_factory=lambda: {who: Chronicle() for who in WHO})
+    told: dict[str, list[int]] = field(default_factory=lambda: {who: [] for who in WHO})
+    before: Game | None = None  # while the log is replayed: the position before the next decision
 
     @classmethod
-    def of_upload(cls, data: bytes, env: Environment) -> Replay:
-        """A log's bytes replayed; a ReplayError (a tampered or broken log) is the caller's."""
+    def of_upload(cls, data: bytes, env: Environment, served: ServedFiles) -> Replay:
+        """A log's bytes replayed with the server's own files only; a ReplayError (a tampered
+        or broken log, a file the server does not serve) is the caller's."""
         book = cls("")
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / UPLOAD_NAME
             path.write_bytes(data)
-            done = replay(path, UPLOAD_NAME, env=env, watch=book._watch)
-        game = book.frames[0]
+            done = replay(path, UPLOAD_NAME, env=env, watch=book._watch, served=served)
+        book.before = None
+        game = book.keyframes[0]
         book.title = (
             f"{game.rules.edition.id} {game.rules.format.id} · シード{game.seed} · "
             f"{done.decisions}回の決定 · 結果 {done.result or 'なし'}"
         )
         return book
 
+    @property
+    def steps(self) -> int:
+        return len(self.decisions)
+
+    def position(self, step: int) -> Game:
+        """The game after `step` decisions: its keyframe, played on."""
+        game = self.keyframes[step // KEYFRAME].copy()
+        for option in self.decisions[step - step % KEYFRAME : step]:
+            game.apply(option)
+        return game
+
     def _watch(self, game: Game, option: Option | None) -> None:
-        if option is None:
-            self.chronicle.follow(game)
-        else:
-            self.chronicle.decided(game, option.player, option)
-        self.frames.append(game.copy())
-        self.told.append(len(self.chronicle.lines))
+        for seat, who in enumerate(WHO):
+            chronicle = self.chronicles[who]
+            if option is None:
+                chronicle.follow(game)
+            elif who == ALL:
+                chronicle.decided(game, option.player, option)
+            else:
+                assert self.before is not None
+                chronicle.witnessed(game, glimpse(self.before, option, seat))
+            self.told[who].append(len(chronicle.lines))
+        if option is not None:
+            self.decisions.append(option)
+        if self.steps % KEYFRAME == 0:
+            self.keyframes.append(game.copy())
+        self.before = game.copy()
 
     def frame(self, step: int, who: str) -> Json:
         """The position after `step` decisions, as `who` (p1, p2) saw it or in full (all)."""
-        game = self.frames[step]
-        if who == "all":
+        game = self.position(step)
+        if who == ALL:
             mine = (view(game, 0), view(game, 1))  # each player as its owner sees them
             seen = replace(mine[0], players=(mine[0].players[0], mine[1].players[1]), options=())
             board = board_json(game, seen)
@@ -66,8 +100,8 @@ class Replay:
         return {
             "title": self.title,
             "step": step,
-            "steps": len(self.frames) - 1,
+            "steps": self.steps,
             "who": who,
             "board": board,
-            "log": self.chronicle.lines[: self.told[step]][-300:],
+            "log": self.chronicles[who].lines[: self.told[who][step]][-300:],
         }

@@ -1,28 +1,24 @@
 """The HTTP side of `blackpoker serve`: the standard library's ThreadingHTTPServer, pages from
 the site's Jinja templates (autoescaped), assets shipped in the package (site/static/app/), and
-a JSON API. Every error is a JSON `{"error": …}` with a 4xx status (5xx only for a fault of
-the server itself, never with a traceback); a refused request changes nothing.
-
-Routes (TOKEN is a seat's secret, ID a replay's):
-  GET  /                          the lobby          GET  /api/lobby       editions, formats, agents
-  POST /api/games                 a new game         GET  /play/TOKEN      a seat's page
-  GET  /api/seat/TOKEN            the seat's state   POST /api/seat/TOKEN/choose | /back   a step
-  POST /api/seat/TOKEN/command    a command typed in the notation
-  GET  /api/seat/TOKEN/scenario   the position as a scenario file
-  POST /api/replays               a command log      GET  /replay/ID       the replay page
-  GET  /api/replay/ID?step=N&who=p1|p2|all         one position of the replay
+a JSON API: the routes are the table ROUTES. Every error is a JSON `{"error": …}` with a 4xx
+status (5xx only for a fault of the server itself, never with a traceback); a refused request
+changes nothing.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import re
 import secrets
+import socket
+import sys
 import tempfile
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -32,15 +28,17 @@ from typing import Any
 from urllib.parse import SplitResult, parse_qs, urlsplit
 
 from blackpoker.compiler import CompileError
-from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.environment import Environment, is_path
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.play.log import ReplayError
-from blackpoker.runtime.play.roster import AGENTS, agent_name, make_agent
-from blackpoker.runtime.play.source import RulesSource
+from blackpoker.runtime.play.roster import AGENTS, make_agent
+from blackpoker.runtime.play.source import RulesSource, ServedFiles
+from blackpoker.runtime.rules.diagnostics import Diagnostic
 from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.runtime.scenario.scenario import build, load
 from blackpoker.runtime.serve.board import Json
-from blackpoker.runtime.serve.replays import WHO, Replay
+from blackpoker.runtime.serve.limits import Connections, Deadline, Limits, served_agent
+from blackpoker.runtime.serve.replays import UPLOAD_NAME, WHO, Replay
 from blackpoker.runtime.serve.session import Refusal, Session, Steps
 from blackpoker.site.render import environment
 
@@ -49,12 +47,42 @@ MAX_SESSIONS = 64  # games and replays kept; the oldest is dropped first
 SEATS = ("p1", "p2")
 ASSETS = {"app.js": "text/javascript", "app.css": "text/css"}
 SCENARIO_NAME = "upload.yaml"  # how an uploaded scenario is named in its errors
-TOKEN = r"([A-Za-z0-9_-]{1,64})"
-ROUTES = {
-    "page": re.compile(r"/(play|replay)/" + TOKEN),
-    "seat": re.compile(r"/api/seat/" + TOKEN + r"(?:/(choose|back|command|scenario))?"),
-    "replay": re.compile(r"/api/replay/" + TOKEN),
-}
+OPTIONS = ("--edition", "--format", "--extra", "--rules")  # where the choices of a new game are located
+SEEDS = 2**63  # a game's seed is below this; the server draws its own from all of them
+KEY = r"([A-Za-z0-9_-]{1,64})"  # a seat's token or a replay's id
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """A route of the app: a method and a path; `name` is the Handler's method `_NAME` that
+    answers it, with the path's match."""
+
+    method: str
+    path: re.Pattern[str]
+    name: str
+
+
+def _route(method: str, path: str, name: str) -> Route:
+    return Route(method, re.compile(path.replace("KEY", KEY)), name)
+
+
+# Every response the app gives comes from one of these (or is a refusal): the secrecy tests
+# (tests/test_serve_secrecy.py) check each one by its name.
+ROUTES = (
+    _route("GET", "/", "lobby_page"),
+    _route("GET", "/api/lobby", "lobby"),
+    _route("GET", r"/static/app/(app\.js|app\.css)", "asset"),
+    _route("POST", "/api/games", "new_game"),
+    _route("GET", "/play/KEY", "seat_page"),
+    _route("GET", "/api/seat/KEY", "seat_state"),
+    _route("POST", "/api/seat/KEY/choose", "seat_choose"),
+    _route("POST", "/api/seat/KEY/back", "seat_back"),
+    _route("POST", "/api/seat/KEY/command", "seat_command"),
+    _route("GET", "/api/seat/KEY/scenario", "seat_scenario"),
+    _route("POST", "/api/replays", "new_replay"),
+    _route("GET", "/replay/KEY", "replay_page"),
+    _route("GET", "/api/replay/KEY", "replay_frame"),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,14 +99,24 @@ class Defaults:
 class App:
     """The server's state: games by seat token, replays by id, compiled rule sets."""
 
-    def __init__(self, defaults: Defaults, env: Environment | None = None) -> None:
+    def __init__(
+        self,
+        defaults: Defaults,
+        env: Environment | None = None,
+        seeds: random.Random | None = None,
+        limits: Limits | None = None,
+    ) -> None:
         self.defaults = defaults
         self.env = env or Environment()
+        self.limits = limits or Limits()
+        self.seeds = seeds or random.SystemRandom()  # the secret seeds the server draws
         self.seats: OrderedDict[str, Session] = OrderedDict()
         self.replays: OrderedDict[str, Replay] = OrderedDict()
         self.compiled: dict[RulesSource, RuleSet] = {}
         self.lock = threading.Lock()  # for the tables above
         self.compiling = threading.Lock()  # for the environment, which caches what it read
+        # the only files a client may name: the ones the server was started with
+        self.served = ServedFiles.of(RulesSource(defaults.edition, defaults.format, defaults.rules), self.env)
 
     # -- games -------------------------------------------------------------------------------
 
@@ -88,7 +126,7 @@ class App:
                 try:
                     self.compiled[source] = source.compile(self.env)
                 except CompileError as error:
-                    raise Refusal(400, error.diagnostics[0].render()) from None
+                    raise Refusal(400, _shown(error.diagnostics, OPTIONS)) from None
             return self.compiled[source]
 
     def lobby(self) -> Json:
@@ -109,9 +147,12 @@ class App:
             raise Refusal(400, "expected a JSON object")
         d = self.defaults
         edition, format_id = _text(data, "edition", d.edition), _text(data, "format", d.format)
+        if edition != d.edition and edition not in self.env.builtin_editions():  # never a client's file
+            known = ", ".join((*self.env.builtin_editions(), *([d.edition] if is_path(d.edition) else [])))
+            raise Refusal(400, f"edition: このサーバーで遊べる版は {known} です")
         opponent, seat = _text(data, "opponent", d.opponent), _text(data, "seat", "p1")
         try:
-            opponent = agent_name(opponent)
+            opponent = served_agent(opponent, self.limits)
         except ValueError as error:
             raise Refusal(400, f"opponent: {error}") from None
         if seat not in SEATS:
@@ -119,10 +160,17 @@ class App:
         people = data.get("people", 1)
         if people not in (1, 2) or isinstance(people, bool):
             raise Refusal(400, "people: 1 (against an agent) or 2 (two browsers)")
-        seed = data.get("seed", d.seed)
+        # A seed deals the whole game: whoever knows it knows both hands. The server draws a
+        # secret one unless the form (or --seed) gives one, which a game between two people
+        # cannot take: the one who gave it would know the other's cards.
+        seed = data.get("seed", d.seed if people == 1 else None)
+        if seed is not None and people == 2:
+            message = "二人対戦ではシードを指定できません（シードを知る人には相手の手札が分かります）"
+            raise Refusal(400, f"seed: {message}")
+        given = seed is not None
         if seed is None:
-            seed = random.randrange(1_000_000)
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+            seed = self.seeds.randrange(SEEDS)
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < SEEDS:
             raise Refusal(400, "seed: a whole number from 0")
         scenario = data.get("scenario")
         if scenario is not None and not isinstance(scenario, str):
@@ -130,14 +178,14 @@ class App:
         # a server started with local rules plays them only
         source = RulesSource(d.edition, d.format, d.rules) if d.rules else RulesSource(edition, format_id)
         if scenario is not None:
-            game, source = self._scenario_game(scenario)
+            game, source = self._scenario_game(scenario, seed)
         else:
             game = Game.new(self.rules(source), seed, check=True, events=[])
         humans = (0, 1) if people == 2 else (SEATS.index(seat),)
-        agent = None if people == 2 else make_agent(opponent, game.rules.ruleset, seed)
+        agent = None if people == 2 else make_agent(opponent, game.rules.ruleset, seed, self.limits.think)
         rules = game.rules.ruleset
         against = "二人対戦" if people == 2 else f"相手 {opponent}"
-        where = "シナリオ" if scenario is not None else f"シード{seed}"
+        where = "シナリオ" if scenario is not None else f"シード{seed}" if given else "ランダム"
         title = f"{rules.edition.id} {rules.format.id} · {where} · {against}"
         session = Session(game, source, title, humans, agent)
         with self.lock:
@@ -146,20 +194,26 @@ class App:
             _trim(self.seats, MAX_SESSIONS * 2)
         return {"title": title, "seats": {SEATS[s]: f"/play/{session.token_of(s)}" for s in humans}}
 
-    def _scenario_game(self, text: str) -> tuple[Game, RulesSource]:
-        """A game from an uploaded scenario's set-up (its commands and expectations are not played)."""
+    def _scenario_game(self, text: str, seed: int) -> tuple[Game, RulesSource]:
+        """A game from an uploaded scenario's set-up (its commands and expectations are not
+        played). It may name only the server's own files (an exported position names them by
+        absolute path); its unknown cards and the game's later shuffles follow `seed`, not the
+        file, so that whoever wrote the file does not know them."""
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / SCENARIO_NAME
             path.write_text(text, encoding="utf-8")
             with self.compiling:
-                scenario, problems = load(path, self.env)
+                scenario, problems = load(path, self.env, SCENARIO_NAME, self.served, seed)
             if scenario is None:
-                raise Refusal(400, "\n".join(p.render() for p in problems))
+                raise Refusal(400, _shown(problems, (SCENARIO_NAME,)))
             game = build(scenario)
-        rules, named = scenario.rules, scenario.doc.data.get("rules")
-        # a local-rule file is found from an upload only by an absolute path (as exports name it)
-        local = None if named is None else Path(folder) / named
-        return game, RulesSource(rules.edition.id, rules.format.id, local)
+        game.state.rng = random.Random(seed)
+        data, d = scenario.doc.data, self.defaults
+        rules = scenario.rules
+        if "rules" in data:  # the server's own files, by their names on the server
+            return game, RulesSource(d.edition, rules.format.id, d.rules)
+        edition = d.edition if is_path(data["edition"]) else rules.edition.id
+        return game, RulesSource(edition, rules.format.id, None, data.get("extra"))
 
     def seat(self, token: str) -> tuple[Session, int]:
         with self.lock:
@@ -173,16 +227,15 @@ class App:
     def new_replay(self, body: bytes) -> Json:
         try:
             with self.compiling:
-                book = Replay.of_upload(body, self.env)
+                book = Replay.of_upload(body, self.env, self.served)
         except ReplayError as error:
-            raise Refusal(
-                400, f"not a command log this server can replay: {error.diagnostic.render()}"
-            ) from None
+            shown = _shown([error.diagnostic], (UPLOAD_NAME,))
+            raise Refusal(400, f"not a command log this server can replay: {shown}") from None
         ident = secrets.token_urlsafe(12)
         with self.lock:
             self.replays[ident] = book
             _trim(self.replays, MAX_SESSIONS)
-        return {"title": book.title, "steps": len(book.frames) - 1, "page": f"/replay/{ident}"}
+        return {"title": book.title, "steps": book.steps, "page": f"/replay/{ident}"}
 
     def replay_frame(self, ident: str, query: dict[str, list[str]]) -> Json:
         with self.lock:
@@ -190,11 +243,23 @@ class App:
         if book is None:
             raise Refusal(404, "no such replay: open the log again")
         step_text, who = query.get("step", ["0"])[-1], query.get("who", ["all"])[-1]
-        if not step_text.isascii() or not step_text.isdigit() or int(step_text[:9]) >= len(book.frames):
-            raise Refusal(400, f"step: a number from 0 to {len(book.frames) - 1}")
+        if not step_text.isascii() or not step_text.isdigit() or int(step_text[:9]) > book.steps:
+            raise Refusal(400, f"step: a number from 0 to {book.steps}")
         if who not in WHO:
             raise Refusal(400, f"who: one of {', '.join(WHO)}")
         return book.frame(int(step_text), who)
+
+
+def _shown(problems: Sequence[Diagnostic], places: tuple[str, ...]) -> str:
+    """Problems as a client may read them: those located in what it sent (or in its options);
+    one in a file of the server is not quoted, since its text is no client's to read."""
+    said = [p.render() for p in problems if p.location.path in places]
+    if len(said) < len(problems):
+        said.append("サーバーのルールファイルに問題があります（サーバーを起動した端末で確かめてください）")
+        for problem in problems:
+            if problem.location.path not in places:
+                sys.stderr.write(problem.render() + "\n")
+    return "\n".join(said)
 
 
 def _text(data: dict[str, Any], key: str, default: str) -> str:
@@ -221,16 +286,31 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: a page polls the server, so a line per request would flood the terminal."""
 
+    def setup(self) -> None:
+        super().setup()
+        self.reader = Deadline(self.connection)
+        self.rfile = self.buffered = io.BufferedReader(self.reader)
+
+    def handle_one_request(self) -> None:
+        """Wait for the next request at most `idle` seconds; once its first byte is in, it has
+        `request` seconds to arrive whole (Limits)."""
+        limits = self.server.limits
+        self.reader.deadline = None
+        self.connection.settimeout(limits.idle)
+        try:
+            started = self.buffered.peek(1)
+        except OSError:  # idle too long (TimeoutError), or the client went away
+            started = b""
+        if not started:
+            self.close_connection = True
+            return
+        self.reader.deadline = time.monotonic() + limits.request
+        super().handle_one_request()
+
     def do_GET(self) -> None:
-        self._answer(self._get)
+        self._answer()
 
-    def do_POST(self) -> None:
-        self._answer(self._post)
-
-    def do_PUT(self) -> None:
-        self._answer(self._unsupported)
-
-    do_DELETE = do_PATCH = do_PUT
+    do_POST = do_PUT = do_DELETE = do_PATCH = do_GET
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """http.server's own refusals (a malformed request line, an unknown method) as JSON too,
@@ -240,67 +320,81 @@ class Handler(BaseHTTPRequestHandler):
         status = {501: 405, 505: 400}.get(int(code), int(code))  # not implemented, HTTP version
         self._json({"error": message or HTTPStatus(code).phrase}, status)
 
-    def _unsupported(self, url: SplitResult) -> None:
-        raise Refusal(405, f"{self.command} is not supported: the API takes GET and POST")
-
-    def _answer(self, route: Callable[[SplitResult], None]) -> None:
+    def _answer(self) -> None:
         try:
-            route(urlsplit(self.path))
+            self._dispatch(urlsplit(self.path))
         except Refusal as refusal:
             self._json({"error": refusal.message}, refusal.status)
         except Exception as error:  # a fault of the server: said in one line, the game untouched
             self._json({"error": f"internal error: {type(error).__name__}"}, 500)
             self.log_error("%s", f"{type(error).__name__}: {error}")
 
-    def _get(self, url: SplitResult) -> None:
-        app, path = self.server.app, url.path
-        if path == "/":
-            return self._page("lobby", "")
-        if path == "/api/lobby":
-            return self._json(app.lobby())
-        if path.startswith("/static/app/") and path.removeprefix("/static/app/") in ASSETS:
-            name = path.removeprefix("/static/app/")
-            data = resources.files("blackpoker.site").joinpath("static", "app", name).read_bytes()
-            return self._send(data, ASSETS[name] + "; charset=utf-8")
-        if match := ROUTES["page"].fullmatch(path):
-            kind, key = match.groups()
-            if kind == "play":
-                app.seat(key)
-            elif key not in app.replays:
-                raise Refusal(404, "no such replay: open the log again")
-            return self._page(kind, key)
-        if (match := ROUTES["seat"].fullmatch(path)) and match.group(2) in (None, "scenario"):
-            session, seat = app.seat(match.group(1))
-            if match.group(2) == "scenario":
-                return self._send(session.scenario().encode(), "application/yaml; charset=utf-8")
-            return self._json(session.state(seat))
-        if match := ROUTES["replay"].fullmatch(path):
-            return self._json(app.replay_frame(match.group(1), parse_qs(url.query)))
-        raise Refusal(404, f"no such page: {path}")
+    def _dispatch(self, url: SplitResult) -> None:
+        if self.command not in ("GET", "POST"):
+            raise Refusal(405, f"{self.command} is not supported: the API takes GET and POST")
+        for route in ROUTES:
+            match = route.path.fullmatch(url.path)
+            if match is not None and route.method == self.command:
+                answer: Callable[[re.Match[str], SplitResult], None] = getattr(self, f"_{route.name}")
+                return answer(match, url)
+        if self.command == "GET":
+            raise Refusal(404, f"no such page: {url.path}")
+        raise Refusal(404, f"no such API: POST {url.path}")
 
-    def _post(self, url: SplitResult) -> None:
-        app, path = self.server.app, url.path
-        if path == "/api/replays":
-            return self._json(app.new_replay(self._body()), 201)
-        if path == "/api/games":
-            return self._json(app.new_game(self._json_body()), 201)
-        if (match := ROUTES["seat"].fullmatch(path)) and match.group(2) == "command":
-            session, seat = app.seat(match.group(1))
-            data = self._json_body()
-            decision, text = (
-                (data.get("decision"), data.get("text")) if isinstance(data, dict) else (None, None)
-            )
-            if not isinstance(decision, int) or not isinstance(text, str) or not text.strip():
-                raise Refusal(
-                    400, "expected a JSON object {decision, text}: the decision number and a command"
-                )
-            return self._json(session.command(seat, decision, text.strip()))
-        if (match := ROUTES["seat"].fullmatch(path)) and match.group(2) in ("choose", "back"):
-            session, seat = app.seat(match.group(1))
-            step = Steps.read(self._json_body())
-            answer = session.choose(seat, step) if match.group(2) == "choose" else session.back(seat, step)
-            return self._json(answer)
-        raise Refusal(404, f"no such API: POST {path}")
+    # -- the routes (ROUTES), each with its path's match -------------------------------------
+
+    def _lobby_page(self, match: re.Match[str], url: SplitResult) -> None:
+        self._page("lobby", "")
+
+    def _lobby(self, match: re.Match[str], url: SplitResult) -> None:
+        self._json(self.server.app.lobby())
+
+    def _asset(self, match: re.Match[str], url: SplitResult) -> None:
+        name = match.group(1)
+        data = resources.files("blackpoker.site").joinpath("static", "app", name).read_bytes()
+        self._send(data, ASSETS[name] + "; charset=utf-8")
+
+    def _new_game(self, match: re.Match[str], url: SplitResult) -> None:
+        self._json(self.server.app.new_game(self._json_body()), 201)
+
+    def _seat_page(self, match: re.Match[str], url: SplitResult) -> None:
+        self.server.app.seat(match.group(1))
+        self._page("play", match.group(1))
+
+    def _seat_state(self, match: re.Match[str], url: SplitResult) -> None:
+        session, seat = self.server.app.seat(match.group(1))
+        self._json(session.state(seat))
+
+    def _seat_choose(self, match: re.Match[str], url: SplitResult) -> None:
+        session, seat = self.server.app.seat(match.group(1))
+        self._json(session.choose(seat, Steps.read(self._json_body())))
+
+    def _seat_back(self, match: re.Match[str], url: SplitResult) -> None:
+        session, seat = self.server.app.seat(match.group(1))
+        self._json(session.back(seat, Steps.read(self._json_body())))
+
+    def _seat_command(self, match: re.Match[str], url: SplitResult) -> None:
+        session, seat = self.server.app.seat(match.group(1))
+        data = self._json_body()
+        decision, text = (data.get("decision"), data.get("text")) if isinstance(data, dict) else (None, None)
+        if not isinstance(decision, int) or not isinstance(text, str) or not text.strip():
+            raise Refusal(400, "expected a JSON object {decision, text}: the decision number and a command")
+        self._json(session.command(seat, decision, text.strip()))
+
+    def _seat_scenario(self, match: re.Match[str], url: SplitResult) -> None:
+        session, seat = self.server.app.seat(match.group(1))
+        self._send(session.scenario(seat).encode(), "application/yaml; charset=utf-8")
+
+    def _new_replay(self, match: re.Match[str], url: SplitResult) -> None:
+        self._json(self.server.app.new_replay(self._body()), 201)
+
+    def _replay_page(self, match: re.Match[str], url: SplitResult) -> None:
+        if match.group(1) not in self.server.app.replays:
+            raise Refusal(404, "no such replay: open the log again")
+        self._page("replay", match.group(1))
+
+    def _replay_frame(self, match: re.Match[str], url: SplitResult) -> None:
+        self._json(self.server.app.replay_frame(match.group(1), parse_qs(url.query)))
 
     def _body(self) -> bytes:
         length = self.headers.get("Content-Length")
@@ -309,7 +403,15 @@ class Handler(BaseHTTPRequestHandler):
         if int(length) > MAX_BODY:
             self.close_connection = True  # the body is not read: the connection cannot go on
             raise Refusal(413, f"the body is {length} bytes, more than {MAX_BODY}")
-        return self.rfile.read(int(length))
+        try:
+            body = self.rfile.read(int(length))
+        except TimeoutError:
+            self.close_connection = True
+            raise Refusal(408, f"本文が {self.server.limits.request:g} 秒以内に届きませんでした") from None
+        if len(body) < int(length):
+            self.close_connection = True
+            raise Refusal(400, f"本文が Content-Length（{length} バイト）より短いまま途切れました")
+        return body
 
     def _json_body(self) -> Any:
         try:
@@ -325,6 +427,7 @@ class Handler(BaseHTTPRequestHandler):
         self._send(json.dumps(data, ensure_ascii=False).encode(), "application/json; charset=utf-8", status)
 
     def _send(self, data: bytes, kind: str, status: int = 200) -> None:
+        self.connection.settimeout(self.server.limits.idle)  # not what the request's deadline left
         self.send_response(status, HTTPStatus(status).phrase)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(data)))
@@ -337,8 +440,55 @@ class Handler(BaseHTTPRequestHandler):
 
 
 class Server(ThreadingHTTPServer):
+    """A thread per connection, as many as Limits allow: a connection over them is answered
+    429 and closed at once, by the thread that accepts connections."""
+
     daemon_threads = True
+    # connections waiting to be accepted: past the default 5, a burst of clients has its
+    # connections dropped and retried by TCP a second or more later
+    request_queue_size = 128
 
     def __init__(self, address: tuple[str, int], app: App) -> None:
         super().__init__(address, Handler)
         self.app = app
+        self.limits = app.limits
+        self.connections = Connections(app.limits)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self.connections.admit(client_address[0]):
+            self._turn_away(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:  # no thread took it
+            self.connections.release(client_address[0])
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.connections.release(client_address[0])
+
+    def _turn_away(self, request: socket.socket) -> None:
+        limits = self.limits
+        most = f"一つのアドレスから {limits.per_client}、全体で {limits.connections} まで"
+        message = f"同時接続が多すぎます（{most}）"
+        body = json.dumps({"error": message}, ensure_ascii=False).encode()
+        head = (
+            "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json; charset=utf-8\r\n"
+            f"Content-Length: {len(body)}\r\nRetry-After: 5\r\nConnection: close\r\n\r\n"
+        )
+        try:
+            request.settimeout(0.5)  # a few hundred bytes: the socket's buffer takes them at once
+            request.sendall(head.encode() + body)
+        except OSError:
+            pass
+        self.shutdown_request(request)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A connection that failed outside a request's answer (the client went away): one
+        line on the terminal at most, never a traceback."""
+        error = sys.exc_info()[1]
+        if not isinstance(error, ConnectionError | TimeoutError):
+            sys.stderr.write(f"blackpoker serve: {type(error).__name__}: {error}\n")

@@ -17,7 +17,7 @@ from typing import Any
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.refs import player_name
-from blackpoker.runtime.engine.view import View, hidden_from, masked, view
+from blackpoker.runtime.engine.view import View, view
 from blackpoker.runtime.play.agents import Agent, decide
 from blackpoker.runtime.play.choosing import (
     Menu,
@@ -28,7 +28,7 @@ from blackpoker.runtime.play.choosing import (
     explain_entry,
     question,
 )
-from blackpoker.runtime.play.chronicle import Chronicle
+from blackpoker.runtime.play.chronicle import Chronicle, glimpse
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.serve.board import Json, board_json, marks
 from blackpoker.runtime.serve.position import Unwritable, position_scenario, scenario_yaml
@@ -133,18 +133,14 @@ class Session:
                 raise Refusal(409, "this is the first step: nothing to go back to")
             return self._state(seat, Steps(path.decision, tuple(previous[0]), tuple(previous[1])))
 
-    def scenario(self) -> str:
-        """The position as a scenario file: only in a game against an agent, since the file
-        holds both players' hidden cards."""
+    def scenario(self, seat: int) -> str:
+        """The position as a scenario file, as the seat sees it: any card it does not see is
+        written as unknown (runtime/serve/position.py)."""
         with self.lock:
             game = self.game
-            if len(self.humans) > 1:
-                raise Refusal(
-                    403, "a game between two people is not exported: the file would show both hands"
-                )
             try:
                 position = position_scenario(
-                    game, self.source, f"{self.title}: {game.decisions}回目の決定のあと"
+                    game, self.source, f"{self.title}: {game.decisions}回目の決定のあと", seat
                 )
             except Unwritable as error:
                 raise Refusal(409, str(error)) from None
@@ -173,19 +169,10 @@ class Session:
         return self._state(seat, None)
 
     def _apply(self, option: Option) -> None:
-        game = self.game
-        mover = option.player
-        shown: dict[int, Option] = {}
-        seen: dict[int, set[int]] = {}
-        for seat in self.humans:  # masked before the decision moves its cards
-            shown[seat] = masked(game.state, option, hidden_from(game.state, seat))
-            if seat != mover:
-                seen[seat] = view(game, seat).visible_cards()
-        game.play(option)
+        seen = {seat: glimpse(self.game, option, seat) for seat in self.humans}
+        self.game.play(option)
         for seat, chronicle in self.chronicles.items():
-            if seat in seen:  # a card seen before or after the decision may be named
-                seen[seat] |= view(game, seat).visible_cards()
-            chronicle.decided(game, mover, shown[seat], seen.get(seat))
+            chronicle.witnessed(self.game, seen[seat])
 
     def _settle(self) -> None:
         """Play on until a person has a choice to make: the agent's decisions, and a person's

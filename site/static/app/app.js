@@ -346,6 +346,12 @@ async function startLobby() {
   form.edition.addEventListener("change", formats);
   fill(form.opponent, lobby.agents, lobby.defaults.opponent);
   if (lobby.defaults.seed !== null) form.seed.value = String(lobby.defaults.seed);
+  // a seed deals the whole game: in a game between two people the server draws a secret one
+  const seeded = () => {
+    form.seed.disabled = form.people.value === "2";
+  };
+  form.people.addEventListener("change", seeded);
+  seeded();
   if (lobby.rules) {
     const note = document.getElementById("local-rules");
     note.textContent = `ローカルルール ${lobby.rules}（${lobby.defaults.format}）で遊びます`;
@@ -361,7 +367,7 @@ async function startLobby() {
       seat: form.seat.value,
       people: Number(form.people.value),
     };
-    if (form.seed.value.trim()) data.seed = Number(form.seed.value.trim());
+    if (!form.seed.disabled && form.seed.value.trim()) data.seed = Number(form.seed.value.trim());
     try {
       if (form.scenario.files.length) data.scenario = await form.scenario.files[0].text();
       const made = await post("/api/games", data);

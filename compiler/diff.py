@@ -17,6 +17,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+import yaml
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.compiler.environment import Environment, is_path
 from blackpoker.compiler.extra import EXTRA_FORMAT, ExtraSource
@@ -33,6 +34,10 @@ class FieldChange:
     field: str  # the model attribute (= YAML key), e.g. "effect"
     old: str  # the value as text; "" when unset
     new: str
+    # a structured value (core rules, legend, program) as YAML lines, as the data writes it, for
+    # the pages; "" for a value that reads as one line
+    old_block: str = ""
+    new_block: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,14 +191,35 @@ def field_changes(old: Any, new: Any, skip: frozenset[str] = frozenset()) -> tup
     """The compared fields whose values differ, in the model's field order, but those in `skip`."""
     names = [f.name for f in fields(new) if f.compare and f.name not in skip]
     return tuple(
-        FieldChange(name, as_text(before), as_text(after))
+        FieldChange(name, as_text(before), as_text(after), as_block(before), as_block(after))
         for name in names
         if (before := getattr(old, name)) != (after := getattr(new, name))
     )
 
 
+
+
 def as_text(value: Any) -> str:
-    """A field value as one line of text, the way the data spells it."""
+    """A field value as one line of text, the way the data spells it (structured values as JSON)."""
+    line = _one_line(value)
+    if line is not None:
+        return line
+    return json.dumps(_plain(value), ensure_ascii=False, separators=(", ", ": "))
+
+
+def as_block(value: Any) -> str:
+    """A structured value (core rules, legend, program) as YAML lines; "" for one that reads as a line."""
+    if _one_line(value) is not None:
+        return ""
+    # default_flow_style None: the innermost lists and mappings on one line, {player: you, count: 1}
+    text = yaml.safe_dump(
+        _plain(value), allow_unicode=True, sort_keys=False, default_flow_style=None, width=60
+    )
+    return text.rstrip("\n")
+
+
+def _one_line(value: Any) -> str | None:
+    """The value as one line of text; None for a structured one."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -208,7 +234,7 @@ def as_text(value: Any) -> str:
         return ", ".join(as_text(v) for v in value)
     if is_dataclass(value) and not isinstance(value, type) and type(value).__str__ is not object.__str__:
         return str(value)  # notation (cost, key): printed as written
-    return json.dumps(_plain(value), ensure_ascii=False, separators=(", ", ": "))
+    return None
 
 
 def _simple(value: Any) -> bool:

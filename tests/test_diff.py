@@ -214,6 +214,26 @@ def test_both_sides_report_their_problems_at_once() -> None:
     assert [str(d.location) for d in error.value.diagnostics] == ["NEW", "OLD"]
 
 
+def test_the_html_page_prints_structured_values_as_yaml_lines(tmp_path: Path) -> None:
+    """Programs, core rules and the legend in `diff --html` read as the data writes them, not JSON."""
+    newer, older = Environment().builtin_editions()[:2]
+    page = tmp_path / "changes.html"
+    assert invoke(older, newer, "--html", str(page)).exit_code == 0
+    html = page.read_text(encoding="utf-8")
+    blocks = [text_content(b) for b in re.findall(r'<td class="(?:old|new) block">(.*?)</td>', html, re.S)]
+    assert blocks and all(not re.match(r"\s*[\[{]", block) for block in blocks)
+    old, new = load_sides(Environment(), older, newer, None)
+    program = next(
+        change
+        for part in diff_rulesets(old, new).lists
+        for entry in part.changed
+        for change in entry.changes
+        if change.field == "program" and change.old and change.new
+    )
+    assert yaml.safe_load(program.new_block) == yaml.safe_load(program.new)  # the same data, as lines
+    assert text_content(program.new_block) in text_content(html)
+
+
 # --- the page never replaces an input ------------------------------------------------------
 
 

@@ -40,7 +40,9 @@ class PdfJob:
 
 
 def render(job: PdfJob) -> PdfJob:
-    HTML(filename=job.html).write_pdf(job.a4)
+    # Tagged (PDF/UA structure): screen readers read the sheet in order, and every character
+    # says which element it belongs to, which the layout tests read.
+    HTML(filename=job.html).write_pdf(job.a4, pdf_tags=True)
     impose_two_up(job.a4, job.two_up)
     return job
 

@@ -172,3 +172,16 @@ def test_the_trump_lists_types_readings_and_notes_are_kept_and_printed(
                     assert re.search(rf"<rt[^>]*>{entry['ruby']}</rt>", article), entry
             checked += 1
     assert checked > 10
+
+
+@pytest.mark.parametrize("name", _upstream_lists())
+def test_keys_print_as_the_list_writes_them(built: tuple[Path, BuildResult], name: str) -> None:
+    """同じスート2枚 stays 同じスート2枚 (the action lists write 同じスートを2枚)."""
+    html, pdf = _page(built, name)
+    upstream = read_upstream(name)
+    acts = [a for group in upstream["actList"] for a in group["acts"]]
+    acts += [a for raw in upstream.get("abiList", ()) for a in raw.get("acts") or ()]
+    keys = [squash(f"★{a['actKey']}") for a in acts if str(a.get("actKey") or "").strip()]
+    assert keys
+    assert [key for key in keys if key not in html] == []
+    assert [key for key in keys if key not in pdf] == []

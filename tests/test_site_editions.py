@@ -277,3 +277,12 @@ def test_changes_pages_print_structured_fields_as_lines_not_json(site: Path) -> 
     assert cells
     assert [cell for cell in cells if re.match(r"\s*[\[{]\s*[\[{\"]", cell)] == []
     assert any("\n- " in cell or cell.startswith("- ") for cell in cells)  # a list as YAML lines
+
+
+def test_the_index_lists_newer_editions_first_by_their_dates(site: Path, env: Environment) -> None:
+    """The registry's order (the index's) is the editions' publication order, newest first."""
+    index = page(site, "index.html")
+    sections = re.findall(r'<section class="edition" aria-labelledby="edition-([^"]+)"', index)
+    listed = [edition for edition in sections if edition in EDITIONS]
+    dates = [tuple(int(n) for n in env.edition(e).edition.published.split("/")) for e in listed]
+    assert listed == list(EDITIONS) and dates == sorted(dates, reverse=True)

@@ -41,12 +41,13 @@ def normal(text: str) -> str:
     return squashed
 
 
-def expected(kind: str, entry: dict[str, Any]) -> list[str]:
+def expected(kind: str, entry: dict[str, Any], ruby: bool = False) -> list[str]:
     """What the sheet must print for one upstream entry, whitespace removed: first its name and
-    type, then its ルビ (a line of its own above the name; where it sits is tests/test_layout.py's)."""
+    type; with `ruby`, its ルビ (in the PDF, a line of its own above the name; where it sits is
+    tests/test_layout.py's; in the HTML an <rt>, which a reader's text leaves out)."""
     name, type_ = entry[f"{kind}Name"], entry[f"{kind}Type"]
     wanted = [f"{name}({type_})"]
-    if entry.get("ruby"):
+    if ruby and entry.get("ruby"):
         wanted.append(entry["ruby"])
     if entry.get(f"{kind}Key"):
         wanted.append(f"★{entry[f'{kind}Key']}")
@@ -85,12 +86,17 @@ def _articles(html: str) -> list[str]:
 def test_html_prints_every_upstream_entry_in_one_article(upstream: tuple[Any, ...]) -> None:
     data, edition, html, _ = upstream
     articles = _articles(html)
+    raw = re.findall(r"<article .*?</article>", html, re.S)
     missing = []
     for kind, entry in upstream_entries(data):
         wanted = expected(kind, entry)
         # The entry's own article: the one headed by its name and type.
-        article = next((a for a in articles if wanted[0] in a), "")
+        index = next((i for i, a in enumerate(articles) if wanted[0] in a), None)
+        article = articles[index] if index is not None else ""
         missing += [(entry[f"{kind}Name"], w) for w in wanted if w not in article]
+        reading = entry.get("ruby")
+        if reading and (index is None or not re.search(rf"<rt[^>]*>{reading}</rt>", raw[index])):
+            missing.append((entry[f"{kind}Name"], reading))
     assert missing == [], f"{edition}: {missing[:10]}"
 
 
@@ -100,7 +106,7 @@ def test_pdf_prints_every_upstream_entry(upstream: tuple[Any, ...]) -> None:
     missing = [
         (entry[f"{kind}Name"], w)
         for kind, entry in upstream_entries(data)
-        for w in expected(kind, entry)
+        for w in expected(kind, entry, ruby=True)
         if w not in page
     ]
     assert missing == [], f"{edition}: {missing[:10]}"

@@ -120,6 +120,7 @@ def _character(ruleset: RuleSet, character: Character) -> dict[str, Any]:
         ],
         "waives_cost_of": list(character.waives_cost_of),
         **({"waives_units": list(character.waives_units)} if character.waives_units else {}),
+        **({"waives_timing": character.waives_timing.value} if character.waives_timing else {}),
         **({"number": character.number} if character.number is not None else {}),
         **({"untargetable": True} if character.untargetable else {}),
         **({"untargetable_by": list(character.untargetable_by)} if character.untargetable_by else {}),

@@ -626,6 +626,11 @@ def _check_character(
             problems.append(
                 doc.at((*path, "waives_cost_of", i), _unknown("action type", type_name, edition.action_types))
             )
+    for name in ("waives_units", "waives_timing"):
+        if _get(character, name) and not _get(character, "waives_cost_of"):
+            problems.append(
+                doc.at((*path, name), f"{name}: only with waives_cost_of (the action types it waives)")
+            )
     units = [u.unit for u in edition.cost_units]
     for i, unit in enumerate(_get(character, "waives_units") or ()):
         if unit not in units:

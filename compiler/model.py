@@ -152,6 +152,7 @@ class Character:
     triggers: tuple[CharacterTrigger, ...] = ()
     waives_cost_of: tuple[str, ...] = ()
     waives_units: tuple[str, ...] = ()  # the cost units waived (none named: the whole cost)
+    waives_timing: Timing | None = None  # only the actions of this timing (none: every timing)
     note: str = ""
     story: str = ""
     flavor: str = ""
@@ -173,6 +174,11 @@ class Character:
 
     def targetable_by(self, action_id: str) -> bool:
         return not self.untargetable and action_id not in self.untargetable_by
+
+    def waives(self, action: Action) -> bool:
+        """Whether its cost waiver (魔力増加) applies to the action: of a type it names, and of
+        its timing if it names one."""
+        return action.type in self.waives_cost_of and self.waives_timing in (None, action.timing)
 
     abilities: tuple[Ability, ...] = ()  # continuous abilities, on while it is on the field
 

@@ -121,6 +121,7 @@ _CHARACTER: dict[str, Callable[[Any], Any]] = {
     "combat": Combat,
     "waives_cost_of": tuple,
     "waives_units": tuple,
+    "waives_timing": Timing,
     "labels": tuple,
     "untargetable_by": tuple,
     "suits": tuple,

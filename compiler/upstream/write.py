@@ -16,7 +16,7 @@ ACTION_ORDER = (
 )  # fmt: skip
 CHARACTER_ORDER = (
     "id", "name", "ruby", "type", "format", "key", "labels", "size_text", "face", "attack", "size",
-    "combat", "triggers", "waives_cost_of", "abilities", "note", "ability", "story", "flavor", "speaker",
+    "combat", "triggers", "waives_cost_of", "waives_units", "waives_timing", "abilities", "note", "ability", "story", "flavor", "speaker",
     "since", "updates", "changed", "dev_note",
 )  # fmt: skip
 FOG_ORDER = (

@@ -199,7 +199,7 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
     alone decides (which actions have key-card ways, the payments of a cost without B or S,
     the whole options of such an action without a target) is planned once per hand and timing
     situation (`hand_plan`), so a hand that allows nothing (most chance decisions off one's
-    main timing) costs a lookup. Per call, the waived action types are found once, payments
+    main timing) costs a lookup. Per call, the waived actions are found once, payments
     that read the field are built once per part (`Payer`), and the targets of an action whose
     target test does not read the key cards are listed once.
     """
@@ -248,7 +248,7 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
             if not sources:
                 continue
         free = part = False
-        if (waived and action.type in waived) or action_id in rules.changed_costs:
+        if (waived and action_id in waived) or action_id in rules.changed_costs:
             left = cost_needed(g, p, action, waived)
             free = not left
             part = bool(left) and left != action.cost.units

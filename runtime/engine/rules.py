@@ -152,8 +152,14 @@ class Rules:
         self.counted = frozenset(
             a.id for a in ruleset.actions if Limit.ONCE_PER_TURN in a.limits or a.id in self.changed_limits
         )
-        # some character waives costs (魔力増加): only then is the field searched for one
-        self.waivers = any(c.waives_cost_of for c in ruleset.characters)
+        # character id → the actions whose cost it waives (魔力増加): only when some character
+        # waives costs is the field searched for one
+        self.waived_by: dict[str, tuple[str, ...]] = {
+            c.id: tuple(a.id for a in ruleset.actions if c.waives(a))
+            for c in ruleset.characters
+            if c.waives_cost_of
+        }
+        self.waivers = bool(self.waived_by)
         # which cards make which character (兵士として, 防壁にする)
         self.character_matchers: dict[str, KeyMatcher] = {
             c.id: compile_matcher(c.key) for c in ruleset.characters

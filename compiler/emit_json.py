@@ -31,6 +31,9 @@ def ruleset_json(ruleset: RuleSet) -> dict[str, Any]:
             # the keys of later editions' data appear only where it has them, so that the
             # rule-set hash of an edition without them stays what it was
             **({"zones": [_zone(z) for z in core.zones]} if core.zones else {}),
+            # written when an edition drops the rule, so that the rule sets that keep it hash as before
+            **({"target_required": False} if not core.target_required else {}),
+            **({"no_self_target": False} if not core.no_self_target else {}),
         },
         "actions": [_action(ruleset, a) for a in ruleset.actions],
         "characters": [_character(ruleset, c) for c in ruleset.characters],

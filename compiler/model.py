@@ -282,6 +282,10 @@ class CoreRules:
     hand_size: int
     hand_limit: int
     zones: tuple[ZoneRule, ...] = ()
+    # 「対象」項目があるアクションは、適法な対象を指定できなければ起こせない (001 §3.10.3, 9.0 §5.6.3)
+    target_required: bool = True
+    # アクションを対象とするアクションは、自分自身を対象にできない (the same FAQ)
+    no_self_target: bool = True
 
     def __reduce__(self) -> tuple[Any, ...]:
         return rebuilt(self)

@@ -257,11 +257,14 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
                 if cut is None:
                     cut = rules.part_paid.put((action_id, left), requestable(action, left, entry.target))
                 entry = cut
-        aims: list[OptionTarget] | None = None  # the targets, when the key cards do not matter
+        # the targets, when the key cards do not matter
+        aims: Sequence[OptionTarget | None] | None = None
         if entry.target is not None and not entry.keyed_target:
             aims = candidates(g, p, action_id, entry.target, ())
             if not aims:  # listed first: no target means no option, whatever the payments
-                continue
+                if rules.edition.core.target_required:  # 適法な対象を指定できなければ起こせない
+                    continue
+                aims = NO_TARGET
         by_hand = entry.hand_only and not free and not part
         # the options depend on the key way only through the payments: made from those, kept
         whole = not keyed and (entry.target is None or aims is not None)
@@ -288,6 +291,8 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
                     targets = aims
                 elif entry.target is not None:
                     targets = candidates(g, p, action_id, entry.target, keys)
+                    if not targets and not rules.edition.core.target_required:
+                        targets = NO_TARGET
                 listed.extend(
                     RequestOption(p, action_id, action.name, keys, payment, target)
                     for payment, target in product(pays, targets)

@@ -306,9 +306,16 @@ def payable(s: Subject) -> str | None:
 
 
 def target_given(s: Subject) -> str | None:
-    spec = s.game.rules.target_specs.get(s.named.id)
+    g = s.game
+    spec = g.rules.target_specs.get(s.named.id)
     if spec is not None and s.written.target is None:
-        return f"{s.named.name} needs a target"
+        taken = taken_keys(s)
+        assert not isinstance(taken, Card)  # checked by `keys_in_hand`
+        if candidates(g, s.written.player, s.named.id, spec, tuple(taken[0])):
+            return f"{s.named.name} needs a target"
+        if g.rules.edition.core.target_required:
+            return f"{s.named.name} has no legal target now, and an action with a 対象 needs one"
+        return None  # the edition lets it be requested without one: it resolves with no effect
     if spec is None and s.written.target is not None:
         return f"{s.named.name} takes no target"
     return None

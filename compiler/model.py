@@ -120,8 +120,8 @@ class When(StrEnum):
     LEAVES_FIELD_TO_GRAVEYARD = "leaves_field_to_graveyard"  # 場から墓地に行く場合
     # 場から墓地もしくは手札に行く場合
     LEAVES_FIELD_TO_GRAVEYARD_OR_HAND = "leaves_field_to_graveyard_or_hand"
-    # its controller's request of `action` resolved (自分がエンドアクションを起こした場合)
-    RESOLVED = "resolved"
+    # its controller requested `action` (自分がエンドアクションを起こした場合: 起こす is to request)
+    REQUESTED = "requested"
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +129,7 @@ class CharacterTrigger:
     when: When
     request: str
     for_each_card: tuple[str, ...] = ()  # once per card of these ranks (none: once)
-    action: str = ""  # with `resolved`: the action whose resolution triggers it
+    action: str = ""  # with `requested`: the action whose request triggers it
     targets_card: bool = False  # each request targets its card (切札再生 of the summoned J)
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from blackpoker.compiler.model import Limit, Speed, Timing, When
+from blackpoker.compiler.model import Limit, Speed, Timing
 from blackpoker.compiler.program import KindOfType
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.events import Discarded, GameOver, Requested, Resolved, SetUp, Triggered
@@ -21,7 +21,7 @@ from blackpoker.runtime.engine.primitives import Signal
 from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.state import Followup, Frame, Origin, Request, Resolution, player_name
 from blackpoker.runtime.engine.targets import resolve_name
-from blackpoker.runtime.engine.triggers import TRIGGERED_FOR
+from blackpoker.runtime.engine.triggers import TRIGGERED_FOR, requested
 from blackpoker.runtime.engine.zones import rank
 
 if TYPE_CHECKING:
@@ -113,6 +113,7 @@ def request(g: Table, option: RequestOption) -> None:
         source = causing.uid
     req = Request(state.new_uid(), action, p, option.keys, list(option.keys), target, source)
     g.record(Requested(p, action.id))
+    requested(g, req)  # [5] made, what it triggers waits for [6]
     if state.buffer and Limit.RESOLVES_BEFORE_COST_TRIGGERS not in action.limits:
         state.pending = req  # [6] the triggers the cost caused come first, then [7]
     else:
@@ -205,13 +206,6 @@ def _finish(g: Table, res: Resolution) -> None:
             if rule.cond is None or condition(g, res, rule.cond):
                 who = TRIGGERED_FOR[rule.player](state.turn_player, res.request.controller)
                 state.buffer.append(Request(state.new_uid(), action, who, (), []))
-        # the controller's characters whose trigger this resolution meets (魔王 at its エンド)
-        resolved = res.request.action.id
-        if resolved in g.rules.watched:  # else no character's trigger can meet it
-            for unit in list(state.players[res.request.controller].field):
-                for trigger in unit.kind.triggers:
-                    if trigger.when is When.RESOLVED and trigger.action == resolved:
-                        t.trigger_for(g, unit, trigger)
 
 
 def _win_check(g: Table) -> None:

@@ -11,7 +11,7 @@ from enum import Enum
 from typing import Any
 
 from blackpoker.compiler.cost import Cost
-from blackpoker.compiler.model import Action, Character, Fog, RuleSet, TrumpRule, ZoneRule
+from blackpoker.compiler.model import Action, Character, Fog, GraveyardTop, RuleSet, TrumpRule, ZoneRule
 from blackpoker.compiler.program import Ability, Node, Step
 
 
@@ -34,6 +34,11 @@ def ruleset_json(ruleset: RuleSet) -> dict[str, Any]:
             # written when an edition drops the rule, so that the rule sets that keep it hash as before
             **({"target_required": False} if not core.target_required else {}),
             **({"no_self_target": False} if not core.no_self_target else {}),
+            **(
+                {"graveyard_top": core.graveyard_top.value}
+                if core.graveyard_top is not GraveyardTop.LAST_IN
+                else {}
+            ),
         },
         "actions": [_action(ruleset, a) for a in ruleset.actions],
         "characters": [_character(ruleset, c) for c in ruleset.characters],

@@ -258,6 +258,15 @@ class Visibility(StrEnum):
     FACES = "faces"  # each card face up (完全公開) or face down (個人公開): the trumps (001 §3.12.1)
 
 
+class GraveyardTop(StrEnum):
+    """Which card of a graveyard lies on top, where every player sees it (完全公開)."""
+
+    LAST_IN = "last_in"  # the card moved in last; when cards leave, the one below (up to 9.1)
+    # 9.1.1 墓地の一番上のカードの扱い: its owner chooses among the cards arriving at once, and
+    # among those that stay when cards leave
+    OWNER_CHOOSES = "owner_chooses"
+
+
 @dataclass(frozen=True, slots=True)
 class ZoneRule:
     """A zone the edition adds to each player's side (the fog of edition 8)."""
@@ -286,6 +295,7 @@ class CoreRules:
     target_required: bool = True
     # アクションを対象とするアクションは、自分自身を対象にできない (the same FAQ)
     no_self_target: bool = True
+    graveyard_top: GraveyardTop = GraveyardTop.LAST_IN
 
     def __reduce__(self) -> tuple[Any, ...]:
         return rebuilt(self)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from blackpoker.compiler.model import Limit, Speed, Timing
 from blackpoker.compiler.program import KindOfType
+from blackpoker.runtime.engine import graveyard
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.events import Discarded, GameOver, Requested, Resolved, SetUp, Triggered
 from blackpoker.runtime.engine.expressions import condition
@@ -71,6 +72,7 @@ def _deal(g: Table) -> None:
         shown = [p.life[0] for p in state.players]
         for index in (0, 1):
             t.damage(state, index, 1)  # the revealed card goes to the graveyard
+        graveyard.settle(g)  # one card each: nobody chooses
         if rank(shown[0]) != rank(shown[1]):
             first = 0 if rank(shown[0]) > rank(shown[1]) else 1
             break
@@ -150,9 +152,15 @@ def pass_chance(g: Table, p: int) -> None:
 
 
 def answer(g: Table, choice: Choice) -> None:
-    res = g.state.resolving[-1]
-    res.waiting = None
-    res.answer = choice
+    """An answer to the first question of the rules (a graveyard's top card), else to the
+    decision the running effect waits on."""
+    state = g.state
+    if state.asked:
+        graveyard.answer(g, choice)
+    else:
+        res = state.resolving[-1]
+        res.waiting = None
+        res.answer = choice
     advance(g)
 
 
@@ -160,6 +168,8 @@ def advance(g: Table) -> None:
     """Run resolutions and the trigger check until a player must decide or the game ends."""
     state = g.state
     while state.result is None:
+        if state.asked or ((state.arrived or state.left) and graveyard.settle(g)):
+            return  # a graveyard's top card is chosen before the game goes on
         if state.resolving:
             res = state.resolving[-1]
             signal = run(g, res)

@@ -161,6 +161,8 @@ def deciding(s: Subject) -> str | None:
 
 
 def no_effect_waiting(s: Subject) -> str | None:
+    if s.game.state.asked:
+        return f"{s.who} chooses a graveyard's top card first"
     resolving = s.game.state.resolving
     return f"an effect waits for {s.who}'s answer" if resolving and resolving[-1].waiting else None
 

@@ -99,6 +99,23 @@ def test_edition_fields_and_format_membership(tmp_path: Path) -> None:
     assert entry.entry.id == moved["id"] and [(c.field, c.new) for c in entry.changes] == [("format", first)]
 
 
+def test_core_rules_and_labels_change_one_line_each(tmp_path: Path) -> None:
+    """A record is compared field by field, a list of records with ids id by id."""
+    data = edition_data()
+    data["core"] = {**data["core"], "hand_limit": data["core"]["hand_limit"] + 1, "target_required": False}
+    data["labels"] = [*data.get("labels", ()), {"id": "scout", "name": "斥候"}]
+    result = diff_rulesets(*load_sides(Environment(), EDITION, str(write_edition(tmp_path, data)), None))
+    assert [(c.field, c.old, c.new) for c in result.edition] == [
+        ("core.hand_limit", str(data["core"]["hand_limit"] - 1), str(data["core"]["hand_limit"])),
+        ("core.target_required", "true", "false"),
+        ("labels.scout", "", '{"name": "斥候"}'),
+    ]
+    first = str(write_edition(tmp_path / "a", data))
+    data["labels"][-1] = {"id": "scout", "name": "改名"}
+    renamed = diff_rulesets(*load_sides(Environment(), first, str(write_edition(tmp_path / "b", data)), None))
+    assert [(c.field, c.old, c.new) for c in renamed.edition] == [("labels.scout.name", "斥候", "改名")]
+
+
 def _formats(action: dict[str, Any], data: dict[str, Any]) -> list[str]:
     """The formats an action of the data belongs to: its first format and those after it."""
     ids = [f["id"] for f in data["formats"]]

@@ -323,6 +323,7 @@ class Edition:
     fog_types: tuple[str, ...] = ()
     usage_line: tuple[str, ...] = USAGE_LINE
     abilities: tuple[Ability, ...] = ()  # always on (its own, then a local rule's)
+    usage_separator: str = "・"  # between the usage line's parts: 9.0 prints @直接-通常-クイック
 
     def format(self, format_id: str) -> Format:
         return next(f for f in self.formats if f.id == format_id)

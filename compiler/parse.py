@@ -259,6 +259,7 @@ def _edition(doc: Document, problems: list[Diagnostic]) -> Edition:
         labels=tuple(Label(label["id"], label["name"]) for label in data.get("labels", ())),
         fog_types=tuple(data.get("fog_types", ())),
         usage_line=tuple(data.get("usage_line", USAGE_LINE)),
+        usage_separator=data.get("usage_separator", "・"),
         abilities=parse_abilities(doc, ("abilities",), data.get("abilities", ()), problems),
     )
 

@@ -17,7 +17,15 @@ from typing import Any
 
 import pytest
 from blackpoker.site.build import BuildOptions, build_site
-from editions_support import EDITIONS, UPSTREAM, change_logs, read_upstream, upstream_entries, upstream_lists
+from editions_support import (
+    EDITIONS,
+    UPSTREAM,
+    change_logs,
+    environment,
+    read_upstream,
+    upstream_entries,
+    upstream_lists,
+)
 from site_support import pdf_text, sentences, squash, text_content
 
 # (list, field, text): the texts of each kind of upstream entry, printed under their headings.
@@ -42,7 +50,7 @@ def normal(text: str) -> str:
     return squashed
 
 
-def expected(kind: str, entry: dict[str, Any], ruby_inline: bool = False) -> list[str]:
+def expected(kind: str, entry: dict[str, Any], separator: str, ruby_inline: bool = False) -> list[str]:
     """What the sheet must print for one upstream entry, whitespace removed.
 
     `ruby_inline`: the PDF prints a ルビ in small type right after the name (no ruby layout
@@ -54,7 +62,7 @@ def expected(kind: str, entry: dict[str, Any], ruby_inline: bool = False) -> lis
         # Key notation prints in its normal form: half-width digits and letters (２枚 → 2枚).
         wanted.append(f"★{unicodedata.normalize('NFKC', entry[f'{kind}Key'])}")
     if kind == "act":
-        mode = "・".join(entry[f] for f in ("actTrigger", "actSpeed", "actTime") if entry.get(f))
+        mode = separator.join(entry[f] for f in ("actTrigger", "actSpeed", "actTime") if entry.get(f))
         cost = f"|${entry['actCost']}" if entry.get("actCost") else ""
         wanted.append(f"{mode}{cost}")
     if kind == "char" and entry.get("charLabel"):
@@ -82,6 +90,11 @@ def test_every_built_in_edition_has_its_official_list_or_change_log_beside_the_c
     assert sorted([*upstream_lists(), *change_logs()]) == sorted(EDITIONS)
 
 
+def _separator(edition: str) -> str:
+    """What the edition's sheets print between the usage line's parts (・, or 9.0's -)."""
+    return environment().edition(edition).edition.usage_separator
+
+
 def _articles(html: str) -> list[str]:
     return [normal(text_content(a)) for a in re.findall(r"<article .*?</article>", html, re.S)]
 
@@ -91,7 +104,7 @@ def test_html_prints_every_upstream_entry_in_one_article(upstream: tuple[Any, ..
     articles = _articles(html)
     missing = []
     for kind, entry in upstream_entries(data):
-        wanted = expected(kind, entry)
+        wanted = expected(kind, entry, _separator(edition))
         # The entry's own article: the one headed by its name and type.
         article = next((a for a in articles if wanted[0] in a), "")
         missing += [(entry[f"{kind}Name"], w) for w in wanted if w not in article]
@@ -104,7 +117,7 @@ def test_pdf_prints_every_upstream_entry(upstream: tuple[Any, ...]) -> None:
     missing = [
         (entry[f"{kind}Name"], w)
         for kind, entry in upstream_entries(data)
-        for w in expected(kind, entry, ruby_inline=True)
+        for w in expected(kind, entry, _separator(edition), ruby_inline=True)
         if w not in page
     ]
     assert missing == [], f"{edition}: {missing[:10]}"

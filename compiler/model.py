@@ -261,8 +261,8 @@ class Visibility(StrEnum):
 class GraveyardTop(StrEnum):
     """Which card of a graveyard lies on top, where every player sees it (完全公開)."""
 
-    LAST_IN = "last_in"  # the card moved in last; when cards leave, the one below (up to 9.1)
-    # 9.1.1 墓地の一番上のカードの扱い: its owner chooses among the cards arriving at once, and
+    LAST_IN = "last_in"  # the card moved in last; when cards leave, the one below (the default)
+    # 墓地の一番上のカードの扱い: its owner chooses among the cards arriving at once, and
     # among those that stay when cards leave
     OWNER_CHOOSES = "owner_chooses"
 
@@ -291,7 +291,7 @@ class CoreRules:
     hand_size: int
     hand_limit: int
     zones: tuple[ZoneRule, ...] = ()
-    # 「対象」項目があるアクションは、適法な対象を指定できなければ起こせない (001 §3.10.3, 9.0 §5.6.3)
+    # 「対象」項目があるアクションは、適法な対象を指定できなければ起こせない (001 §3.10.3, and a FAQ)
     target_required: bool = True
     # アクションを対象とするアクションは、自分自身を対象にできない (the same FAQ)
     no_self_target: bool = True
@@ -323,7 +323,7 @@ class Edition:
     fog_types: tuple[str, ...] = ()
     usage_line: tuple[str, ...] = USAGE_LINE
     abilities: tuple[Ability, ...] = ()  # always on (its own, then a local rule's)
-    usage_separator: str = "・"  # between the usage line's parts: 9.0 prints @直接-通常-クイック
+    usage_separator: str = "・"  # between the usage line's parts (or - as in @直接-通常-クイック)
 
     def format(self, format_id: str) -> Format:
         return next(f for f in self.formats if f.id == format_id)

@@ -1,6 +1,6 @@
-"""The two rules of 9.0's FAQ as core rules (`core.target_required`, `core.no_self_target`):
-on the shipped scenarios that pin them down, and on the same positions under a based edition
-of the scenarios' edition that sets both false (docs/engine.md, "The rules of 9.0's FAQ")."""
+"""The two rules of the FAQ (よくある質問) as core rules (`core.target_required`,
+`core.no_self_target`): on the shipped scenarios that pin them down, and on the same positions
+under a based edition of the scenarios' edition that sets both false (docs/engine.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The graveyard's top card (`core.graveyard_top`): where the edition says `owner_chooses`
-(9.1.1's 墓地の一番上のカードの扱い), the owner of a graveyard that received several cards at
+(墓地の一番上のカードの扱い), the owner of a graveyard that received several cards at
 once, or lost cards and keeps two or more, chooses its top card before the game goes on; the
 top card is public in every player's view. Editions are picked by that data, never by id."""
 

@@ -1,4 +1,4 @@
-"""The graveyard's top card (9.1.1 墓地の一番上のカードの扱い), for an edition whose
+"""The graveyard's top card (墓地の一番上のカードの扱い), for an edition whose
 `core.graveyard_top` is `owner_chooses`.
 
 The top card of a graveyard is public (001 §3.12.1); the state keeps a graveyard top last.

@@ -5,7 +5,7 @@
 * Hand: the owner sees the cards, the opponent only the count.
 * Graveyard: the owner sees the contents (個人公開); its top card is public (完全公開: 墓地の
   一番上のカード), so the opponent sees that one, and `top` names it for both. Which card is on
-  top follows the edition's `core.graveyard_top` (9.1.1: its owner chooses it).
+  top follows the edition's `core.graveyard_top` (`owner_chooses`: its owner chooses it).
 * Field: face-up cards are public; a face-down character (a bulwark) is seen by its owner
   only (伏せてあるカード: 個人公開). The opponent sees a face-down character, its state and
   a reference `face-down#N` — and options that target it name it that way, never by card.

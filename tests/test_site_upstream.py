@@ -16,7 +16,15 @@ from typing import Any
 
 import pytest
 from blackpoker.site.build import BuildOptions, build_site
-from editions_support import EDITIONS, UPSTREAM, read_upstream, upstream_entries, upstream_lists
+from editions_support import (
+    EDITIONS,
+    UPSTREAM,
+    change_logs,
+    environment,
+    read_upstream,
+    upstream_entries,
+    upstream_lists,
+)
 from site_support import pdf_text, sentences, squash, text_content
 
 # (list, field, text): the texts of each kind of upstream entry, printed under their headings.
@@ -41,7 +49,7 @@ def normal(text: str) -> str:
     return squashed
 
 
-def expected(kind: str, entry: dict[str, Any], ruby: bool = False) -> list[str]:
+def expected(kind: str, entry: dict[str, Any], separator: str, ruby: bool = False) -> list[str]:
     """What the sheet must print for one upstream entry, whitespace removed: first its name and
     type; with `ruby`, its ルビ (in the PDF, a line of its own above the name; where it sits is
     tests/test_layout.py's; in the HTML an <rt>, which a reader's text leaves out)."""
@@ -52,7 +60,7 @@ def expected(kind: str, entry: dict[str, Any], ruby: bool = False) -> list[str]:
     if entry.get(f"{kind}Key"):
         wanted.append(f"★{entry[f'{kind}Key']}")
     if kind == "act":
-        mode = "・".join(entry[f] for f in ("actTrigger", "actSpeed", "actTime") if entry.get(f))
+        mode = separator.join(entry[f] for f in ("actTrigger", "actSpeed", "actTime") if entry.get(f))
         cost = f"|${entry['actCost']}" if entry.get("actCost") else ""
         wanted.append(f"{mode}{cost}")
     if kind == "char" and entry.get("charLabel"):
@@ -73,10 +81,16 @@ def upstream(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
     return data, edition, html, pdf_text(out / edition / "all.pdf")
 
 
-def test_every_built_in_edition_has_its_official_list_beside_the_checkout() -> None:
+def test_every_built_in_edition_has_its_official_list_or_change_log_beside_the_checkout() -> None:
     if not UPSTREAM.is_dir():
         pytest.skip("the shared upstream data (../shared/reference/upstream) is not beside this checkout")
-    assert sorted(upstream_lists()) == sorted(EDITIONS)
+    # the editions upstream publishes only as change logs are written from those (test_change_logs.py)
+    assert sorted([*upstream_lists(), *change_logs()]) == sorted(EDITIONS)
+
+
+def _separator(edition: str) -> str:
+    """What the edition's sheets print between the usage line's parts (・, or 9.0's -)."""
+    return environment().edition(edition).edition.usage_separator
 
 
 def _articles(html: str) -> list[str]:
@@ -89,7 +103,7 @@ def test_html_prints_every_upstream_entry_in_one_article(upstream: tuple[Any, ..
     raw = re.findall(r"<article .*?</article>", html, re.S)
     missing = []
     for kind, entry in upstream_entries(data):
-        wanted = expected(kind, entry)
+        wanted = expected(kind, entry, _separator(edition))
         # The entry's own article: the one headed by its name and type.
         index = next((i for i, a in enumerate(articles) if wanted[0] in a), None)
         article = articles[index] if index is not None else ""
@@ -106,7 +120,7 @@ def test_pdf_prints_every_upstream_entry(upstream: tuple[Any, ...]) -> None:
     missing = [
         (entry[f"{kind}Name"], w)
         for kind, entry in upstream_entries(data)
-        for w in expected(kind, entry, ruby=True)
+        for w in expected(kind, entry, _separator(edition), ruby=True)
         if w not in page
     ]
     assert missing == [], f"{edition}: {missing[:10]}"

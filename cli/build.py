@@ -53,6 +53,12 @@ from rich.console import Console
     "with gets a sheet with its actions added too (<edition>/<format>-<ID>.html).",
 )
 @click.option(
+    "--beta/--release",
+    default=False,
+    help="A beta sheet marks in red the entries its version adds or updates (their since / "
+    "updates name it); a release sheet (the default) prints them black.",
+)
+@click.option(
     "--force", is_flag=True, help="Write into a non-empty --out folder that no build made (other files stay)."
 )
 def build(
@@ -63,10 +69,13 @@ def build(
     base_url: str,
     html_only: bool,
     frame: str | None,
+    beta: bool,
     force: bool,
 ) -> None:
     """Build the action-list site: index, one page per edition and format, A4 and 2-up PDFs."""
-    options = BuildOptions(out, editions, formats, rules, base_url, html_only, force=force, frame=frame)
+    options = BuildOptions(
+        out, editions, formats, rules, base_url, html_only, force=force, frame=frame, beta=beta
+    )
     console = Console(stderr=True)
     try:
         result = build_site(options, console)

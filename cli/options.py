@@ -12,7 +12,7 @@ from blackpoker.compiler.environment import Environment, display
 from blackpoker.compiler.parse import OverlaySource
 
 EDITION_HELP = "Edition: a built-in id or the path of an edition file."
-DEFAULTS_HELP = "the registry's (`defaults:` in actionlists/editions.yaml)"
+DEFAULTS_HELP = "the registry's (actionlists/editions.yaml)"
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -37,7 +37,7 @@ def play_format() -> str:
 
 def edition_option() -> Callable[[F], F]:
     return click.option(
-        "--edition", default=default_edition, help=f"{EDITION_HELP} Default: {DEFAULTS_HELP}."
+        "--edition", default=default_edition, help=f"{EDITION_HELP} Default: the newest, {DEFAULTS_HELP}."
     )
 
 

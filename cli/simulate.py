@@ -170,7 +170,10 @@ def _summary(records: list[GameRecord], rules: RuleSet, plan: Plan, seconds: flo
 
 
 @click.command()
-@click.option("--edition", help=f"{EDITION_HELP} Default: a local-rule file's edition, else {DEFAULTS_HELP}.")
+@click.option(
+    "--edition",
+    help=f"{EDITION_HELP} Default: a local-rule file's edition, else the newest, {DEFAULTS_HELP}.",
+)
 @click.option(
     "--format", "format_id", help="Format id (default: the registry's `play_format`, or the --rules file's)."
 )

@@ -16,6 +16,7 @@ from blackpoker.compiler.needs import (
     dangling,
     references,
     request_cycles,
+    request_trigger_cycles,
     trigger_cycles,
     turn_passers,
 )
@@ -207,15 +208,16 @@ def _check_caused_by(
 def _check_triggered_by(
     source: EditionSource, doc: Document, path: PathKey, rule: Any, added: Added
 ) -> list[Diagnostic]:
-    """The resolved action must exist (in the action's formats: checked per format with the
-    other references); its condition reads only the names every program may read."""
+    """The resolved or requested action must exist (in the action's formats: checked per format
+    with the other references); its condition reads only the names every program may read."""
     if rule is None:
         return []
     problems = []
-    if rule.resolved is not None and rule.resolved not in {a.id for a in source.actions} | added.actions:
-        problems.append(
-            doc.at((*path, *rule.at("resolved")), f"triggered_by.resolved: unknown action '{rule.resolved}'")
-        )
+    known = {a.id for a in source.actions} | added.actions
+    for name in ("resolved", "requested"):
+        named = getattr(rule, name)
+        if named is not None and named not in known:
+            problems.append(doc.at((*path, *rule.at(name)), f"triggered_by.{name}: unknown action '{named}'"))
     for where, node in walk(rule, path):
         if isinstance(node, Name) and node.name not in BUILT_IN_NAMES:
             message = (
@@ -337,6 +339,11 @@ def check_character(
         if type_name not in edition.action_types:
             problems.append(
                 doc.at((*path, "waives_cost_of", i), _unknown("action type", type_name, edition.action_types))
+            )
+    for name in ("waives_units", "waives_timing"):
+        if _get(character, name) and not _get(character, "waives_cost_of"):
+            problems.append(
+                doc.at((*path, name), f"{name}: only with waives_cost_of (the action types it waives)")
             )
     units = [u.unit for u in edition.cost_units]
     for i, unit in enumerate(_get(character, "waives_units") or ()):
@@ -479,6 +486,12 @@ def _edition_needs(source: EditionSource) -> list[Diagnostic]:
     for cycle in request_cycles(source.actions):
         closing = cycle[-1]
         problems.append(doc.at((*where[("actions", closing.referrer)], *closing.at), cycle_message(cycle)))
+    for looped in request_trigger_cycles(source.actions):
+        message = (
+            f"triggered_by.requested: '{looped}' resolves at once when triggered and requests what "
+            "triggers it again, forever"
+        )
+        problems.append(doc.at((*where[("actions", looped)], "triggered_by", "requested"), message))
     for ring in trigger_cycles(source.actions):
         names = " -> ".join(f"'{name}'" for name in (*ring, ring[0]))
         message = f"triggered_by: {names}: immediate actions that trigger each other on resolution, forever"

@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any
 
 from blackpoker.runtime.rules.cost import Cost
-from blackpoker.runtime.rules.model import Action, Character, Fog, RuleSet, TrumpRule, ZoneRule
+from blackpoker.runtime.rules.model import Action, Character, Fog, GraveyardTop, RuleSet, TrumpRule, ZoneRule
 from blackpoker.runtime.rules.program import Ability, Node, Step
 
 
@@ -47,6 +47,14 @@ def ruleset_json(ruleset: RuleSet) -> dict[str, Any]:
             # the keys of later editions' data appear only where it has them, so that the
             # rule-set hash of an edition without them stays what it was
             **({"zones": [_zone(z) for z in core.zones]} if core.zones else {}),
+            # written when an edition drops the rule, so that the rule sets that keep it hash as before
+            **({"target_required": False} if not core.target_required else {}),
+            **({"no_self_target": False} if not core.no_self_target else {}),
+            **(
+                {"graveyard_top": core.graveyard_top.value}
+                if core.graveyard_top is not GraveyardTop.LAST_IN
+                else {}
+            ),
         },
         "actions": [_action(ruleset, a) for a in ruleset.actions],
         "characters": [_character(ruleset, c) for c in ruleset.characters],
@@ -136,6 +144,7 @@ def _character(ruleset: RuleSet, character: Character) -> dict[str, Any]:
         ],
         "waives_cost_of": list(character.waives_cost_of),
         **({"waives_units": list(character.waives_units)} if character.waives_units else {}),
+        **({"waives_timing": character.waives_timing.value} if character.waives_timing else {}),
         **({"number": character.number} if character.number is not None else {}),
         **({"untargetable": True} if character.untargetable else {}),
         **({"untargetable_by": list(character.untargetable_by)} if character.untargetable_by else {}),

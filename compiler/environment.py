@@ -86,9 +86,12 @@ class Environment:
         return self._frame_extras
 
     def default(self, what: Literal["edition", "format", "play_format"]) -> str:
-        """What the commands take when not told (the registry's `defaults:`): the edition, the
-        format of compile and list, or the format of play and simulate."""
-        self._index()
+        """What the commands take when not told: the edition (the registry's first, the newest,
+        unless its `defaults:` name one), the format of compile and list, or the format of play
+        and simulate (its `defaults:`)."""
+        editions = self._index()
+        if what == "edition" and what not in self._defaults:
+            return next(iter(editions))
         return self._defaults[what]
 
     def official_sheet(self, edition: str, format_id: str) -> str | None:
@@ -104,8 +107,8 @@ class Environment:
             doc, problems = load_bytes(folder.joinpath(INDEX).read_bytes(), where)
             entries = doc.data.get("editions") if doc is not None and isinstance(doc.data, dict) else None
             defaults = doc.data.get("defaults") if doc is not None and isinstance(doc.data, dict) else None
-            if problems or not isinstance(entries, list) or not isinstance(defaults, dict):
-                shape = "expected editions: [...] and defaults: {edition, format, play_format}"
+            if problems or not isinstance(entries, list) or not entries or not isinstance(defaults, dict):
+                shape = "expected editions: [...] and defaults: {format, play_format}"
                 raise CompileError(problems or [Diagnostic(Location(where, 1, 1), shape)])
             self._defaults = {k: str(v) for k, v in defaults.items()}
             self._builtin = {e["id"]: Path(str(folder.joinpath(e["file"]))) for e in entries}

@@ -47,8 +47,10 @@ def references(actions: Sequence[Action], characters: Sequence[Character]) -> It
             elif isinstance(node, PutCharacter | Mount | Become) and isinstance(node.as_, str):
                 yield Reference(action.id, f"{node.op}.as", node.as_, False, (*where, *node.at("as_")))
         rule = action.triggered_by
-        if rule is not None and rule.resolved is not None:
-            yield Reference(action.id, "triggered_by", rule.resolved, True, rule.at("resolved"))
+        for field_name in ("resolved", "requested"):
+            named = getattr(rule, field_name) if rule is not None else None
+            if rule is not None and named is not None:
+                yield Reference(action.id, "triggered_by", named, True, rule.at(field_name))
     for character in characters:
         for j, trigger in enumerate(character.triggers):
             yield Reference(character.id, "triggers", trigger.request, True, ("triggers", j, "request"))
@@ -125,6 +127,37 @@ def trigger_cycles(actions: Sequence[Action]) -> list[tuple[str, ...]]:
             cycles.append((*loop[loop.index(first) :], *loop[: loop.index(first)]))
         seen.update(ring)
     return cycles
+
+
+def request_trigger_cycles(actions: Sequence[Action]) -> list[str]:
+    """The immediate actions a request triggers (`triggered_by.requested`) whose resolution
+    leads, through `request` steps of immediate actions only, to another request of the action
+    that triggers them: the trigger check would run them forever without a decision. Each as
+    its id, in format order."""
+    immediate = {a.id: a for a in actions if a.speed is Speed.IMMEDIATE}
+    triggered: dict[str, list[str]] = {}  # requested action → the immediate actions it triggers
+    for action in immediate.values():
+        rule = action.triggered_by
+        if rule is not None and rule.requested is not None:
+            triggered.setdefault(rule.requested, []).append(action.id)
+    requests = {
+        a: [r.wanted for r in references([immediate[a]], ()) if r.field == "request"] for a in immediate
+    }
+    rings = []
+    for action_id, action in immediate.items():
+        rule = action.triggered_by
+        if rule is None or rule.requested is None:
+            continue
+        reached: set[str] = set()
+        todo = [action_id]  # what resolves at once, one after the other, once it is triggered
+        while todo and rule.requested not in reached:
+            for wanted in requests[todo.pop()]:
+                if wanted not in reached:
+                    reached.add(wanted)
+                    todo += [w for w in (wanted, *triggered.get(wanted, ())) if w in immediate]
+        if rule.requested in reached:
+            rings.append(action_id)
+    return rings
 
 
 def turn_passers(actions: Sequence[Action]) -> set[str]:

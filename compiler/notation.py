@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib.resources import files
 from typing import Any, NamedTuple
@@ -82,7 +82,7 @@ def parse_key(text: str) -> KeySpec:
     except UnexpectedInput as error:
         raise NotationError(text, [_syntax_problem(error, norm, _KEY_WORDS)]) from None
     if isinstance(result, KeySpec):
-        return result
+        return replace(result, written=text.strip())
     assert isinstance(result, _Failure)
     length = len(norm.text)
     spans = [(norm.original_span(start, min(end, length)), message) for start, end, message in result.issues]

@@ -29,6 +29,7 @@ from blackpoker.runtime.rules.model import (
     Edition,
     Fog,
     Format,
+    GraveyardTop,
     Label,
     LegendBox,
     Limit,
@@ -121,6 +122,7 @@ _CHARACTER: dict[str, Callable[[Any], Any]] = {
     "combat": Combat,
     "waives_cost_of": tuple,
     "waives_units": tuple,
+    "waives_timing": Timing,
     "labels": tuple,
     "untargetable_by": tuple,
     "suits": tuple,
@@ -247,12 +249,17 @@ def _edition(doc: Document, problems: list[Diagnostic]) -> Edition:
         character_types=tuple(data["character_types"]),
         cost_units=tuple(CostUnit(u["unit"], u["name"], u["text"]) for u in data["cost_units"]),
         core=CoreRules(
-            **{**data["core"], "zones": tuple(ZoneRule.read(z) for z in data["core"].get("zones", ()))}
+            **{
+                **data["core"],
+                "zones": tuple(ZoneRule.read(z) for z in data["core"].get("zones", ())),
+                "graveyard_top": GraveyardTop(data["core"].get("graveyard_top", GraveyardTop.LAST_IN)),
+            }
         ),
         legend=tuple(LegendBox(box["title"], tuple(box["lines"])) for box in data.get("legend", ())),
         labels=tuple(Label(label["id"], label["name"]) for label in data.get("labels", ())),
         fog_types=tuple(data.get("fog_types", ())),
         usage_line=tuple(data.get("usage_line", USAGE_LINE)),
+        usage_separator=data.get("usage_separator", "・"),
         abilities=parse_abilities(doc, ("abilities",), data.get("abilities", ()), problems),
     )
 

@@ -63,6 +63,7 @@ class BuildOptions:
     workers: int | None = None  # PDF processes; None: one per core
     force: bool = False  # write into a non-empty folder that no build made
     frame: str | None = None  # a frame's or option's id: its formats' sheets with its actions too
+    beta: bool = False  # a beta sheet marks in red what its version adds and updates; a release prints black
 
 
 MANIFEST = ".blackpoker-site.json"  # every file the builds wrote into the output folder
@@ -109,7 +110,7 @@ def build_site(options: BuildOptions, console: Console | None = None) -> BuildRe
     with _staging(writes, options.out) as staging, _progress(console) as progress:
         sheets = len(pages) + len(extras) + len(rules_of_play)
         task = progress.add_task("HTML", total=sheets * (1 if options.html_only else 2) + 1)
-        files = _write_html(staging, pages, history, extras, rules_of_play, options)
+        files = _write_html(staging, pages, history, extras, rules_of_play, options, owned)
         progress.update(task, advance=sheets + 1, refresh=True)
         if not options.html_only:
             progress.update(task, description="PDF", refresh=True)
@@ -183,6 +184,7 @@ def _write_html(
     extras: Sequence[ExtraPage],
     rules_of_play: Sequence[RegulationsPage],
     options: BuildOptions,
+    owned: set[Path],
 ) -> list[Path]:
     static = root / "static"
     static.mkdir()
@@ -190,11 +192,14 @@ def _write_html(
     for source in _static_files():
         (static / source.name).write_bytes(source.read_bytes())
         files.append(Path("static", source.name))
-    with_pdf = not options.html_only
+    def with_pdf(page: Page | ExtraPage | RegulationsPage) -> bool:
+        return not options.html_only or _has_pdfs(options.out, owned, page)
+
     for page in pages:
         target = root / page.path
         target.parent.mkdir(exist_ok=True)
-        target.write_text(render_sheet(page, options.base_url, with_pdf), encoding="utf-8")
+        html = render_sheet(page, options.base_url, with_pdf(page), options.beta)
+        target.write_text(html, encoding="utf-8")
         files.append(Path(page.path))
     for change in history:
         target = root / change.path
@@ -204,16 +209,23 @@ def _write_html(
     for extra in extras:
         target = root / extra.path
         target.parent.mkdir(exist_ok=True)
-        target.write_text(render_extra(extra, with_pdf), encoding="utf-8")
+        target.write_text(render_extra(extra, with_pdf(extra), options.beta), encoding="utf-8")
         files.append(Path(extra.path))
     for regulations in rules_of_play:
         target = root / regulations.path
         target.parent.mkdir(exist_ok=True)
-        target.write_text(render_regulations(regulations, with_pdf), encoding="utf-8")
+        target.write_text(render_regulations(regulations, with_pdf(regulations)), encoding="utf-8")
         files.append(Path(regulations.path))
     index = render_index(pages, history, with_pdf, extras, rules_of_play)
     (root / "index.html").write_text(index, encoding="utf-8")
     return [*files, Path("index.html")]
+
+
+def _has_pdfs(out: Path, owned: set[Path], page: Page | ExtraPage | RegulationsPage) -> bool:
+    """Whether an earlier build left the page's PDFs in out: an HTML-only rebuild keeps linking them."""
+    names = pdf_names(page)
+    pdfs = [Path(page.path).with_name(name) for name in (names.a4, names.two_up)]
+    return all(pdf in owned and (out / pdf).is_file() for pdf in pdfs)
 
 
 def _write_pdfs(

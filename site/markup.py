@@ -10,6 +10,7 @@ Only the marker is dropped; the item's text is kept exactly as written.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -120,3 +121,25 @@ def suits(text: str) -> Markup:
         else:
             html += escape(part)
     return html
+
+
+RUBY_SIZE = 0.5  # a ルビ's font size, in its name's em (sheet.css: rt)
+_OVERHANG = 2.0  # how far, in its own em, a ルビ's box may reach past its name's on each side (sheet.css)
+
+
+def _width(text: str) -> float:
+    """Roughly how wide text sets, in em: full-width characters 1, the others (Latin) about half."""
+    return sum(1.0 if unicodedata.east_asian_width(char) in "WFA" else 0.55 for char in text)
+
+
+def ruby_spread(name: str, ruby: str) -> float:
+    """The letter spacing, in em, that sets a name as wide as its ルビ, so that the reading
+    never reaches past the name it reads; 0 when the reading is the narrower."""
+    extra = _width(ruby) * RUBY_SIZE - _width(name)
+    return round(extra / (len(name) - 1), 3) if extra > 0 and len(name) > 1 else 0.0
+
+
+def ruby_overhang(spread: float) -> float:
+    """The right edge of a spread name's ルビ box, in the ルビ's em: the spacing after the
+    name's last character is not part of the name, so the reading is centred without it."""
+    return round(spread / RUBY_SIZE - _OVERHANG, 3)

@@ -9,8 +9,9 @@ from typing import TypeVar
 
 from blackpoker.compiler.documents.diff import RuleSetDiff, side_name
 from blackpoker.compiler.documents.extra import NUMBERS, SUITS
-from blackpoker.runtime.rules.model import Edition, Format, RuleSet
-from blackpoker.site.markup import Paragraph, Separator, blocks, suits
+from blackpoker.runtime.rules.keyspec import KeySpec
+from blackpoker.runtime.rules.model import Action, Edition, Format, RuleSet
+from blackpoker.site.markup import Paragraph, Separator, blocks, ruby_overhang, ruby_spread, suits
 from blackpoker.site.pages import ChangesPage, ExtraPage, Page, RegulationsPage
 from blackpoker.site.qr import qr_svg
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
@@ -37,9 +38,37 @@ def environment() -> Environment:
     )
     env.filters["suits"] = suits
     env.globals["blocks"] = blocks
+    env.globals["ruby_spread"] = ruby_spread
+    env.globals["ruby_overhang"] = ruby_overhang
+    env.globals["key_text"] = key_text
+    env.globals["fresh"] = fresh
     env.tests["paragraph"] = lambda block: isinstance(block, Paragraph)
     env.tests["separator"] = lambda block: isinstance(block, Separator)
     return env
+
+
+def key_text(key: KeySpec) -> str:
+    """A key as the data writes it (`同じ数字を２枚`), else its canonical notation."""
+    return key.written or str(key)
+
+
+def _version(text: str) -> tuple[str, ...]:
+    """A version's numbers, so that v9, v9.0 and 9.0.0 name the same version."""
+    parts = text.strip().lstrip("vV").split(".")
+    while len(parts) > 1 and parts[-1] == "0":
+        parts.pop()
+    return tuple(parts)
+
+
+def fresh(entry: object, version: str) -> str:
+    """What a beta sheet of `version` marks an entry as: 新規 when the version adds it (its
+    `since`), 更新 when the version updates it (its `updates`), else nothing."""
+    if not version:
+        return ""
+    target = _version(version)
+    if _version(getattr(entry, "since", "") or "-") == target:
+        return "新規"
+    return "更新" if any(_version(v) == target for v in getattr(entry, "updates", ())) else ""
 
 
 def page_url(base_url: str, page: Page) -> str | None:
@@ -52,7 +81,8 @@ def pdf_names(page: Page | ExtraPage | RegulationsPage) -> Downloads:
     return Downloads(f"{page.slug}.pdf", f"{page.slug}-2up.pdf")
 
 
-def render_sheet(page: Page, base_url: str, with_pdf: bool) -> str:
+def render_sheet(page: Page, base_url: str, with_pdf: bool, beta: bool = False) -> str:
+    """A format's sheet; a beta sheet (`beta`) marks in red what its edition adds and updates."""
     ruleset = page.ruleset
     url = page_url(base_url, page)
     return (
@@ -75,14 +105,15 @@ def render_sheet(page: Page, base_url: str, with_pdf: bool) -> str:
             downloads=pdf_names(page) if with_pdf else None,
             house=page.house,
             frame=page.frame,
-            frame_groups=_grouped(frame.actions, [a.type for a in frame.actions], lambda a: a.type)
+            frame_groups=_grouped(frame.actions, list(dict.fromkeys(a.type for a in frame.actions)), _type)
             if (frame := page.frame)
             else [],
+            new_in=ruleset.edition.id if beta else "",
         )
     )
 
 
-def render_extra(page: ExtraPage, with_pdf: bool) -> str:
+def render_extra(page: ExtraPage, with_pdf: bool, beta: bool = False) -> str:
     """An extra list's sheet: the trump grid by suit and number, then each ability with its
     text and actions (laid out as on the action list), after the trump operations."""
     extra, ruleset = page.extra, page.ruleset
@@ -100,6 +131,7 @@ def render_extra(page: ExtraPage, with_pdf: bool) -> str:
             cost_units={u.unit: u.text for u in ruleset.edition.cost_units},
             downloads=pdf_names(page) if with_pdf else None,
             edits=page.edits,
+            new_in=extra.id if beta else "",
         )
     )
 
@@ -118,6 +150,7 @@ def render_regulations(page: RegulationsPage, with_pdf: bool) -> str:
             regulations=regulations,
             edition_title=page.about.title,
             tables=tables,
+            action_names={action.id: action.name for action in regulations.actions},
             downloads=pdf_names(page) if with_pdf else None,
         )
     )
@@ -126,13 +159,14 @@ def render_regulations(page: RegulationsPage, with_pdf: bool) -> str:
 def render_index(
     pages: Sequence[Page],
     history: Sequence[ChangesPage],
-    with_pdf: bool,
+    with_pdf: Callable[[Page | ExtraPage | RegulationsPage], bool],
     extras: Sequence[ExtraPage] = (),
     regulations: Sequence[RegulationsPage] = (),
 ) -> str:
     """Links to every page, grouped by edition in the pages' order (newest edition first),
     each edition's extra lists after its formats; an edition with only extra lists or
-    regulations (a build of just those) is listed after the others."""
+    regulations (a build of just those) is listed after the others. `with_pdf`: whether
+    a page has its PDFs beside it."""
     editions: dict[str, tuple[Edition, list[Page]]] = {}
     for page in pages:
         editions.setdefault(page.ruleset.edition.id, (page.ruleset.edition, []))[1].append(page)
@@ -151,7 +185,7 @@ def render_index(
             changes={page.edition: page for page in history},
             regulations={page.edition: page for page in regulations},
             side_name=side_name,
-            downloads=pdf_names if with_pdf else None,
+            downloads=lambda page: pdf_names(page) if with_pdf(page) else None,
         )
     )
 
@@ -177,6 +211,10 @@ def filter_formats(ruleset: RuleSet) -> tuple[Format, ...]:
     official = ruleset.edition.formats
     own = ruleset.format
     return (*official, own) if own.base is not None else official
+
+
+def _type(action: Action) -> str:
+    return action.type
 
 
 def _grouped(

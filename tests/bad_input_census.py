@@ -227,8 +227,8 @@ def yaml_commands(path: str, format_id: str) -> dict[str, tuple[tuple[str, ...],
 def edition_kinds() -> tuple[str, dict[str, dict[str, bytes]]]:
     """Bad edition files, each a change to the first built-in edition or a based edition
     (file name -> bytes; the first file is the one the command reads), and a format id."""
-    edition = builtin_editions()[0]
-    text = builtin_path(edition).read_text(encoding="utf-8")
+    texts = ((e, builtin_path(e).read_text(encoding="utf-8")) for e in builtin_editions())
+    edition, text = next((e, t) for e, t in texts if "base" not in yaml.safe_load(t))  # the newest in full
     first = yaml.safe_load(text)["formats"][0]["id"]
     entry_format = re.search(r"^    format: \S+$", text, re.MULTILINE)
     assert entry_format

@@ -7,6 +7,7 @@ it; entries are picked by what their programs do (`ops`) or by their fields, nev
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from pathlib import Path
@@ -36,6 +37,19 @@ EDITIONS: tuple[str, ...] = environment().builtin_editions()  # newest first
 def compiled(edition: str) -> dict[str, RuleSet]:
     """Every format of a built-in edition, smallest first."""
     return environment().compile_edition(edition)
+
+
+def written_out(edition: str) -> dict[str, Any]:
+    """A built-in edition's data written out in full: a based edition's changes applied to its
+    base's data (what it compiles from), an edition written in full as its file holds it."""
+    data: dict[str, Any] = copy.deepcopy(environment().edition(edition).doc.data)
+    return data
+
+
+def written_in_full(edition: str) -> bool:
+    """Whether the edition's own file holds every entry (no `base:`)."""
+    data = yaml.safe_load(environment().builtin_path(edition).read_text(encoding="utf-8"))
+    return "base" not in data
 
 
 def formats(edition: str) -> list[str]:
@@ -142,6 +156,13 @@ def decisions() -> dict[str, Any]:
     return data
 
 
+def change_logs() -> dict[str, str]:
+    """{edition id: the official change log it is written from} for the built-in editions
+    upstream publishes only as a change log (based editions)."""
+    logs: dict[str, str] = decisions()["change_logs"]
+    return logs
+
+
 def import_like(edition: str) -> str:
     """The edition given as --like when `edition` was imported."""
     like: str = decisions()["imports"][edition]["like"]
@@ -150,8 +171,9 @@ def import_like(edition: str) -> str:
 
 def accepted(edition: str) -> dict[Place, tuple[str, tuple[str, str] | None]]:
     """Where `edition` departs from a fresh import: place → (decision topic, the repair:
-    upstream text → built-in text, or None when the built-in value is chosen outright)."""
-    rows = decisions()["imports"][edition].get("accepted", ())
+    upstream text → built-in text, or None when the built-in value is chosen outright); none
+    for an edition written from a change log (`change_logs`), which no import made."""
+    rows = decisions()["imports"].get(edition, {}).get("accepted", ())
     return {
         (row["list"], row["id"], row["field"]): (
             row["topic"],

@@ -24,6 +24,15 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.play.regulation import Match, Setup
+from editions_support import EDITIONS
+
+
+def regulated_edition(frame: str) -> str:
+    """The newest built-in edition whose regulations have the frame (by id): the commands take
+    the newest edition when not told, whose regulations may have other frames or none, so a
+    test of a regulation names the edition it is written for."""
+    played = {e for r in builtin_regulations() if any(f.id == frame for f in r.frames) for e in r.editions}
+    return next(e for e in EDITIONS if e in played)
 
 
 def rules_under(regulation: Regulation) -> tuple[Rules, Setup]:

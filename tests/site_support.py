@@ -8,10 +8,13 @@ import sys
 from functools import cache
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
+from blackpoker.compiler.documents.regulation import builtin_regulations, played_formats
 from blackpoker.runtime.rules.model import Action, Character, RuleSet, Speed, Timing, Trigger
-from blackpoker.site.build import BuildOptions, build_site
+from blackpoker.site.build import BuildOptions, BuildResult, build_site
 from editions_support import compiled, formats, reference_edition
 
 # The list markers of the data's rule text (see site/markup.py): the sheet prints them as list numbering.
@@ -125,6 +128,41 @@ def built_html(factory: pytest.TempPathFactory) -> Path:
 def _built(out: Path, formats: tuple[str, ...], html_only: bool, editions: tuple[str, ...]) -> Path:
     build_site(BuildOptions(out, editions=editions, formats=formats, html_only=html_only))
     return out
+
+
+def _builds() -> dict[str, dict[str, Any]]:
+    """Every kind of build the layout tests check, by name → its BuildOptions: the official
+    site; each frame or option that adds actions (`--frame`), with the editions that have it
+    and the biggest format it is played with; each example local rule (`--rules`), its own page."""
+    builds: dict[str, dict[str, Any]] = {"official": {}}
+    frames: dict[str, tuple[dict[str, None], dict[str, None]]] = {}
+    for regulations in builtin_regulations():
+        for part in (*regulations.frames, *regulations.options):
+            if part.actions and regulations.editions:
+                editions, played = frames.setdefault(part.id, ({}, {}))
+                editions.update(dict.fromkeys(regulations.editions))
+                played.update(dict.fromkeys(f.id for f in played_formats(regulations, part)))
+    for id, (editions, played) in frames.items():
+        # the biggest format it is played with: its sheets hold the most, and the build stays small
+        builds[f"frame-{id}"] = {"frame": id, "editions": tuple(editions), "formats": tuple(played)[-1:]}
+    for example in sorted(EXAMPLES.glob("*.yaml")):
+        name = yaml.safe_load(example.read_text(encoding="utf-8")).get("name")
+        builds[f"rules-{example.stem}"] = {"rules": example, "formats": (name,)}
+    return builds
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+BUILDS = _builds()
+
+
+def built(factory: pytest.TempPathFactory, name: str) -> tuple[Path, BuildResult]:
+    """The build `name` of BUILDS with its PDFs, made once per test session."""
+    return _built_once(factory.getbasetemp() / f"layout-{name}", name)
+
+
+@cache
+def _built_once(out: Path, name: str) -> tuple[Path, BuildResult]:
+    return out, build_site(BuildOptions(out, **BUILDS[name]))
 
 
 def run_cli(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

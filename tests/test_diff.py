@@ -7,6 +7,7 @@ are picked from its data, so nothing here names an edition's actions.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +98,23 @@ def test_edition_fields_and_format_membership(tmp_path: Path) -> None:
     assert [(c.field, c.new) for c in result.edition] == [("title", "改訂版")]
     (entry,) = next(p for p in result.lists if p.list == "actions").changed
     assert entry.entry.id == moved["id"] and [(c.field, c.new) for c in entry.changes] == [("format", first)]
+
+
+def test_core_rules_and_labels_change_one_line_each(tmp_path: Path) -> None:
+    """A record is compared field by field, a list of records with ids id by id."""
+    data = edition_data()
+    data["core"] = {**data["core"], "hand_limit": data["core"]["hand_limit"] + 1, "target_required": False}
+    data["labels"] = [*data.get("labels", ()), {"id": "scout", "name": "斥候"}]
+    result = diff_rulesets(*load_sides(Environment(), EDITION, str(write_edition(tmp_path, data)), None))
+    assert [(c.field, c.old, c.new) for c in result.edition] == [
+        ("core.hand_limit", str(data["core"]["hand_limit"] - 1), str(data["core"]["hand_limit"])),
+        ("core.target_required", "true", "false"),
+        ("labels.scout", "", '{"name": "斥候"}'),
+    ]
+    first = str(write_edition(tmp_path / "a", data))
+    data["labels"][-1] = {"id": "scout", "name": "改名"}
+    renamed = diff_rulesets(*load_sides(Environment(), first, str(write_edition(tmp_path / "b", data)), None))
+    assert [(c.field, c.old, c.new) for c in renamed.edition] == [("labels.scout.name", "斥候", "改名")]
 
 
 def _formats(action: dict[str, Any], data: dict[str, Any]) -> list[str]:
@@ -212,6 +230,35 @@ def test_both_sides_report_their_problems_at_once() -> None:
     with pytest.raises(CompileError) as error:
         load_sides(Environment(), "nosuch", "other", None)
     assert [str(d.location) for d in error.value.diagnostics] == ["NEW", "OLD"]
+
+
+def test_the_html_page_prints_structured_values_as_yaml_lines(tmp_path: Path) -> None:
+    """Programs, core rules and the legend in `diff --html` read as the data writes them, not JSON.
+    The pair compared is the newest two consecutive built-in editions that change a program."""
+    editions = Environment().builtin_editions()
+    for newer, older in pairwise(editions):
+        old, new = load_sides(Environment(), older, newer, None)
+        program = next(
+            (
+                change
+                for part in diff_rulesets(old, new).lists
+                for entry in part.changed
+                for change in entry.changes
+                if change.field == "program" and change.old and change.new
+            ),
+            None,
+        )
+        if program is not None:
+            break
+    else:
+        pytest.fail("no two consecutive built-in editions differ in a program")
+    page = tmp_path / "changes.html"
+    assert invoke(older, newer, "--html", str(page)).exit_code == 0
+    html = page.read_text(encoding="utf-8")
+    blocks = [text_content(b) for b in re.findall(r'<td class="(?:old|new) block">(.*?)</td>', html, re.S)]
+    assert blocks and not [block for block in blocks if re.search(r'"\w+":', block)]  # no JSON keys
+    assert yaml.safe_load(program.new_block) == yaml.safe_load(program.new)  # the same data, as lines
+    assert text_content(program.new_block) in text_content(html)
 
 
 # --- the page never replaces an input ------------------------------------------------------

@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 import yaml
+from blackpoker.cli.main import main
+from blackpoker.compiler.environment import Environment
+from click.testing import CliRunner
 
 GUIDE = Path(__file__).resolve().parents[1] / "docs" / "designers.md"
 
@@ -39,3 +42,20 @@ def test_the_guides_edition_file_goes_through_every_step(tmp_path: Path) -> None
     assert f"+ {new_format}" in changes
     for action in data["actions"]["change"]:  # each changed action is listed as changed
         assert re.search(rf"~ {re.escape(action)} ", changes), changes
+
+
+def test_the_worked_example_shows_the_built_in_based_editions_and_their_diffs() -> None:
+    """The guide's worked example quotes built-in based editions as they are, and the output of
+    `blackpoker diff` on them as the command prints it now."""
+    text = GUIDE.read_text(encoding="utf-8")
+    env = Environment()
+    shown = [yaml.safe_load(block) for block in re.findall(r"```yaml\n(.*?)```", text, re.S)]
+    built_in = [data for data in shown if data.get("id") in env.builtin_editions()]
+    assert len(built_in) >= 2 and all("base" in data for data in built_in)
+    for data in built_in:
+        assert data == yaml.safe_load(env.builtin_path(data["id"]).read_text(encoding="utf-8"))
+    runs = re.findall(r"^\$ blackpoker (diff \S+ \S+)\n(.*?)(?=^\$ |^```)", text, re.S | re.M)
+    assert len(runs) >= 2
+    for command, output in runs:
+        result = CliRunner().invoke(main, command.split())
+        assert result.exit_code == 0 and result.output == output, command

@@ -15,6 +15,7 @@ from blackpoker.cli.main import main
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.compiler.environment import Environment
 from click.testing import CliRunner, Result
+from editions_support import written_out
 
 ENV = Environment()
 EDITIONS = ENV.builtin_editions()
@@ -25,8 +26,8 @@ NEW_LABEL = {"id": "scout", "name": "斥候"}  # a label no edition declares
 
 
 def builtin(edition: str) -> dict[str, Any]:
-    data: dict[str, Any] = yaml.safe_load(ENV.builtin_path(edition).read_text(encoding="utf-8"))
-    return data
+    """The edition's data written out in full (a based edition's changes applied)."""
+    return written_out(edition)
 
 
 def write(path: Path, data: dict[str, Any]) -> Path:
@@ -121,7 +122,18 @@ def test_a_copied_edition_with_a_changed_action_and_a_new_format_runs_everywhere
     compile, build, a scenario and simulate work on it with no code change."""
     data, joining = with_new_format(builtin(edition))
     data["id"] = f"{edition}.1"
-    changed = data["actions"][0]
+    own = {f["id"] for f in data["formats"]}  # not the extra format: the copy has no extra list
+    scenario = next(
+        p
+        for p in sorted(SCENARIOS.glob("**/*.yaml"))
+        if (found := yaml.safe_load(p.read_text(encoding="utf-8"))).get("edition") == edition
+        and found.get("format") in own
+    )
+    written = yaml.safe_load(scenario.read_text(encoding="utf-8"))
+    first = data["formats"][0]["id"]  # an action of every format, which the scenario does not name
+    changed = next(
+        a for a in data["actions"] if a["format"] == first and a["name"] not in str(written["commands"])
+    )
     changed["name"] += "改"
     path = write(tmp_path / "lists" / f"{data['id']}.yaml", data)
     monkeypatch.chdir(tmp_path)
@@ -142,14 +154,6 @@ def test_a_copied_edition_with_a_changed_action_and_a_new_format_runs_everywhere
     page = tmp_path / "site" / data["id"] / f"{NEW_FORMAT['id']}.html"
     assert changed["name"] in page.read_text(encoding="utf-8")
 
-    own = {f["id"] for f in data["formats"]}  # not the extra format: the copy has no extra list
-    scenario = next(
-        p
-        for p in sorted(SCENARIOS.glob("**/*.yaml"))
-        if (found := yaml.safe_load(p.read_text(encoding="utf-8"))).get("edition") == edition
-        and found.get("format") in own
-    )
-    written = yaml.safe_load(scenario.read_text(encoding="utf-8"))
     written["edition"] = f"lists/{path.name}"  # relative to the scenario file
     written["format"] = (
         NEW_FORMAT["id"] if written["format"] in ids_up_to(data, before) else written["format"]

@@ -18,6 +18,7 @@ from blackpoker.runtime.engine.refs import UnitRef
 from blackpoker.runtime.engine.state import Origin, Request, Resolution
 from blackpoker.runtime.rules.program import STEP_TYPES, Name, Step, Targetable, walk_steps
 from click.testing import CliRunner
+from editions_support import written_out
 from engine_support import compiled, environment, format_ids, position, reference_edition
 
 EDITION = reference_edition()
@@ -162,7 +163,7 @@ def test_the_binding_rule(tmp_path: Path, steps: str, problems: list[str]) -> No
 @pytest.mark.parametrize("edition", environment().builtin_editions())
 def test_the_walker_gives_every_node_its_place_in_the_document(edition: str) -> None:
     """Each path walk_steps yields leads, in the YAML as written, to the data the node was built from."""
-    raw = yaml.safe_load(environment().builtin_path(edition).read_text(encoding="utf-8"))
+    raw = written_out(edition)  # a based edition's nodes are placed in its data written out
     rules = compiled(edition, format_ids(edition)[-1])
     walked = 0
     for i, written in enumerate(raw["actions"]):

@@ -117,3 +117,72 @@ def test_the_index_links_each_extra_sheet_and_its_pdfs(built: tuple[Path, BuildR
     for page in result.extras:
         pdfs = [page.path.replace(".html", suffix) for suffix in (".pdf", "-2up.pdf")]
         assert all((out / pdf).is_file() and f'href="{pdf}"' in index for pdf in pdfs)
+
+
+def _article(html: str, id: str) -> str:
+    """The article of element `id`, nested articles included."""
+    start = html.index(f'id="{id}"')
+    depth, at = 0, html.rindex("<article", 0, start)
+    for tag in re.finditer(r"<(/?)article\b", html[at:]):
+        depth += -1 if tag[1] else 1
+        if depth == 0:
+            return html[at : at + tag.end()]
+    raise AssertionError(id)
+
+
+def test_the_trump_lists_types_readings_and_notes_are_kept_and_printed(
+    built: tuple[Path, BuildResult],
+) -> None:
+    """9.0's trump list (act-frame.yaml) gives each trump a type (表切札) and a 開発メモ, and its
+    actions and characters a ルビ and a 開発メモ: the shipped list of the same date keeps them and its
+    sheet prints them (the type after the name, the ルビ above it, the note behind the story toggle)."""
+    out, result = built
+    checked = 0
+    for name in _upstream_lists("trumpList"):
+        upstream = read_upstream(name)
+        if "trumpList" not in upstream:
+            continue
+        pages = [
+            p
+            for p in result.extras
+            if p.extra.id == _version(upstream) and p.extra.published == upstream["data"]["lastupdate"]
+        ]
+        if not pages:
+            continue  # an upstream copy of another date than the shipped list's
+        html = (out / pages[0].path).read_text(encoding="utf-8")
+        acts = {g["type"]: g["acts"] for g in upstream["actList"]}
+        chars = {g["type"]: g["chars"] for g in upstream["charList"]}
+        for group in upstream["trumpList"]:
+            trump = group["trumps"][0]
+            if trump["trumpType"] == WORDS.face_down_trump:
+                continue
+            article = _article(html, f"trump-{trump['trumpId']}")
+            heading = article.split("</h3>", 1)[0]
+            assert f"({trump['trumpType']})" in text_content(heading)
+            if trump.get("ruby"):
+                assert re.search(rf"<rt[^>]*>{trump['ruby']}</rt>", heading)
+            lore = squash(
+                text_content("".join(re.findall(r'<details class="lore">.*?</details>', article, re.S)))
+            )
+            notes = [trump.get("devNote"), *(a.get("devNote") for a in acts.get(group["type"], ()))]
+            notes += [c.get("devNote") for c in chars.get(group["type"], ())]
+            lines = [squash(line) for note in notes if note for line in sentences(note)]
+            assert all(line in lore for line in lines), trump["trumpName"]
+            for entry in (*acts.get(group["type"], ()), *chars.get(group["type"], ())):
+                if entry.get("ruby"):
+                    assert re.search(rf"<rt[^>]*>{entry['ruby']}</rt>", article), entry
+            checked += 1
+    assert checked > 10
+
+
+@pytest.mark.parametrize("name", _upstream_lists())
+def test_keys_print_as_the_list_writes_them(built: tuple[Path, BuildResult], name: str) -> None:
+    """同じスート2枚 stays 同じスート2枚 (the action lists write 同じスートを2枚)."""
+    html, pdf = _page(built, name)
+    upstream = read_upstream(name)
+    acts = [a for group in upstream["actList"] for a in group["acts"]]
+    acts += [a for raw in upstream.get("abiList", ()) for a in raw.get("acts") or ()]
+    keys = [squash(f"★{a['actKey']}") for a in acts if str(a.get("actKey") or "").strip()]
+    assert keys
+    assert [key for key in keys if key not in html] == []
+    assert [key for key in keys if key not in pdf] == []

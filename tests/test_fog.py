@@ -14,7 +14,7 @@ import yaml
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.link import link
 from blackpoker.compiler.parse import EditionSource
-from blackpoker.compiler.pipeline import builtin_editions, builtin_path, read_source
+from blackpoker.compiler.pipeline import builtin_editions, read_source
 from blackpoker.runtime.engine import flow
 from blackpoker.runtime.engine.events import Discarded, GameOver, Resolved, Triggered
 from blackpoker.runtime.engine.game import Game
@@ -27,6 +27,7 @@ from blackpoker.runtime.rules.cards import Card
 from blackpoker.runtime.rules.diagnostics import CompileError
 from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.runtime.scenario import scenario as scenarios
+from editions_support import written_out
 
 FOG = {"id": "fog", "name": "フォグ"}
 # a character's labels from its v7-style attack rule (a bulwark never attacks, an ace has haste)
@@ -119,7 +120,7 @@ def write_edition(folder: Path, data: dict[str, Any]) -> EditionSource:
 def base_data() -> dict[str, Any]:
     """A built-in edition whose turn actions request each other inside their effects."""
     for edition in builtin_editions():
-        loaded = yaml.safe_load(builtin_path(edition).read_text(encoding="utf-8"))
+        loaded = written_out(edition)
         steps = [s for a in loaded["actions"] for s in a.get("program", ())]
         if not loaded["core"].get("zones") and any("request" in s for s in steps):
             return loaded  # type: ignore[no-any-return]

@@ -7,7 +7,9 @@ Frames, options and actions are found in the regulation data by what they add, n
 from __future__ import annotations
 
 import dataclasses
+import re
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,7 @@ from blackpoker.compiler.documents.regulation import (
     builtin_regulations,
     played_formats,
 )
+from blackpoker.runtime.rules.model import Action
 from blackpoker.site.build import BuildOptions, build_site
 from blackpoker.site.pages import Page
 from click.testing import Result
@@ -112,3 +115,23 @@ def test_a_frame_played_with_none_of_the_formats_asked_for_is_refused(tmp_path: 
     args = ("build", "--edition", regs.editions[0], "--format", other.id, "--frame", part.id)
     result = refused(invoke(*args, "--out", tmp_path / "site", "--html-only"))
     assert f"--frame: '{part.id}' is played with none of the formats asked for ({other.id})" in result.stderr
+
+
+@pytest.mark.parametrize(("regs", "part"), ADDING, ids=[f"{r.id}-{p.id}" for r, p in ADDING])
+def test_a_frames_sheet_prints_each_group_and_action_once(
+    tmp_path: Path, regs: Regulations, part: Frame | Option
+) -> None:
+    """A frame adding two actions of one type apart (レアカード操作 on both sides of 召喚) prints
+    that type's group once, holding both."""
+    page = _build(tmp_path / "site", regs, part)
+    html = (tmp_path / "site" / page.path).read_text(encoding="utf-8")
+    frame_list = html[html.index('id="frame-list"') :]
+    groups = re.findall(r'<h3 id="frame-type-\d+">(.*?)</h3>', frame_list)
+    assert len(groups) == len(set(groups)) == len({a.type for a in part_actions(page)})
+    ids = re.findall(r'<article class="entry[^"]*" id="([^"]+)"', html)
+    assert [id for id, n in Counter(ids).items() if n > 1] == []
+
+
+def part_actions(page: Page) -> tuple[Action, ...]:
+    assert page.frame is not None
+    return page.frame.actions

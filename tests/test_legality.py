@@ -29,7 +29,7 @@ from blackpoker.runtime.rules.cards import Card
 from blackpoker.runtime.rules.cost import PAYABLE_UNITS
 from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.runtime.rules.program import CausedBy
-from editions_support import EDITIONS, compiled, environment, formats, reference_edition
+from editions_support import EDITIONS, compiled, environment, formats, reference_edition, written_in_full
 
 FORMATS = [(edition, format_id) for edition in EDITIONS for format_id in formats(edition)]
 EDITION = EDITIONS[0]
@@ -190,10 +190,11 @@ def test_the_compiler_accepts_exactly_the_units_the_engine_pays() -> None:
 def test_a_unit_without_payment_rule_is_refused_where_an_edition_declares_it(
     tmp_path: Path, letter: str
 ) -> None:
-    text = builtin_path(EDITION).read_text(encoding="utf-8")
+    full = next(e for e in EDITIONS if written_in_full(e))  # its file declares the cost units
+    text = builtin_path(full).read_text(encoding="utf-8")
     anchor = "cost_units:\n"
     assert anchor in text
-    edition = tmp_path / builtin_path(EDITION).name  # an edition file is named after its id
+    edition = tmp_path / builtin_path(full).name  # an edition file is named after its id
     edition.write_text(
         text.replace(anchor, anchor + f"  - {{unit: {letter}, name: X, text: x}}\n"), encoding="utf-8"
     )

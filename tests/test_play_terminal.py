@@ -15,10 +15,13 @@ from blackpoker.compiler import compile
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.play.choosing import parts
-from editions_support import EDITIONS, acting, formats
+from editions_support import acting, formats, ops, reference_edition
 from rich.cells import cell_len
 
-EDITION = EDITIONS[0]
+# the newest edition whose smallest format asks a yes/no question (a `may` step) in a game
+EDITION = reference_edition(
+    lambda rulesets: any("may" in ops(a.steps) for a in next(iter(rulesets.values())).actions)
+)
 SMALLEST = formats(EDITION)[0]
 RULESET = compile(EDITION, SMALLEST)
 SEED = 3  # p1 goes first

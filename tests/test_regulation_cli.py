@@ -8,6 +8,10 @@ import yaml
 from bad_input_support import invoke, refused
 from blackpoker.compiler.documents.regulation import builtin_files, regulations_for
 from blackpoker.runtime.rules.cards import full_deck
+from regulation_support import regulated_edition
+
+# the frames these tests use are the 2024 regulations'; the newest edition may have others
+EDITION = ("--edition", regulated_edition("random-half"))
 
 
 def deck_file(folder: Path, name: str, count: int, start: int = 0) -> Path:
@@ -22,6 +26,7 @@ def test_check_prints_the_regulation(tmp_path: Path) -> None:
     result = invoke(
         "regulation",
         "check",
+        *EDITION,
         "マスター + ランダムハーフ + プリセット 2",
         "--deck",
         f"p1={a}",
@@ -38,7 +43,7 @@ def test_check_prints_the_regulation(tmp_path: Path) -> None:
 
 
 def test_check_refuses_a_cell_of_table_5_2() -> None:
-    result = refused(invoke("regulation", "check", "エクストラ+エントリー"))
+    result = refused(invoke("regulation", "check", *EDITION, "エクストラ+エントリー"))
     assert (
         "regulation:1:7: エクストラ + エントリー: refused by Table 5.2 フレーム対応一覧 (§5.4)"
         in result.stderr
@@ -50,7 +55,7 @@ def test_check_reports_the_regulation_and_the_decks_together(tmp_path: Path) -> 
     bad = tmp_path / "bad.yaml"
     bad.write_text("kind: deck\ncards: [♠A, ♠X]\n", encoding="utf-8")
     result = refused(
-        invoke("regulation", "check", "std+nothing", "--deck", f"p1={bad}", "--deck", "p3=x.yaml")
+        invoke("regulation", "check", *EDITION, "std+nothing", "--deck", f"p1={bad}", "--deck", "p3=x.yaml")
     )
     assert "regulation:1:5: 'nothing' is not a frame" in result.stderr
     assert f"{bad}:2:13: cards[1]: not a card: '♠X'" in result.stderr
@@ -60,14 +65,18 @@ def test_check_reports_the_regulation_and_the_decks_together(tmp_path: Path) -> 
 
 def test_check_refuses_decks_the_frame_does_not_allow(tmp_path: Path) -> None:
     big = deck_file(tmp_path, "big.yaml", 41)
-    result = invoke("regulation", "check", "pro+built40", "--deck", f"p2={big}", "--deck", f"p2={big}")
+    result = invoke(
+        "regulation", "check", *EDITION, "pro+built40", "--deck", f"p2={big}", "--deck", f"p2={big}"
+    )
     assert result.exit_code == 1 and result.stderr == f"--deck: p2: {big} is given twice\n1 problem found\n"
-    result = refused(invoke("regulation", "check", "pro+built40", "--deck", f"p2={big}"))
+    result = refused(invoke("regulation", "check", *EDITION, "pro+built40", "--deck", f"p2={big}"))
     assert f"{big}:2:1: cards: 41 cards; at most 40 allowed (構築40: " in result.stderr
 
 
 def test_check_names_a_missing_deck_file_and_an_unknown_edition(tmp_path: Path) -> None:
-    result = refused(invoke("regulation", "check", "std+full", "--deck", f"p1={tmp_path / 'none.yaml'}"))
+    result = refused(
+        invoke("regulation", "check", *EDITION, "std+full", "--deck", f"p1={tmp_path / 'none.yaml'}")
+    )
     assert "none.yaml" in result.stderr
     result = invoke("regulation", "check", "std+full", "--edition", "v99")
     assert result.exit_code == 1 and "--edition: no regulations for edition 'v99'" in result.stderr

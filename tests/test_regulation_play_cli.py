@@ -11,13 +11,17 @@ from blackpoker.cli.main import main
 from blackpoker.runtime.scenario.scenario import load
 from click.testing import CliRunner
 from editions_support import EDITIONS
+from regulation_support import regulated_edition
 
 ROOT = Path(__file__).resolve().parents[1]
 DECKS = ROOT / "examples" / "decks"
+# the frames these tests use are the 2024 regulations'; the newest edition may have others
+REGULATED = ("--edition", regulated_edition("random-half"))
 
 
 def simulate(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, ["simulate", *args])
+    named = "--edition" in args or "--rules" in args
+    result = CliRunner().invoke(main, ["simulate", *(() if named else REGULATED), *args])
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     return result.exit_code, result.output
 
@@ -135,7 +139,7 @@ def test_the_html_report_holds_the_match_tables(tmp_path: Path) -> None:
 
 def _my_life(args: list[str]) -> int:
     """The person's life on the first board of `blackpoker play ARGS` (quit at once)."""
-    played = CliRunner().invoke(main, ["play", *args], input="q\n")
+    played = CliRunner().invoke(main, ["play", *REGULATED, *args], input="q\n")
     assert played.exit_code == 0, played.output
     line = next(line for line in played.output.splitlines() if "（あなた） ライフ" in line)
     return int(line.split("ライフ")[1].split("枚")[0])
@@ -143,7 +147,7 @@ def _my_life(args: list[str]) -> int:
 
 def test_play_starts_the_first_game_of_a_regulation() -> None:
     args = ["--regulation", "std+random40+preset2", "--seed", "4"]
-    opened = CliRunner().invoke(main, ["play", *args], input="q\n")
+    opened = CliRunner().invoke(main, ["play", *REGULATED, *args], input="q\n")
     first = opened.output.splitlines()[0]
     assert "ランダム40" in first and "プリセット2" in first
     # 14 cards left out of the deck, and the presets on the field
@@ -151,7 +155,7 @@ def test_play_starts_the_first_game_of_a_regulation() -> None:
 
 
 def test_play_refuses_decks_it_cannot_use() -> None:
-    decks = CliRunner().invoke(main, ["play", "--deck", f"p1={DECKS / 'spades-hearts.yaml'}"])
+    decks = CliRunner().invoke(main, ["play", *REGULATED, "--deck", f"p1={DECKS / 'spades-hearts.yaml'}"])
     assert decks.exit_code == 1 and decks.stderr.startswith("--deck: needs --regulation")
-    refused = CliRunner().invoke(main, ["play", "--regulation", "エクストラ+エントリー"])
+    refused = CliRunner().invoke(main, ["play", *REGULATED, "--regulation", "エクストラ+エントリー"])
     assert refused.exit_code == 1 and "Table 5.2" in refused.stderr

@@ -84,3 +84,84 @@ def test_the_page_is_printed_as_pdf_a4_and_two_up(tmp_path: Path) -> None:
     html = (out / page.path).read_text(encoding="utf-8")
     for pdf in (a4, two_up):
         assert f'href="{pdf.relative_to(out).as_posix()}"' in index and f'href="{pdf.name}"' in html
+
+
+def _article(html: str, kind: str, id: str) -> str:
+    return html.split(f'<article class="entry {kind}" id="{kind}-{id}">', 1)[1].split("</article>", 1)[0]
+
+
+@pytest.mark.parametrize(("edition", "regulations"), REGULATIONS, ids=[e for e, _ in REGULATIONS])
+def test_added_actions_are_printed_by_name(site: Path, edition: str, regulations: Regulations) -> None:
+    html = (site / edition / "regulations.html").read_text(encoding="utf-8")
+    names = {action.id: action.name for action in regulations.actions}
+    adding = [("frame", p) for p in regulations.frames if p.actions]
+    adding += [("option", p) for p in regulations.options if p.actions]
+    assert adding
+    for kind, part in adding:
+        article = squash(text_content(_article(html, kind, part.id)))
+        assert squash("(追加アクション)" + "、".join(names[id] for id in part.actions)) in article
+        assert all(id not in article for id in part.actions if id not in names[id])
+
+
+@pytest.mark.parametrize(("edition", "regulations"), REGULATIONS, ids=[e for e, _ in REGULATIONS])
+def test_the_frame_table_and_every_match_form_are_printed(
+    site: Path, edition: str, regulations: Regulations
+) -> None:
+    """Table 5.1: each frame with its 構築タイプ (固定 / ランダム / 構築), match form and deck; each
+    match form with its rules, what is public, and every line of its procedure, in order."""
+    html = (site / edition / "regulations.html").read_text(encoding="utf-8")
+    table = html.split('id="frame-table"', 1)[1].split("</table>", 1)[0]
+    rows = re.findall(r'<tr><th scope="row">(.*?)</th>(.*?)</tr>', table)
+    assert [name for name, _ in rows] == [frame.name for frame in regulations.frames]
+    words = {"fixed": "固定", "random": "ランダム", "built": "構築"}
+    for (_, cells), frame in zip(rows, regulations.frames, strict=True):
+        shown = [squash(text_content(cell)) for cell in re.findall(r"<td>(.*?)</td>", cells)]
+        assert shown[:3] == [words[frame.build], squash(frame.match.name), squash(frame.text or "")]
+    for match in regulations.matches:
+        article = _article(html, "match", match.id)
+        steps = [squash(text_content(step)) for step in re.findall(r"<li>(.*?)</li>", article)]
+        assert steps == [squash(line) for line in (*match.visibility, *match.procedure)]
+        assert squash(f"{match.decks}デッキ、最大{match.games}ゲーム、{match.wins}勝で勝利") in squash(
+            text_content(article)
+        )
+
+
+def test_the_two_deck_procedure_is_printed_line_by_line(site: Path) -> None:
+    """The match form with the longest procedure (the 2デッキマッチ's 13 lines) as a list of as many items."""
+    edition, regulations = max(
+        REGULATIONS, key=lambda pair: max((len(m.procedure) for m in pair[1].matches), default=0)
+    )
+    match = max(regulations.matches, key=lambda m: len(m.procedure))
+    assert len(match.procedure) > 10
+    article = _article((site / edition / "regulations.html").read_text(encoding="utf-8"), "match", match.id)
+    assert article.count("<li>") == len(match.procedure) + len(match.visibility)
+
+
+def test_lines_the_rules_print_keep_their_punctuation(seeds: Path) -> None:
+    """Every set-up and procedure line of the regulations that cite the rules' sections (§…) is
+    a line of the rules as printed, its final 。 included (§5.3.3)."""
+    text = (seeds / "001_8482d09e3c4697ca.txt").read_text(encoding="utf-8")  # the 2024 rules
+    rules = [squash(line.lstrip("- ")) for line in text.splitlines()]
+    cited = [r for _, r in REGULATIONS if r.notation.startswith("§")]
+    assert cited
+    lines = [
+        line
+        for regulations in cited
+        for part in (*regulations.frames, *regulations.options, *regulations.matches)
+        if part.rule.startswith("§")
+        for field in ("start", "procedure", "visibility")
+        for line in getattr(part, field, ())
+    ]
+    assert len(lines) > 10
+    assert [line for line in lines if squash(line) not in rules] == []
+
+
+@pytest.mark.parametrize(("edition", "regulations"), REGULATIONS, ids=[e for e, _ in REGULATIONS])
+def test_every_suit_is_in_its_colour(site: Path, edition: str, regulations: Regulations) -> None:
+    """♡ ♢ ♥ ♦ red and ♠ ♣ ink wherever the page prints them: the deck line too."""
+    html = (site / edition / "regulations.html").read_text(encoding="utf-8")
+    body = re.sub(r'<span class="suit (red|black)">[♡♢♥♦♠♣]</span>', "", html.split("<main", 1)[1])
+    wrapped = re.findall(r'<span class="suit (red|black)">([♡♢♥♦♠♣])</span>', html)
+    assert all((kind == "red") == (suit in "♡♢♥♦") for kind, suit in wrapped)
+    assert {suit for _, suit in wrapped} >= set("♥♦♡♢") or not any(s in html for s in "♥♦")
+    assert re.findall(r"[♡♢♥♦♠♣]", text_content(body)) == []

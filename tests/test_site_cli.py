@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from pathlib import Path
@@ -12,7 +13,7 @@ from blackpoker.compiler.documents.extra import ExtraSource
 from blackpoker.compiler.documents.regulation import builtin_regulations
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.pipeline import builtin_editions, compile_edition
-from blackpoker.site.build import MANIFEST, STAGING_MARK, STAGING_PREFIX
+from blackpoker.site.build import MANIFEST, STAGING_MARK, STAGING_PREFIX, BuildOptions, build_site
 from click.testing import CliRunner
 from editions_support import formats
 from site_support import (
@@ -224,3 +225,21 @@ def test_base_url_sets_the_qr_target(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     html = (tmp_path / EDITION / f"{SHEET}.html").read_text(encoding="utf-8")
     assert f"<title>https://example.org/bp/{EDITION}/{SHEET}.html</title>" in html
+
+
+def test_an_html_only_rebuild_keeps_the_links_to_the_pdfs_beside_it(tmp_path: Path) -> None:
+    """PDFs an earlier build wrote (listed in the manifest, still there) stay linked from the
+    pages and the index; a page whose PDFs are gone links none."""
+    smallest = formats(EDITION)[0]
+    options = BuildOptions(tmp_path, editions=(EDITION,), formats=(smallest, SHEET), workers=1)
+    build_site(options)
+    build_site(dataclasses.replace(options, html_only=True))
+    page = (tmp_path / EDITION / f"{SHEET}.html").read_text(encoding="utf-8")
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert f'href="{SHEET}.pdf"' in page and f'href="{SHEET}-2up.pdf"' in page
+    assert f'href="{EDITION}/{SHEET}.pdf"' in index
+    (tmp_path / EDITION / f"{smallest}-2up.pdf").unlink()
+    build_site(dataclasses.replace(options, html_only=True))
+    assert ".pdf" not in (tmp_path / EDITION / f"{smallest}.html").read_text(encoding="utf-8")
+    assert f'href="{EDITION}/{smallest}.pdf"' not in (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert f'href="{SHEET}.pdf"' in (tmp_path / EDITION / f"{SHEET}.html").read_text(encoding="utf-8")

@@ -78,7 +78,8 @@ def test_changes_page_shows_the_diff_against_the_older_edition(
             assert squash(entry.name) + entry.id in text
         for change in part.changed:
             for field in change.changes:
-                assert squash(field.field + (field.old or "(なし)") + (field.new or "(なし)")) in text
+                old, new = field.old_block or field.old, field.new_block or field.new
+                assert squash(field.field + (old or "(なし)") + (new or "(なし)")) in text
 
 
 def _all_entries(env: Environment, edition: str) -> list[tuple[str, Any]]:
@@ -108,7 +109,7 @@ def test_every_field_an_entry_has_is_printed_and_none_it_lacks(
         for heading, value in headings.items():
             assert (f"<dt>({heading})</dt>" in html) == bool(value), (element, heading)
             assert all(squash(s) in text for s in sentences(value)), (element, heading)
-        assert (f"<rt>{entry.ruby}</rt>" in html) if entry.ruby else "<rt>" not in html
+        assert re.search(rf"<rt[^>]*>{entry.ruby}</rt>", html) if entry.ruby else "<rt" not in html
         assert ('class="changed"' in html) == entry.changed, element
         for label in getattr(entry, "labels", ()):
             assert squash(f"<{labels[label]}>") in text, element
@@ -172,7 +173,11 @@ def test_every_newer_field_is_printed(newer: tuple[str, Any]) -> None:
     fog = next(f for f in source.fogs if f.id == "someFog")
     found = articles(html)
     action_html = found[f"action-{action.id}"]
-    assert f"<ruby>{action.name}<rp>(</rp><rt>るびのよみ</rt><rp>)</rp></ruby>" in action_html
+    assert re.search(
+        rf'<ruby><span class="base"[^>]*>{action.name}</span>'
+        r"<rp>\(</rp><rt[^>]*>るびのよみ</rt><rp>\)</rp></ruby>",
+        action_html,
+    )
     assert re.search(
         r"<dt>\(起動条件\)</dt>\s*<dd><p>1ターンに1回まで起こすことができる。</p>\s*</dd>", action_html
     )
@@ -247,3 +252,37 @@ def test_an_edition_file_gets_its_pages_and_changes_against_its_base(
     assert squash(f"[{base}]→次の版[next]") in changes
     assert squash(f"{action.name}{action.id}") in changes and "新しい効果。" in changes
     assert "次の版" in page(out, "index.html") and 'href="next/changes.html"' in page(out, "index.html")
+
+
+def test_each_edition_heading_prints_its_date_once(site: Path) -> None:
+    index = page(site, "index.html")
+    headings = re.findall(r'<h2 id="edition-[^"]+">(.*?)</h2>', index, re.S)
+    assert len(headings) >= len(EDITIONS)
+    for heading in headings:
+        dates = re.findall(r"\d{4}/\d{1,2}/\d{1,2}", text_content(heading))
+        assert len(dates) == 1, heading
+
+
+def test_changes_pages_print_structured_fields_as_lines_not_json(site: Path) -> None:
+    """Core rules, legend and programs read as YAML lines, as the data writes them."""
+    cells = [
+        text_content(cell)
+        for edition in EDITIONS[:-1]
+        for cell in re.findall(
+            r'<td class="(?:old|new)[^"]*">(.*?)</td>',
+            page(site, f"{edition}/changes.html"),
+            re.S,
+        )
+    ]
+    assert cells
+    assert [cell for cell in cells if re.match(r"\s*[\[{]\s*[\[{\"]", cell)] == []
+    assert any("\n- " in cell or cell.startswith("- ") for cell in cells)  # a list as YAML lines
+
+
+def test_the_index_lists_newer_editions_first_by_their_dates(site: Path, env: Environment) -> None:
+    """The registry's order (the index's) is the editions' publication order, newest first."""
+    index = page(site, "index.html")
+    sections = re.findall(r'<section class="edition" aria-labelledby="edition-([^"]+)"', index)
+    listed = [edition for edition in sections if edition in EDITIONS]
+    dates = [tuple(int(n) for n in env.edition(e).edition.published.split("/")) for e in listed]
+    assert listed == list(EDITIONS) and dates == sorted(dates, reverse=True)

@@ -173,7 +173,7 @@ def usage(action: Action) -> str:
         "speed": SPEEDS[action.speed],
         "timing": TIMINGS[action.timing],
     }
-    return "@" + "・".join(words[part] for part in EDITION_DATA.usage_line)
+    return "@" + EDITION_DATA.usage_separator.join(words[part] for part in EDITION_DATA.usage_line)
 
 
 def test_costs_are_badges_and_no_cost_prints_no_dollar(sheet_html: str) -> None:

@@ -5,7 +5,8 @@ entries carry an `id` (formats, actions, characters, fogs) is matched by id, and
 field the model compares (`dataclasses.fields(..., compare=True)`) is compared, so a field
 added to the model shows up here without a change to this module. Values are shown as
 text: notation as written (`BBL`, `♡A〜10`), enums by their data value, lists joined,
-programs as compact JSON.
+programs as compact JSON; a record (the core rules) field by field and a list of records with
+ids (labels) id by id, so that one changed rule is one line (`core.graveyard_top`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import asdict, dataclass, fields, is_dataclass
 from enum import Enum
 from typing import Any
 
+import yaml
 from blackpoker.compiler.checks import check_edition
 from blackpoker.compiler.parse import EditionSource
 from blackpoker.runtime.rules.diagnostics import CompileError
@@ -30,6 +32,10 @@ class FieldChange:
     field: str  # the model attribute (= YAML key), e.g. "effect"
     old: str  # the value as text; "" when unset
     new: str
+    # a structured value (core rules, legend, program) as YAML lines, as the data writes it, for
+    # the pages; "" for a value that reads as one line
+    old_block: str = ""
+    new_block: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,18 +129,82 @@ def diff_entries(
     )
 
 
-def field_changes(old: Any, new: Any, skip: frozenset[str] = frozenset()) -> tuple[FieldChange, ...]:
-    """The compared fields whose values differ, in the model's field order, but those in `skip`."""
-    names = [f.name for f in fields(new) if f.compare and f.name not in skip]
-    return tuple(
-        FieldChange(name, as_text(before), as_text(after))
-        for name in names
-        if (before := getattr(old, name)) != (after := getattr(new, name))
-    )
+def field_changes(
+    old: Any, new: Any, skip: frozenset[str] = frozenset(), prefix: str = ""
+) -> tuple[FieldChange, ...]:
+    """The compared fields whose values differ, in the model's field order, but those in `skip`.
+    A record (the core rules) is compared field by field (`core.graveyard_top`), and a list of
+    records with ids (labels, zones) id by id (`labels.attacker.name`), so that one changed
+    value is one line."""
+    found: list[FieldChange] = []
+    for name in (f.name for f in fields(new) if f.compare and f.name not in skip):
+        before, after = getattr(old, name), getattr(new, name)
+        if before == after:
+            continue
+        where = f"{prefix}{name}"
+        if _record(before) and type(before) is type(after):
+            found += field_changes(before, after, prefix=f"{where}.")
+        elif _keyed(before) and _keyed(after) and (before or after):
+            found += _keyed_changes(where, before, after)
+        else:
+            found.append(_change(where, before, after))
+    return tuple(found)
+
+
+def _record(value: Any) -> bool:
+    """A dataclass instance that does not print as notation."""
+    return is_dataclass(value) and not isinstance(value, type) and type(value).__str__ is object.__str__
+
+
+def _keyed(value: Any) -> bool:
+    return isinstance(value, tuple) and all(_record(v) and hasattr(v, "id") for v in value)
+
+
+def _keyed_changes(where: str, old: tuple[Any, ...], new: tuple[Any, ...]) -> list[FieldChange]:
+    """Records matched by id: one added or removed is one line, one changed is its fields."""
+    before = {v.id: v for v in old}
+    after = {v.id: v for v in new}
+    found: list[FieldChange] = []
+    for key in [*after, *(k for k in before if k not in after)]:
+        if key not in before or key not in after:
+            found.append(_change(f"{where}.{key}", _without_id(before.get(key)), _without_id(after.get(key))))
+        elif before[key] != after[key]:
+            found += field_changes(before[key], after[key], frozenset({"id"}), f"{where}.{key}.")
+    return found
+
+
+def _without_id(value: Any) -> Any:
+    """A record of an id-keyed list without its id (the line names it)."""
+    if value is None:
+        return None
+    return {k: v for k, v in _plain(value).items() if k != "id"}
+
+
+def _change(where: str, before: Any, after: Any) -> FieldChange:
+    return FieldChange(where, as_text(before), as_text(after), as_block(before), as_block(after))
 
 
 def as_text(value: Any) -> str:
-    """A field value as one line of text, the way the data spells it."""
+    """A field value as one line of text, the way the data spells it (structured values as JSON)."""
+    line = _one_line(value)
+    if line is not None:
+        return line
+    return json.dumps(_plain(value), ensure_ascii=False, separators=(", ", ": "))
+
+
+def as_block(value: Any) -> str:
+    """A structured value (core rules, legend, program) as YAML lines; "" for one that reads as a line."""
+    if _one_line(value) is not None:
+        return ""
+    # default_flow_style None: the innermost lists and mappings on one line, {player: you, count: 1}
+    text = yaml.safe_dump(
+        _plain(value), allow_unicode=True, sort_keys=False, default_flow_style=None, width=60
+    )
+    return text.rstrip("\n")
+
+
+def _one_line(value: Any) -> str | None:
+    """The value as one line of text; None for a structured one."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -149,7 +219,7 @@ def as_text(value: Any) -> str:
         return ", ".join(as_text(v) for v in value)
     if is_dataclass(value) and not isinstance(value, type) and type(value).__str__ is not object.__str__:
         return str(value)  # notation (cost, key): printed as written
-    return json.dumps(_plain(value), ensure_ascii=False, separators=(", ", ": "))
+    return None
 
 
 def _simple(value: Any) -> bool:

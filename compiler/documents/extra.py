@@ -54,6 +54,8 @@ class ExtraCharacter:
     cards: str
     note: str = ""
     ability: str = ""
+    ruby: str = ""
+    dev_note: str = ""
     rule: Character | None = None
     actions: tuple[Action, ...] = ()
 
@@ -72,6 +74,9 @@ class Trump:
     actions: tuple[Action, ...]
     characters: tuple[ExtraCharacter, ...]
     abilities: Abilities = ()  # continuous abilities, on while the card lies face up
+    ruby: str = ""
+    type: str = ""  # as printed: 表切札
+    dev_note: str = ""
 
     @property
     def every_action(self) -> tuple[Action, ...]:
@@ -154,7 +159,8 @@ def parse_extra(doc: Document) -> tuple[ExtraSource | None, list[Diagnostic]]:
         return tuple(action((*path, i), entry) for i, entry in enumerate(raw))
 
     def character(path: PathKey, raw: Mapping[str, Any]) -> ExtraCharacter:
-        printed = {k: raw[k] for k in ("name", "type", "cards", "note", "ability") if k in raw}
+        shown = ("name", "type", "cards", "note", "ability", "ruby", "dev_note")
+        printed = {k: raw[k] for k in shown if k in raw}
         if "id" not in raw:
             return ExtraCharacter(**printed)
         written = {k: v for k, v in raw.items() if k not in ("cards", "actions")}
@@ -179,6 +185,9 @@ def parse_extra(doc: Document) -> tuple[ExtraSource | None, list[Diagnostic]]:
                 for c, entry in enumerate(raw.get("characters", []))
             ),
             abilities=parse_abilities(doc, ("trumps", t, "abilities"), raw.get("abilities", ()), problems),
+            ruby=raw.get("ruby", ""),
+            type=raw.get("type", ""),
+            dev_note=raw.get("dev_note", ""),
         )
         for t, raw in enumerate(data["trumps"])
     )

@@ -20,6 +20,17 @@ _CHARACTER = {
     "charKey": "cards",
     "charNote": "note",
     "charAbility": "ability",
+    "ruby": "ruby",
+    "devNote": "dev_note",
+}
+# A card's trump in the 9.0 trump list: upstream key → model key (trumpKey gives suit and number).
+_TRUMP = {
+    "trumpId": "id",
+    "trumpName": "name",
+    "ruby": "ruby",
+    "trumpType": "type",
+    "trumpAbility": "ability",
+    "devNote": "dev_note",
 }
 # The keys of an operation that say how upstream prints it, not what it is.
 _PRINTING = ("output", "etc", "beta", "type", "name")
@@ -258,17 +269,16 @@ class _TrumpList(_Extra):
 
     def card_trump(self, path: PathKey, raw: dict[str, Any]) -> Data | None:
         for key in raw:
-            if key not in ("trumpName", "trumpId", "trumpType", "trumpKey", "trumpAbility"):
+            if key not in (*_TRUMP, "trumpKey"):
                 self.c.unknown((*path, key))
         key = self.c.text((*path, "trumpKey"), raw.get("trumpKey"))
         suit, number = key[:1], key[1:]
         if suit not in self.c.words.suits.values() or number not in NUMBERS:
             self.problem((*path, "trumpKey"), f"trumpKey '{key}': expected a suit and a number such as ♠A")
             return None
-        return {
-            "suit": suit,
-            "number": number,
-            "id": self.c.text((*path, "trumpId"), raw.get("trumpId")),
-            "name": self.c.text((*path, "trumpName"), raw.get("trumpName")),
-            "ability": self.c.text((*path, "trumpAbility"), raw.get("trumpAbility")),
-        }
+        trump: Data = {"suit": suit, "number": number}
+        for upstream, mine in _TRUMP.items():
+            text = self.c.text((*path, upstream), raw.get(upstream))
+            if text or mine in ("id", "name", "ability"):
+                trump[mine] = text
+        return trump

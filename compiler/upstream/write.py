@@ -16,8 +16,8 @@ ACTION_ORDER = (
 )  # fmt: skip
 CHARACTER_ORDER = (
     "id", "name", "ruby", "type", "format", "key", "labels", "size_text", "face", "attack", "size",
-    "combat", "triggers", "waives_cost_of", "abilities", "note", "ability", "story", "flavor", "speaker",
-    "since", "updates", "changed", "dev_note",
+    "combat", "triggers", "waives_cost_of", "waives_units", "waives_timing", "abilities", "note", "ability",
+    "story", "flavor", "speaker", "since", "updates", "changed", "dev_note",
 )  # fmt: skip
 FOG_ORDER = (
     "id", "name", "ruby", "type", "format", "key", "target", "ability", "action", "story", "flavor",

@@ -70,6 +70,9 @@ def deal(state: GameState, seen: set[int], named: set[int], rng: random.Random |
                     dealt[cid] = pile[i]
     for resolution in state.resolving:
         _relabel(resolution, dealt)
+    state.asked = tuple(_relabelled(q, dealt) for q in state.asked)
+    if state.arrived:
+        state.arrived[:] = [dealt.get(c, c) for c in state.arrived]
 
 
 def _place(
@@ -100,16 +103,21 @@ def _relabel(resolution: Resolution, dealt: dict[int, int]) -> None:
         if frame.bind is not None and isinstance(frame.bind[1], int):
             frame.bind = (frame.bind[0], dealt.get(frame.bind[1], frame.bind[1]))
     if resolution.waiting is not None:
-        resolution.waiting = Prompt(
-            resolution.waiting.player,
-            tuple(
-                Choice(
-                    c.player,
-                    c.word,
-                    None if c.a is None else dealt.get(c.a, c.a),
-                    None if c.b is None else dealt.get(c.b, c.b),
-                    c.target,
-                )
-                for c in resolution.waiting.options
-            ),
-        )
+        resolution.waiting = _relabelled(resolution.waiting, dealt)
+
+
+def _relabelled(prompt: Prompt, dealt: dict[int, int]) -> Prompt:
+    """A question whose answers name the cards by their new ids."""
+    return Prompt(
+        prompt.player,
+        tuple(
+            Choice(
+                c.player,
+                c.word,
+                None if c.a is None else dealt.get(c.a, c.a),
+                None if c.b is None else dealt.get(c.b, c.b),
+                c.target,
+            )
+            for c in prompt.options
+        ),
+    )

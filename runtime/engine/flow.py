@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from blackpoker.runtime.engine import graveyard
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.events import Discarded, GameOver, Requested, Resolved, SetUp, Triggered
 from blackpoker.runtime.engine.expressions import condition
@@ -20,9 +21,9 @@ from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.state import Followup, Frame, Origin, Request, Resolution
 from blackpoker.runtime.engine.targets import resolve_name
-from blackpoker.runtime.engine.triggers import TRIGGERED_FOR
+from blackpoker.runtime.engine.triggers import TRIGGERED_FOR, requested
 from blackpoker.runtime.engine.zones import rank
-from blackpoker.runtime.rules.model import Limit, Speed, Timing, When
+from blackpoker.runtime.rules.model import Limit, Speed, Timing
 from blackpoker.runtime.rules.program import KindOfType
 
 if TYPE_CHECKING:
@@ -72,6 +73,7 @@ def _deal(g: Table) -> None:
         shown = [p.life[0] for p in state.players]
         for index in (0, 1):
             t.damage(state, index, 1)  # the revealed card goes to the graveyard
+        graveyard.settle(g)  # one card each: nobody chooses
         if rank(shown[0]) != rank(shown[1]):
             first = 0 if rank(shown[0]) > rank(shown[1]) else 1
             break
@@ -114,6 +116,7 @@ def request(g: Table, option: RequestOption) -> None:
         source = causing.uid
     req = Request(state.new_uid(), action, p, option.keys, list(option.keys), target, source)
     g.record(Requested(p, action.id))
+    requested(g, req)  # [5] made, what it triggers waits for [6]
     if state.buffer and Limit.RESOLVES_BEFORE_COST_TRIGGERS not in action.limits:
         state.pending = req  # [6] the triggers the cost caused come first, then [7]
     else:
@@ -150,9 +153,15 @@ def pass_chance(g: Table, p: int) -> None:
 
 
 def answer(g: Table, choice: Choice) -> None:
-    res = g.state.resolving[-1]
-    res.waiting = None
-    res.answer = choice
+    """An answer to the first question of the rules (a graveyard's top card), else to the
+    decision the running effect waits on."""
+    state = g.state
+    if state.asked:
+        graveyard.answer(g, choice)
+    else:
+        res = state.resolving[-1]
+        res.waiting = None
+        res.answer = choice
     advance(g)
 
 
@@ -160,6 +169,8 @@ def advance(g: Table) -> None:
     """Run resolutions and the trigger check until a player must decide or the game ends."""
     state = g.state
     while state.result is None:
+        if state.asked or ((state.arrived or state.left) and graveyard.settle(g)):
+            return  # a graveyard's top card is chosen before the game goes on
         if state.resolving:
             res = state.resolving[-1]
             signal = run(g, res)
@@ -206,13 +217,6 @@ def _finish(g: Table, res: Resolution) -> None:
             if rule.cond is None or condition(g, res, rule.cond):
                 who = TRIGGERED_FOR[rule.player](state.turn_player, res.request.controller)
                 state.buffer.append(Request(state.new_uid(), action, who, (), []))
-        # the controller's characters whose trigger this resolution meets (魔王 at its エンド)
-        resolved = res.request.action.id
-        if resolved in g.rules.watched:  # else no character's trigger can meet it
-            for unit in list(state.players[res.request.controller].field):
-                for trigger in unit.kind.triggers:
-                    if trigger.when is When.RESOLVED and trigger.action == resolved:
-                        t.trigger_for(g, unit, trigger)
 
 
 def _win_check(g: Table) -> None:

@@ -26,7 +26,7 @@ from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.state import GameState, PlayerState
 from blackpoker.runtime.engine.table import Table
 from blackpoker.runtime.engine.zones import deck_ids
-from blackpoker.runtime.rules.model import RuleSet
+from blackpoker.runtime.rules.model import GraveyardTop, RuleSet
 
 
 class Game(Table):
@@ -40,6 +40,8 @@ class Game(Table):
     ) -> None:
         self.rules = rules_of(rules)  # the rule set with its derived tables and caches
         self.state = state
+        if state.arrived is None and self.rules.edition.core.graveyard_top is GraveyardTop.OWNER_CHOOSES:
+            state.arrived, state.left = [], []  # the transitions note what the graveyards receive
         self.check = check  # verify the invariants after every decision
         self.events = events  # decisions and resolution events, when a log is kept
         self.decisions = 0
@@ -93,6 +95,8 @@ class Game(Table):
         state = self.state
         if state.result is not None:
             return ()
+        if state.asked:
+            return state.asked[0].options
         if state.resolving and state.resolving[-1].waiting is not None:
             return state.resolving[-1].waiting.options
         assert state.chance is not None
@@ -224,6 +228,10 @@ def snapshot(state: GameState) -> dict[str, Any]:
         "combat": [state.attackers, sorted(state.blocks.items())],
         "result": state.result,
         "rng": hashlib.sha256(repr(state.rng.getstate()).encode()).hexdigest(),
+        # only a game whose graveyards are watched has these (other states hash as they did)
+        **({"asked": [_answers_data(q.options) for q in state.asked]} if state.asked else {}),
+        **({"arrived": state.arrived} if state.arrived else {}),
+        **({"left": state.left} if state.left else {}),
     }
 
 

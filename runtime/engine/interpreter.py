@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from blackpoker.runtime.engine.expressions import replacement, shielded
+from blackpoker.runtime.engine.graveyard import settle
 from blackpoker.runtime.engine.primitives import PRIMITIVES, Signal
 from blackpoker.runtime.engine.state import Frame, Origin, Resolution
 
@@ -38,6 +39,9 @@ def run(g: Table, res: Resolution) -> Signal | None:
             return None
         if signal is Signal.NESTED:
             return signal
+        state = g.state
+        if (state.arrived or state.left) and settle(g):
+            return Signal.WAIT  # the graveyard's top card is chosen before the next step
     return None
 
 

@@ -48,8 +48,8 @@ def check_invariants(g: Table) -> None:
     uids = [u.uid for p in state.players for u in p.field]
     if len(uids) != len(set(uids)):
         raise InvariantError("two characters share an id")
-    if state.result is None and state.chance is None and not state.resolving:
-        raise InvariantError("nobody holds chance and nothing resolves")
+    if state.result is None and state.chance is None and not state.resolving and not state.asked:
+        raise InvariantError("nobody holds chance, nothing resolves and nobody is asked")
 
 
 def _check_unit(unit: Unit, index: int) -> None:

@@ -126,7 +126,7 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
     alone decides (which actions have key-card ways, the payments of a cost without B or S,
     the whole options of such an action without a target) is planned once per hand and timing
     situation (`hand_plan`), so a hand that allows nothing (most chance decisions off one's
-    main timing) costs a lookup. Per call, the waived action types are found once, payments
+    main timing) costs a lookup. Per call, the waived actions are found once, payments
     that read the field are built once per part (`Payer`), and the targets of an action whose
     target test does not read the key cards are listed once.
     """
@@ -175,7 +175,7 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
             if not sources:
                 continue
         free = part = False
-        if (waived and action.type in waived) or action_id in rules.changed_costs:
+        if (waived and action_id in waived) or action_id in rules.changed_costs:
             left = cost_needed(g, p, action, waived)
             free = not left
             part = bool(left) and left != action.cost.units
@@ -184,11 +184,14 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
                 if cut is None:
                     cut = rules.part_paid.put((action_id, left), requestable(action, left, entry.target))
                 entry = cut
-        aims: list[OptionTarget] | None = None  # the targets, when the key cards do not matter
+        # the targets, when the key cards do not matter
+        aims: Sequence[OptionTarget | None] | None = None
         if entry.target is not None and not entry.keyed_target:
             aims = candidates(g, p, action_id, entry.target, ())
             if not aims:  # listed first: no target means no option, whatever the payments
-                continue
+                if rules.edition.core.target_required:  # 適法な対象を指定できなければ起こせない
+                    continue
+                aims = NO_TARGET
         by_hand = entry.hand_only and not free and not part
         # the options depend on the key way only through the payments: made from those, kept
         whole = not keyed and (entry.target is None or aims is not None)
@@ -215,6 +218,8 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
                     targets = aims
                 elif entry.target is not None:
                     targets = candidates(g, p, action_id, entry.target, keys)
+                    if not targets and not rules.edition.core.target_required:
+                        targets = NO_TARGET
                 listed.extend(
                     RequestOption(p, action_id, action.name, keys, payment, target)
                     for payment, target in product(pays, targets)

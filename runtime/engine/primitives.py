@@ -28,7 +28,7 @@ from blackpoker.runtime.engine.options import Choice, Prompt, distinct_values
 from blackpoker.runtime.engine.refs import CharacterByCard, RequestRef, StagePosition, StateTarget, UnitRef
 from blackpoker.runtime.engine.state import Followup, Frame, Origin, Request, Resolution, Unit
 from blackpoker.runtime.engine.targets import resolve_name, retarget_candidates, still_valid
-from blackpoker.runtime.engine.triggers import happened
+from blackpoker.runtime.engine.triggers import happened, requested
 from blackpoker.runtime.engine.zones import owner, rank, rank_label_of, virtual_card
 from blackpoker.runtime.rules import program
 from blackpoker.runtime.rules.enums import Face
@@ -369,6 +369,7 @@ def _request(g: Table, res: Resolution, step: program.Request) -> Signal | None:
     target = _given_target(g, res, step)
     request = Request(state.new_uid(), action, res.request.controller, tuple(keys), list(held), target)
     g.record(Requested(request.controller, action.id, indirect=True))
+    requested(g, request)  # the trigger check runs once the resolution that made it is done
     if step.then_pass:
         state.followup = Followup.AUTO_PASS
     if action.speed is Speed.NORMAL:

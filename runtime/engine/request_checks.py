@@ -102,14 +102,18 @@ def once_allows(g: Table, p: int, action: Action) -> bool:
 
 
 def waived_units(g: Table, p: int) -> dict[str, frozenset[str] | None]:
-    """魔力増加: action type → the cost units a character on the player's field waives for it
+    """魔力増加: action id → the cost units a character on the player's field waives for it
     (None: the whole cost)."""
     found: dict[str, frozenset[str] | None] = {}
+    waived_by = g.rules.waived_by
     for u in g.state.players[p].field:
+        actions = waived_by.get(u.kind.id, ())
+        if not actions:
+            continue
         units = frozenset(u.kind.waives_units) if u.kind.waives_units else None
-        for kind in u.kind.waives_cost_of:
-            known = found.get(kind, frozenset())
-            found[kind] = None if units is None or known is None else known | units
+        for action_id in actions:
+            known = found.get(action_id, frozenset())
+            found[action_id] = None if units is None or known is None else known | units
     return found
 
 
@@ -137,10 +141,10 @@ def cost_needed(
     g: Table, p: int, action: Action, waived: dict[str, frozenset[str] | None] | None = None
 ) -> tuple[str, ...]:
     """The payment units the request must pay: the cost as the abilities on change it, then
-    less what characters waive for its type (`waived`: those found already)."""
+    less what characters waive for it (`waived`: those found already)."""
     waived = waived_units(g, p) if waived is None else waived
     units = abilities.cost(g, p, action)
-    return cost_left(units, waived[action.type]) if action.type in waived else units
+    return cost_left(units, waived[action.id]) if action.id in waived else units
 
 
 # The checks, in the order a refusal is reported.
@@ -158,6 +162,8 @@ def deciding(s: Subject) -> str | None:
 
 
 def no_effect_waiting(s: Subject) -> str | None:
+    if s.game.state.asked:
+        return f"{s.who} chooses a graveyard's top card first"
     resolving = s.game.state.resolving
     return f"an effect waits for {s.who}'s answer" if resolving and resolving[-1].waiting else None
 
@@ -303,9 +309,16 @@ def payable(s: Subject) -> str | None:
 
 
 def target_given(s: Subject) -> str | None:
-    spec = s.game.rules.target_specs.get(s.named.id)
+    g = s.game
+    spec = g.rules.target_specs.get(s.named.id)
     if spec is not None and s.written.target is None:
-        return f"{s.named.name} needs a target"
+        taken = taken_keys(s)
+        assert not isinstance(taken, Card)  # checked by `keys_in_hand`
+        if candidates(g, s.written.player, s.named.id, spec, tuple(taken[0])):
+            return f"{s.named.name} needs a target"
+        if g.rules.edition.core.target_required:
+            return f"{s.named.name} has no legal target now, and an action with a 対象 needs one"
+        return None  # the edition lets it be requested without one: it resolves with no effect
     if spec is None and s.written.target is not None:
         return f"{s.named.name} takes no target"
     return None

@@ -111,17 +111,21 @@ class Rules:
         self.requestables: Timed | None = None
         # resolved action id → the actions its resolution triggers (誘発条件 `triggered_by`)
         triggered: dict[str, list[Action]] = {}
+        requested: dict[str, list[Action]] = {}  # requested action id → the actions it triggers
         events: dict[Event, list[Action]] = {}  # event → the actions it triggers
         for a in ruleset.actions:
             rule = a.triggered_by
             if rule is not None and rule.resolved is not None:
                 triggered.setdefault(rule.resolved, []).append(a)
+            if rule is not None and rule.requested is not None:
+                requested.setdefault(rule.requested, []).append(a)
             if rule is not None and rule.event is not None:
                 events.setdefault(rule.event, []).append(a)
         self.triggered: dict[str, tuple[Action, ...]] = {k: tuple(v) for k, v in triggered.items()}
-        # the actions whose resolution some character's trigger waits for (魔王 at エンド)
+        self.requested: dict[str, tuple[Action, ...]] = {k: tuple(v) for k, v in requested.items()}
+        # the actions whose request some character's trigger waits for (魔王 at エンド)
         self.watched: frozenset[str] = frozenset(
-            t.action for c in ruleset.characters for t in c.triggers if t.when is When.RESOLVED
+            t.action for c in ruleset.characters for t in c.triggers if t.when is When.REQUESTED
         )
         self.events: dict[Event, tuple[Action, ...]] = {k: tuple(v) for k, v in events.items()}
         # card label → the continuous abilities of its trump (on while it lies face up)
@@ -149,8 +153,14 @@ class Rules:
         self.counted = frozenset(
             a.id for a in ruleset.actions if Limit.ONCE_PER_TURN in a.limits or a.id in self.changed_limits
         )
-        # some character waives costs (魔力増加): only then is the field searched for one
-        self.waivers = any(c.waives_cost_of for c in ruleset.characters)
+        # character id → the actions whose cost it waives (魔力増加): only when some character
+        # waives costs is the field searched for one
+        self.waived_by: dict[str, tuple[str, ...]] = {
+            c.id: tuple(a.id for a in ruleset.actions if c.waives(a))
+            for c in ruleset.characters
+            if c.waives_cost_of
+        }
+        self.waivers = bool(self.waived_by)
         # which cards make which character (兵士として, 防壁にする)
         self.character_matchers: dict[str, KeyMatcher] = {
             c.id: compile_matcher(c.key) for c in ruleset.characters

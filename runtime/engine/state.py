@@ -244,6 +244,13 @@ class GameState:
     result: str | None = None  # "p1", "p2" or "draw" once decided
     next_uid: int = 1
     start: Start | None = None  # a regulation's start, until the set-up's decisions are made
+    # the questions of the rules waiting for an answer, first first: which card lies on top of a
+    # graveyard (core.graveyard_top: owner_chooses, runtime/engine/graveyard.py)
+    asked: tuple[Prompt, ...] = ()
+    # with that rule: the cards that reached a graveyard, and the players whose graveyard lost
+    # cards, since the rules last looked (None: the edition does not watch the graveyards)
+    arrived: list[int] | None = None
+    left: list[int] | None = None
 
     def copy(self) -> GameState:
         # made bare, then given the state: `Random()` would first seed itself from the system
@@ -266,12 +273,18 @@ class GameState:
             self.result,
             self.next_uid,
             self.start,
+            self.asked,
+            None if self.arrived is None else list(self.arrived),
+            None if self.left is None else list(self.left),
         )
 
     def to_move(self) -> int | None:
-        """Who decides now: the player an effect waits on, else the chance holder."""
+        """Who decides now: the player a question of the rules or an effect waits on, else the
+        chance holder."""
         if self.result is not None:
             return None
+        if self.asked:
+            return self.asked[0].player
         if self.resolving and self.resolving[-1].waiting is not None:
             return self.resolving[-1].waiting.player
         return self.chance

@@ -126,12 +126,14 @@ def request_ok(spec: TargetSpec, request: Request) -> bool:
 def retarget_candidates(g: Table, request: Request, changer: Request) -> list[OptionTarget]:
     """The targets `request` could name instead of its own, as options name them: by its
     target spec, from its controller's side, with its key cards. A request never targets
-    itself; `changer` (the resolving request that changes it) is named `resolving:N`."""
+    itself (unless the edition's `core.no_self_target` is false); `changer` (the resolving
+    request that changes it) is named `resolving:N`."""
     spec = g.rules.target_specs[request.action.id]
     found = candidates(g, request.controller, request.action.id, spec, request.key_cards)
     if spec.kind is REQUEST:
-        own = next((StagePosition(i) for i, r in enumerate(g.state.stage, 1) if r is request), None)
-        found = [c for c in found if c != own]
+        if g.rules.edition.core.no_self_target:
+            own = next((StagePosition(i) for i, r in enumerate(g.state.stage, 1) if r is request), None)
+            found = [c for c in found if c != own]
         depth = next(i for i, r in enumerate(g.state.resolving, 1) if r.request is changer)
         if request_ok(spec, changer):
             found.append(ResolvingDepth(depth))

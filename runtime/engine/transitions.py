@@ -28,6 +28,8 @@ def take_card(state: GameState, cid: int) -> None:
     for pile in (player.hand, player.life, player.graveyard, player.outside):
         if cid in pile:
             pile.remove(cid)
+            if pile is player.graveyard and state.left is not None:
+                state.left.append(owner(cid))
             return
     for pile in player.zones.values():  # the edition's own zones (the fog)
         if cid in pile:
@@ -50,6 +52,8 @@ def put_card(state: GameState, cid: int, zone: str) -> None:
     player = state.players[owner(cid)]
     if zone == "graveyard":
         player.graveyard.append(cid)
+        if state.arrived is not None:
+            state.arrived.append(cid)
     elif zone == "hand":
         player.hand.append(cid)
     elif zone == "life_top":
@@ -95,7 +99,10 @@ def release_keys(state: GameState, request: Request) -> None:
 def damage(state: GameState, player: int, amount: int) -> int:
     """Damage takes what the life holds: the top `amount` cards, or fewer."""
     owner = state.players[player]
-    return _take_from_life(owner.life, amount, owner.graveyard)
+    taken = _take_from_life(owner.life, amount, owner.graveyard)
+    if state.arrived is not None and taken:
+        state.arrived.extend(owner.graveyard[-taken:])
+    return taken
 
 
 def draw(state: GameState, player: int, count: int) -> int:
@@ -233,6 +240,13 @@ def printed_size(unit: Unit) -> int:
 def placing_order(top_first: Sequence[int], zone: str) -> list[int]:
     """The order to put cards one by one so that they lie `top_first` in the zone."""
     return list(top_first)[::-1] if zone in ("life_top", "graveyard") else list(top_first)
+
+
+def put_on_top(state: GameState, cid: int) -> None:
+    """A card of a graveyard becomes its top card (its owner chose it: core.graveyard_top)."""
+    pile = state.players[owner(cid)].graveyard
+    pile.remove(cid)
+    pile.append(cid)
 
 
 def leave_combat(state: GameState, uid: int) -> None:

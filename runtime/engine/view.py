@@ -3,7 +3,9 @@
 * Life: the contents are hidden from everyone; the owner knows the count (個人公開), the
   opponent sees it below 10 and "10+" from 10 on (完全公開: 10枚未満のライフ枚数).
 * Hand: the owner sees the cards, the opponent only the count.
-* Graveyard: the owner sees the contents (個人公開), the opponent only the top card.
+* Graveyard: the owner sees the contents (個人公開); its top card is public (完全公開: 墓地の
+  一番上のカード), so the opponent sees that one, and `top` names it for both. Which card is on
+  top follows the edition's `core.graveyard_top` (`owner_chooses`: its owner chooses it).
 * Field: face-up cards are public; a face-down character (a bulwark) is seen by its owner
   only (伏せてあるカード: 個人公開). The opponent sees a face-down character, its state and
   a reference `face-down#N` — and options that target it name it that way, never by card.
@@ -68,6 +70,7 @@ class PlayerView:
     graveyard: tuple[int, ...]  # top last; the opponent's shows the top card only
     field: tuple[CharacterView, ...]
     zones: tuple[ZoneView, ...] = ()  # the edition's declared zones, in declaration order
+    top: int | None = None  # the graveyard's top card, public to every player; None: empty
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +236,7 @@ def _player(game: Game, index: int, me: int, hidden: set[int]) -> PlayerView:
             )
             for z in game.rules.edition.core.zones
         ),
+        p.graveyard[-1] if p.graveyard else None,
     )
 
 

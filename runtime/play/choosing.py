@@ -24,7 +24,8 @@ from blackpoker.runtime.play.notation import NotationError, parse_command
 
 REQUEST_STEPS = ("アクション", "キーカード", "支払い", "対象")
 CHOICE_STEPS = ("答え", "カード・対象")
-# The engine's answer words (runtime/engine/primitives.py); a choose_one label is the rule set's.
+# The engine's answer words (runtime/engine/primitives.py, and `top` of runtime/engine/graveyard.py);
+# a choose_one label is the rule set's.
 ANSWERS = {
     "pick": "カードを選ぶ",
     "place": "次に置くカードを選ぶ（上から順に）",
@@ -32,6 +33,7 @@ ANSWERS = {
     "attacker": "アタックするキャラクターを選ぶ",
     "block": "ブロックする組（アタッカー with ブロッカー）を選ぶ",
     "retarget": "新しい対象を選ぶ",
+    "top": "墓地の一番上に置くカードを選ぶ（公開される）",
     "done": "選び終える",
     "yes": "する",
     "no": "しない",

@@ -24,7 +24,7 @@ def explain(game: Game, command: Command) -> str:
         return f"{refusal.message} (rule: {refusal.rule})"
     if command.kind == "choice":
         state = game.state
-        if not (state.resolving and state.resolving[-1].waiting is not None):
+        if not (state.asked or (state.resolving and state.resolving[-1].waiting is not None)):
             why = f"no effect is waiting for an answer; {player_name(command.player)} holds chance"
         else:
             shown = ", ".join(str(o) for o in game.legal_options())

@@ -301,8 +301,9 @@ class GreedyAgent:
         if kind is not None and kind.combat is Combat.BULWARK:
             return BULWARK - driven
         body = keys if isinstance(step.cards, Name) and step.cards.name == "key" else ()
-        waived = kind.waives_cost_of if kind is not None else ()
-        waiver = WAIVED * sum(1 for a in self.rules.actions if a.type in waived and a.cost.units)
+        waiver = WAIVED * sum(
+            1 for a in self.rules.actions if kind is not None and kind.waives(a) and a.cost.units
+        )
         size_rule = kind.size if kind is not None else SizeRule.CARD_NUMBER
         fixed = kind.number if kind is not None else None  # 数字は11として扱う
         return self._soldier(_size(body, size_rule) if fixed is None else fixed) + waiver - driven

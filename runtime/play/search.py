@@ -92,8 +92,8 @@ class SearchAgent:
             state = game.state
             if state.result is not None:
                 break
-            waiting = state.resolving[-1].waiting if state.resolving else None
-            if waiting is not None:
+            waiting = state.asked or (state.resolving[-1].waiting if state.resolving else None)
+            if waiting:  # an effect's decision, or a question of the rules (a graveyard's top card)
                 game.apply(decide(game, players))
                 continue
             if not state.stage and not state.resolving and (state.chance == me or state.turn != turn):

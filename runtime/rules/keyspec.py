@@ -15,7 +15,7 @@ is wrong so the parser can point at it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from functools import reduce
 from typing import Any
@@ -164,6 +164,8 @@ class KeySpec:
     same_number: bool = False  # 同じ数字
     face_down: bool = False  # 全て(裏向き): any one card, placed face down
     rare: bool = False  # レアカードN枚: any cards of the zones its action names (`key_from`)
+    # the notation as the data writes it (parse_key), printed on the sheets; not compared
+    written: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         flaws = _flaws(self)

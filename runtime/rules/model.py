@@ -110,8 +110,8 @@ class When(StrEnum):
     LEAVES_FIELD_TO_GRAVEYARD = "leaves_field_to_graveyard"  # 場から墓地に行く場合
     # 場から墓地もしくは手札に行く場合
     LEAVES_FIELD_TO_GRAVEYARD_OR_HAND = "leaves_field_to_graveyard_or_hand"
-    # its controller's request of `action` resolved (自分がエンドアクションを起こした場合)
-    RESOLVED = "resolved"
+    # its controller requested `action` (自分がエンドアクションを起こした場合: 起こす is to request)
+    REQUESTED = "requested"
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +119,7 @@ class CharacterTrigger:
     when: When
     request: str
     for_each_card: tuple[str, ...] = ()  # once per card of these ranks (none: once)
-    action: str = ""  # with `resolved`: the action whose resolution triggers it
+    action: str = ""  # with `requested`: the action whose request triggers it
     targets_card: bool = False  # each request targets its card (切札再生 of the summoned J)
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -142,6 +142,7 @@ class Character:
     triggers: tuple[CharacterTrigger, ...] = ()
     waives_cost_of: tuple[str, ...] = ()
     waives_units: tuple[str, ...] = ()  # the cost units waived (none named: the whole cost)
+    waives_timing: Timing | None = None  # only the actions of this timing (none: every timing)
     note: str = ""
     story: str = ""
     flavor: str = ""
@@ -163,6 +164,11 @@ class Character:
 
     def targetable_by(self, action_id: str) -> bool:
         return not self.untargetable and action_id not in self.untargetable_by
+
+    def waives(self, action: Action) -> bool:
+        """Whether its cost waiver (魔力増加) applies to the action: of a type it names, and of
+        its timing if it names one."""
+        return action.type in self.waives_cost_of and self.waives_timing in (None, action.timing)
 
     abilities: tuple[Ability, ...] = ()  # continuous abilities, on while it is on the field
 
@@ -242,6 +248,15 @@ class Visibility(StrEnum):
     FACES = "faces"  # each card face up (完全公開) or face down (個人公開): the trumps (001 §3.12.1)
 
 
+class GraveyardTop(StrEnum):
+    """Which card of a graveyard lies on top, where every player sees it (完全公開)."""
+
+    LAST_IN = "last_in"  # the card moved in last; when cards leave, the one below (the default)
+    # 墓地の一番上のカードの扱い: its owner chooses among the cards arriving at once, and
+    # among those that stay when cards leave
+    OWNER_CHOOSES = "owner_chooses"
+
+
 @dataclass(frozen=True, slots=True)
 class ZoneRule:
     """A zone the edition adds to each player's side (the fog of edition 8)."""
@@ -266,6 +281,11 @@ class CoreRules:
     hand_size: int
     hand_limit: int
     zones: tuple[ZoneRule, ...] = ()
+    # 「対象」項目があるアクションは、適法な対象を指定できなければ起こせない (001 §3.10.3, and a FAQ)
+    target_required: bool = True
+    # アクションを対象とするアクションは、自分自身を対象にできない (the same FAQ)
+    no_self_target: bool = True
+    graveyard_top: GraveyardTop = GraveyardTop.LAST_IN
 
     def __reduce__(self) -> tuple[Any, ...]:
         return rebuilt(self)
@@ -293,6 +313,7 @@ class Edition:
     fog_types: tuple[str, ...] = ()
     usage_line: tuple[str, ...] = USAGE_LINE
     abilities: tuple[Ability, ...] = ()  # always on (its own, then a local rule's)
+    usage_separator: str = "・"  # between the usage line's parts (or - as in @直接-通常-クイック)
 
     def format(self, format_id: str) -> Format:
         return next(f for f in self.formats if f.id == format_id)

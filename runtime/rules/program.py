@@ -705,13 +705,16 @@ class Event(StrEnum):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TriggeredBy(Node):
     """誘発条件 as data: the action triggers when a request of the action `resolved` has
-    resolved, or when the `event` happens, for `player` (turn_player, or you / opponent: the
-    resolved request's controller, or the player the event is about, or their opponent), if
-    `cond` holds then (read like the resolved program's own conditions). `card`: the card
-    whose turning face up triggers it (the extra format fills in the action's trump)."""
+    resolved, when the action `requested` is requested (起こした場合: 起こす is to request, 002
+    §6.2.1.5), or when the `event` happens, for `player` (turn_player, or you / opponent: the
+    resolved or made request's controller, or the player the event is about, or their
+    opponent), if `cond` holds then (read like that request's program's own conditions).
+    `card`: the card whose turning face up triggers it (the extra format fills in the action's
+    trump)."""
 
     prefix: ClassVar[PathKey] = ("triggered_by",)
     resolved: str | None = field(default=None, metadata=at("resolved"))
+    requested: str | None = field(default=None, metadata=at("requested"))
     event: Event | None = field(default=None, metadata=later("event"))
     card: str | None = field(default=None, metadata=later("card"))
     player: PlayerName = field(default=PlayerName.TURN_PLAYER, metadata=at("player"))

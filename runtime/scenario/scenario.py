@@ -864,7 +864,7 @@ def actual(game: Game) -> dict[str, Any]:
         "stage": [f"{r.action.name} by {player_name(r.controller)}" for r in state.stage],
         "winner": state.result or "none",
         "waiting": [str(o) for o in game.legal_options()]
-        if game.to_move is not None and state.resolving
+        if game.to_move is not None and (state.resolving or state.asked)
         else [],
     }
     for index, who in enumerate(PLAYER_KEYS):

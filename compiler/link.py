@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from blackpoker.compiler.cards import rank_label
-from blackpoker.compiler.cost import PAYABLE_UNITS, Cost
+from blackpoker.compiler.cost import CAUSE, Cost
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location, did_you_mean
 from blackpoker.compiler.load import Document, PathKey, is_path
 from blackpoker.compiler.matcher import compile_matcher
@@ -83,7 +83,6 @@ def check_edition(source: EditionSource) -> list[Diagnostic]:
     problems += _duplicates(doc, "actions", [a.id for a in source.actions])
     problems += _duplicates(doc, "characters", [c.id for c in source.characters])
     problems += _duplicates(doc, "fogs", [f.id for f in source.fogs])
-    problems += _unpayable_units(source)
     problems += _duplicates(doc, "labels", [label.id for label in edition.labels])
     formats = [f.id for f in edition.formats]
     for i, action in enumerate(source.actions):
@@ -100,20 +99,6 @@ def check_edition(source: EditionSource) -> list[Diagnostic]:
     # What the entries of each format need from each other is checked with the rest: a
     # problem above leaves the entries usable (a duplicate id keeps its first entry).
     return sorted(set(problems + _edition_needs(source)), key=lambda d: (d.location, d.message))
-
-
-def _unpayable_units(source: EditionSource) -> list[Diagnostic]:
-    """Declared cost units the engine cannot pay, at their declaration (an action can only
-    use declared units)."""
-    known = ", ".join(PAYABLE_UNITS)
-    return [
-        source.doc.at(
-            ("cost_units", i, "unit"),
-            f"cost_units: unit '{u.unit}' has no payment rule in the engine (it pays {known})",
-        )
-        for i, u in enumerate(source.edition.cost_units)
-        if u.unit not in PAYABLE_UNITS
-    ]
 
 
 def link(source: EditionSource, format_id: str) -> RuleSet:
@@ -435,7 +420,11 @@ def check_action_names(
     if _get(action, "type") != "":  # an extra list's set-up, which no player requests, has none
         problems += _check_name(doc, path, action, "type", edition.action_types, "action type")
     cost = _get(action, "cost")
-    return problems + _foreign_units(doc, (*path, "cost"), edition, cost.units if cost else ())
+    units = cost.units if cost else ()
+    if CAUSE in units and (units.count(CAUSE) > 1 or _get(action, "caused_by") is None):
+        message = f"cost: {CAUSE} is the drive of the character that causes the action: once, with caused_by"
+        problems.append(doc.at((*path, "cost"), message))
+    return problems + _foreign_units(doc, (*path, "cost"), edition, units)
 
 
 def _foreign_units(doc: Document, path: PathKey, edition: Edition, named: Iterable[str]) -> list[Diagnostic]:

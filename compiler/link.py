@@ -18,7 +18,7 @@ from blackpoker.compiler.cost import CAUSE, Cost
 from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location, did_you_mean
 from blackpoker.compiler.load import Document, PathKey, is_path
 from blackpoker.compiler.matcher import compile_matcher
-from blackpoker.compiler.model import Action, Edition, Format, RuleSet, Trigger
+from blackpoker.compiler.model import Action, Edition, Format, RuleSet, Trigger, Visibility
 from blackpoker.compiler.needs import (
     CHARACTER_FIELDS,
     Reference,
@@ -65,6 +65,7 @@ from blackpoker.compiler.program import (
     Steps,
     Target,
     Targetable,
+    TargetKind,
     binding,
     branches,
     reads,
@@ -517,8 +518,11 @@ def _unknown_names(
     zones, piles = (*ZONES, *declared), (*PILES, *declared)
     labels = [label.id for label in source.edition.labels]
     named_labels = (None, *labels)  # a step without a label reads the characters' attack rule
+    faces = [z.id for z in source.edition.core.zones if z.visibility is Visibility.FACES]
     step_at: set[PathKey] = set()
     for where, node in nodes:
+        if isinstance(node, Target):
+            yield from _target_problems(where, node, faces)
         if isinstance(node, Step):
             step_at.add(where)
         if isinstance(node, Request):
@@ -572,6 +576,25 @@ def _unknown_names(
             step = next(where[:n] for n in range(len(where), 0, -1) if where[:n] in step_at)
             inner = ".".join(map(str, (*where[len(step) :], *node.at("type"))))
             yield (*where, *node.at("type")), f"{inner}: {_unknown('character type', type_name, types)}"
+
+
+def _target_problems(where: PathKey, node: Target, faces: list[str]) -> Iterator[tuple[PathKey, str]]:
+    """A card target names a zone whose cards have faces (the trumps); `zone` and `face` are a
+    card target's filters, `state` a character target's."""
+    is_card = node.kind is TargetKind.CARD
+    if is_card and node.zone not in faces:
+        known = ", ".join(faces) or "none"
+        yield (
+            (*where, *node.at("zone")),
+            f"target.zone: '{node.zone}' is no zone whose cards have faces ({known})",
+        )
+    for name, value, fits in (
+        ("zone", node.zone, is_card),
+        ("face", node.face, is_card),
+        ("state", node.state, node.kind is TargetKind.CHARACTER),
+    ):
+        if value is not None and not fits:
+            yield (*where, *node.at(name)), f"target.{name}: not a filter of a {node.kind} target"
 
 
 def _bound(

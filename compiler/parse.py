@@ -217,7 +217,8 @@ def parse(doc: Document) -> tuple[Source | None, list[Diagnostic]]:
 
 def notation_problems(doc: Document) -> list[Diagnostic]:
     """Cost and key errors anywhere in a document, even one whose structure is invalid,
-    so that one run reports them together with the schema's findings."""
+    so that one run reports them together with the schema's findings. A program's `key` is
+    the name of bound cards (`request: {key: armour}`), not notation: programs are skipped."""
     problems: list[Diagnostic] = []
 
     def walk(value: Any, path: PathKey) -> None:
@@ -225,7 +226,7 @@ def notation_problems(doc: Document) -> list[Diagnostic]:
             for key, item in value.items():
                 if key in ("cost", "key") and isinstance(item, str):
                     _notation(doc, (*path, key), item, problems)
-                else:
+                elif key != "program":
                     walk(item, (*path, key))
         elif isinstance(value, list):
             for i, item in enumerate(value):

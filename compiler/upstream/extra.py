@@ -160,7 +160,9 @@ class _Extra:
     def character(self, path: PathKey, raw: Any) -> Data:
         character: Data = {}
         for key, value in raw.items() if isinstance(raw, dict) else ():
-            if key not in _CHARACTER:
+            if key == "charLabel":  # 9.0's trump list prints the labels its characters have
+                self.c.labels((*path, key), value, character)
+            elif key not in _CHARACTER:
                 self.c.unknown((*path, key))
             elif text := self.c.text((*path, key), value):
                 character[_CHARACTER[key]] = text

@@ -34,7 +34,7 @@ _SHORT = 100  # a collection of plain values this long or shorter (as repr) is w
 
 EXTRA_ORDER = (
     "kind", "id", "edition", "regulations", "unplayable", "programs_from", "title", "published",
-    "description", "action_types", "setup", "operations", "trumps",
+    "description", "action_types", "cost_units", "setup", "operations", "trumps",
 )  # fmt: skip
 TRUMP_ORDER = (
     "suit", "number", "id", "name", "beta", "output", "ability", "abilities", "actions", "characters",

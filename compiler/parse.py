@@ -159,6 +159,10 @@ class EditionSource:
     actions: tuple[Action, ...]
     characters: tuple[Character, ...]
     fogs: tuple[Fog, ...] = ()
+    # a based edition: its base, and its own file as written (with its `extra:` and
+    # `regulations:` edits of what it inherits from the base)
+    base: EditionSource | None = None
+    edits: Document | None = None
 
 
 @dataclass(frozen=True, slots=True)

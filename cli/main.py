@@ -62,8 +62,7 @@ def validate(paths: tuple[Path, ...]) -> None:
     env = Environment()
     try:
         targets = list(paths) or [
-            *(path for e in env.builtin_editions() for path in (env.builtin_path(e), *env.builtin_extras(e))),
-            *env.frame_extras(),
+            path for e in env.builtin_editions() for path in (env.builtin_path(e), *env.builtin_extras(e))
         ]
     except CompileError as error:
         report(error.diagnostics)

@@ -88,7 +88,7 @@ class Trump:
 class ExtraSource:
     doc: Document
     id: str
-    edition_id: str | None  # None: a list of regulations' frame that no edition plays
+    edition_id: str
     title: str
     published: str
     description: str
@@ -98,8 +98,6 @@ class ExtraSource:
     setup: Action | None = None  # run for each player before the game: placing the trumps
     # an action's variants (another id, name, timing or cost, as its ※ note allows), by its id
     variants: tuple[tuple[PathKey, str, Action], ...] = ()
-    regulations: str | None = None  # instead of an edition: the regulations of its frame
-    unplayable: str | None = None  # why no game can be played with it yet
     programs_from: str | None = None  # the built-in list whose engine data same-printed actions take
     cost_units: tuple[CostUnit, ...] = ()  # added to the edition's (9.0's C)
 
@@ -186,7 +184,7 @@ def parse_extra(doc: Document) -> tuple[ExtraSource | None, list[Diagnostic]]:
     source = ExtraSource(
         doc,
         data["id"],
-        data.get("edition"),
+        data["edition"],
         data["title"],
         data["published"],
         data.get("description", ""),
@@ -195,8 +193,6 @@ def parse_extra(doc: Document) -> tuple[ExtraSource | None, list[Diagnostic]]:
         trumps,
         setup_action(doc, ("setup",), data["setup"], problems) if "setup" in data else None,
         tuple(variants),
-        data.get("regulations"),
-        data.get("unplayable"),
         data.get("programs_from"),
         tuple(CostUnit(u["unit"], u["name"], u["text"]) for u in data.get("cost_units", ())),
     )

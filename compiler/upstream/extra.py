@@ -196,7 +196,8 @@ class _TrumpList(_Extra):
         acts = self.groups(root, "actList", "acts")
         chars = self.groups(root, "charList", "chars")
         about = root.get("trumpData")
-        data: Data = {"kind": "extra", "id": list_id or self.c.derive_id(title), "title": title}
+        edition = self.c.derive_id(title)  # 第9.0版 フレーム編 → v9.0: the edition it extends
+        data: Data = {"kind": "extra", "id": list_id or edition, "edition": edition, "title": title}
         data["published"] = published
         if isinstance(about, dict) and (
             text := self.c.text(("trumpData", "description"), about.get("description"))

@@ -193,11 +193,12 @@ class Pile(Node):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Only(Node):
     """{of: NAME, card: ♣K}: those of the named cards that are this card (the key cards), or,
-    with `suit_of` / `rank_of`, of a suit / a number of other named cards (切札破壊: the target
-    of the key's suit and number)."""
+    with `suit_of` / `rank_of`, of a suit / a number of other named cards, or with `face`,
+    lying so in their zone (切札破壊: the target, face up, of the key's suit and number)."""
 
     of: Name = field(metadata=at("of"))
     card: str | None = field(default=None, metadata=at("card"))
+    face: Face | None = field(default=None, metadata=at("face"))
     suit_of: Name | None = field(default=None, metadata=at("suit_of"))
     rank_of: Name | None = field(default=None, metadata=at("rank_of"))
 

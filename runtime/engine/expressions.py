@@ -89,6 +89,7 @@ def things(g: Table, res: Resolution, ref: Cards) -> list[Any]:
             c
             for c in cards_of(things(g, res, ref.of))
             if (ref.card is None or label(c) == ref.card)
+            and (ref.face is None or (c in state.players[owner(c)].face_up) == (ref.face is Face.UP))
             and (ref.suit_of is None or _same(g, res, ref.suit_of, c, _suit))
             and (ref.rank_of is None or _same(g, res, ref.rank_of, c, rank))
         ]

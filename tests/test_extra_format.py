@@ -18,16 +18,27 @@ from blackpoker.compiler.program import All, FaceUp, walk
 from blackpoker.runtime.engine.expressions import requirement_holds
 from blackpoker.runtime.engine.game import Game, snapshot
 from blackpoker.runtime.engine.options import RequestOption
+from blackpoker.runtime.engine.refs import ZoneCard
 from blackpoker.runtime.engine.view import view
-from blackpoker.runtime.engine.zones import card, label
+from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.scenario.scenario import build
 from blackpoker.runtime.scenario.scenario import load as load_scenario
 from click.testing import Result
+from editions_support import ops
 
 ENV = Environment()
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 WITH_EXTRAS = [e for e in ENV.builtin_editions() if ENV.builtin_extras(e)]
 
+
+def _asks(edition: str) -> bool:
+    """Whether the edition's newest list has its players place their trumps by yes / no
+    (001 §3.11.4: 2枚まで, up to two), as `_placed` answers the set-up."""
+    setup = ENV.extra_list(ENV.edition(edition), None).setup
+    return setup is not None and "may" in ops(setup.steps)
+
+
+PLACING = next(e for e in WITH_EXTRAS if _asks(e))  # the newest edition whose set-up asks
 
 def newest(edition: str) -> ExtraSource:
     """The edition's newest extra list as the extra format plays it (with lent programs)."""
@@ -99,7 +110,7 @@ def test_an_unknown_extra_list_is_refused() -> None:
 
 
 def test_an_edition_without_extra_lists_is_refused() -> None:
-    without = [e for e in ENV.builtin_editions() if not ENV.builtin_extras(e)]
+    without = [e for e in ENV.builtin_editions() if not ENV.extras(e)]
     if not without:
         pytest.skip("every built-in edition has an extra list")
     result = invoke("compile", "--edition", without[0], "--format", EXTRA_FORMAT.id)
@@ -136,7 +147,7 @@ def _placed(ruleset: RuleSet, seed: int, picks: tuple[int, int], prefer: Collect
 
 
 def test_each_player_places_trumps_face_down_before_the_hands() -> None:
-    ruleset = ENV.compile(WITH_EXTRAS[0], EXTRA_FORMAT.id)
+    ruleset = ENV.compile(PLACING, EXTRA_FORMAT.id)
     game = _placed(ruleset, 3, (2, 1))
     hand_size = ruleset.edition.core.hand_size
     counts = [len(p.zones[TRUMP_ZONE.id]) for p in game.state.players]
@@ -149,7 +160,7 @@ def test_each_player_places_trumps_face_down_before_the_hands() -> None:
 
 
 def test_open_turns_a_trump_face_up_and_enables_its_actions() -> None:
-    ruleset = ENV.compile(WITH_EXTRAS[0], EXTRA_FORMAT.id)
+    ruleset = ENV.compile(PLACING, EXTRA_FORMAT.id)
     # the actions a player requests (a triggered one has its trump's condition in its trigger)
     granted = {
         t.card: requested
@@ -176,8 +187,9 @@ def test_open_turns_a_trump_face_up_and_enables_its_actions() -> None:
 
 
 def test_a_game_without_trumps_hashes_as_before() -> None:
-    base = ENV.edition(WITH_EXTRAS[0]).edition.formats[-1].id
-    game = Game.new(ENV.compile(WITH_EXTRAS[0], base), 5)
+    edition = next(e for e in WITH_EXTRAS if not ENV.edition(e).edition.core.zones)  # zones of its own
+    base = ENV.edition(edition).edition.formats[-1].id
+    game = Game.new(ENV.compile(edition, base), 5)
     assert all("face_up" not in p and "zones" not in p for p in snapshot(game.state)["players"])
 
 
@@ -194,7 +206,7 @@ def _operations(game: Game) -> dict[str, list[RequestOption]]:
 
 
 def test_open_is_offered_only_with_a_face_down_trump() -> None:
-    ruleset = ENV.compile(WITH_EXTRAS[0], EXTRA_FORMAT.id)
+    ruleset = ENV.compile(PLACING, EXTRA_FORMAT.id)
     assert not _operations(_placed(ruleset, 1, (0, 0)))
     game = _placed(ruleset, 1, (1, 1))
     me = game.state.chance
@@ -202,29 +214,27 @@ def test_open_is_offered_only_with_a_face_down_trump() -> None:
     offered = _operations(game)
     turning_up = [a for a in ruleset.actions if any(s.get("turn", {}).get("face") == "up" for s in a.program)]
     opening = {a.id for a in turning_up} & set(offered)
-    assert opening and set(offered) == opening  # the opponent's trump lies face down: nothing to close
+    assert opening and opening <= set(offered)  # クローズ may be offered too: it targets any trump
     game.play(offered[sorted(opening)[0]][0])
     game.play(game.legal_options()[0])  # the one face-down trump
     assert game.state.players[me].face_up and game.state.chance == me
     assert not opening & set(_operations(game))
 
 
-def test_close_and_destroy_are_offered_only_with_key_cards_matching_a_face_up_trump() -> None:
+def test_close_and_destroy_target_any_trump_and_resolve_with_no_effect_when_it_does_not_match() -> None:
+    """クローズ and 切札破壊 (切札1枚を対象とする) may target every trump, one's own or a face-down
+    one: the condition decides at resolution; オープン still needs a face-down trump of one's own."""
     scenario, problems = load_scenario(SCENARIOS / "extra" / "no-wasted-operations.yaml", ENV)
     assert scenario is not None and not problems
     game = build(scenario)
     me = game.state.chance
     assert me is not None
-    theirs = game.state.players[1 - me]
-    up = [card(c) for c in theirs.face_up]
+    trumps = {c for p in game.state.players for c in p.zones[TRUMP_ZONE.id]}
     offered = _operations(game)
-    keyed = [o for options in offered.values() for o in options if o.keys]
-    assert keyed  # the hand holds matching key cards
-    for option in keyed:
-        keys = [card(c) for c in option.keys]
-        assert any(k.suit == t.suit for k in keys for t in up), option
-        if len(keys) == 1:  # 切札破壊: the suit and the number
-            assert any(k == t for k in keys for t in up), option
-    # the hand's other key cards would do nothing
-    mine = [card(c) for c in game.state.players[me].hand]
-    assert any(c.suit not in {t.suit for t in up} for c in mine)
+    targeting = [o for options in offered.values() for o in options if o.target is not None]
+    assert targeting
+    for action in {o.action for o in targeting}:  # each keyed way may aim at every trump
+        aims = {o.target.card for o in targeting if o.action == action and isinstance(o.target, ZoneCard)}
+        assert aims == trumps, action
+    mine, theirs = game.state.players[me], game.state.players[1 - me]
+    assert any(c not in mine.face_up for c in mine.zones[TRUMP_ZONE.id]) or theirs.zones[TRUMP_ZONE.id]

@@ -192,10 +192,11 @@ class Environment:
         except CompileError:  # the edition's own problems are reported when it is read
             return []
 
-    def find(self, edition_id: str, folder: Path) -> Path | None:
-        """The file of an edition a file names by id: `<id>.yaml` in its folder, else built in."""
+    def find(self, edition_id: str, folder: Path, asking: Path | None = None) -> Path | None:
+        """The file of an edition a file names by id: `<id>.yaml` in its folder (not the file
+        `asking`: an extra list named after its edition, v9.0), else built in."""
         sibling = folder / f"{edition_id}.yaml"
-        if sibling.is_file():
+        if sibling.is_file() and (asking is None or not sibling.samefile(asking)):
             return sibling
         return self.builtin_path(edition_id) if edition_id in self._index() else None
 
@@ -585,7 +586,7 @@ class Environment:
         base = editions.get(source.edition_id)
         if base is not None:
             return base
-        named = self.find(source.edition_id, Path(source.doc.path).parent)
+        named = self.find(source.edition_id, Path(source.doc.path).parent, Path(source.doc.path))
         if named is None:
             known = ", ".join(sorted({*editions, *self.builtin_editions()}))
             return [

@@ -867,8 +867,9 @@ def _fixed_problems(deck: Deck, cards: tuple[Card, ...], cite: str) -> list[Diag
 def data_file_problems(
     path: Path, shown: str, edition: Callable[[str], EditionSource]
 ) -> list[Diagnostic] | None:
-    """The problems of a deck or regulations file; None for a file of any other kind. A
-    regulations file's actions are checked against each of its editions (`edition` reads one)."""
+    """The problems of a deck or regulations file (a regulations file's notes among them, as
+    warnings); None for a file of any other kind. A regulations file's actions are checked
+    against each of its editions (`edition` reads one)."""
     doc, problems = load_file(path, shown)
     kind = doc.data.get("kind") if doc is not None and isinstance(doc.data, dict) else None
     if doc is None or kind not in ("deck", "regulations"):
@@ -876,7 +877,7 @@ def data_file_problems(
     if kind == "deck":
         return problems + deck_from(doc)[1]
     regulations, found = regulations_from(doc)
-    problems += found
+    problems += found + list(regulations.notes if regulations else ())
     for index, edition_id in enumerate(regulations.editions if regulations else ()):
         assert regulations is not None
         try:

@@ -1,7 +1,7 @@
 """The table "Coverage of each list" in docs/extra.md is what `compile --format extra` reports
-for every built-in extra list: its trumps, the actions with a program, and the abilities whose actions are still
-`pending` (or that have no action: their ability is continuous). It is computed here; when
-programs are added the test prints the new table to put in its place."""
+for every built-in extra list: its trumps, the actions with a program, and the abilities whose
+actions are still `pending` (or that have no action: their ability is continuous). It is
+computed here; when programs are added the test prints the new table to put in its place."""
 
 from __future__ import annotations
 

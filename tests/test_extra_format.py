@@ -10,6 +10,7 @@ from collections.abc import Collection
 from pathlib import Path
 
 import pytest
+import yaml
 from bad_input_support import invoke, refused
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.extra import EXTRA_FORMAT, TRUMP_ZONE, ExtraSource, caused_by_one_of
@@ -39,6 +40,7 @@ def _asks(edition: str) -> bool:
 
 
 PLACING = next(e for e in WITH_EXTRAS if _asks(e))  # the newest edition whose set-up asks
+
 
 def newest(edition: str) -> ExtraSource:
     """The edition's newest extra list as the extra format plays it (with lent programs)."""
@@ -78,20 +80,33 @@ def test_each_trump_action_needs_its_trump_face_up(edition: str) -> None:
             # what a summoned character causes is its own ability: the trump card is part of it
             on = [] if caused_by_one_of(action, summoned[trump.id]) else [(TRUMP_ZONE.id, trump.card)]
             assert [(f.zone, f.card) for f in faces] == on, action_id
-    # an operation may require a trump to work on (no wasted opens), never one face up to be on
+    # an operation is never a face-up trump's: its own 起動条件, if any, needs no trump face up
     operations = [ruleset.action(o.id) for o in newest(edition).operations if o.program]
     required = [a.requires.cond for a in operations if a.requires is not None]
     assert not any(isinstance(n, FaceUp) for cond in required for _, n in walk(cond))
 
 
-def test_an_own_requirement_is_kept_beside_the_face_up_one() -> None:
+def test_an_own_requirement_is_kept_beside_the_face_up_one(tmp_path: Path) -> None:
+    """A trump action's own 起動条件 (`requires`) is joined with its trump's face-up one (a
+    copy of the newest list whose first requestable trump action gains one)."""
     edition = WITH_EXTRAS[0]
-    granted = [a for t in ENV.compile(edition, EXTRA_FORMAT.id).trumps for a in t.actions]
-    ruleset = ENV.compile(edition, EXTRA_FORMAT.id)
-    joined = [a for a in granted if isinstance(getattr(ruleset.action(a).requires, "cond", None), All)]
-    extra = newest(edition)
-    own = [a.id for t in extra.trumps for a in t.actions if a.requires is not None]
-    assert sorted(joined) == sorted(own)
+    data = yaml.safe_load(ENV.builtin_extras(edition)[0].read_text(encoding="utf-8"))
+    action = next(a for t in data["trumps"] for a in t.get("actions", ()) if "triggered_by" not in a)
+    own = {"ge": [{"count": {"zone": "hand", "player": "you"}}, 1]}
+    action["requires"] = own
+    path = tmp_path / f"{data['id']}.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    ruleset = Environment().compile(edition, EXTRA_FORMAT.id, extra=str(path))
+    joined = [
+        a
+        for t in ruleset.trumps
+        for a in t.actions
+        if isinstance(getattr(ruleset.action(a).requires, "cond", None), All)
+    ]
+    assert joined == [action["id"]]
+    requires = ruleset.action(action["id"]).requires
+    assert requires is not None and isinstance(requires.cond, All) and len(requires.cond.items) == 2
+    assert any(isinstance(n, FaceUp) for n in requires.cond.items)
 
 
 def test_an_extra_list_by_id_and_by_file(tmp_path: Path) -> None:
@@ -205,26 +220,30 @@ def _operations(game: Game) -> dict[str, list[RequestOption]]:
     return found
 
 
-def test_open_is_offered_only_with_a_face_down_trump() -> None:
+def test_open_is_offered_with_no_face_down_trump_and_then_turns_nothing_up() -> None:
+    """オープン prints no 起動条件: with no trump of one's own lying face down it is offered all
+    the same, and the request resolves turning nothing up (no choice to make)."""
     ruleset = ENV.compile(PLACING, EXTRA_FORMAT.id)
-    assert not _operations(_placed(ruleset, 1, (0, 0)))
-    game = _placed(ruleset, 1, (1, 1))
+    game = _placed(ruleset, 1, (0, 0))
     me = game.state.chance
     assert me is not None
     offered = _operations(game)
     turning_up = [a for a in ruleset.actions if any(s.get("turn", {}).get("face") == "up" for s in a.program)]
     opening = {a.id for a in turning_up} & set(offered)
-    assert opening and opening <= set(offered)  # クローズ may be offered too: it targets any trump
+    assert opening
+    hand = len(game.state.players[me].hand)
     game.play(offered[sorted(opening)[0]][0])
-    game.play(game.legal_options()[0])  # the one face-down trump
-    assert game.state.players[me].face_up and game.state.chance == me
-    assert not opening & set(_operations(game))
+    mine = game.state.players[me]
+    assert len(mine.hand) < hand  # its cost is paid
+    assert not mine.face_up and not mine.zones[TRUMP_ZONE.id] and game.state.chance == me
+    assert not game.state.stage
+    assert opening & set(_operations(game))  # and it is offered again
 
 
 def test_close_and_destroy_target_any_trump_and_resolve_with_no_effect_when_it_does_not_match() -> None:
     """クローズ and 切札破壊 (切札1枚を対象とする) may target every trump, one's own or a face-down
-    one: the condition decides at resolution; オープン still needs a face-down trump of one's own."""
-    scenario, problems = load_scenario(SCENARIOS / "extra" / "no-wasted-operations.yaml", ENV)
+    one: the condition decides at resolution."""
+    scenario, problems = load_scenario(SCENARIOS / "extra" / "operations-whose-condition-fails.yaml", ENV)
     assert scenario is not None and not problems
     game = build(scenario)
     me = game.state.chance

@@ -125,7 +125,7 @@ _BUILDS = {"fixed": "a fixed deck", "random": "dealt at random", "built": "the p
 
 
 def _building(chosen: Regulation) -> list[str]:
-    """The frame's two building steps, named as its regulations name them (9.1: デッキ構築,
+    """The frame's two building steps, named as its regulations name them (デッキ構築,
     シナリオ構築): how the deck is made, and the cards each player chooses before the game."""
     frame, preparation = chosen.frame, chosen.regulations.preparation
     deck, scenario = (

@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import ClassVar
 
-# Every unit letter any edition uses (C arrived with 9.0's trumps). cost.lark spells the same
+# Every unit letter any edition uses (C: a trump list's cause). cost.lark spells the same
 # set, and the engine has a payment rule for each (a test checks both).
 UNITS: tuple[str, ...] = ("B", "C", "D", "L", "S")
 # C is paid by the drive of the character that causes the request (起因): only an action with

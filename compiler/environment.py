@@ -194,7 +194,7 @@ class Environment:
 
     def find(self, edition_id: str, folder: Path, asking: Path | None = None) -> Path | None:
         """The file of an edition a file names by id: `<id>.yaml` in its folder (not the file
-        `asking`: an extra list named after its edition, v9.0), else built in."""
+        `asking`: an extra list named after its edition), else built in."""
         sibling = folder / f"{edition_id}.yaml"
         if sibling.is_file() and (asking is None or not sibling.samefile(asking)):
             return sibling

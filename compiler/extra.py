@@ -99,7 +99,7 @@ class ExtraSource:
     # an action's variants (another id, name, timing or cost, as its ※ note allows), by its id
     variants: tuple[tuple[PathKey, str, Action], ...] = ()
     programs_from: str | None = None  # the built-in list whose engine data same-printed actions take
-    cost_units: tuple[CostUnit, ...] = ()  # added to the edition's (9.0's C)
+    cost_units: tuple[CostUnit, ...] = ()  # added to the edition's (C, the cause)
 
     def trump_at(self, suit: str, number: str) -> Trump | None:
         return next((t for t in self.trumps if t.suit == suit and t.number == number), None)

@@ -459,8 +459,8 @@ class Move(Step):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Turn(Step):
     """Turn cards of a zone face up or face down (a trump: オープン, クローズ); `hold`: turned
-    face down, they cannot turn face up again this turn (9.0 クローズ: このターンが終わるまで、それ
-    は表切札にならない)."""
+    face down, they cannot turn face up again this turn (このターンが終わるまで、それは表切札に
+    ならない)."""
 
     op = "turn"
     prefix = ("turn",)

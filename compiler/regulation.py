@@ -67,8 +67,8 @@ class Match(Named):
 
 @dataclass(frozen=True, slots=True, eq=False)  # compared and hashed by id and name
 class Part(Named):
-    """A card group a frame's scenario building chooses before the game (切札, レアカード,
-    シナリオ手札): where its cards lie, its older names, and for a hand part the name of the
+    """A card group a frame's scenario building chooses before the game (the trumps, the rare
+    card, the hand): where its cards lie, its older names, and for a hand part the name of the
     cards drawn to fill the hand (ランダム手札)."""
 
     zone: str
@@ -88,7 +88,7 @@ class Chosen:
 
 @dataclass(frozen=True, slots=True)
 class Draft:
-    """ドラフト: `packs` mini-packs of `size` cards from the shuffled deck's top, lying in `zone`;
+    """A draft: `packs` mini-packs of `size` cards from the shuffled deck's top, lying in `zone`;
     one card of each goes to `aside`, the rest back into the deck, which is shuffled."""
 
     packs: int

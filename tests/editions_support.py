@@ -99,7 +99,7 @@ def read_upstream(name: str) -> dict[str, Any]:
 def newest_upstream(*keys: str) -> list[str]:
     """The upstream files that have one of `keys` at the top, only the newest of each `data.ver`
     (by `lastupdate`): the list a built-in file is imported from (act-frame.yaml of 03/31 is an
-    older copy of 9.0's frame list, superseded by v9.0-act-frame.yaml of 04/13)."""
+    older copy of a frame list, superseded by the copy of a later lastupdate)."""
     newest: dict[str, tuple[tuple[int, ...], str]] = {}
     for path in sorted(UPSTREAM.glob("*.yaml")):
         data = read_upstream(path.name)

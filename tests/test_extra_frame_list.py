@@ -1,4 +1,4 @@
-"""9.0's trump list (upstream's trumpList in its frame list, act-frame.yaml): shipped as the
+"""A frame list's trump list (upstream's trumpList, act-frame.yaml): shipped as the
 extra list of its edition, imported from the newest upstream copy, with a program for every
 action. Every expectation is read from the upstream file, the registry or the importer's
 vocabulary."""

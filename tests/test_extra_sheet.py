@@ -21,7 +21,7 @@ WORDS = vocabulary()
 
 
 def _upstream_lists(*keys: str) -> list[str]:
-    """The upstream extra lists: an abiList, or (with "trumpList") 9.0's trump list too, in its
+    """The upstream extra lists: an abiList, or (with "trumpList") a frame list's trump list too, in its
     newest copy (the one the shipped list is imported from)."""
     lists = [p.name for p in sorted(UPSTREAM.glob("*.yaml")) if "abiList" in read_upstream(p.name)]
     return lists + [name for key in keys for name in newest_upstream(key)]

@@ -1,5 +1,5 @@
 """Regulations with the building steps of a set-up (デッキ構築, シナリオ構築), named parts
-(シナリオ手札 beside the ランダム手札 that fills the hand), a draft, and a recommended first
+(a hand part beside the cards that fill the hand), a draft, and a recommended first
 regulation: checked, printed, played, with an older part name read with a note. Every name
 comes from the built-in regulations (the first edition whose regulations have each thing)."""
 

@@ -1,4 +1,4 @@
-"""The frames of the 9.0 frame list (act-frame.yaml, its newest copy): every frame its actions
+"""The frames of the newest frame list (act-frame.yaml, its newest copy): every frame its actions
 name is converted with exactly its frame actions, played by the edition of the list, with the
 frame that plays the extra list as the extra format; a frame the engine cannot play is refused."""
 

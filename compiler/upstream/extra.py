@@ -160,7 +160,7 @@ class _Extra:
     def character(self, path: PathKey, raw: Any) -> Data:
         character: Data = {}
         for key, value in raw.items() if isinstance(raw, dict) else ():
-            if key == "charLabel":  # 9.0's trump list prints the labels its characters have
+            if key == "charLabel":  # a trumpList prints the labels its characters have
                 self.c.labels((*path, key), value, character)
             elif key not in _CHARACTER:
                 self.c.unknown((*path, key))
@@ -196,7 +196,7 @@ class _TrumpList(_Extra):
         acts = self.groups(root, "actList", "acts")
         chars = self.groups(root, "charList", "chars")
         about = root.get("trumpData")
-        edition = self.c.derive_id(title)  # 第9.0版 フレーム編 → v9.0: the edition it extends
+        edition = self.c.derive_id(title)  # 第N版 フレーム編 → vN: the edition it extends
         data: Data = {"kind": "extra", "id": list_id or edition, "edition": edition, "title": title}
         data["published"] = published
         if isinstance(about, dict) and (

@@ -441,7 +441,7 @@ def _pass_turn(g: Table, res: Resolution, step: program.PassTurn) -> Signal | No
     state.blocks.clear()
     for p in state.players:
         p.used.clear()  # once-per-turn limits last until the turn player changes
-        p.kept_down.clear()  # cards held face down "until the end of the turn" (9.0 クローズ)
+        p.kept_down.clear()  # cards held face down "until the end of the turn" (a close)
         for unit in p.field:
             unit.size_mod = 0  # "until the end of the turn"
     g.record(TurnPassed(state.turn_player, state.turn))

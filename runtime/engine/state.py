@@ -202,7 +202,7 @@ class PlayerState:
     # cards of `zones` lying face up (trumps) → when each turned face up (a uid: the timestamp
     # of its abilities, 002 §6.4.2)
     face_up: dict[int, int] = dataclasses.field(default_factory=dict)
-    # cards of `zones` held face down until the end of the turn (`turn … hold`: 9.0 クローズ)
+    # cards of `zones` held face down until the end of the turn (`turn … hold`: a close)
     kept_down: list[int] = dataclasses.field(default_factory=list)
 
     def copy(self) -> PlayerState:

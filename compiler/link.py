@@ -422,7 +422,8 @@ def check_action_names(
         problems += _check_name(doc, path, action, "type", edition.action_types, "action type")
     cost = _get(action, "cost")
     units = cost.units if cost else ()
-    if CAUSE in units and (units.count(CAUSE) > 1 or _get(action, "caused_by") is None):
+    declared = {u.unit for u in edition.cost_units}  # an undeclared C is only that
+    if CAUSE in units and CAUSE in declared and (units.count(CAUSE) > 1 or _get(action, "caused_by") is None):
         message = f"cost: {CAUSE} is the drive of the character that causes the action: once, with caused_by"
         problems.append(doc.at((*path, "cost"), message))
     return problems + _foreign_units(doc, (*path, "cost"), edition, units)

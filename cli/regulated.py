@@ -8,11 +8,11 @@ from typing import Any, TypeVar
 
 import click
 from blackpoker.cli.regulation import PLAYERS, read_decks
-from blackpoker.cli.report import report
+from blackpoker.cli.report import report, warn
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.diagnostics import Diagnostic
-from blackpoker.compiler.pipeline import edition_source
-from blackpoker.compiler.regulation import additions, deck_problems, parse_regulation, regulations_for
+from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.regulation import additions, deck_problems, parse_regulation
 from blackpoker.runtime.play.regulation import Setup, start_problems
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -39,18 +39,22 @@ def regulation_setup(
     edition: str, text: str, deck_files: tuple[str, ...], format_id: str | None = None
 ) -> tuple[Setup, str]:
     """The regulation and the players' decks, checked as `regulation check` checks them; the
-    format it names. With `format_id` (--format), the text names the frame and options only."""
+    format its games play (a frame with the extra list plays the extra format). With
+    `format_id` (--format), the text names the frame and options only."""
     if format_id is not None:
         text = f"{format_id}+{text}"
     problems: list[Diagnostic] = []
     by_player = read_decks(deck_files, problems)
+    env = Environment()
     try:
-        chosen = parse_regulation(text, regulations_for(edition))
+        regulations = env.regulations(edition)
+        chosen = parse_regulation(text, regulations)
     except CompileError as error:
         report([*error.diagnostics, *problems])
+    warn(regulations.notes)
     decks = [by_player.get(player, []) for player in PLAYERS]
     try:
-        source = edition_source(edition)
+        source = env.edition(edition)
     except CompileError as error:
         report(error.diagnostics)
     problems += start_problems(chosen, source.edition)
@@ -62,4 +66,4 @@ def regulation_setup(
                 problems += deck_problems(chosen, player, mine)
     if problems:
         report(problems)
-    return Setup.of(chosen, decks, added), chosen.format.id
+    return Setup.of(chosen, decks, added), chosen.played_format

@@ -1,10 +1,9 @@
 """The payment units of the cost notation: the one place their letters get meaning.
 
-An edition declares which units it uses (`cost_units`); each letter it may use has one
-implementation here that lists the ways a player can pay it now, pays it through the
-state transitions, and says in words why a written payment cannot pay it. The compiler
-refuses an edition declaring a letter outside `compiler.cost.PAYABLE_UNITS`, which a test
-keeps equal to this registry.
+An edition declares which units it uses (`cost_units`); each letter the notation spells
+(`compiler.cost.UNITS`, which a test keeps equal to this registry) has one implementation
+here that lists the ways a player can pay it now, pays it through the state transitions,
+and says in words why a written payment cannot pay it.
 """
 
 from __future__ import annotations
@@ -17,6 +16,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from blackpoker.compiler.cards import Card
+from blackpoker.compiler.cost import CAUSE
 from blackpoker.compiler.model import Combat
 from blackpoker.compiler.program import Event
 from blackpoker.runtime.engine import transitions as t
@@ -121,6 +121,28 @@ def _discards(n: int, rest: tuple[int, ...]) -> tuple[tuple[Payment, ...], ...]:
     return tuple(choices)
 
 
+class Cause(PaymentUnit):
+    """C: the character that causes the request (its 起因) drives. A caused request drives that
+    character as it is made (flow.request), so paying C takes nothing more; the compiler allows
+    C only once, on an action with `caused_by`."""
+
+    letter = CAUSE
+
+    def constant(self, n: int) -> tuple[Payment, ...]:
+        return (("C", None),) * n
+
+    def ways(self, g: Table, p: int, n: int, rest: tuple[int, ...]) -> Ways:
+        return [self.constant(n)]
+
+    def pay(self, g: Table, p: int, cid: int | None) -> None:
+        """Nothing: the request drove its causing character already."""
+
+    def refusal(self, g: Table, p: int, paid: Card | None, spent: Spent) -> str | None:
+        if paid is None:
+            return None
+        return f"$C is the drive of the character that causes the request and names no card, not {paid}"
+
+
 class OwnCharacter(PaymentUnit):
     """A unit paid with one of the player's characters, named by its first card."""
 
@@ -185,5 +207,5 @@ class Sacrifice(OwnCharacter):
 
 # The registry: letter → its one implementation (read-only).
 UNITS: Mapping[str, PaymentUnit] = MappingProxyType(
-    {u.letter: u for u in (Bulwark(), Discard(), Life(), Sacrifice())}
+    {u.letter: u for u in (Bulwark(), Cause(), Discard(), Life(), Sacrifice())}
 )

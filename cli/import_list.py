@@ -86,13 +86,8 @@ def _import_extra(upstream: Path, plan: WritePlan, out: Path, list_id: str | Non
     abilities = data["trumps"]
     entries = [*data["operations"], *(a for t in abilities for a in t.get("actions", ()))]
     programs = sum("program" in a for a in entries)
-    # a list no edition plays names its regulations, kept from the built-in list
-    owner = (
-        data.get("edition")
-        or f"regulations {data.get('regulations', '(none yet: write regulations and unplayable)')}"
-    )
     click.echo(
-        f"{display(target)}: extra list of {owner}: {len(abilities)} abilities, "
+        f"{display(target)}: extra list of {data['edition']}: {len(abilities)} abilities, "
         f"{len(entries) - len(data['operations'])} actions, {len(data['operations'])} trump operations; "
         f"{programs} with a program, kept from the built-in list (write the others by hand: docs/extra.md)",
         err=True,
@@ -110,7 +105,7 @@ def _builtin_extra(list_id: str) -> dict[str, Any] | None:
 
 def _builtin_extra_file(list_id: str) -> Path | None:
     env = Environment()
-    every = [*(p for e in env.builtin_editions() for p in env.builtin_extras(e)), *env.frame_extras()]
+    every = [p for e in env.builtin_editions() for p in env.builtin_extras(e)]
     return next((p for p in every if p.stem == list_id), None)
 
 

@@ -29,7 +29,6 @@ def named_files(values: Iterable[str | Path | None], env: Environment | None = N
     env = env or Environment()
     builtin = {e: env.builtin_path(e) for e in env.builtin_editions()}
     builtin |= {p.stem: p for e in builtin for p in env.builtin_extras(e)}
-    builtin |= {p.stem: p for p in env.frame_extras()}
     found = []
     for value in map(str, filter(None, values)):
         found += [builtin.get(text, Path(text)) for text in dict.fromkeys((value, value.split("=", 1)[-1]))]

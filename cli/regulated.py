@@ -8,17 +8,15 @@ from typing import Any, TypeVar
 
 import click
 from blackpoker.cli.regulation import PLAYERS, read_decks
-from blackpoker.cli.report import report
-from blackpoker.compiler import CompileError
+from blackpoker.cli.report import report, warn
 from blackpoker.compiler.documents.regulation import (
     additions,
     deck_problems,
     parse_regulation,
-    regulations_for,
 )
-from blackpoker.compiler.pipeline import edition_source
+from blackpoker.compiler.environment import Environment
 from blackpoker.runtime.play.regulation import Setup, start_problems
-from blackpoker.runtime.rules.diagnostics import Diagnostic
+from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,18 +42,22 @@ def regulation_setup(
     edition: str, text: str, deck_files: tuple[str, ...], format_id: str | None = None
 ) -> tuple[Setup, str]:
     """The regulation and the players' decks, checked as `regulation check` checks them; the
-    format it names. With `format_id` (--format), the text names the frame and options only."""
+    format its games play (a frame with the extra list plays the extra format). With
+    `format_id` (--format), the text names the frame and options only."""
     if format_id is not None:
         text = f"{format_id}+{text}"
     problems: list[Diagnostic] = []
     by_player = read_decks(deck_files, problems)
+    env = Environment()
     try:
-        chosen = parse_regulation(text, regulations_for(edition))
+        regulations = env.regulations(edition)
+        chosen = parse_regulation(text, regulations)
     except CompileError as error:
         report([*error.diagnostics, *problems])
+    warn(regulations.notes)
     decks = [by_player.get(player, []) for player in PLAYERS]
     try:
-        source = edition_source(edition)
+        source = env.edition(edition)
     except CompileError as error:
         report(error.diagnostics)
     problems += start_problems(chosen, source.edition)
@@ -67,4 +69,4 @@ def regulation_setup(
                 problems += deck_problems(chosen, player, mine)
     if problems:
         report(problems)
-    return Setup.of(chosen, decks, added), chosen.format.id
+    return Setup.of(chosen, decks, added), chosen.played_format

@@ -6,15 +6,14 @@ from pathlib import Path
 
 import click
 from blackpoker.cli.options import default_edition
-from blackpoker.cli.report import report
+from blackpoker.cli.report import report, warn
 from blackpoker.compiler.documents.deck import Deck, read_deck
 from blackpoker.compiler.documents.regulation import (
     Regulation,
     deck_problems,
     parse_regulation,
-    regulations_for,
 )
-from blackpoker.compiler.environment import display
+from blackpoker.compiler.environment import Environment, display
 from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, Location
 
 PLAYERS = ("p1", "p2")
@@ -49,9 +48,11 @@ def check(text: str, edition: str, decks: tuple[str, ...]) -> None:
     problems: list[Diagnostic] = []
     by_player = read_decks(decks, problems)
     try:
-        chosen = parse_regulation(text, regulations_for(edition))
+        regulations = Environment().regulations(edition)
+        chosen = parse_regulation(text, regulations)
     except CompileError as error:
         report([*error.diagnostics, *problems])
+    warn(regulations.notes)
     if not problems:
         for player, player_decks in by_player.items():
             problems += deck_problems(chosen, player, player_decks)
@@ -92,6 +93,7 @@ def describe(chosen: Regulation, decks: dict[str, list[Deck]]) -> list[str]:
         lines.append(f"  each deck: {frame.size} cards")
     if frame.together is not None:
         lines.append(f"  a player's decks together: {frame.together} cards, from one set")
+    lines += _building(chosen)
     lines += [f"  start: {step}" for step in frame.start]
     lines += [f"  adds: {action}" for action in frame.actions]
     lines += [f"  not playable yet: {frame.unplayable}"] if frame.unplayable else []
@@ -113,4 +115,38 @@ def describe(chosen: Regulation, decks: dict[str, list[Deck]]) -> list[str]:
     for player, player_decks in decks.items():
         files = ", ".join(f"{deck.doc.path} ({len(deck.cards)} cards)" for deck in player_decks)
         lines.append(f"{player}: {files}: fits the frame")
+    recommended = chosen.regulations.recommended
+    if recommended is not None:
+        first = parse_regulation(recommended.regulation, chosen.regulations)
+        lines.append(
+            f"recommended first game: {first.name} ({first.id}): {recommended.text} ({recommended.rule})"
+        )
+    return lines
+
+
+# a frame's build type, when the rules word no deck
+_BUILDS = {"fixed": "a fixed deck", "random": "dealt at random", "built": "the player's own deck"}
+
+
+def _building(chosen: Regulation) -> list[str]:
+    """The frame's two building steps, named as its regulations name them (デッキ構築,
+    シナリオ構築): how the deck is made, and the cards each player chooses before the game."""
+    frame, preparation = chosen.frame, chosen.regulations.preparation
+    deck, scenario = (
+        ("deck", "chosen before the game")
+        if preparation is None
+        else (preparation.deck_building, preparation.scenario_building)
+    )
+    lines = [f"  {deck}: {frame.text or _BUILDS[frame.build]}"]
+    if frame.draft is not None:
+        draft = frame.draft
+        lines.append(
+            f"  {scenario}: drafted: {draft.packs} mini-packs of {draft.size} from the top of the "
+            f"shuffled deck, one card taken from each, the rest shuffled back"
+        )
+    for part in frame.scenario:
+        shown = f", {part.face_up} turned face up at the start" if part.face_up else ""
+        lines.append(f"  {scenario}: {part.part.name} {part.count}枚 ({part.part.zone}{shown})")
+        if part.part.rest:
+            lines.append(f"  {scenario}: the rest of the hand is {part.part.rest}, drawn at the start")
     return lines

@@ -21,6 +21,12 @@ def report(diagnostics: Iterable[Diagnostic], outcome: str = "") -> NoReturn:
     sys.exit(1)
 
 
+def warn(diagnostics: Iterable[Diagnostic]) -> None:
+    """Print each note (a warning: the input is read, but should be written otherwise) to stderr."""
+    for diagnostic in diagnostics:
+        click.echo(diagnostic.render(), err=True)
+
+
 def option_error(option: str, message: str) -> NoReturn:
     """A command-line option that cannot be used as given: `--option: message`, exit 1."""
     report([Diagnostic(Location(option, 0, 0), message)])

@@ -22,10 +22,10 @@ from blackpoker.compiler.needs import (
 )
 from blackpoker.compiler.parse import EditionSource
 from blackpoker.runtime.rules.cards import rank_label
-from blackpoker.runtime.rules.cost import PAYABLE_UNITS, Cost
+from blackpoker.runtime.rules.cost import CAUSE, Cost
 from blackpoker.runtime.rules.diagnostics import Diagnostic
 from blackpoker.runtime.rules.enums import BUILT_IN_NAMES, SOURCE, Destination, Zone
-from blackpoker.runtime.rules.model import Action, Edition, Trigger
+from blackpoker.runtime.rules.model import Action, Edition, Trigger, Visibility
 from blackpoker.runtime.rules.program import (
     Ability,
     Amount,
@@ -58,6 +58,7 @@ from blackpoker.runtime.rules.program import (
     Steps,
     Target,
     Targetable,
+    TargetKind,
     binding,
     branches,
     reads,
@@ -73,7 +74,6 @@ def check_edition(source: EditionSource) -> list[Diagnostic]:
     problems += duplicates(doc, "actions", [a.id for a in source.actions])
     problems += duplicates(doc, "characters", [c.id for c in source.characters])
     problems += duplicates(doc, "fogs", [f.id for f in source.fogs])
-    problems += _unpayable_units(source)
     problems += duplicates(doc, "labels", [label.id for label in edition.labels])
     formats = [f.id for f in edition.formats]
     for i, action in enumerate(source.actions):
@@ -90,20 +90,6 @@ def check_edition(source: EditionSource) -> list[Diagnostic]:
     # What the entries of each format need from each other is checked with the rest: a
     # problem above leaves the entries usable (a duplicate id keeps its first entry).
     return sorted(set(problems + _edition_needs(source)), key=lambda d: (d.location, d.message))
-
-
-def _unpayable_units(source: EditionSource) -> list[Diagnostic]:
-    """Declared cost units the engine cannot pay, at their declaration (an action can only
-    use declared units)."""
-    known = ", ".join(PAYABLE_UNITS)
-    return [
-        source.doc.at(
-            ("cost_units", i, "unit"),
-            f"cost_units: unit '{u.unit}' has no payment rule in the engine (it pays {known})",
-        )
-        for i, u in enumerate(source.edition.cost_units)
-        if u.unit not in PAYABLE_UNITS
-    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +133,12 @@ def check_action_names(
     if _get(action, "type") != "":  # an extra list's set-up, which no player requests, has none
         problems += _check_name(doc, path, action, "type", edition.action_types, "action type")
     cost = _get(action, "cost")
-    return problems + _foreign_units(doc, (*path, "cost"), edition, cost.units if cost else ())
+    units = cost.units if cost else ()
+    declared = {u.unit for u in edition.cost_units}  # an undeclared C is only that
+    if CAUSE in units and CAUSE in declared and (units.count(CAUSE) > 1 or _get(action, "caused_by") is None):
+        message = f"cost: {CAUSE} is the drive of the character that causes the action: once, with caused_by"
+        problems.append(doc.at((*path, "cost"), message))
+    return problems + _foreign_units(doc, (*path, "cost"), edition, units)
 
 
 def _foreign_units(doc: Document, path: PathKey, edition: Edition, named: Iterable[str]) -> list[Diagnostic]:
@@ -240,8 +231,11 @@ def _unknown_names(
     zones, piles = (*Destination, *declared), (*Zone, *declared)
     labels = [label.id for label in source.edition.labels]
     named_labels = (None, *labels)  # a step without a label reads the characters' attack rule
+    faces = [z.id for z in source.edition.core.zones if z.visibility is Visibility.FACES]
     step_at: set[PathKey] = set()
     for where, node in nodes:
+        if isinstance(node, Target):
+            yield from _target_problems(where, node, faces)
         if isinstance(node, Step):
             step_at.add(where)
         if isinstance(node, Request):
@@ -295,6 +289,25 @@ def _unknown_names(
             step = next(where[:n] for n in range(len(where), 0, -1) if where[:n] in step_at)
             inner = ".".join(map(str, (*where[len(step) :], *node.at("type"))))
             yield (*where, *node.at("type")), f"{inner}: {_unknown('character type', type_name, types)}"
+
+
+def _target_problems(where: PathKey, node: Target, faces: list[str]) -> Iterator[tuple[PathKey, str]]:
+    """A card target names a zone whose cards have faces (the trumps); `zone` and `face` are a
+    card target's filters, `state` a character target's."""
+    is_card = node.kind is TargetKind.CARD
+    if is_card and node.zone not in faces:
+        known = ", ".join(faces) or "none"
+        yield (
+            (*where, *node.at("zone")),
+            f"target.zone: '{node.zone}' is no zone whose cards have faces ({known})",
+        )
+    for name, value, fits in (
+        ("zone", node.zone, is_card),
+        ("face", node.face, is_card),
+        ("state", node.state, node.kind is TargetKind.CHARACTER),
+    ):
+        if value is not None and not fits:
+            yield (*where, *node.at(name)), f"target.{name}: not a filter of a {node.kind} target"
 
 
 def _bound(

@@ -11,24 +11,32 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Literal
 
 from blackpoker.compiler.checks import check_edition
-from blackpoker.compiler.documents.based import apply_changes
+from blackpoker.compiler.documents.based import apply_changes, edit_document, part_of
 from blackpoker.compiler.documents.extra import (
     EXTRA_FORMAT,
     ExtraSource,
     check_extra,
     link_extra,
-    own_problems,
     parse_extra,
     with_programs_of,
 )
-from blackpoker.compiler.documents.extra_overlay import TRUMPS, edit_trumps
+from blackpoker.compiler.documents.extra_overlay import TRUMPS, edit_inherited, edit_trumps
 from blackpoker.compiler.documents.overlay import check_overlay, early_overlay_problems, link_overlay
-from blackpoker.compiler.documents.regulation import builtin_regulations, data_file_problems
+from blackpoker.compiler.documents.regulation import (
+    REGULATION_LISTS,
+    Regulations,
+    action_problems,
+    builtin_regulations,
+    data_file_problems,
+    regulations_for,
+    regulations_from,
+)
 from blackpoker.compiler.link import link
 from blackpoker.compiler.load import Document, is_path, load_bytes, load_file
 from blackpoker.compiler.parse import EditionSource, OverlaySource, Source, notation_problems, parse
@@ -58,7 +66,6 @@ class Environment:
         self._builtin: dict[str, Path] | None = None
         self._sheets: dict[str, dict[str, str]] = {}  # built-in edition -> format -> official page
         self._extras: dict[str, tuple[Path, ...]] = {}  # built-in edition -> its extra lists' files
-        self._frame_extras: tuple[Path, ...] = ()  # the extra lists no edition plays
         self._defaults: dict[str, str] = {}  # edition / format / play_format -> the registry's default
         # file -> (the identity on disk of it and of each base it was read with, what it gave)
         self._read: dict[Path, tuple[tuple[_Stamp, ...], Read]] = {}
@@ -79,11 +86,6 @@ class Environment:
         """The files of a built-in edition's extra lists (the registry's `extras:`), newest first."""
         self._index()
         return self._extras.get(edition, ())
-
-    def frame_extras(self) -> tuple[Path, ...]:
-        """The files of the built-in extra lists no edition plays (the registry's `frame_extras:`)."""
-        self._index()
-        return self._frame_extras
 
     def default(self, what: Literal["edition", "format", "play_format"]) -> str:
         """What the commands take when not told: the edition (the registry's first, the newest,
@@ -116,8 +118,6 @@ class Environment:
             self._extras = {
                 e["id"]: tuple(Path(str(folder.joinpath(f))) for f in e.get("extras") or ()) for e in entries
             }
-            frames = doc.data.get("frame_extras") if doc is not None else None
-            self._frame_extras = tuple(Path(str(folder.joinpath(f))) for f in frames or ())
         return self._builtin
 
     # --- reading files ----------------------------------------------------------------------
@@ -166,15 +166,19 @@ class Environment:
         if doc.data["kind"] == "extra":
             extra, found = parse_extra(doc)
             return extra, _name_problems(doc, path) + found
+        written, base = doc, None
         if doc.data["kind"] == "edition":
             problems = _name_problems(doc, path)
             if "base" in doc.data:
-                doc, problems = self._with_base(doc, path, below, problems, files)
-                if doc is None:
+                merged, problems, base = self._with_base(doc, path, below, problems, files)
+                if merged is None:
                     return None, problems
+                doc = merged
         source, found = parse(doc)
         if found:  # a notation problem stops the link stage: its id checks run early instead
             found += self._early_problems(doc, path)
+        if isinstance(source, EditionSource) and base is not None:
+            source = replace(source, base=base, edits=written)
         return source, problems + found
 
     def _early_problems(self, doc: Document, path: Path) -> list[Diagnostic]:
@@ -194,10 +198,11 @@ class Environment:
         except CompileError:  # the edition's own problems are reported when it is read
             return []
 
-    def find(self, edition_id: str, folder: Path) -> Path | None:
-        """The file of an edition a file names by id: `<id>.yaml` in its folder, else built in."""
+    def find(self, edition_id: str, folder: Path, asking: Path | None = None) -> Path | None:
+        """The file of an edition a file names by id: `<id>.yaml` in its folder (not the file
+        `asking`: an extra list named after its edition), else built in."""
         sibling = folder / f"{edition_id}.yaml"
-        if sibling.is_file():
+        if sibling.is_file() and (asking is None or not sibling.samefile(asking)):
             return sibling
         return self.builtin_path(edition_id) if edition_id in self._index() else None
 
@@ -208,8 +213,8 @@ class Environment:
         below: tuple[Path, ...],
         problems: list[Diagnostic],
         files: list[Path],
-    ) -> tuple[Document | None, list[Diagnostic]]:
-        """The based edition written out in full, or why not."""
+    ) -> tuple[Document | None, list[Diagnostic], EditionSource | None]:
+        """The based edition written out in full and its base, or why not."""
         base_id = doc.data["base"]
         base_path = self.find(base_id, path.parent)
         if base_path is None:
@@ -217,20 +222,21 @@ class Environment:
             message = (
                 f"base: unknown edition '{base_id}' (no {base_id}.yaml beside this file; built in: {known})"
             )
-            return None, [*problems, doc.at(("base",), message)]
+            return None, [*problems, doc.at(("base",), message)], None
         chain = (*below, path.resolve())
         if base_path.resolve() in chain:
             names = " -> ".join(p.name for p in (*chain[chain.index(base_path.resolve()) :], base_path))
-            return None, [*problems, doc.at(("base",), f"base: a cycle of bases: {names}")]
+            return None, [*problems, doc.at(("base",), f"base: a cycle of bases: {names}")], None
         base, found = self._read_uncached(base_path, chain, files)
         if found:
-            return None, problems + found
+            return None, problems + found, None
         if not isinstance(base, EditionSource):
-            return None, [*problems, doc.at(("base",), f"base: {display(base_path)} is not an edition file")]
+            message = f"base: {display(base_path)} is not an edition file"
+            return None, [*problems, doc.at(("base",), message)], None
         merged, found = apply_changes(base.doc, doc)
         if found:
-            return None, problems + found
-        return merged, problems + schema_problems(merged, "edition")
+            return None, problems + found, None
+        return merged, problems + schema_problems(merged, "edition"), base
 
     def edition(self, edition: str) -> EditionSource:
         """An edition (built-in id or file path), parsed; CompileError if it has problems."""
@@ -305,36 +311,61 @@ class Environment:
     def extra_list(
         self, source: EditionSource, extra: str | None, where: Location | None = None
     ) -> ExtraSource:
-        """An extra list of an edition: a file, a built-in one by id, or its newest. `where`
-        names the text that asked for it (default the command's options)."""
-        builtin = {p.stem: p for p in self.builtin_extras(source.edition.id)}
-        if extra is None and not builtin:
+        """An extra list of an edition: a file, one of the edition's lists by id, or its
+        newest. `where` names the text that asked for it (default the command's options)."""
+        own = {e.id: e for e in self.extras_of(source)}
+        if extra is None and not own:
             hint = "--extra FILE" if where is None else "extra: FILE"
             message = f"edition {source.edition.id} has no built-in extra list (give one with {hint})"
             raise CompileError([Diagnostic(where or Location("--format", 0, 0), message)])
-        if extra is not None and not is_path(extra) and extra not in builtin:
-            known = ", ".join(builtin) or "none"
+        if extra is not None and not is_path(extra) and extra not in own:
+            known = ", ".join(own) or "none"
             message = (
                 f"unknown extra list '{extra}' of {source.edition.id} (built in: {known}; or give a file)"
             )
             raise CompileError([Diagnostic(where or Location("--extra", 0, 0), message)])
-        path = next(iter(builtin.values())) if extra is None else builtin.get(extra, Path(extra))
+        found = next(iter(own.values())) if extra is None else own.get(extra) or self._extra_file(Path(extra))
+        if found.edition_id not in _lineage(source):
+            message = f"edition: this list is for {found.edition_id}, not {source.edition.id}"
+            raise CompileError([found.doc.at(("edition",), message)])
+        lent = self._with_lent_programs(replace(found, edition_id=source.edition.id))
+        if isinstance(lent, list):
+            raise CompileError(lent)
+        return lent
+
+    def extras(self, edition: str) -> tuple[ExtraSource, ...]:
+        """The extra lists an edition (a built-in id or an edition file) plays, newest first."""
+        return self.extras_of(self.edition(edition))
+
+    def extras_of(self, source: EditionSource) -> tuple[ExtraSource, ...]:
+        """The registry's lists of the edition; for a based edition that the registry gives
+        none, its base's lists, played by this edition, the newest with its `extra:` edits
+        (then named after the edition)."""
+        paths = self.builtin_extras(source.edition.id)
+        if paths or source.base is None:
+            return tuple(self._extra_file(path) for path in paths)
+        inherited = [replace(e, edition_id=source.edition.id) for e in self.extras_of(source.base)]
+        edits = source.edits
+        if edits is not None and "extra" in edits.data:
+            if not inherited:
+                message = f"extra: {source.base.edition.id} has no extra list to edit"
+                raise CompileError([edits.at(("extra",), message, key=True)])
+            edited, problems = edit_inherited(
+                source, inherited[0], part_of(edits, "extra"), self._with_lent_programs
+            )
+            if edited is None:
+                raise CompileError(problems)
+            inherited[0] = edited
+        return tuple(inherited)
+
+    def _extra_file(self, path: Path) -> ExtraSource:
         found, problems = self.read(path)
         if problems:
             raise CompileError(problems)
         if not isinstance(found, ExtraSource):
             assert found is not None
             raise CompileError([found.doc.at(("kind",), "kind: --extra expects an extra list (kind: extra)")])
-        if found.unplayable is not None:
-            message = f"{found.title} cannot be played yet: {found.unplayable}"
-            raise CompileError([found.doc.at(("unplayable",), message)])
-        if found.edition_id != source.edition.id:
-            message = f"edition: this list is for {found.edition_id}, not {source.edition.id}"
-            raise CompileError([found.doc.at(("edition",), message)])
-        lent = self._with_lent_programs(found)
-        if isinstance(lent, list):
-            raise CompileError(lent)
-        return lent
+        return found
 
     def _with_lent_programs(
         self, extra: ExtraSource, below: tuple[str, ...] = ()
@@ -347,7 +378,7 @@ class Environment:
         if extra.programs_from in (*below, extra.id):
             message = f"programs_from: '{extra.programs_from}' borrows from this list in turn"
             return [extra.doc.at(("programs_from",), message)]
-        every = [*(p for e in self.builtin_editions() for p in self.builtin_extras(e)), *self.frame_extras()]
+        every = [p for e in self.builtin_editions() for p in self.builtin_extras(e)]
         found = next((p for p in every if p.stem == extra.programs_from), None)
         lender, problems = self.read(found) if found is not None else (None, [])
         if problems or not isinstance(lender, ExtraSource):
@@ -356,6 +387,41 @@ class Environment:
             return problems or [extra.doc.at(("programs_from",), message)]
         lent = self._with_lent_programs(lender, (*below, extra.id))
         return lent if isinstance(lent, list) else with_programs_of(extra, lent)
+
+    def regulations(self, edition: str) -> Regulations:
+        """The regulations of an edition (a built-in id or an edition file), a built-in
+        regulations file by its id, or a regulations file (a path)."""
+        if is_path(edition) and _kind(Path(edition)) != "edition":
+            return regulations_for(edition)
+        if not is_path(edition) and edition not in self._index():
+            return regulations_for(edition)
+        return self.regulations_of(self.edition(edition))
+
+    def regulations_of(self, source: EditionSource) -> Regulations:
+        """The built-in regulations that name the edition; for a based edition none names,
+        its base's, played by this edition, with its `regulations:` edits."""
+        found = self.edition_regulations(source)
+        return regulations_for(source.edition.id) if found is None else found  # none: its message
+
+    def edition_regulations(self, source: EditionSource) -> Regulations | None:
+        """`regulations_of`, or None for an edition that has none."""
+        named = [r for r in builtin_regulations() if source.edition.id in r.editions]
+        if named or source.base is None:
+            return named[0] if named else None
+        base = self.edition_regulations(source.base)
+        edits = source.edits
+        if edits is None or "regulations" not in edits.data:
+            return None if base is None else replace(base, editions=(source.edition.id,))
+        if base is None:
+            message = f"regulations: {source.base.edition.id} has no regulations to edit"
+            raise CompileError([edits.at(("regulations",), message, key=True)])
+        changes = part_of(edits, "regulations")
+        merged, problems = edit_document(base.doc, changes, REGULATION_LISTS, f"the regulations {base.id}")
+        merged.data["editions"] = [source.edition.id]
+        found, more = regulations_from(merged)
+        if problems or found is None:
+            raise CompileError(problems + more)
+        return found
 
     def official_base(self, path: Path) -> str:
         """The official format a local-rule file starts from, through the local rules it is
@@ -510,23 +576,40 @@ class Environment:
         editions = {s.edition.id: s for s in sources if isinstance(s, EditionSource)}
         for source in sources:
             if isinstance(source, EditionSource):
-                problems += self.edition_problems(source)
+                problems += self.edition_problems(source) + self._inherited_problems(source)
             elif isinstance(source, ExtraSource):
                 problems += self._check_extra(source, editions)
             else:
                 problems += self._check_overlay(source, editions)
         return len(files), sorted(dict.fromkeys(problems), key=lambda d: d.location)
 
+    def _inherited_problems(self, source: EditionSource) -> list[Diagnostic]:
+        """A based edition's extra lists and regulations, as it inherits and edits them: the
+        problems of its edits, and the names the regulations' actions use that it lacks."""
+        if source.base is None:
+            return []
+        problems: list[Diagnostic] = []
+        try:
+            self.extras_of(source)
+        except CompileError as error:
+            problems += error.diagnostics
+        try:
+            regulations = self.edition_regulations(source)
+        except CompileError as error:
+            return [*problems, *error.diagnostics]
+        if regulations is not None:
+            problems += action_problems(regulations, source, regulations.actions)
+        return problems
+
     def _named_edition(
         self, source: OverlaySource | ExtraSource, editions: dict[str, EditionSource]
     ) -> EditionSource | list[Diagnostic]:
         """The edition a local rule or an extra list names (one of `editions`, a sibling file or
         a built-in one), or the problems that stop its check."""
-        assert source.edition_id is not None  # a frame's extra list names none: not asked
         base = editions.get(source.edition_id)
         if base is not None:
             return base
-        named = self.find(source.edition_id, Path(source.doc.path).parent)
+        named = self.find(source.edition_id, Path(source.doc.path).parent, Path(source.doc.path))
         if named is None:
             known = ", ".join(sorted({*editions, *self.builtin_editions()}))
             return [
@@ -541,12 +624,6 @@ class Environment:
         return self.edition_problems(base) or base
 
     def _check_extra(self, extra: ExtraSource, editions: dict[str, EditionSource]) -> list[Diagnostic]:
-        if extra.edition_id is None:  # a frame's list no edition plays: no edition's names
-            known = [r.id for r in builtin_regulations()]
-            if extra.regulations in known:
-                return own_problems(extra)
-            message = f"regulations: unknown regulations '{extra.regulations}' (built in: {', '.join(known)})"
-            return [extra.doc.at(("regulations",), message), *own_problems(extra)]
         edition = self._named_edition(extra, editions)
         lent = self._with_lent_programs(extra)
         if isinstance(edition, list) or isinstance(lent, list):
@@ -568,6 +645,17 @@ class Environment:
 
 
 _Stamp = tuple[Path, tuple[int, int]]  # a file, its modification time (ns) and size
+
+
+def _kind(path: Path) -> object:
+    """The `kind:` a file declares (None when it cannot be read as a mapping)."""
+    doc, _ = load_file(path, display(path))
+    return doc.data.get("kind") if doc is not None and isinstance(doc.data, dict) else None
+
+
+def _lineage(source: EditionSource) -> tuple[str, ...]:
+    """The edition's id and its bases': a based edition plays its bases' extra lists too."""
+    return (source.edition.id, *(() if source.base is None else _lineage(source.base)))
 
 
 def _stamp(path: Path) -> tuple[int, int]:  # -1, -1 for a file that cannot be read

@@ -159,6 +159,10 @@ class EditionSource:
     actions: tuple[Action, ...]
     characters: tuple[Character, ...]
     fogs: tuple[Fog, ...] = ()
+    # a based edition: its base, and its own file as written (with its `extra:` and
+    # `regulations:` edits of what it inherits from the base)
+    base: EditionSource | None = None
+    edits: Document | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +221,8 @@ def parse(doc: Document) -> tuple[Source | None, list[Diagnostic]]:
 
 def notation_problems(doc: Document) -> list[Diagnostic]:
     """Cost and key errors anywhere in a document, even one whose structure is invalid,
-    so that one run reports them together with the schema's findings."""
+    so that one run reports them together with the schema's findings. A program's `key` is
+    the name of bound cards (`request: {key: armour}`), not notation: programs are skipped."""
     problems: list[Diagnostic] = []
 
     def walk(value: Any, path: PathKey) -> None:
@@ -225,7 +230,7 @@ def notation_problems(doc: Document) -> list[Diagnostic]:
             for key, item in value.items():
                 if key in ("cost", "key") and isinstance(item, str):
                     _notation(doc, (*path, key), item, problems)
-                else:
+                elif key != "program":
                     walk(item, (*path, key))
         elif isinstance(value, list):
             for i, item in enumerate(value):

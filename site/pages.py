@@ -27,7 +27,6 @@ from blackpoker.compiler.documents.regulation import (
     Regulations,
     adders,
     adding,
-    builtin_regulations,
     parts,
     played_formats,
 )
@@ -123,7 +122,7 @@ class ExtraPage(SitePage):
 
     @property
     def edition(self) -> str:
-        return self.extra.edition_id or str(self.extra.regulations)  # a frame's list: its regulations
+        return self.extra.edition_id
 
     @property
     def slug(self) -> str:
@@ -214,16 +213,8 @@ def extra_pages(
     if formats and EXTRA not in formats:
         return pages
     for edition in editions or env.builtin_editions():
-        for path in () if is_path(edition) else env.builtin_extras(edition):
-            source = _extra_source(env, path)
-            pages.append(ExtraPage(source, _extra_ruleset(env.edition(edition).edition, source)))
-    regulations = {r.id: r for r in builtin_regulations()}
-    for path in () if editions else env.frame_extras():
-        source = _extra_source(env, path)
-        frame = regulations[str(source.regulations)]
-        newest = env.edition(env.builtin_editions()[0]).edition
-        heading = replace(newest, id=frame.id, title=frame.title, published=source.published)
-        pages.append(ExtraPage(source, _extra_ruleset(heading, source)))
+        about = env.edition(edition).edition
+        pages += [ExtraPage(source, _extra_ruleset(about, source)) for source in env.extras(edition)]
     return pages
 
 
@@ -238,16 +229,21 @@ def _extra_source(env: Environment, path: Path) -> ExtraSource:
 def regulation_pages(
     env: Environment, editions: Sequence[str], formats: Sequence[str]
 ) -> list[RegulationsPage]:
-    """The regulations of the built-in editions asked for that have some, in a build of every
-    format (or when `regulations` is asked for)."""
+    """The regulations of the editions asked for that have some (a based edition: those it
+    inherits), in a build of every format (or when `regulations` is asked for)."""
     if formats and REGULATIONS not in formats:
         return []
-    by_edition = {edition: r for r in builtin_regulations() for edition in r.editions}  # read once
-    return [
-        RegulationsPage(env.edition(edition).edition, by_edition[edition])
+    by_edition = _regulations(env, editions)
+    return [RegulationsPage(env.edition(edition).edition, found) for edition, found in by_edition.items()]
+
+
+def _regulations(env: Environment, editions: Sequence[str]) -> dict[str, Regulations]:
+    """Each edition asked for (all built-in ones when none is) that has regulations: its own."""
+    found = {
+        edition: env.edition_regulations(env.edition(edition))
         for edition in editions or env.builtin_editions()
-        if edition in by_edition
-    ]
+    }
+    return {edition: regulations for edition, regulations in found.items() if regulations is not None}
 
 
 def frame_pages(
@@ -259,8 +255,8 @@ def frame_pages(
     error of the option."""
     if frame is None:
         return []
-    by_edition = {edition: r for r in builtin_regulations() for edition in r.editions}
-    asked = [e for e in editions or env.builtin_editions() if e in by_edition]
+    by_edition = _regulations(env, editions)
+    asked = list(by_edition)
     found = {e: {p.id: p for p in parts(by_edition[e])} for e in asked}
     if not any(frame in mine for mine in found.values()):
         known = ", ".join(sorted({id for mine in found.values() for id in mine})) or "none"

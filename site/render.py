@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TypeVar
 
 from blackpoker.compiler.documents.diff import RuleSetDiff, side_name
 from blackpoker.compiler.documents.extra import NUMBERS, SUITS
+from blackpoker.compiler.documents.regulation import adders
 from blackpoker.runtime.rules.keyspec import KeySpec
 from blackpoker.runtime.rules.model import Action, Edition, Format, RuleSet
 from blackpoker.site.markup import Paragraph, Separator, blocks, ruby_overhang, ruby_spread, suits
-from blackpoker.site.pages import ChangesPage, ExtraPage, Page, RegulationsPage
+from blackpoker.site.pages import REGULATIONS, ChangesPage, ExtraPage, Page, RegulationsPage
 from blackpoker.site.qr import qr_svg
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
@@ -137,20 +138,32 @@ def render_extra(page: ExtraPage, with_pdf: bool, beta: bool = False) -> str:
 
 
 def render_regulations(page: RegulationsPage, with_pdf: bool) -> str:
-    """An edition's regulations: each frame (match, deck, start, added actions, public
-    information), each option, and each compatibility table as a ○ / × matrix."""
-    regulations = page.regulations
+    """An edition's regulations: the preparation and the recommended regulation, each frame
+    (match, deck, the cards chosen before the game, start, added actions, public information),
+    each option, the actions frames and options add (laid out as on the action list, each with
+    the frames that add it), and each compatibility table as a ○ / × matrix."""
+    regulations, about = page.regulations, page.about
     kinds = {"formats": regulations.formats, "frames": regulations.frames, "options": regulations.options}
     tables = [(table, kinds[table.rows], kinds[table.columns]) for table in regulations.matrices()]
+    types = tuple(dict.fromkeys((*about.action_types, *regulations.action_types)))
+    ruleset = RuleSet(
+        replace(about, action_types=types),
+        Format(REGULATIONS, "対戦レギュレーション", ""),
+        regulations.actions,
+        (),
+    )
     return (
         environment()
         .get_template("regulations.html")
         .render(
             root="../",
             regulations=regulations,
-            edition_title=page.about.title,
+            ruleset=ruleset,
+            action_names={a.id: a.name for a in regulations.actions},
+            adders={a.id: adders(regulations, a.id) for a in regulations.actions},
+            cost_units={u.unit: u.text for u in about.cost_units},
+            edition_title=about.title,
             tables=tables,
-            action_names={action.id: action.name for action in regulations.actions},
             downloads=pdf_names(page) if with_pdf else None,
         )
     )

@@ -96,6 +96,23 @@ def read_upstream(name: str) -> dict[str, Any]:
     return data
 
 
+def newest_upstream(*keys: str) -> list[str]:
+    """The upstream files that have one of `keys` at the top, only the newest of each `data.ver`
+    (by `lastupdate`): the list a built-in file is imported from (act-frame.yaml of 03/31 is an
+    older copy of a frame list, superseded by the copy of a later lastupdate)."""
+    newest: dict[str, tuple[tuple[int, ...], str]] = {}
+    for path in sorted(UPSTREAM.glob("*.yaml")):
+        data = read_upstream(path.name)
+        if not set(keys) & set(data):
+            continue
+        header = data.get("data", {})
+        date = tuple(int(part) for part in str(header.get("lastupdate", "0")).split("/"))
+        ver = str(header.get("ver"))
+        if ver not in newest or newest[ver][0] < date:
+            newest[ver] = (date, path.name)
+    return sorted(name for _, name in newest.values())
+
+
 @cache
 def upstream_lists() -> dict[str, str]:
     """{edition id: upstream list name} for each upstream list whose edition is built in: the

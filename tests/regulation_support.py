@@ -24,24 +24,26 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.play.regulation import Match, Setup
-from editions_support import EDITIONS
+from editions_support import EDITIONS, environment
 
 
 def regulated_edition(frame: str) -> str:
     """The newest built-in edition whose regulations have the frame (by id): the commands take
     the newest edition when not told, whose regulations may have other frames or none, so a
     test of a regulation names the edition it is written for."""
-    played = {e for r in builtin_regulations() if any(f.id == frame for f in r.frames) for e in r.editions}
-    return next(e for e in EDITIONS if e in played)
+    env = environment()
+    found = ((e, env.edition_regulations(env.edition(e))) for e in EDITIONS)
+    return next(e for e, r in found if r is not None and any(f.id == frame for f in r.frames))
 
 
 def rules_under(regulation: Regulation) -> tuple[Rules, Setup]:
-    """The rule set of the regulation's format (of its first edition) with what the
-    regulation adds, and its set-up without deck files."""
+    """The rule set its games play (of its regulations' first edition) with what the regulation
+    adds, and its set-up without deck files."""
     edition = regulation.regulations.editions[0]
     added, problems = additions(regulation, edition_source(edition))
     assert problems == []
-    return Rules(added.widen(compile(edition, regulation.format.id))), Setup.of(regulation, ((), ()), added)
+    rules = Rules(added.widen(compile(edition, regulation.played_format)))
+    return rules, Setup.of(regulation, ((), ()), added)
 
 
 def game_under(regulation: Regulation, seed: int, rules: Rules | None = None) -> tuple[Game, Setup]:

@@ -231,7 +231,9 @@ def expected_strings(ruleset: RuleSet) -> list[str]:
                 "speed": SPEEDS[entry.speed],
                 "timing": TIMINGS[entry.timing],
             }
-            usage = "@" + "・".join(words[part] for part in ruleset.edition.usage_line)
+            usage = "@" + ruleset.edition.usage_separator.join(
+                words[part] for part in ruleset.edition.usage_line
+            )
             expected.append(f"{usage}|${entry.cost}" if entry.cost.units else usage)
         if isinstance(entry, Character):
             expected += sentences(entry.ability)

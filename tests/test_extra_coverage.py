@@ -1,8 +1,7 @@
 """The table "Coverage of each list" in docs/extra.md is what `compile --format extra` reports
-for every built-in extra list (for a list no edition plays, which compile refuses, what its file
-holds): its trumps, the actions with a program, and the abilities whose actions are still
-`pending` (or that have no action: their ability is continuous). It is computed here; when
-programs are added the test prints the new table to put in its place."""
+for every built-in extra list: its trumps, the actions with a program, and the abilities whose
+actions are still `pending` (or that have no action: their ability is continuous). It is
+computed here; when programs are added the test prints the new table to put in its place."""
 
 from __future__ import annotations
 
@@ -31,17 +30,6 @@ def coverage_rows(env: Environment) -> list[str]:
                 for t in ruleset.trumps
             ]
             rows.append(_row(path.stem, coverage))
-    for path in env.frame_extras():  # compile refuses them: what the file holds
-        trumps = _source(env, path).trumps
-        coverage = [
-            (
-                f"{t.suit}{t.number} {t.name}",
-                [*(a.id for a in t.actions if a.program), *t.abilities],
-                [a.name for a in t.actions if not a.program],
-            )
-            for t in trumps
-        ]
-        rows.append(_row(path.stem, coverage))
     return rows
 
 

@@ -50,7 +50,7 @@ def test_builtin_extra_lists_are_valid_and_name_their_edition(edition: str, path
 def test_validate_checks_the_extra_lists_by_default() -> None:
     result = invoke("validate")
     assert result.exit_code == 0, result.stderr
-    expected = len(ENV.builtin_editions()) + len(BUILTIN) + len(ENV.frame_extras())
+    expected = len(ENV.builtin_editions()) + len(BUILTIN)
     assert f"{expected} files checked" in result.stderr
 
 
@@ -109,9 +109,11 @@ def test_import_locates_an_unreadable_cost_in_the_upstream_file(tmp_path: Path) 
 # --- located errors of a broken extra file ------------------------------------------------
 
 
-def broken(tmp_path: Path, edit: Any) -> tuple[Path, str]:
-    """A copy of the newest built-in extra list changed by `edit` (on its data), and its text."""
-    data = yaml.safe_load(BUILTIN[0][1].read_text(encoding="utf-8"))
+def broken(tmp_path: Path, edit: Any, having: Any = lambda data: True) -> tuple[Path, str]:
+    """A copy of the newest built-in extra list (that has what `having` looks for) changed by
+    `edit` (on its data), and its text."""
+    lists = [yaml.safe_load(path.read_text(encoding="utf-8")) for _, path in BUILTIN]
+    data = next(d for d in lists if having(d))
     edit(data)
     path = tmp_path / f"{data['id']}.yaml"
     text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
@@ -237,11 +239,13 @@ def test_a_character_reusing_an_edition_character_id_is_located(tmp_path: Path) 
 
 
 def test_a_character_action_caused_by_an_unknown_character_is_located(tmp_path: Path) -> None:
-    def cause(data: dict[str, Any]) -> None:
-        character = next(c for t in data["trumps"] for c in t.get("characters", ()) if c.get("actions"))
-        character["actions"][0]["caused_by"] = {"kind": "noSuchCharacter"}
+    def acting(data: dict[str, Any]) -> list[dict[str, Any]]:
+        return [c for t in data["trumps"] for c in t.get("characters", ()) if c.get("actions")]
 
-    path, text = broken(tmp_path, cause)
+    def cause(data: dict[str, Any]) -> None:
+        acting(data)[0]["actions"][0]["caused_by"] = {"kind": "noSuchCharacter"}
+
+    path, text = broken(tmp_path, cause, acting)
     line, col = line_of(text, "kind: noSuchCharacter")
     message = "caused_by.kind: unknown character 'noSuchCharacter'"
     located(invoke("validate", path), str(path), line, col + len("kind: "), message)

@@ -10,23 +10,36 @@ from collections.abc import Collection
 from pathlib import Path
 
 import pytest
+import yaml
 from bad_input_support import invoke, refused
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT, TRUMP_ZONE, ExtraSource, caused_by_one_of
 from blackpoker.compiler.environment import Environment
 from blackpoker.runtime.engine.expressions import requirement_holds
 from blackpoker.runtime.engine.game import Game, snapshot
 from blackpoker.runtime.engine.options import RequestOption
+from blackpoker.runtime.engine.refs import ZoneCard
 from blackpoker.runtime.engine.view import view
-from blackpoker.runtime.engine.zones import card, label
+from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.runtime.rules.program import All, FaceUp, walk
 from blackpoker.runtime.scenario.scenario import build
 from blackpoker.runtime.scenario.scenario import load as load_scenario
 from click.testing import Result
+from editions_support import ops
 
 ENV = Environment()
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 WITH_EXTRAS = [e for e in ENV.builtin_editions() if ENV.builtin_extras(e)]
+
+
+def _asks(edition: str) -> bool:
+    """Whether the edition's newest list has its players place their trumps by yes / no
+    (001 §3.11.4: 2枚まで, up to two), as `_placed` answers the set-up."""
+    setup = ENV.extra_list(ENV.edition(edition), None).setup
+    return setup is not None and "may" in ops(setup.steps)
+
+
+PLACING = next(e for e in WITH_EXTRAS if _asks(e))  # the newest edition whose set-up asks
 
 
 def newest(edition: str) -> ExtraSource:
@@ -67,20 +80,33 @@ def test_each_trump_action_needs_its_trump_face_up(edition: str) -> None:
             # what a summoned character causes is its own ability: the trump card is part of it
             on = [] if caused_by_one_of(action, summoned[trump.id]) else [(TRUMP_ZONE.id, trump.card)]
             assert [(f.zone, f.card) for f in faces] == on, action_id
-    # an operation may require a trump to work on (no wasted opens), never one face up to be on
+    # an operation is never a face-up trump's: its own 起動条件, if any, needs no trump face up
     operations = [ruleset.action(o.id) for o in newest(edition).operations if o.program]
     required = [a.requires.cond for a in operations if a.requires is not None]
     assert not any(isinstance(n, FaceUp) for cond in required for _, n in walk(cond))
 
 
-def test_an_own_requirement_is_kept_beside_the_face_up_one() -> None:
+def test_an_own_requirement_is_kept_beside_the_face_up_one(tmp_path: Path) -> None:
+    """A trump action's own 起動条件 (`requires`) is joined with its trump's face-up one (a
+    copy of the newest list whose first requestable trump action gains one)."""
     edition = WITH_EXTRAS[0]
-    granted = [a for t in ENV.compile(edition, EXTRA_FORMAT.id).trumps for a in t.actions]
-    ruleset = ENV.compile(edition, EXTRA_FORMAT.id)
-    joined = [a for a in granted if isinstance(getattr(ruleset.action(a).requires, "cond", None), All)]
-    extra = newest(edition)
-    own = [a.id for t in extra.trumps for a in t.actions if a.requires is not None]
-    assert sorted(joined) == sorted(own)
+    data = yaml.safe_load(ENV.builtin_extras(edition)[0].read_text(encoding="utf-8"))
+    action = next(a for t in data["trumps"] for a in t.get("actions", ()) if "triggered_by" not in a)
+    own = {"ge": [{"count": {"zone": "hand", "player": "you"}}, 1]}
+    action["requires"] = own
+    path = tmp_path / f"{data['id']}.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    ruleset = Environment().compile(edition, EXTRA_FORMAT.id, extra=str(path))
+    joined = [
+        a
+        for t in ruleset.trumps
+        for a in t.actions
+        if isinstance(getattr(ruleset.action(a).requires, "cond", None), All)
+    ]
+    assert joined == [action["id"]]
+    requires = ruleset.action(action["id"]).requires
+    assert requires is not None and isinstance(requires.cond, All) and len(requires.cond.items) == 2
+    assert any(isinstance(n, FaceUp) for n in requires.cond.items)
 
 
 def test_an_extra_list_by_id_and_by_file(tmp_path: Path) -> None:
@@ -99,7 +125,7 @@ def test_an_unknown_extra_list_is_refused() -> None:
 
 
 def test_an_edition_without_extra_lists_is_refused() -> None:
-    without = [e for e in ENV.builtin_editions() if not ENV.builtin_extras(e)]
+    without = [e for e in ENV.builtin_editions() if not ENV.extras(e)]
     if not without:
         pytest.skip("every built-in edition has an extra list")
     result = invoke("compile", "--edition", without[0], "--format", EXTRA_FORMAT.id)
@@ -136,7 +162,7 @@ def _placed(ruleset: RuleSet, seed: int, picks: tuple[int, int], prefer: Collect
 
 
 def test_each_player_places_trumps_face_down_before_the_hands() -> None:
-    ruleset = ENV.compile(WITH_EXTRAS[0], EXTRA_FORMAT.id)
+    ruleset = ENV.compile(PLACING, EXTRA_FORMAT.id)
     game = _placed(ruleset, 3, (2, 1))
     hand_size = ruleset.edition.core.hand_size
     counts = [len(p.zones[TRUMP_ZONE.id]) for p in game.state.players]
@@ -149,7 +175,7 @@ def test_each_player_places_trumps_face_down_before_the_hands() -> None:
 
 
 def test_open_turns_a_trump_face_up_and_enables_its_actions() -> None:
-    ruleset = ENV.compile(WITH_EXTRAS[0], EXTRA_FORMAT.id)
+    ruleset = ENV.compile(PLACING, EXTRA_FORMAT.id)
     # the actions a player requests (a triggered one has its trump's condition in its trigger)
     granted = {
         t.card: requested
@@ -176,8 +202,9 @@ def test_open_turns_a_trump_face_up_and_enables_its_actions() -> None:
 
 
 def test_a_game_without_trumps_hashes_as_before() -> None:
-    base = ENV.edition(WITH_EXTRAS[0]).edition.formats[-1].id
-    game = Game.new(ENV.compile(WITH_EXTRAS[0], base), 5)
+    edition = next(e for e in WITH_EXTRAS if not ENV.edition(e).edition.core.zones)  # zones of its own
+    base = ENV.edition(edition).edition.formats[-1].id
+    game = Game.new(ENV.compile(edition, base), 5)
     assert all("face_up" not in p and "zones" not in p for p in snapshot(game.state)["players"])
 
 
@@ -193,38 +220,40 @@ def _operations(game: Game) -> dict[str, list[RequestOption]]:
     return found
 
 
-def test_open_is_offered_only_with_a_face_down_trump() -> None:
-    ruleset = ENV.compile(WITH_EXTRAS[0], EXTRA_FORMAT.id)
-    assert not _operations(_placed(ruleset, 1, (0, 0)))
-    game = _placed(ruleset, 1, (1, 1))
+def test_open_is_offered_with_no_face_down_trump_and_then_turns_nothing_up() -> None:
+    """オープン prints no 起動条件: with no trump of one's own lying face down it is offered all
+    the same, and the request resolves turning nothing up (no choice to make)."""
+    ruleset = ENV.compile(PLACING, EXTRA_FORMAT.id)
+    game = _placed(ruleset, 1, (0, 0))
     me = game.state.chance
     assert me is not None
     offered = _operations(game)
     turning_up = [a for a in ruleset.actions if any(s.get("turn", {}).get("face") == "up" for s in a.program)]
     opening = {a.id for a in turning_up} & set(offered)
-    assert opening and set(offered) == opening  # the opponent's trump lies face down: nothing to close
+    assert opening
+    hand = len(game.state.players[me].hand)
     game.play(offered[sorted(opening)[0]][0])
-    game.play(game.legal_options()[0])  # the one face-down trump
-    assert game.state.players[me].face_up and game.state.chance == me
-    assert not opening & set(_operations(game))
+    mine = game.state.players[me]
+    assert len(mine.hand) < hand  # its cost is paid
+    assert not mine.face_up and not mine.zones[TRUMP_ZONE.id] and game.state.chance == me
+    assert not game.state.stage
+    assert opening & set(_operations(game))  # and it is offered again
 
 
-def test_close_and_destroy_are_offered_only_with_key_cards_matching_a_face_up_trump() -> None:
-    scenario, problems = load_scenario(SCENARIOS / "extra" / "no-wasted-operations.yaml", ENV)
+def test_close_and_destroy_target_any_trump_and_resolve_with_no_effect_when_it_does_not_match() -> None:
+    """クローズ and 切札破壊 (切札1枚を対象とする) may target every trump, one's own or a face-down
+    one: the condition decides at resolution."""
+    scenario, problems = load_scenario(SCENARIOS / "extra" / "operations-whose-condition-fails.yaml", ENV)
     assert scenario is not None and not problems
     game = build(scenario)
     me = game.state.chance
     assert me is not None
-    theirs = game.state.players[1 - me]
-    up = [card(c) for c in theirs.face_up]
+    trumps = {c for p in game.state.players for c in p.zones[TRUMP_ZONE.id]}
     offered = _operations(game)
-    keyed = [o for options in offered.values() for o in options if o.keys]
-    assert keyed  # the hand holds matching key cards
-    for option in keyed:
-        keys = [card(c) for c in option.keys]
-        assert any(k.suit == t.suit for k in keys for t in up), option
-        if len(keys) == 1:  # 切札破壊: the suit and the number
-            assert any(k == t for k in keys for t in up), option
-    # the hand's other key cards would do nothing
-    mine = [card(c) for c in game.state.players[me].hand]
-    assert any(c.suit not in {t.suit for t in up} for c in mine)
+    targeting = [o for options in offered.values() for o in options if o.target is not None]
+    assert targeting
+    for action in {o.action for o in targeting}:  # each keyed way may aim at every trump
+        aims = {o.target.card for o in targeting if o.action == action and isinstance(o.target, ZoneCard)}
+        assert aims == trumps, action
+    mine, theirs = game.state.players[me], game.state.players[1 - me]
+    assert any(c not in mine.face_up for c in mine.zones[TRUMP_ZONE.id]) or theirs.zones[TRUMP_ZONE.id]

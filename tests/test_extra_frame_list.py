@@ -1,8 +1,7 @@
-"""The trump list of a regulations' frame that no edition plays (9.0's, upstream's trumpList in
-act-frame.yaml): shipped as an extra file that names its regulations and why it cannot be
-played, imported from upstream, validated, and refused by compile, simulate and play with that
-reason at its place. Every expectation is read from the upstream file, the registry or the
-importer's vocabulary."""
+"""A frame list's trump list (upstream's trumpList, act-frame.yaml): shipped as the
+extra list of its edition, imported from the newest upstream copy, with a program for every
+action. Every expectation is read from the upstream file, the registry or the importer's
+vocabulary."""
 
 from __future__ import annotations
 
@@ -11,28 +10,33 @@ from typing import Any
 
 import pytest
 from bad_input_support import invoke, located
-from blackpoker.compiler.documents.extra import EXTRA_FORMAT, ExtraSource
+from blackpoker.compiler.documents.extra import ExtraSource
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.pipeline import display
 from blackpoker.compiler.upstream.vocabulary import vocabulary
-from editions_support import UPSTREAM, read_upstream
+from editions_support import UPSTREAM, newest_upstream, read_upstream
 
 ENV = Environment()
-(LIST,) = ENV.frame_extras()
 WORDS = vocabulary()
 
 
 def _upstream() -> tuple[str, dict[str, Any]]:
-    name = next(
-        (p.name for p in sorted(UPSTREAM.glob("*.yaml")) if "trumpList" in read_upstream(p.name)), None
-    )
-    if name is None:
+    names = newest_upstream("trumpList")
+    if not names:
         pytest.skip("the shared upstream data is not beside this checkout")
+    (name,) = names
     return name, read_upstream(name)
 
 
-def _source() -> ExtraSource:
-    source, problems = ENV.read(LIST)
+def _shipped() -> Path:
+    """The built-in list imported from the trump list: the one of its title."""
+    _, upstream = _upstream()
+    paths = [p for e in ENV.builtin_editions() for p in ENV.builtin_extras(e)]
+    (path,) = [p for p in paths if _source(p).title == upstream["data"]["ver"]]
+    return path
+
+
+def _source(path: Path) -> ExtraSource:
+    source, problems = ENV.read(path)
     assert problems == [] and isinstance(source, ExtraSource)
     return source
 
@@ -43,11 +47,12 @@ def _text(value: Any) -> str:
 
 def test_the_shipped_list_holds_every_trump_with_its_actions_and_characters() -> None:
     _, upstream = _upstream()
-    source = _source()
+    source = _source(_shipped())
     acts = {g["type"]: g["acts"] for g in upstream["actList"]}
     chars = {g["type"]: g["chars"] for g in upstream["charList"]}
     cards = [g for g in upstream["trumpList"] if g["trumps"][0]["trumpType"] != WORDS.face_down_trump]
     assert len(source.trumps) == len(cards) < len(upstream["trumpList"])
+    assert source.published == upstream["data"]["lastupdate"]
     for group in cards:
         raw = group["trumps"][0]
         trump = source.trump_at(raw["trumpKey"][:1], raw["trumpKey"][1:])
@@ -67,21 +72,22 @@ def test_the_shipped_list_holds_every_trump_with_its_actions_and_characters() ->
     ]
 
 
-def test_it_names_regulations_not_an_edition_and_validates() -> None:
-    source = _source()
-    assert source.edition_id is None and source.regulations and source.unplayable
-    assert ENV.check_paths([LIST]) == (1, [])
-    result = invoke("validate")
-    assert result.exit_code == 0, result.stderr
-    every = len(ENV.builtin_editions()) + sum(len(ENV.builtin_extras(e)) for e in ENV.builtin_editions())
-    assert f"{every + 1} files checked" in result.stderr
+def test_it_plays_with_its_edition_and_every_action_has_a_program() -> None:
+    source = _source(_shipped())
+    assert source.edition_id in ENV.builtin_editions()
+    assert ENV.check_paths([_shipped()]) == (1, [])
+    assert all(action.program for _, action in source.actions())
+    ruleset = ENV.compile(source.edition_id, "extra", extra=source.id)
+    assert all(not trump.pending for trump in ruleset.trumps)
+    assert {a.id for _, a in source.actions() if a is not source.setup} <= {a.id for a in ruleset.actions}
 
 
 def test_import_reproduces_the_shipped_file(tmp_path: Path) -> None:
     name, _ = _upstream()
     result = invoke("import", UPSTREAM / name, "--out", tmp_path)
     assert result.exit_code == 0, result.stderr
-    assert (tmp_path / LIST.name).read_text(encoding="utf-8") == LIST.read_text(encoding="utf-8")
+    shipped = _shipped()
+    assert (tmp_path / shipped.name).read_text(encoding="utf-8") == shipped.read_text(encoding="utf-8")
 
 
 def test_import_locates_a_trump_key_that_names_no_card(tmp_path: Path) -> None:
@@ -94,31 +100,3 @@ def test_import_locates_a_trump_key_that_names_no_card(tmp_path: Path) -> None:
     broken.write_text("\n".join(lines) + "\n", encoding="utf-8")
     column = lines[line].index("♤A") + 1
     located(invoke("import", broken, "--out", tmp_path / "out"), str(broken), line + 1, column, "trumpKey")
-
-
-@pytest.mark.parametrize(
-    ("edit", "message"),
-    [
-        (lambda t: t.replace("\nregulations: ", "\nregulations: no"), "unknown regulations"),
-        (lambda t: "\n".join(x for x in t.splitlines() if not x.startswith("unplayable:")), "'unplayable'"),
-    ],
-)
-def test_a_broken_frame_list_is_located(tmp_path: Path, edit: Any, message: str) -> None:
-    path = tmp_path / LIST.name
-    path.write_text(edit(LIST.read_text(encoding="utf-8")), encoding="utf-8")
-    result = invoke("validate", path)
-    assert result.exit_code == 1 and f"{path}:" in result.stderr and message in result.stderr, result.stderr
-
-
-@pytest.mark.parametrize("command", ["compile", "simulate", "play"])
-def test_playing_it_is_refused_with_its_reason_at_its_place(command: str) -> None:
-    edition = next(e for e in ENV.builtin_editions() if ENV.builtin_extras(e))
-    result = invoke(command, "--edition", edition, "--format", EXTRA_FORMAT.id, "--extra", LIST, stdin="q\n")
-    source = _source()
-    line = next(
-        i
-        for i, t in enumerate(LIST.read_text(encoding="utf-8").splitlines(), 1)
-        if t.startswith("unplayable:")
-    )
-    reason = f"cannot be played yet: {source.unplayable}"
-    located(result, display(LIST), line, len("unplayable: ") + 1, reason)

@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.upstream.vocabulary import vocabulary
 from blackpoker.site.build import BuildOptions, BuildResult, build_site
-from editions_support import UPSTREAM, read_upstream
+from editions_support import UPSTREAM, newest_upstream, read_upstream
 from site_support import pdf_text, sentences, squash, text_content
 
 ACTION_TEXTS = ("actNote", "actTarget", "actEffect", "actActCond", "actTriggerCond", "actUnit")
@@ -20,10 +21,10 @@ WORDS = vocabulary()
 
 
 def _upstream_lists(*keys: str) -> list[str]:
-    """The upstream extra lists: an abiList, or (with "trumpList") 9.0's trump list too."""
-    return [
-        p.name for p in sorted(UPSTREAM.glob("*.yaml")) if {"abiList", *keys} & set(read_upstream(p.name))
-    ]
+    """The upstream extra lists: an abiList, or (with "trumpList") a frame list's trump list too, in its
+    newest copy (the one the shipped list is imported from)."""
+    lists = [p.name for p in sorted(UPSTREAM.glob("*.yaml")) if "abiList" in read_upstream(p.name)]
+    return lists + [name for key in keys for name in newest_upstream(key)]
 
 
 def _version(upstream: dict[str, Any]) -> str:
@@ -43,10 +44,16 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, BuildResult]:
 
 
 def _sheet(built: tuple[Path, BuildResult], name: str) -> Path:
-    """The HTML sheet of upstream list `name` (the shipped list of its version)."""
+    """The HTML sheet of upstream list `name`: the shipped list of its version, on the page of
+    the edition the registry lists it for (a based edition prints the lists it inherits too)."""
     out, result = built
     version = _version(read_upstream(name))
-    (page,) = [p for p in result.extras if p.extra.id == version]
+    env = Environment()
+    (page,) = [
+        p
+        for p in result.extras
+        if p.extra.id == version and version in {f.stem for f in env.builtin_extras(p.edition)}
+    ]
     return out / page.path
 
 

@@ -26,6 +26,7 @@ from blackpoker.runtime.rules.model import Action
 from blackpoker.site.build import BuildOptions, build_site
 from blackpoker.site.pages import Page
 from click.testing import Result
+from editions_support import EDITIONS, environment
 from pypdf import PdfReader
 from site_support import expected_strings, pdf_text, sentences, squash, text_content
 
@@ -104,7 +105,9 @@ def refused(result: Result) -> Result:
 
 def test_an_unknown_frame_is_refused_naming_the_known_ones(tmp_path: Path) -> None:
     result = refused(invoke("build", "--frame", "no-such-frame", "--out", tmp_path / "site", "--html-only"))
-    known = sorted({p.id for r in builtin_regulations() if r.editions for p in (*r.frames, *r.options)})
+    env = environment()  # the regulations every edition plays (a based edition's edited ones too)
+    played = [r for e in EDITIONS if (r := env.edition_regulations(env.edition(e))) is not None]
+    known = sorted({p.id for r in played for p in (*r.frames, *r.options)})
     assert f"--frame: unknown frame 'no-such-frame' (known: {', '.join(known)})" in result.stderr
     assert not (tmp_path / "site").exists()
 

@@ -5,13 +5,11 @@ from __future__ import annotations
 import random
 import string
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
-from blackpoker.compiler import CompileError, compile
+from blackpoker.compiler import compile
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT, TRUMP_ZONE
 from blackpoker.compiler.notation import NotationError, parse_cost
-from blackpoker.compiler.pipeline import builtin_path, check_paths
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.option_search import one_of_each
 from blackpoker.runtime.engine.options import RequestOption, sort_cards
@@ -26,10 +24,10 @@ from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.notation import Command, name_characters, parse_command
 from blackpoker.runtime.play.selfplay import random_agents
 from blackpoker.runtime.rules.cards import Card
-from blackpoker.runtime.rules.cost import PAYABLE_UNITS
+from blackpoker.runtime.rules.cost import UNITS as COST_UNITS
 from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.runtime.rules.program import CausedBy
-from editions_support import EDITIONS, compiled, environment, formats, reference_edition, written_in_full
+from editions_support import EDITIONS, compiled, environment, formats, reference_edition
 
 FORMATS = [(edition, format_id) for edition in EDITIONS for format_id in formats(edition)]
 EDITION = EDITIONS[0]
@@ -175,49 +173,10 @@ def grammar_letters() -> list[str]:
     return accepted
 
 
-def test_the_grammar_spells_the_implemented_units_and_more() -> None:
-    letters = grammar_letters()
-    assert set(UNITS) <= set(letters)
+def test_the_grammar_spells_exactly_the_units_the_engine_pays() -> None:
+    assert set(grammar_letters()) == set(UNITS) == set(COST_UNITS)
     for edition in EDITIONS:
         assert {u.unit for u in compiled(edition)[formats(edition)[0]].edition.cost_units} <= set(UNITS)
-
-
-def test_the_compiler_accepts_exactly_the_units_the_engine_pays() -> None:
-    assert set(PAYABLE_UNITS) == set(UNITS)
-
-
-@pytest.mark.parametrize("letter", [x for x in grammar_letters() if x not in UNITS])
-def test_a_unit_without_payment_rule_is_refused_where_an_edition_declares_it(
-    tmp_path: Path, letter: str
-) -> None:
-    full = next(e for e in EDITIONS if written_in_full(e))  # its file declares the cost units
-    text = builtin_path(full).read_text(encoding="utf-8")
-    anchor = "cost_units:\n"
-    assert anchor in text
-    edition = tmp_path / builtin_path(full).name  # an edition file is named after its id
-    edition.write_text(
-        text.replace(anchor, anchor + f"  - {{unit: {letter}, name: X, text: x}}\n"), encoding="utf-8"
-    )
-    line = text[: text.index(anchor)].count("\n") + 2
-    _, problems = check_paths([edition])
-    assert [(p.location.line, p.message) for p in problems] == [
-        (line, f"cost_units: unit '{letter}' has no payment rule in the engine (it pays B, D, L, S)")
-    ]
-
-
-@pytest.mark.parametrize("letter", [x for x in grammar_letters() if x not in UNITS])
-def test_a_unit_without_payment_rule_is_refused_where_an_overlay_uses_it(tmp_path: Path, letter: str) -> None:
-    rules = tmp_path / "rules.yaml"
-    base = compiled(EDITION)[formats(EDITION)[0]]
-    rules.write_text(
-        f"kind: overlay\nname: my-rules\nedition: {EDITION}\nbase: {base.format.id}\n"
-        f"actions:\n  change:\n    {base.actions[0].id}:\n      cost: {letter}\n",
-        encoding="utf-8",
-    )
-    with pytest.raises(CompileError) as error:
-        compile(EDITION, "my-rules", rules)
-    (problem,) = error.value.diagnostics
-    assert problem.location.line == 8 and f"unit '{letter}'" in problem.message
 
 
 def test_games_share_a_context_and_a_bare_rule_set_gets_one() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.parse import parse_steps
 from blackpoker.runtime.rules.model import RuleSet
-from blackpoker.runtime.rules.program import Compare, Condition, If, notation, written
+from blackpoker.runtime.rules.program import Compare, Condition, If, notation, walk_steps, written
 
 
 def _read_condition(data: object) -> Condition:
@@ -41,12 +41,11 @@ def test_every_program_and_requirement_reads_back_from_its_written_form() -> Non
 
 
 def test_notation_prints_a_comparison_under_its_word_on_one_line() -> None:
-    compared = next(
-        a.requires.cond
-        for r in _rule_sets()
-        for a in r.actions
-        if a.requires is not None and isinstance(a.requires.cond, Compare)
-    )
+    # the first comparison of a requirement, else of a program's condition
+    actions = [a for r in _rule_sets() for a in r.actions]
+    conditions = [a.requires.cond for a in actions if a.requires is not None]
+    programs = [n for a in actions for _, n in walk_steps(parse_steps(a.program))]
+    compared = next(n for n in (*conditions, *programs) if isinstance(n, Compare))
     assert isinstance(compared, Compare)
     text = notation(compared)
     assert text.startswith(f"{{{compared.op.value}: [") and "\n" not in text

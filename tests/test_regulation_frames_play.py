@@ -18,6 +18,7 @@ from blackpoker.compiler.documents.regulation import (
 )
 from blackpoker.runtime.engine.options import Choice
 from blackpoker.runtime.rules.cards import full_deck
+from editions_support import EDITIONS, environment
 from regulation_support import file_data, game_under, write
 
 FRAMED = [r for r in builtin_regulations() if r.editions and any(f.set_aside for f in r.frames)]
@@ -57,12 +58,19 @@ def test_the_pack_is_set_aside_and_the_presets_stand(regs: Regulations, seed: in
     assert first != other  # the top of a shuffled deck
 
 
-def test_a_fixed_frame_places_its_presets(regs: Regulations) -> None:
-    frame = next(f for f in regs.frames if f.cards and f.preset)
-    game, _ = game_under(_regulation(regs, frame), 3)
-    for player in game.state.players:
-        assert len(player.field) == len(frame.preset)
-        assert len(player.outside) == len(full_deck()) - len(frame.cards or ())
+def test_a_fixed_frame_places_its_presets() -> None:
+    """Each frame of fixed cards with presets, of the regulations every built-in edition plays
+    (a based edition's inherited and edited ones too): the presets stand, the rest of the
+    set stays outside the game."""
+    env = environment()
+    played = {r.id: r for e in EDITIONS if (r := env.edition_regulations(env.edition(e))) is not None}
+    fixed = [(regs, f) for regs in played.values() for f in regs.frames if f.cards and f.preset]
+    assert fixed
+    for regs, frame in fixed:
+        game, _ = game_under(_regulation(regs, frame), 3)
+        for player in game.state.players:
+            assert len(player.field) == len(frame.preset), frame.id
+            assert len(player.outside) == len(full_deck()) - len(frame.cards or ()), frame.id
 
 
 def test_simulate_plays_every_frame_given_with_format(regs: Regulations) -> None:

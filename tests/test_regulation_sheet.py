@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 from blackpoker.compiler.documents.regulation import Regulations, builtin_regulations
+from blackpoker.compiler.upstream.vocabulary import vocabulary
 from blackpoker.site.build import BuildOptions, build_site
+from editions_support import newest_upstream, read_upstream
 from pypdf import PdfReader
-from site_support import pdf_text, squash, text_content
+from site_support import pdf_text, sentences, squash, text_content
 
 REGULATIONS = [(edition, r) for r in builtin_regulations() for edition in r.editions]
 
@@ -165,3 +167,33 @@ def test_every_suit_is_in_its_colour(site: Path, edition: str, regulations: Regu
     assert all((kind == "red") == (suit in "♡♢♥♦") for kind, suit in wrapped)
     assert {suit for _, suit in wrapped} >= set("♥♦♡♢") or not any(s in html for s in "♥♦")
     assert re.findall(r"[♡♢♥♦♠♣]", text_content(body)) == []
+
+
+def test_every_frame_action_of_the_upstream_frame_list_is_on_its_regulations_page(tmp_path: Path) -> None:
+    """The actions the newest upstream frame list adds to its frames (its actList groups but the
+    trumps' and the trump operations: those are on the extra sheet) appear with every sentence
+    of their texts on the regulations page of the edition that plays them, HTML and PDF."""
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext is not installed (apt-get install poppler-utils)")
+    (name,) = newest_upstream("trumpList") or pytest.skip(
+        "the shared upstream data is not beside this checkout"
+    )
+    upstream = read_upstream(name)
+    trumps = {g["type"] for g in upstream["trumpList"]} | {vocabulary().trump_operations}
+    acts = [a for g in upstream["actList"] if g["type"] not in trumps for a in g["acts"]]
+    cited = f"{upstream['data']['id']}.yaml"
+    (edition,) = [e for e, r in REGULATIONS if r.notation.startswith(cited)]
+    out = tmp_path / "site"
+    build_site(BuildOptions(out, (edition,), ("regulations",), workers=1))
+    page = out / edition / "regulations.html"
+    html = squash(text_content(page.read_text(encoding="utf-8")))
+    pdf = squash(pdf_text(page.with_suffix(".pdf")))
+    texts = ("actNote", "actTarget", "actEffect", "actActCond")
+    expected = [
+        squash(t)
+        for a in acts
+        for t in (a["actName"], *(s for k in texts for s in sentences(a.get(k) or "")))
+    ]
+    assert (
+        acts and [t for t in expected if t not in html] == [] and [t for t in expected if t not in pdf] == []
+    )

@@ -90,6 +90,8 @@ def _refused_alike(canary: Path, send: Any) -> None:
 def test_a_new_game_names_no_file(server: Running, canary: Path) -> None:
     for key in ("edition", "format", "opponent"):
         _refused_alike(canary, lambda name, key=key: server.post("/api/games", {key: name}))
+        if key == "format":  # the file would be the format itself: asked above
+            continue
         _refused_alike(
             canary, lambda name, key=key: server.post("/api/games", {key: name, "format": EXTRA_FORMAT.id})
         )

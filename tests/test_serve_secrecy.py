@@ -46,6 +46,7 @@ FOG = next(  # an edition with a zone every player sees (the fog), in its larges
     if any(z.visibility is Visibility.PUBLIC for z in environment().edition(e).edition.core.zones)
 )
 EXTRA = next((e, EXTRA_FORMAT.id) for e in EDITIONS if environment().builtin_extras(e))
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 GAMES = ((EDITION, SMALLEST), FOG, EXTRA)
 MOST = 150  # decisions played in each game
 
@@ -341,11 +342,13 @@ def _exports(played: Played) -> None:
             other = index != seen.seat
             covered["face-down character"] += other and any(not u.face_up for u in player.field)
             covered["face-down trump"] += other and any(c not in player.face_up for c in lying) and extra
-            covered["fog"] += any(player.zones[z.id] for z in public)
+            covered["fog"] += any(player.zones[z.id] for z in public)  # by chance: see below
         covered["after a hidden payment"] += any(HIDDEN_WORD in line for line in seen.said)
         covered["two people"] += seen.number < len(GAMES)
         covered["against an agent"] += seen.number == len(GAMES)  # the game played after GAMES
-    wanted = ("face-down character", "face-down trump", "fog", "after a hidden payment", "two people")
+    # a public zone's cards (the fog) come only by chance in random games: a position that has
+    # some is exported in test_an_export_names_the_cards_every_player_sees
+    wanted = ("face-down character", "face-down trump", "after a hidden payment", "two people")
     wanted += ("against an agent",)
     assert all(covered[w] for w in wanted), covered
     refused = [s for s in played.kept["seat_scenario"] if s.answer.status != 200]
@@ -450,3 +453,26 @@ def test_an_uploaded_position_deals_its_unknown_cards_by_the_servers_seed() -> N
         assert hands[0] != hands[1]
         title = server.call("GET", f"/api/seat/{token}").data["title"]
         assert "シード" not in title  # a seed the server drew is never shown
+
+
+def _public_cards(path: Path) -> dict[tuple[str, str], list[str]]:
+    """The cards a shipped scenario's set-up lays in the zones every player sees (the fog),
+    by seat and zone."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if "rules" in data or data.get("edition") not in EDITIONS:
+        return {}
+    zones = environment().edition(data["edition"]).edition.core.zones
+    public = {z.id for z in zones if z.visibility is Visibility.PUBLIC}
+    laid = {who: data["setup"].get(who, {}).get("zones", {}) for who in SEATS}
+    return {(who, z): laid[who][z] for who in SEATS for z in public if laid[who].get(z)}
+
+
+def test_an_export_names_the_cards_every_player_sees() -> None:
+    """A position with cards in a public zone (the fog), uploaded: each seat's export names
+    every one of them where it lies, the opponent's too."""
+    path = next(p for p in sorted(SCENARIOS.glob("*/*.yaml")) if _public_cards(p))
+    with running() as server:
+        for token in server.new_game(scenario=path.read_text(encoding="utf-8"), people=2).values():
+            exported = yaml.safe_load(server.call("GET", f"/api/seat/{token}/scenario").text)
+            for (who, zone), cards in _public_cards(path).items():
+                assert sorted(exported["setup"][who]["zones"][zone]) == sorted(cards), (who, zone)

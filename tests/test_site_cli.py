@@ -9,8 +9,6 @@ from pathlib import Path
 
 import pytest
 from blackpoker.cli.main import main
-from blackpoker.compiler.documents.extra import ExtraSource
-from blackpoker.compiler.documents.regulation import builtin_regulations
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.pipeline import builtin_editions, compile_edition
 from blackpoker.site.build import MANIFEST, STAGING_MARK, STAGING_PREFIX, BuildOptions, build_site
@@ -40,17 +38,6 @@ def html_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built_html(tmp_path_factory)
 
 
-def _frame_lists() -> dict[str, str]:
-    """The extra lists no edition plays, by file stem: the regulations they are printed under."""
-    env = Environment()
-    found = {}
-    for path in env.frame_extras():
-        source, _ = env.read(path)
-        assert isinstance(source, ExtraSource) and source.regulations
-        found[path.stem] = source.regulations
-    return found
-
-
 def test_index_links_every_format_of_every_edition(html_site: Path) -> None:
     index = (html_site / "index.html").read_text(encoding="utf-8")
     links = set(re.findall(r'href="([^"]+\.html)"', index))
@@ -58,9 +45,9 @@ def test_index_links_every_format_of_every_edition(html_site: Path) -> None:
     pages = {f"{e}/{f}.html" for e in editions for f in (*compile_edition(e), "all")}
     changes = {f"{e}/changes.html" for e in editions[:-1]}  # the oldest edition has none
     env = Environment()
-    extras = {f"{e}/extra-{path.stem}.html" for e in editions for path in env.builtin_extras(e)}
-    extras |= {f"{regulations}/extra-{stem}.html" for stem, regulations in _frame_lists().items()}
-    regulations = {f"{e}/regulations.html" for r in builtin_regulations() for e in r.editions}
+    # the extra lists and regulations each edition plays (a based edition's inherited ones too)
+    extras = {f"{e}/extra-{source.id}.html" for e in editions for source in env.extras(e)}
+    regulations = {f"{e}/regulations.html" for e in editions if env.edition_regulations(env.edition(e))}
     assert links == pages | changes | extras | regulations
     assert all((html_site / link).is_file() for link in links)
     assert {"static/sheet.css", "static/sheet.js"} <= {str(p) for p in files_under(html_site)}
@@ -105,7 +92,7 @@ def test_rebuild_replaces_the_site_and_leaves_no_staging_folder(tmp_path: Path) 
     result = runner.invoke(main, ["build", "--out", str(tmp_path), "--format", smallest, "--html-only"])
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        [MANIFEST, "index.html", "static", *builtin_editions(), *_frame_lists().values()]
+        [MANIFEST, "index.html", "static", *builtin_editions()]
     )
     assert (tmp_path / EDITION / f"{smallest}.html").read_text(encoding="utf-8") != "stale"
     # A partial build keeps the other pages of the earlier one.

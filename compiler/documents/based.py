@@ -12,10 +12,13 @@ from collections.abc import Callable
 from typing import Any
 
 from blackpoker.compiler.load import Document, Mark, PathKey
-from blackpoker.runtime.rules.diagnostics import Diagnostic
+from blackpoker.runtime.rules.diagnostics import Diagnostic, did_you_mean
 
 LISTS = ("actions", "characters", "fogs")  # changed like an overlay's lists: add / change / remove
-_NOT_HEADER = ("kind", "base", "formats", *LISTS)
+# edits of what the edition inherits besides its lists (its base's extra lists and
+# regulations), applied where those are read: never part of the edition's own document
+INHERITED = ("extra", "regulations")
+_NOT_HEADER = ("kind", "base", "formats", *LISTS, *INHERITED)
 
 
 def apply_changes(base: Document, doc: Document) -> tuple[Document, list[Diagnostic]]:
@@ -94,7 +97,7 @@ def _entries(
     order: Callable[[dict[str, Any]], Any] | None = None,
 ) -> list[Diagnostic]:
     edits = doc.data[name]
-    singular = name[:-1]
+    singular = name[:-2] if name.endswith("ches") else name[:-1]  # matches: match
     base = merged.data.get(name, [])
     known = [entry["id"] for entry in base]
     problems = []
@@ -170,3 +173,66 @@ def _graft(merged: Document, at: PathKey, source: Document, prefix: PathKey) -> 
 
 def _unknown(value: str, known: list[str]) -> str:
     return f"unknown format '{value}' (declared: {', '.join(known)})"
+
+
+def part_of(doc: Document, key: str) -> Document:
+    """The document of one top-level value (a based edition's `extra:` or `regulations:`
+    edits), its marks re-rooted there, so that edits are read as a file of their own would be."""
+    n = 1
+    values = {path[n:]: mark for path, mark in doc.values.items() if path[:n] == (key,)}
+    keys = {path[n:]: mark for path, mark in doc.keys.items() if path[:n] == (key,)}
+    return Document(doc.path, doc.text, doc.data[key], values, keys)
+
+
+def edit_document(
+    base: Document, edits: Document, lists: tuple[str, ...], of: str
+) -> tuple[Document, list[Diagnostic]]:
+    """`base` with `edits` applied, every value keeping where it is written: the entries of
+    `lists` added, changed and removed by id, every other field replaced (`of` names the
+    base in messages)."""
+    merged = Document(edits.path, edits.text, copy.deepcopy(base.data))
+    _graft(merged, (), base, ())
+    problems: list[Diagnostic] = []
+    for key in edits.data:
+        if key in lists:
+            merged.data.setdefault(key, [])
+            problems += _entries(merged, edits, key, of)
+    replace_fields(merged, edits, tuple(k for k in edits.data if k not in lists))
+    return merged, problems
+
+
+def change_in_place(
+    merged: Document, edits: Document, name: str, places: dict[str, PathKey], of: str
+) -> list[Diagnostic]:
+    """`name: {change: {ID: fields}}` of `edits` applied to entries that lie anywhere in
+    `merged` (`places`: each id's path there): each field given replaces the entry's, marked
+    where it is written; an id `merged` lacks is a problem at its key."""
+    problems = []
+    for entry_id, fields in edits.data.get(name, {}).get("change", {}).items():
+        where = (name, "change", entry_id)
+        if entry_id not in places:
+            known = sorted(places)
+            message = f"{name}.change: no {name[:-1]} '{entry_id}' in {of}{did_you_mean(entry_id, known)}"
+            problems.append(edits.at(where, message, key=True))
+            continue
+        entry = _at(merged.data, places[entry_id])
+        for field, value in fields.items():
+            entry[field] = copy.deepcopy(value)
+            _drop(merged, (*places[entry_id], field))
+            _graft(merged, (*places[entry_id], field), edits, (*where, field))
+    return problems
+
+
+def replace_fields(merged: Document, edits: Document, keys: tuple[str, ...]) -> None:
+    """The top-level fields `keys` of `edits` replace `merged`'s, marked where they are written."""
+    for key in keys:
+        if key in edits.data:
+            _drop(merged, (key,))
+            merged.data[key] = copy.deepcopy(edits.data[key])
+            _graft(merged, (key,), edits, (key,))
+
+
+def _at(data: Any, path: PathKey) -> Any:
+    for step in path:
+        data = data[step]
+    return data

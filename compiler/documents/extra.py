@@ -26,6 +26,7 @@ from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic
 from blackpoker.runtime.rules.model import (
     Action,
     Character,
+    CostUnit,
     Edition,
     Format,
     RuleSet,
@@ -93,7 +94,7 @@ class Trump:
 class ExtraSource:
     doc: Document
     id: str
-    edition_id: str | None  # None: a list of regulations' frame that no edition plays
+    edition_id: str
     title: str
     published: str
     description: str
@@ -103,9 +104,8 @@ class ExtraSource:
     setup: Action | None = None  # run for each player before the game: placing the trumps
     # an action's variants (another id, name, timing or cost, as its ※ note allows), by its id
     variants: tuple[tuple[PathKey, str, Action], ...] = ()
-    regulations: str | None = None  # instead of an edition: the regulations of its frame
-    unplayable: str | None = None  # why no game can be played with it yet
     programs_from: str | None = None  # the built-in list whose engine data same-printed actions take
+    cost_units: tuple[CostUnit, ...] = ()  # added to the edition's (C, the cause)
 
     def trump_at(self, suit: str, number: str) -> Trump | None:
         return next((t for t in self.trumps if t.suit == suit and t.number == number), None)
@@ -194,7 +194,7 @@ def parse_extra(doc: Document) -> tuple[ExtraSource | None, list[Diagnostic]]:
     source = ExtraSource(
         doc,
         data["id"],
-        data.get("edition"),
+        data["edition"],
         data["title"],
         data["published"],
         data.get("description", ""),
@@ -203,9 +203,8 @@ def parse_extra(doc: Document) -> tuple[ExtraSource | None, list[Diagnostic]]:
         trumps,
         setup_action(doc, ("setup",), data["setup"], problems) if "setup" in data else None,
         tuple(variants),
-        data.get("regulations"),
-        data.get("unplayable"),
         data.get("programs_from"),
+        tuple(CostUnit(u["unit"], u["name"], u["text"]) for u in data.get("cost_units", ())),
     )
     return (None if problems else source), problems
 
@@ -297,9 +296,13 @@ def _repeats(doc: Document, located: list[tuple[PathKey, str]]) -> list[Diagnost
 
 
 def _widened(edition: Edition, source: ExtraSource) -> Edition:
-    """The edition with what the extra list adds: its action types and the trump zone."""
+    """The edition with what the extra list adds: its action types, cost units and the trump zone."""
     core = replace(edition.core, zones=(*edition.core.zones, TRUMP_ZONE))
-    return replace(edition, action_types=(*edition.action_types, *source.action_types), core=core)
+    declared = {u.unit for u in edition.cost_units}
+    units = (*edition.cost_units, *(u for u in source.cost_units if u.unit not in declared))
+    return replace(
+        edition, action_types=(*edition.action_types, *source.action_types), core=core, cost_units=units
+    )
 
 
 def link_extra(source: EditionSource, extra: ExtraSource) -> RuleSet:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from blackpoker.compiler.documents.based import edit_list
+from blackpoker.compiler.documents.based import change_in_place, edit_list, replace_fields
 from blackpoker.compiler.documents.extra import NUMBERS, SUITS, ExtraSource, check_extra, parse_extra
 from blackpoker.compiler.documents.overlay import unknown_entries
 from blackpoker.compiler.documents.overlay_names import aliased
@@ -53,8 +53,44 @@ def edit_trumps(
     source = lend(named)
     if isinstance(source, list):
         return None, source
-    problems = _removal_problems(base, source, overlay) or check_extra(source, edition)
+    problems = _removal_problems(base, source, overlay.doc) or check_extra(source, edition)
     return (None if problems else source), problems
+
+
+def edit_inherited(
+    edition: EditionSource,
+    base: ExtraSource,
+    edits: Document,
+    lend: Callable[[ExtraSource], ExtraSource | list[Diagnostic]],
+) -> tuple[ExtraSource | None, list[Diagnostic]]:
+    """A based edition's extra list: the newest list of its base with the edition's `extra:`
+    edits (`edits`, read as a file of its own): its title, published and description, its
+    trumps added, changed or removed as a local rule's, and `actions.change` (the fields of
+    any action of the list, by id: an operation, an ability's, a character's). It takes the
+    edition's id, with what the list's `programs_from` lends it (`lend`); or the problems."""
+    of = f"the extra list {base.id}"
+    doc, problems = _by_id(edits, base)
+    if problems:
+        return None, problems
+    merged, problems = edit_list(base.doc, doc, TRUMPS, of, _card_order)
+    replace_fields(merged, doc, ("title", "published", "description"))
+    parsed, problems = _checked(merged, problems)
+    if parsed is not None and "actions" in doc.data:  # each action's place, once the trumps are edited
+        places = {a.id: path for path, a in parsed.actions()}
+        parsed, problems = _checked(merged, change_in_place(merged, doc, "actions", places, of))
+    if parsed is None:
+        return None, problems
+    source = lend(replace(parsed, id=edition.edition.id, edition_id=edition.edition.id))
+    if isinstance(source, list):
+        return None, source
+    problems = _removal_problems(base, source, doc) or check_extra(source, edition)
+    return (None if problems else source), problems
+
+
+def _checked(merged: Document, problems: list[Diagnostic]) -> tuple[ExtraSource | None, list[Diagnostic]]:
+    """An edited list's document parsed, once it has no problems and passes the schema."""
+    problems = problems or schema_problems(merged, "extra")
+    return (None, problems) if problems else parse_extra(merged)
 
 
 def _by_id(doc: Document, base: ExtraSource) -> tuple[Document, list[Diagnostic]]:
@@ -86,10 +122,10 @@ def _card_order(trump: dict[str, Any]) -> tuple[int, int]:
     return SUITS.index(trump["suit"]), NUMBERS.index(str(trump["number"]))
 
 
-def _removal_problems(base: ExtraSource, source: ExtraSource, overlay: OverlaySource) -> list[Diagnostic]:
-    """Actions the edited list still names whose trump the overlay removes: at the naming
-    line when the overlay writes it, else at the removal (the list's own text needs it)."""
-    removed: list[str] = overlay.doc.data.get(TRUMPS, {}).get("remove", [])
+def _removal_problems(base: ExtraSource, source: ExtraSource, edits: Document) -> list[Diagnostic]:
+    """Actions the edited list still names whose trump the edits remove: at the naming line
+    when the edits write it, else at the removal (the list's own text needs it)."""
+    removed: list[str] = edits.data.get(TRUMPS, {}).get("remove", [])
     located = source.actions()
     kept = {action.id for _, action in located}
     gone = {
@@ -107,14 +143,14 @@ def _removal_problems(base: ExtraSource, source: ExtraSource, overlay: OverlaySo
         if ref.wanted not in gone:
             continue
         at = (*where[ref.referrer], *ref.at)
-        if source.doc.locate(at).path == overlay.doc.path:
+        if source.doc.locate(at).path == edits.path:
             trump = gone[ref.wanted]
             message = f"{ref.field}: '{ref.wanted}' is an action of trump '{trump}', which this file removes"
             problems.append(source.doc.at(at, message))
         else:
             needed_by.setdefault(gone[ref.wanted], []).append(f"{ref.referrer} ({ref.field} '{ref.wanted}')")
     problems += [
-        overlay.doc.at(
+        edits.at(
             (TRUMPS, "remove", i),
             f"{TRUMPS}.remove: cannot remove '{trump_id}': named by {', '.join(needers)}",
         )

@@ -16,8 +16,9 @@ from typing import Any
 
 from blackpoker.compiler.checks import Added, check_action_names
 from blackpoker.compiler.documents.deck import Deck, deck_from, set_problems
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT, TRUMP_ZONE
 from blackpoker.compiler.emit_json import hashed
-from blackpoker.compiler.load import Document, is_path, load_file
+from blackpoker.compiler.load import Document, PathKey, is_path, load_file
 from blackpoker.compiler.parse import _ACTION, EditionSource, _fields, setup_action
 from blackpoker.compiler.validate import schema_problems
 from blackpoker.runtime.rules.cards import Card
@@ -27,6 +28,8 @@ from blackpoker.runtime.rules.model import Action, Edition, RuleSet, ZoneRule
 from blackpoker.runtime.rules.normalize import normalize
 
 FOLDER = "regulations"  # in actionlists/: one file per rules release
+# the lists of a regulations file that a based edition edits entry by entry (by id)
+REGULATION_LISTS = ("formats", "matches", "frames", "options", "zones", "actions", "parts")
 TEXT = "regulation"  # where a regulation given on the command line is located
 PLUS = ("+", "＋")
 
@@ -64,6 +67,55 @@ class Match(Named):
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # compared and hashed by id and name
+class Part(Named):
+    """A card group a frame's scenario building chooses before the game (the trumps, the rare
+    card, the hand): where its cards lie, its older names, and for a hand part the name of the
+    cards drawn to fill the hand (ランダム手札)."""
+
+    zone: str
+    formerly: tuple[str, ...] = ()
+    rest: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Chosen:
+    """One part of a frame's scenario building: so many cards, of which `face_up` turn face up
+    at the start (表切札)."""
+
+    part: Part
+    count: int
+    face_up: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A draft: `packs` mini-packs of `size` cards from the shuffled deck's top, lying in `zone`;
+    one card of each goes to `aside`, the rest back into the deck, which is shuffled."""
+
+    packs: int
+    size: int
+    zone: str
+    aside: str
+
+
+@dataclass(frozen=True, slots=True)
+class Preparation:
+    """対戦準備の流れ: the printed names of the two building steps, and the steps as worded."""
+
+    deck_building: str
+    scenario_building: str
+    steps: tuple[str, ...]
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class Recommended:
+    regulation: str
+    text: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared and hashed by id and name
 class Frame(Named):
     rule: str
     build: str
@@ -82,6 +134,9 @@ class Frame(Named):
     preset: tuple[str, ...] = ()  # as an option's
     unfit: str = "graveyard"
     setup: Action | None = None  # each player's decisions at the start (the rare card)
+    extra: bool = False  # played with the edition's extra list: the extra format
+    scenario: tuple[Chosen, ...] = ()  # シナリオ構築: the parts chosen, in order (they make `setup`)
+    draft: Draft | None = None
 
     @property
     def needs_decks(self) -> bool:
@@ -124,6 +179,10 @@ class Regulations:
     zones: tuple[ZoneRule, ...] = ()  # zones its actions name (the pack)
     action_types: tuple[str, ...] = ()  # added to the edition's
     actions: tuple[Action, ...] = ()  # the actions frames and options add, by id
+    parts: tuple[Part, ...] = ()  # what scenario building chooses
+    preparation: Preparation | None = None
+    recommended: Recommended | None = None
+    notes: tuple[Diagnostic, ...] = ()  # warnings found reading the file (an old name)
 
     def kind(self, name: str) -> Sequence[Named]:
         return {"formats": self.formats, "frames": self.frames, "options": self.options}[name]
@@ -159,6 +218,11 @@ class Regulation:
         return (self.format, self.frame, *self.options)
 
     @property
+    def played_format(self) -> str:
+        """The format its games play: a frame with the extra list plays the extra format."""
+        return EXTRA_FORMAT.id if self.frame.extra else self.format.id
+
+    @property
     def added(self) -> tuple[str, ...]:
         """The ids of the actions its frame and options add, each once."""
         return tuple(dict.fromkeys((*self.frame.actions, *(a for o in self.options for a in o.actions))))
@@ -175,7 +239,8 @@ class Additions:
     setup: Action | None = None  # the frame's decisions at the start
 
     def widen(self, ruleset: RuleSet) -> RuleSet:
-        """The rule set with the additions, its added actions of the rule set's format."""
+        """The rule set with the additions, its added actions of the rule set's format; the
+        frame's set-up replaces the rule set's (a frame says how its trumps are chosen)."""
         if not (self.zones or self.actions or self.setup):
             return ruleset
         edition = ruleset.edition
@@ -191,7 +256,8 @@ class Additions:
             (*ruleset.actions, *actions),
             ruleset.characters,
             ruleset.fogs,
-            setup=self.setup,
+            ruleset.trumps,
+            self.setup or ruleset.setup,
         )
         return hashed(widened)
 
@@ -200,17 +266,22 @@ def additions(regulation: Regulation, source: EditionSource) -> tuple[Additions,
     """What the regulation adds to its format of the edition, and the names its actions use
     that the edition lacks (see `action_problems`)."""
     regulations = regulation.regulations
-    added = adding(regulations, regulation.added, regulation.format.id, source.edition)
-    added = replace(added, setup=regulation.frame.setup)
+    frame = regulation.frame
+    played, setup = regulation.played_format, frame.setup is not None
+    added = adding(regulations, regulation.added, played, source.edition, setup)
+    added = replace(added, setup=frame.setup)
     return added, action_problems(regulations, source, added.actions)
 
 
-def adding(regulations: Regulations, wanted: Sequence[str], format_id: str, edition: Edition) -> Additions:
+def adding(
+    regulations: Regulations, wanted: Sequence[str], format_id: str, edition: Edition, setup: bool = False
+) -> Additions:
     """The additions of the actions `wanted` (ids) in a format of the edition: those actions,
-    the zones the edition lacks and the action types (nothing when no action is wanted)."""
+    the zones the edition lacks (also for a frame's `setup`, which lays cards there) and the
+    action types (nothing when no action is wanted and there is no set-up)."""
     declared = {z.id for z in edition.core.zones}
     return Additions(
-        tuple(z for z in regulations.zones if z.id not in declared) if wanted else (),
+        tuple(z for z in regulations.zones if z.id not in declared) if wanted or setup else (),
         regulations.action_types if wanted else (),
         tuple(replace(a, formats=(format_id,)) for a in regulations.actions if a.id in wanted),
     )
@@ -289,6 +360,10 @@ def regulations_from(doc: Document) -> tuple[Regulations | None, list[Diagnostic
     data = doc.data
     problems += _unique(doc, data)
     matches = {raw["id"]: _match(raw) for raw in data["matches"]}
+    zone_ids = {z["id"] for z in data.get("zones", ())}
+    parts = tuple(_part(doc, i, raw, zone_ids, problems) for i, raw in enumerate(data.get("parts", ())))
+    preparation = data.get("preparation")
+    notes: list[Diagnostic] = []
     frames = []
     for index, raw in enumerate(data["frames"]):
         match = matches.get(raw["match"])
@@ -298,7 +373,13 @@ def regulations_from(doc: Document) -> tuple[Regulations | None, list[Diagnostic
                 doc.at(("frames", index, "match"), f"match: no match form '{raw['match']}' ({known})")
             )
             continue
-        frames.append(_frame(doc, index, raw, match, problems))
+        frame = _frame(doc, index, raw, match, problems)
+        chosen = _scenario(doc, index, raw, parts, zone_ids, problems, notes)
+        if chosen:
+            named = preparation["scenario_building"] if preparation else frame.name
+            setup = scenario_setup(doc, ("frames", index, "scenario_building"), named, chosen, frame.draft)
+            frame = replace(frame, scenario=chosen, setup=setup)
+        frames.append(frame)
     format_ids = {f["id"] for f in data["formats"]}
     for index, raw in enumerate(data["frames"]):
         for at, format_id in enumerate(raw.get("formats", ())):
@@ -311,7 +392,6 @@ def regulations_from(doc: Document) -> tuple[Regulations | None, list[Diagnostic
         for i, raw in enumerate(data.get("actions", ()))
     )
     problems += _unknown_actions(doc, data, {a.id for a in actions})
-    zone_ids = {z["id"] for z in data.get("zones", ())}
     problems += _key_zone_problems(doc, actions, zone_ids)
     for index, raw in enumerate(data["frames"]):
         for at, entry in enumerate(raw.get("set_aside", ())):
@@ -334,8 +414,134 @@ def regulations_from(doc: Document) -> tuple[Regulations | None, list[Diagnostic
         tuple(ZoneRule.read(raw) for raw in data.get("zones", ())),
         tuple(data.get("action_types", ())),
         actions,
+        parts,
+        None
+        if preparation is None
+        else Preparation(
+            preparation["deck_building"],
+            preparation["scenario_building"],
+            tuple(preparation["steps"]),
+            preparation["rule"],
+        ),
+        None if "recommended" not in data else Recommended(**data["recommended"]),
+        tuple(notes),
     )
-    return regulations, []
+    problems += _recommended_problems(regulations)
+    return (None, problems) if problems else (regulations, [])
+
+
+def _part(
+    doc: Document, index: int, raw: Mapping[str, Any], zones: set[str], problems: list[Diagnostic]
+) -> Part:
+    """A part lies in the hand, one of the file's zones, or the trumps (of a frame with extra)."""
+    if raw["zone"] not in {"hand", TRUMP_ZONE.id, *zones}:
+        known = ", ".join(sorted(zones))
+        message = f"zone: no zone '{raw['zone']}' (hand, {TRUMP_ZONE.id} or one of zones: {known})"
+        problems.append(doc.at(("parts", index, "zone"), message))
+    return Part(raw["id"], raw["name"], raw["zone"], tuple(raw.get("formerly", ())), raw.get("rest"))
+
+
+def _scenario(
+    doc: Document,
+    index: int,
+    raw: Mapping[str, Any],
+    parts: tuple[Part, ...],
+    zones: set[str],
+    problems: list[Diagnostic],
+    notes: list[Diagnostic],
+) -> tuple[Chosen, ...]:
+    """A frame's scenario building: each part named by id or name, an old name (`formerly`)
+    read with a note; trumps only for a frame with the extra list; a draft's parts take as
+    many cards as it drafts, and its zones are the file's."""
+    found: list[Chosen] = []
+    by_key = {_key(p.name): p for p in parts} | {p.id.casefold(): p for p in parts}
+    for at, entry in enumerate(raw.get("scenario_building", ())):
+        where = ("frames", index, "scenario_building", at, "part")
+        written = entry["part"]
+        part = by_key.get(_key(written))
+        former = next((p for p in parts if _key(written) in {_key(n) for n in p.formerly}), None)
+        if part is None and former is not None:
+            part = former
+            message = f"part: '{written}' is the old name of {former.name}: write {former.name}"
+            notes.append(replace(doc.at(where, message), warning=True))
+        if part is None:
+            known = ", ".join(str(p) for p in parts) or "none (the file has no parts)"
+            suggestion = did_you_mean(_key(written), by_key, show=lambda near: str(by_key[near]))
+            problems.append(doc.at(where, f"part: no part '{written}' ({known}){suggestion}"))
+            continue
+        if part.zone == TRUMP_ZONE.id and not raw.get("extra"):
+            message = f"part: {part.name} lies in the trumps: only a frame with extra: true has them"
+            problems.append(doc.at(where, message))
+        face_up = entry.get("face_up", 0)
+        if face_up > entry["count"]:
+            message = f"face_up: {face_up} of {entry['count']} cards"
+            problems.append(doc.at(("frames", index, "scenario_building", at, "face_up"), message))
+        found.append(Chosen(part, entry["count"], face_up))
+    draft = raw.get("draft")
+    if draft is not None:
+        for name in ("zone", "aside"):
+            if draft[name] not in zones:
+                message = f"{name}: no zone '{draft[name]}' in zones ({', '.join(sorted(zones))})"
+                problems.append(doc.at(("frames", index, "draft", name), message))
+        total = sum(c.count for c in found)
+        if found and total != draft["packs"]:
+            message = f"draft: {draft['packs']} packs give {draft['packs']} cards; the parts take {total}"
+            problems.append(doc.at(("frames", index, "draft", "packs"), message))
+    return tuple(found)
+
+
+def scenario_setup(
+    doc: Document, path: PathKey, name: str, chosen: tuple[Chosen, ...], draft: Draft | None
+) -> Action:
+    """The set-up a frame's scenario building makes: for each player, each part's cards chosen
+    from the deck (or, drafted, from the cards set aside) and laid in the part's zone; then the
+    cards to be turned face up."""
+    program: list[dict[str, Any]] = []
+    source = "life"
+    if draft is not None:
+        for n in range(1, draft.packs + 1):
+            program += [
+                {"top": {"player": "you", "count": draft.size, "as": f"pack{n}"}},
+                {"move": {"cards": f"pack{n}", "to": draft.zone}},
+                {"choose": {"player": "you", "among": f"pack{n}", "as": f"pick{n}"}},
+                {"move": {"cards": f"pick{n}", "to": draft.aside}},
+            ]
+        program += [
+            {"move": {"cards": {"zone": draft.zone, "player": "you"}, "to": "life_top"}},
+            {"shuffle": {"player": "you", "zone": "life"}},
+        ]
+        source = draft.aside
+    for n, part in enumerate(chosen):
+        last = draft is not None and n == len(chosen) - 1  # the drafted cards left: no choice
+        cards: Any = {"zone": source, "player": "you"} if last else part.part.id
+        if not last:
+            picked = {"player": "you", "from": source, "count": part.count, "as": part.part.id}
+            program.append({"choose": picked})
+        program.append({"move": {"cards": cards, "to": part.part.zone, "as": part.part.id}})
+    for part in (p for p in chosen if p.face_up):
+        shown = f"{part.part.id}FaceUp"
+        program += [
+            {"choose": {"player": "you", "among": part.part.id, "count": part.face_up, "as": shown}},
+            {"turn": {"cards": shown, "face": "up"}},
+        ]
+    said = ", ".join(f"{p.part.name} {p.count}枚" for p in chosen)
+    raw = {"id": "scenarioBuilding", "name": name, "effect": said, "program": program}
+    problems: list[Diagnostic] = []
+    action = setup_action(doc, path, raw, problems)
+    assert not problems, problems  # made from checked data
+    return action
+
+
+def _recommended_problems(regulations: Regulations) -> list[Diagnostic]:
+    """The recommended regulation is one of the file's, as the notation reads it."""
+    if regulations.recommended is None:
+        return []
+    try:
+        parse_regulation(regulations.recommended.regulation, regulations)
+    except CompileError as error:
+        where = ("recommended", "regulation")
+        return [regulations.doc.at(where, f"recommended: {d.message}") for d in error.diagnostics]
+    return []
 
 
 def _unknown_actions(doc: Document, data: Mapping[str, Any], known: set[str]) -> list[Diagnostic]:
@@ -443,6 +649,9 @@ def _frame(
         tuple((entry["zone"], entry["count"]) for entry in raw.get("set_aside", ())),
         *_preset(raw),
         setup_action(doc, ("frames", index, "setup"), raw["setup"], problems) if "setup" in raw else None,
+        raw.get("extra", False),
+        (),
+        None if "draft" not in raw else Draft(**raw["draft"]),
     )
 
 
@@ -660,8 +869,9 @@ def _fixed_problems(deck: Deck, cards: tuple[Card, ...], cite: str) -> list[Diag
 def data_file_problems(
     path: Path, shown: str, edition: Callable[[str], EditionSource]
 ) -> list[Diagnostic] | None:
-    """The problems of a deck or regulations file; None for a file of any other kind. A
-    regulations file's actions are checked against each of its editions (`edition` reads one)."""
+    """The problems of a deck or regulations file (a regulations file's notes among them, as
+    warnings); None for a file of any other kind. A regulations file's actions are checked
+    against each of its editions (`edition` reads one)."""
     doc, problems = load_file(path, shown)
     kind = doc.data.get("kind") if doc is not None and isinstance(doc.data, dict) else None
     if doc is None or kind not in ("deck", "regulations"):
@@ -669,7 +879,7 @@ def data_file_problems(
     if kind == "deck":
         return problems + deck_from(doc)[1]
     regulations, found = regulations_from(doc)
-    problems += found
+    problems += found + list(regulations.notes if regulations else ())
     for index, edition_id in enumerate(regulations.editions if regulations else ()):
         assert regulations is not None
         try:

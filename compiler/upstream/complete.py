@@ -55,12 +55,11 @@ def complete(data: Data, source: Mapping[str, Any], words: Vocabulary) -> Comple
 
 
 def complete_extra(data: Data, source: Mapping[str, Any], words: Vocabulary) -> None:
-    """An imported extra list completed in place from `source`: its set-up (and, for a list
-    no edition plays, its regulations and why it is not playable), each trump's continuous
-    abilities (by the trump's id), the engine fields of its operations and abilities' actions,
-    by id, and those of its characters, by name."""
-    for key in ("setup", "regulations", "unplayable", "programs_from"):
-        if key in source:
+    """An imported extra list completed in place from `source`: its set-up and cost units, each
+    trump's continuous abilities (by the trump's id), the engine fields of its operations and
+    abilities' actions, by id, and those of its characters, by name."""
+    for key in ("setup", "cost_units", "programs_from"):
+        if key in source and key not in data:
             data[key] = source[key]
     abilities = {t["id"]: t["abilities"] for t in source.get("trumps", ()) if "abilities" in t}
     for trump in data["trumps"]:

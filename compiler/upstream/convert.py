@@ -268,7 +268,7 @@ class Converter:
             "actTrigger": lambda p, v, e: self._word(p, v, e, "trigger", self.words.trigger),
             "actSpeed": lambda p, v, e: self._word(p, v, e, "speed", self.words.speed),
             "actS": lambda p, v, e: None,  # read below, with actSpeed and actNote
-            "charLabel": self._labels,
+            "charLabel": self.labels,
         }
         for key, value in raw.items():
             where = (*path, key)
@@ -371,7 +371,8 @@ class Converter:
                 self.problems.append(self.doc.at(path, f"{path[-1]}: '{part}' is not a version such as v8.0"))
         return versions
 
-    def _labels(self, path: PathKey, value: Any, entry: Data) -> None:
+    def labels(self, path: PathKey, value: Any, entry: Data) -> None:
+        """charLabel (`攻撃, 防御`) as the label ids of the vocabulary, in `entry`."""
         names = [part.strip() for part in re.split("[,、]", self.text(path, value)) if part.strip()]
         unknown = [name for name in names if name not in self.words.labels]
         if unknown:

@@ -171,7 +171,9 @@ class _Extra:
     def character(self, path: PathKey, raw: Any) -> Data:
         character: Data = {}
         for key, value in raw.items() if isinstance(raw, dict) else ():
-            if key not in _CHARACTER:
+            if key == "charLabel":  # a trumpList prints the labels its characters have
+                self.c.labels((*path, key), value, character)
+            elif key not in _CHARACTER:
                 self.c.unknown((*path, key))
             elif text := self.c.text((*path, key), value):
                 character[_CHARACTER[key]] = text
@@ -205,7 +207,8 @@ class _TrumpList(_Extra):
         acts = self.groups(root, "actList", "acts")
         chars = self.groups(root, "charList", "chars")
         about = root.get("trumpData")
-        data: Data = {"kind": "extra", "id": list_id or self.c.derive_id(title), "title": title}
+        edition = self.c.derive_id(title)  # 第N版 フレーム編 → vN: the edition it extends
+        data: Data = {"kind": "extra", "id": list_id or edition, "edition": edition, "title": title}
         data["published"] = published
         if isinstance(about, dict) and (
             text := self.c.text(("trumpData", "description"), about.get("description"))

@@ -33,8 +33,8 @@ _SHORT = 100  # a collection of plain values this long or shorter (as repr) is w
 
 
 EXTRA_ORDER = (
-    "kind", "id", "edition", "regulations", "unplayable", "programs_from", "title", "published",
-    "description", "action_types", "setup", "operations", "trumps",
+    "kind", "id", "edition", "programs_from", "title", "published",
+    "description", "action_types", "cost_units", "setup", "operations", "trumps",
 )  # fmt: skip
 TRUMP_ORDER = (
     "suit", "number", "id", "name", "beta", "output", "ability", "abilities", "actions", "characters",

@@ -89,9 +89,11 @@ def _bulwark(g: Table, attacker: Unit, bulwark: Unit) -> None:
     bulwark.face_up = True
     shown = card(bulwark.cards[0])
     killed = shown.is_joker or any(rank(c) == shown.rank for c in attacker.cards)
+    cards = list(attacker.cards)  # as it attacked: the attacker may be gone already
     if killed and not attacker.kind.bulwark_proof:
         remove_unit(g, attacker, "graveyard")
     remove_unit(g, bulwark, "graveyard")
+    happened(g, Event.BULWARK_FELL, bulwark.controller, cards)
 
 
 def _soldiers(g: Table, attacker: Unit, blockers: list[Unit]) -> None:

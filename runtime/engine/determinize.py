@@ -17,7 +17,7 @@ import random
 from collections.abc import Iterable, Iterator
 
 from blackpoker.runtime.engine.options import Choice, Option, Prompt, RequestOption
-from blackpoker.runtime.engine.refs import CharacterByCard
+from blackpoker.runtime.engine.refs import CharacterByCard, ZoneCard
 from blackpoker.runtime.engine.state import GameState, Resolution
 
 
@@ -31,7 +31,7 @@ def named_cards(options: Iterable[Option]) -> set[int]:
         elif isinstance(option, Choice):
             found.update(c for c in (option.a, option.b) if c is not None)
         target = getattr(option, "target", None)
-        if isinstance(target, CharacterByCard):
+        if isinstance(target, CharacterByCard | ZoneCard):
             found.add(target.card)
     return found
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final, assert_never
 
@@ -88,7 +89,14 @@ def things(g: Table, res: Resolution, ref: Cards) -> list[Any]:
     if isinstance(ref, Join):
         return [item for part in ref.items for item in things(g, res, part)]
     if isinstance(ref, Only):
-        return [c for c in cards_of(things(g, res, ref.of)) if label(c) == ref.card]
+        return [
+            c
+            for c in cards_of(things(g, res, ref.of))
+            if (ref.card is None or label(c) == ref.card)
+            and (ref.face is None or (c in state.players[owner(c)].face_up) == (ref.face is Face.UP))
+            and (ref.suit_of is None or _same(g, res, ref.suit_of, c, _suit))
+            and (ref.rank_of is None or _same(g, res, ref.rank_of, c, rank))
+        ]
     if isinstance(ref, Pile):
         who = player(g, res, ref.side)
         if who < 0:
@@ -163,17 +171,24 @@ def fits(g: Table, res: Resolution, spec: Pile | Choose, face_up: dict[int, int]
     which card it is, its suit, its number."""
     if spec.face is not None and (cid in face_up) != (spec.face is Face.UP):
         return False
+    if spec.face is Face.DOWN and cid in g.state.players[owner(cid)].kept_down:
+        return False  # held face down this turn: not a card that may turn face up
     if spec.card is not None and label(cid) != spec.card:
         return False
     if spec.match is not None and not matches(cid, spec.match):
         return False
-    if spec.suit_of is not None and card(cid).suit not in {
-        card(c).suit for c in _named_cards(g, res, spec.suit_of)
-    }:
+    if spec.suit_of is not None and not _same(g, res, spec.suit_of, cid, _suit):
         return False
-    return spec.rank_of is None or card(cid).rank in {
-        card(c).rank for c in _named_cards(g, res, spec.rank_of)
-    }
+    return spec.rank_of is None or _same(g, res, spec.rank_of, cid, rank)
+
+
+def _same(g: Table, res: Resolution, name: Name, cid: int, feature: Callable[[int], object]) -> bool:
+    """Whether the card has the suit (or number) of one of the named cards."""
+    return feature(cid) in {feature(c) for c in _named_cards(g, res, name)}
+
+
+def _suit(cid: int) -> object:
+    return card(cid).suit
 
 
 def _named_cards(g: Table, res: Resolution, name: Name) -> list[int]:

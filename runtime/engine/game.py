@@ -205,6 +205,7 @@ def snapshot(state: GameState) -> dict[str, Any]:
                 # only an edition that declares zones has them (a v7 state hashes as it did)
                 **({"zones": p.zones} if p.zones else {}),
                 **({"face_up": sorted(p.face_up.items())} if p.face_up else {}),
+                **({"kept_down": sorted(p.kept_down)} if p.kept_down else {}),
                 "field": [
                     [u.uid, u.kind.id, u.cards, u.controller, u.face_up, u.charged, u.entered, u.size_mod]
                     for u in p.field

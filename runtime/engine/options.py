@@ -2,7 +2,8 @@
 
 Every option prints in the scenario command notation (without the `pN: ` prefix), and
 names cards only, so its text is complete without the game: a character by its first
-card, a stage request by its position from the bottom (stage:1).
+card, a stage request by its position from the bottom (stage:1), a trump by its owner, zone
+and card (p2:trump:♠4).
 """
 
 from __future__ import annotations
@@ -13,10 +14,13 @@ from dataclasses import dataclass
 from blackpoker.runtime.engine.refs import (
     CharacterByCard,
     HiddenCharacter,
+    HiddenZoneCard,
     OptionTarget,
     ResolvingDepth,
     StagePosition,
     WrittenCharacter,
+    WrittenZoneCard,
+    ZoneCard,
     player_name,
 )
 from blackpoker.runtime.engine.zones import CARD_SORT_KEY, label, order, owner
@@ -137,7 +141,7 @@ class Prompt:
         object.__setattr__(self, "options", options)
 
 
-def target_text(target: OptionTarget | WrittenCharacter) -> str:
+def target_text(target: OptionTarget | WrittenCharacter | WrittenZoneCard) -> str:
     """How options and commands print a target: the one printer of the notation's targets."""
     if isinstance(target, CharacterByCard):
         return f"{player_name(owner(target.card))}:{label(target.card)}"
@@ -149,6 +153,12 @@ def target_text(target: OptionTarget | WrittenCharacter) -> str:
         return hidden_ref(target.uid)
     if isinstance(target, WrittenCharacter):
         return f"{player_name(target.player)}:{target.card}"
+    if isinstance(target, ZoneCard):
+        return f"{player_name(owner(target.card))}:{target.zone}:{label(target.card)}"
+    if isinstance(target, HiddenZoneCard):
+        return f"{player_name(target.player)}:{target.zone}#{target.position}"
+    if isinstance(target, WrittenZoneCard):
+        return f"{player_name(target.player)}:{target.zone}:{target.card}"
     return player_name(target.index)
 
 

@@ -1,10 +1,9 @@
 """The payment units of the cost notation: the one place their letters get meaning.
 
-An edition declares which units it uses (`cost_units`); each letter it may use has one
-implementation here that lists the ways a player can pay it now, pays it through the
-state transitions, and says in words why a written payment cannot pay it. The compiler
-refuses an edition declaring a letter outside `rules.cost.PAYABLE_UNITS`, which a test
-keeps equal to this registry.
+An edition declares which units it uses (`cost_units`); each letter the notation spells
+(`rules.cost.UNITS`, which a test keeps equal to this registry) has one implementation
+here that lists the ways a player can pay it now, pays it through the state transitions,
+and says in words why a written payment cannot pay it.
 """
 
 from __future__ import annotations
@@ -22,6 +21,7 @@ from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.triggers import happened
 from blackpoker.runtime.engine.zones import card, order
 from blackpoker.runtime.rules.cards import Card
+from blackpoker.runtime.rules.cost import CAUSE
 from blackpoker.runtime.rules.model import Combat
 from blackpoker.runtime.rules.program import Event
 
@@ -121,6 +121,28 @@ def _discards(n: int, rest: tuple[int, ...]) -> tuple[tuple[Payment, ...], ...]:
     return tuple(choices)
 
 
+class Cause(PaymentUnit):
+    """C: the character that causes the request (its 起因) drives. A caused request drives that
+    character as it is made (flow.request), so paying C takes nothing more; the compiler allows
+    C only once, on an action with `caused_by`."""
+
+    letter = CAUSE
+
+    def constant(self, n: int) -> tuple[Payment, ...]:
+        return (("C", None),) * n
+
+    def ways(self, g: Table, p: int, n: int, rest: tuple[int, ...]) -> Ways:
+        return [self.constant(n)]
+
+    def pay(self, g: Table, p: int, cid: int | None) -> None:
+        """Nothing: the request drove its causing character already."""
+
+    def refusal(self, g: Table, p: int, paid: Card | None, spent: Spent) -> str | None:
+        if paid is None:
+            return None
+        return f"$C is the drive of the character that causes the request and names no card, not {paid}"
+
+
 class OwnCharacter(PaymentUnit):
     """A unit paid with one of the player's characters, named by its first card."""
 
@@ -185,5 +207,5 @@ class Sacrifice(OwnCharacter):
 
 # The registry: letter → its one implementation (read-only).
 UNITS: Mapping[str, PaymentUnit] = MappingProxyType(
-    {u.letter: u for u in (Bulwark(), Discard(), Life(), Sacrifice())}
+    {u.letter: u for u in (Bulwark(), Cause(), Discard(), Life(), Sacrifice())}
 )

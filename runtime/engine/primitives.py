@@ -240,14 +240,17 @@ def _move(g: Table, res: Resolution, step: program.Move) -> Signal | None:
 
 @primitive(program.Turn)
 def _turn(g: Table, res: Resolution, step: program.Turn) -> Signal | None:
-    """Cards of a declared zone (a trump) lie face up or face down; others do not turn."""
+    """Cards of a declared zone (a trump) lie face up or face down; others do not turn. A card
+    held face down (`hold`) does not turn face up again this turn."""
     for cid in cards_of(things(g, res, step.cards)):
         who = owner(cid)
         side = g.state.players[who]
         if any(cid in cards for cards in side.zones.values()):
             if step.face is Face.DOWN:
                 side.face_up.pop(cid, None)
-            elif cid not in side.face_up:
+                if step.hold and cid not in side.kept_down:
+                    side.kept_down.append(cid)
+            elif cid not in side.face_up and cid not in side.kept_down:
                 side.face_up[cid] = g.state.new_uid()  # its abilities' timestamp
                 happened(g, Event.TURNED_FACE_UP, who, [cid])
     return None
@@ -439,6 +442,7 @@ def _pass_turn(g: Table, res: Resolution, step: program.PassTurn) -> Signal | No
     state.blocks.clear()
     for p in state.players:
         p.used.clear()  # once-per-turn limits last until the turn player changes
+        p.kept_down.clear()  # cards held face down "until the end of the turn" (a close)
         for unit in p.field:
             unit.size_mod = 0  # "until the end of the turn"
     g.record(TurnPassed(state.turn_player, state.turn))

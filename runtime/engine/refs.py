@@ -94,6 +94,34 @@ class HiddenCharacter:
 
 
 @dataclass(frozen=True, slots=True)
+class ZoneCard:
+    """A card lying in a zone whose cards have faces (a trump), as an option names it:
+    `p2:trump:♠4`."""
+
+    zone: str
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenZoneCard:
+    """In a player's view, a face-down card of the opponent's zone: by its place from 1
+    (`p2:trump#1`), never by card."""
+
+    player: int
+    zone: str
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class WrittenZoneCard:
+    """A zone card as a command names it: its owner, the zone and a card face (`p2:trump:♠4`)."""
+
+    player: int
+    zone: str
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
 class WrittenCharacter:
     """A character as a command names it: its owner and a card face (`p2:♣9`)."""
 
@@ -102,8 +130,10 @@ class WrittenCharacter:
 
 
 StateTarget = UnitRef | RequestRef | PlayerRef | CardRef
-OptionTarget = CharacterByCard | StagePosition | ResolvingDepth | HiddenCharacter | PlayerRef
-CommandTarget = WrittenCharacter | StagePosition | ResolvingDepth | PlayerRef
+OptionTarget = (
+    CharacterByCard | StagePosition | ResolvingDepth | HiddenCharacter | PlayerRef | ZoneCard | HiddenZoneCard
+)
+CommandTarget = WrittenCharacter | StagePosition | ResolvingDepth | PlayerRef | WrittenZoneCard
 
 
 def target_data(target: StateTarget) -> list[str | int]:
@@ -127,4 +157,8 @@ def option_data(target: OptionTarget) -> tuple[str, int]:
         return ("resolving", target.depth)
     if isinstance(target, HiddenCharacter):
         return ("face_down", target.uid)
+    if isinstance(target, ZoneCard):
+        return ("zone_card", target.card)
+    if isinstance(target, HiddenZoneCard):
+        return ("hidden_zone_card", target.player * 1000 + target.position)
     return ("player", target.index)

@@ -22,6 +22,8 @@ from blackpoker.runtime.engine.refs import (
     OptionTarget,
     StagePosition,
     WrittenCharacter,
+    WrittenZoneCard,
+    ZoneCard,
     player_name,
 )
 from blackpoker.runtime.engine.state import Unit
@@ -338,6 +340,10 @@ def target_valid(s: Subject) -> str | None:
         card(c) == written.card for u in g.state.players[written.player].field for c in u.cards
     ):
         return f"{player_name(written.player)} has no {written.card} on the field"
+    if isinstance(written, WrittenZoneCard) and not any(
+        card(c) == written.card for c in g.state.players[written.player].zones.get(written.zone, ())
+    ):
+        return f"{player_name(written.player)} has no {written.card} in {written.zone}"
     shown = target_text(written)
     stage = g.state.stage
     position = written.position if isinstance(written, StagePosition) else 0
@@ -352,6 +358,12 @@ def _names(found: OptionTarget, written: CommandTarget) -> bool:
     equal to its first card's, everything else by equal reference."""
     if isinstance(found, CharacterByCard) and isinstance(written, WrittenCharacter):
         return (owner(found.card), card(found.card)) == (written.player, written.card)
+    if isinstance(found, ZoneCard) and isinstance(written, WrittenZoneCard):
+        return (owner(found.card), found.zone, card(found.card)) == (
+            written.player,
+            written.zone,
+            written.card,
+        )
     return found == written
 
 

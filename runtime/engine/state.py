@@ -200,6 +200,8 @@ class PlayerState:
     # cards of `zones` lying face up (trumps) → when each turned face up (a uid: the timestamp
     # of its abilities, 002 §6.4.2)
     face_up: dict[int, int] = dataclasses.field(default_factory=dict)
+    # cards of `zones` held face down until the end of the turn (`turn … hold`: a close)
+    kept_down: list[int] = dataclasses.field(default_factory=list)
 
     def copy(self) -> PlayerState:
         return PlayerState(
@@ -211,6 +213,7 @@ class PlayerState:
             dict(self.used),
             {zone: list(cards) for zone, cards in self.zones.items()} if self.zones else {},
             dict(self.face_up),
+            list(self.kept_down),
         )
 
     def uses(self) -> list[str]:

@@ -1,4 +1,4 @@
-"""対象: which characters, requests or players a `target` step accepts.
+"""対象: which characters, requests, players or cards of a zone (trumps) a `target` step accepts.
 
 The same test serves twice: when requesting (to list the candidates) and at resolution
 (a target that no longer qualifies means the effect does nothing).
@@ -12,6 +12,7 @@ from blackpoker.runtime.engine.refs import (
     CardRef,
     CharacterByCard,
     HiddenCharacter,
+    HiddenZoneCard,
     OptionTarget,
     PlayerRef,
     RequestRef,
@@ -19,11 +20,13 @@ from blackpoker.runtime.engine.refs import (
     StagePosition,
     StateTarget,
     UnitRef,
+    ZoneCard,
 )
-from blackpoker.runtime.engine.state import GameState, Request, Unit
+from blackpoker.runtime.engine.state import GameState, PlayerState, Request, Unit
 from blackpoker.runtime.engine.zones import card
+from blackpoker.runtime.rules.enums import Face
 from blackpoker.runtime.rules.model import Limit
-from blackpoker.runtime.rules.program import CardRange, PlayerName, TargetKind
+from blackpoker.runtime.rules.program import CardRange, PlayerName, State, TargetKind
 from blackpoker.runtime.rules.program import Target as TargetSpec
 
 if TYPE_CHECKING:
@@ -34,6 +37,8 @@ if TYPE_CHECKING:
 CHARACTER: Final = TargetKind.CHARACTER
 REQUEST: Final = TargetKind.REQUEST
 PLAYER: Final = TargetKind.PLAYER
+CARD: Final = TargetKind.CARD
+CHARGED: Final = State.CHARGED
 YOU: Final = PlayerName.YOU
 OPPONENT: Final = PlayerName.OPPONENT
 UNCOUNTERABLE: Final = Limit.UNCOUNTERABLE
@@ -54,6 +59,14 @@ def candidates(
         ]
     if kind is REQUEST:
         return [StagePosition(i) for i, r in enumerate(g.state.stage, 1) if request_ok(spec, r)]
+    if kind is CARD:
+        zone = str(spec.zone)
+        return [
+            ZoneCard(zone, c)
+            for p in _players(controller, spec)
+            for c in g.state.players[p].zones.get(zone, ())
+            if card_ok(spec, g.state.players[p], c)
+        ]
     return [PlayerRef(p) for p in _players(controller, spec)]
 
 
@@ -70,7 +83,20 @@ def still_valid(g: Table, request: Request, spec: TargetSpec) -> bool:
         return found is not None and request_ok(spec, found)
     if isinstance(target, PlayerRef) and kind is PLAYER:
         return target.index in _players(request.controller, spec)
+    if isinstance(target, CardRef) and kind is CARD:
+        zone = str(spec.zone)
+        return any(
+            target.card in g.state.players[p].zones.get(zone, ())
+            and card_ok(spec, g.state.players[p], target.card)
+            for p in _players(request.controller, spec)
+        )
     return False
+
+
+def card_ok(spec: TargetSpec, side: PlayerState, cid: int) -> bool:
+    """A card of a zone whose cards have faces is a target when it lies as `face` asks."""
+    face = spec.face
+    return face is None or (cid in side.face_up) == (face is Face.UP)
 
 
 def unit_ok(
@@ -83,6 +109,8 @@ def unit_ok(
     if side is not None and (unit.controller == controller) != (side is YOU):
         return False
     if spec.type is not None and kind.type != spec.type:
+        return False
+    if spec.state is not None and unit.charged != (spec.state is CHARGED):
         return False
     if spec.no_joker and any(card(c).is_joker for c in unit.cards):
         return False
@@ -153,7 +181,11 @@ def named(state: GameState, target: StateTarget | None) -> OptionTarget | None:
             return StagePosition(position)
         depth = next((i for i, r in enumerate(state.resolving, 1) if r.request.uid == uid), None)
         return None if depth is None else ResolvingDepth(depth)
-    return None if isinstance(target, CardRef) else target  # a card target is no option's
+    if isinstance(target, CardRef):  # a card lying in a zone (a trump); elsewhere no option's
+        cid = target.card
+        zone = next((z for p in state.players for z, cards in p.zones.items() if cid in cards), None)
+        return None if zone is None else ZoneCard(zone, cid)
+    return target
 
 
 def resolve_name(g: Table, target: OptionTarget) -> StateTarget:
@@ -167,6 +199,10 @@ def resolve_name(g: Table, target: OptionTarget) -> StateTarget:
         return RequestRef(g.state.resolving[target.depth - 1].request.uid)
     if isinstance(target, HiddenCharacter):
         return UnitRef(target.uid)
+    if isinstance(target, ZoneCard):
+        return CardRef(target.card)
+    if isinstance(target, HiddenZoneCard):
+        return CardRef(g.state.players[target.player].zones[target.zone][target.position - 1])
     return target
 
 

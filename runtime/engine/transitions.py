@@ -25,6 +25,8 @@ def take_card(state: GameState, cid: int) -> None:
     """Remove a loose card from wherever it lies (not from a character: see remove_unit)."""
     player = state.players[owner(cid)]
     player.face_up.pop(cid, None)  # a card that leaves its zone lies face down wherever it goes
+    if cid in player.kept_down:  # and is free to turn face up where it comes to lie
+        player.kept_down.remove(cid)
     for pile in (player.hand, player.life, player.graveyard, player.outside):
         if cid in pile:
             pile.remove(cid)

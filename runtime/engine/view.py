@@ -27,7 +27,15 @@ from typing import TYPE_CHECKING
 from blackpoker.runtime.engine.abilities import size
 from blackpoker.runtime.engine.determinize import deal, named_cards
 from blackpoker.runtime.engine.options import Option, Pass, hidden_ref, target_text
-from blackpoker.runtime.engine.refs import CardRef, CharacterByCard, HiddenCharacter, UnitRef, player_name
+from blackpoker.runtime.engine.refs import (
+    CardRef,
+    CharacterByCard,
+    HiddenCharacter,
+    HiddenZoneCard,
+    UnitRef,
+    ZoneCard,
+    player_name,
+)
 from blackpoker.runtime.engine.state import GameState, Request, Unit
 from blackpoker.runtime.engine.targets import named
 from blackpoker.runtime.engine.zones import label
@@ -180,11 +188,11 @@ def view(game: Game, me: int) -> View:
     hidden = hidden_from(state, me)
     players = (_player(game, 0, me, hidden), _player(game, 1, me, hidden))
     options = game.legal_options() if game.to_move == me else ()
-    if hidden and options:
+    if options and (hidden or state.players[1 - me].zones):  # a face-down trump is in a zone
         options = masked_options(state, options, hidden)
-    stage = tuple(_request(state, r, hidden) for r in state.stage) if state.stage else ()
+    stage = tuple(_request(state, r, hidden, me) for r in state.stage) if state.stage else ()
     busy = state.resolving or state.pending
-    resolving = tuple(_request(state, r, hidden) for r in _resolving(state)) if busy else ()
+    resolving = tuple(_request(state, r, hidden, me) for r in _resolving(state)) if busy else ()
     return View(
         me,
         players,
@@ -253,13 +261,17 @@ def _resolving(state: GameState) -> list[Request]:
     return [*pending, *(r.request for r in state.resolving)]
 
 
-def _request(state: GameState, r: Request, hidden: set[int]) -> RequestView:
+def _request(state: GameState, r: Request, hidden: set[int], me: int) -> RequestView:
     target = None
     if isinstance(r.target, UnitRef):
         unit = state.unit(r.target.uid)
         target = _ref(unit, hidden) if unit is not None else "gone"
     elif isinstance(r.target, CardRef):
-        target = label(r.target.card)  # a summoned character's card, seen as it left the field
+        shown = named(state, r.target)  # a trump: by its place when it lies face down for `me`
+        if isinstance(shown, ZoneCard):
+            target = target_text(hidden_zone_card(state, me, shown.zone, shown.card) or shown)
+        else:
+            target = label(r.target.card)  # a summoned character's card, seen as it left the field
     elif r.target is not None:
         shown = named(state, r.target)
         target = target_text(shown) if shown is not None else "gone"
@@ -309,19 +321,39 @@ def masked(state: GameState, option: Option, hidden: set[int]) -> Option:
 
 
 def masked_options(state: GameState, options: tuple[Option, ...], hidden: set[int]) -> tuple[Option, ...]:
-    """The same tuple when no option names a hidden card, so the caller can tell cheaply."""
+    """The same tuple when no option names a hidden card, so the caller can tell cheaply: a
+    hidden character (its id in `hidden`) by reference, and a card lying face down in the
+    opponent's zone (a trump) by its place there."""
     shown: list[Option] | None = None
     behind: dict[int, int] = {}
     for index, option in enumerate(options):
-        if isinstance(option, Pass) or not isinstance(option.target, CharacterByCard):
+        if isinstance(option, Pass):
             continue
-        if not behind:
-            behind = {c: u.uid for p in state.players for u in p.field if u.uid in hidden for c in u.cards}
-        uid = behind.get(option.target.card)
-        if uid is not None:
+        target = option.target
+        hiding: HiddenCharacter | HiddenZoneCard | None = None
+        if isinstance(target, CharacterByCard):
+            if not behind:
+                behind = {
+                    c: u.uid for p in state.players for u in p.field if u.uid in hidden for c in u.cards
+                }
+            uid = behind.get(target.card)
+            hiding = None if uid is None else HiddenCharacter(uid)
+        elif isinstance(target, ZoneCard):
+            hiding = hidden_zone_card(state, option.player, target.zone, target.card)
+        if hiding is not None:
             shown = list(options) if shown is None else shown
-            shown[index] = dataclasses.replace(option, target=HiddenCharacter(uid))
+            shown[index] = dataclasses.replace(option, target=hiding)
     return options if shown is None else tuple(shown)
+
+
+def hidden_zone_card(state: GameState, me: int, zone: str, cid: int) -> HiddenZoneCard | None:
+    """How `me` names a card of a zone whose cards have faces when it is hidden from them: a
+    card lying face down in the opponent's zone, by its place there (from 1)."""
+    side = state.players[1 - me]
+    cards = side.zones.get(zone, ())
+    if cid not in cards or cid in side.face_up:
+        return None
+    return HiddenZoneCard(1 - me, zone, cards.index(cid) + 1)
 
 
 def _zone_cards(

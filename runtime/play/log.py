@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, assert_never
 
-from blackpoker.compiler import CompileError
 from blackpoker.compiler.documents.deck import read_deck
-from blackpoker.compiler.documents.regulation import additions, parse_regulation, regulations_for
-from blackpoker.compiler.environment import Environment, is_path
-from blackpoker.compiler.load import read_regular_file
+from blackpoker.compiler.documents.regulation import Regulations, additions, parse_regulation
+from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.load import is_path, read_regular_file
 from blackpoker.compiler.parse import EditionSource
 from blackpoker.runtime.engine.events import (
     Decided,
@@ -54,7 +53,7 @@ from blackpoker.runtime.play.source import (
     file_record,
     sha256,
 )
-from blackpoker.runtime.rules.diagnostics import BlackPokerError, Diagnostic, Location
+from blackpoker.runtime.rules.diagnostics import BlackPokerError, CompileError, Diagnostic, Location
 from blackpoker.runtime.rules.model import RuleSet
 
 LOG_KIND = "blackpoker-command-log"
@@ -315,7 +314,7 @@ def _rules(
         )
     dealt = None
     if REGULATION in data:
-        dealt = _dealt(header, rules, folder, served)
+        dealt = _dealt(header, rules, folder, served, lambda: env.regulations(edition or data["edition"]))
         rules = dealt.setup.additions.widen(rules)
     current = rules.digest
     if current != data["ruleset"]:
@@ -332,7 +331,13 @@ def _rules(
     return rules, dealt
 
 
-def _dealt(header: _Line, rules: RuleSet, folder: Path, served: ServedFiles | None) -> Dealt:
+def _dealt(
+    header: _Line,
+    rules: RuleSet,
+    folder: Path,
+    served: ServedFiles | None,
+    regulations: Callable[[], Regulations],
+) -> Dealt:
     """The header's `regulation`: the regulation of the log's edition, its deck files (found
     from the log's folder, and unchanged since) and the match's start."""
     record = header.data[REGULATION]
@@ -351,7 +356,7 @@ def _dealt(header: _Line, rules: RuleSet, folder: Path, served: ServedFiles | No
         )
         raise header.error(f"'{REGULATION}' must be {expected}", REGULATION)
     try:
-        regulation = parse_regulation(record["id"], regulations_for(rules.edition.id))
+        regulation = parse_regulation(record["id"], regulations())
     except CompileError as error:
         raise header.error(
             f"{REGULATION} {record['id']}: {error.diagnostics[0].message}", REGULATION

@@ -19,6 +19,7 @@ from blackpoker.runtime.engine.refs import (
     ResolvingDepth,
     StagePosition,
     WrittenCharacter,
+    WrittenZoneCard,
 )
 from blackpoker.runtime.engine.zones import card, owner
 from blackpoker.runtime.rules.cards import Card
@@ -125,6 +126,11 @@ class _Build(Transformer[Token, Command]):
         card = items[1]
         assert isinstance(card, Card)
         return WrittenCharacter(int(str(items[0])[1]) - 1, card)
+
+    def zone_card(self, items: list[object]) -> WrittenZoneCard:
+        card = items[2]
+        assert isinstance(card, Card)
+        return WrittenZoneCard(int(str(items[0])[1]) - 1, str(items[1]), card)
 
     def player(self, items: list[object]) -> PlayerRef:
         return PlayerRef(int(str(items[0])[1]) - 1)

@@ -183,7 +183,6 @@ def play_game(
     game = Game.new(
         context, number, start=start, check=check is Checks.EVERY, events=None if log is None else []
     )
-    first = game.state.turn_player
     uses: Counter[tuple[str, int]] = Counter()
     faces = Faces(context.ruleset)
     crash = None
@@ -195,6 +194,9 @@ def play_game(
         crash = f"{type(error).__name__}: {error.message}"
     except Exception as error:  # any other crash is a failure too, not an abort
         crash = f"{type(error).__name__}: {error}"
+    # the first player is decided once a set-up's decisions are made (trumps, a frame's cards):
+    # read from the turn player and the turns played since
+    first = game.state.turn_player ^ ((game.state.turn - 1) & 1)
     if log is not None:
         # into a --logs folder checked new or empty before the run (compiler/outputs.py)
         write_whole(log, log_text(log, game, [a.name for a in seated], source, dealt))

@@ -10,11 +10,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import ClassVar
 
-# Every unit letter any edition uses (C arrived in later editions). cost.lark spells the same set.
+# Every unit letter any edition uses (C: a trump list's cause). cost.lark spells the same
+# set, and the engine has a payment rule for each (a test checks both).
 UNITS: tuple[str, ...] = ("B", "C", "D", "L", "S")
-# The units the engine has a payment rule for: an edition declaring another is refused
-# (a test checks this list against the engine's payment registry).
-PAYABLE_UNITS: tuple[str, ...] = ("B", "D", "L", "S")
+# C is paid by the drive of the character that causes the request (起因): only an action with
+# `caused_by` may have it, once.
+CAUSE = "C"
 
 
 @dataclass(frozen=True, slots=True)

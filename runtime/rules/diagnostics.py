@@ -24,9 +24,10 @@ class Diagnostic:
     message: str
     source: str | None = None  # the source line, shown with a caret under the column
     width: int = 1  # how many characters the caret underlines
+    warning: bool = False  # a note: the input is read, but should be written otherwise
 
     def render(self) -> str:
-        text = f"{self.location}: {self.message}"
+        text = f"{self.location}: {'warning: ' if self.warning else ''}{self.message}"
         if self.source is None:
             return text
         line = self.source.rstrip("\n")

@@ -53,6 +53,7 @@ class TargetKind(StrEnum):
     CHARACTER = "character"
     REQUEST = "request"
     PLAYER = "player"
+    CARD = "card"  # a card lying in a zone whose cards have faces (a trump: 切札1枚を対象とする)
 
 
 class Amount(StrEnum):
@@ -186,10 +187,15 @@ class Pile(Node):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Only(Node):
-    """{of: NAME, card: ♣K}: those of the named cards that are this card (the key cards)."""
+    """{of: NAME, card: ♣K}: those of the named cards that are this card (the key cards), or,
+    with `suit_of` / `rank_of`, of a suit / a number of other named cards, or with `face`,
+    lying so in their zone (切札破壊: the target, face up, of the key's suit and number)."""
 
     of: Name = field(metadata=at("of"))
-    card: str = field(metadata=at("card"))
+    card: str | None = field(default=None, metadata=at("card"))
+    face: Face | None = field(default=None, metadata=at("face"))
+    suit_of: Name | None = field(default=None, metadata=at("suit_of"))
+    rank_of: Name | None = field(default=None, metadata=at("rank_of"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -367,6 +373,9 @@ class Target(Step):
     has_target: bool = field(default=False, metadata=at("has_target"))
     has_key: bool = field(default=False, metadata=at("has_key"))
     match: CardRange | None = field(default=None, metadata=at("match"))  # holds such a card
+    state: State | None = field(default=None, metadata=at("state"))  # a character so (ドライブ状態の)
+    zone: str | None = field(default=None, metadata=at("zone"))  # kind card: the zone it lies in
+    face: Face | None = field(default=None, metadata=at("face"))  # kind card: lying so (表切札)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -444,12 +453,15 @@ class Move(Step):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Turn(Step):
-    """Turn cards of a zone face up or face down (a trump: オープン, クローズ)."""
+    """Turn cards of a zone face up or face down (a trump: オープン, クローズ); `hold`: turned
+    face down, they cannot turn face up again this turn (このターンが終わるまで、それは表切札に
+    ならない)."""
 
     op = "turn"
     prefix = ("turn",)
     cards: Cards = field(metadata=at("cards"))
     face: Face = field(metadata=at("face"))
+    hold: bool = field(default=False, metadata=at("hold"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -700,6 +712,7 @@ class Event(StrEnum):
     TURNED_FACE_UP = "turned_face_up"  # the action's own trump turned face up (its ability is on)
     DISCARDED = "discarded"  # a player discarded cards of their hand (a cost, an effect)
     UNBLOCKED = "unblocked"  # ダメージ判定 of an attacker no one blocked
+    BULWARK_FELL = "bulwark_fell"  # ダメージ判定 sent a blocking bulwark to the graveyard
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -11,16 +11,14 @@ from itertools import combinations, islice
 from pathlib import Path
 from typing import Any, assert_never
 
-from blackpoker.compiler import CompileError
 from blackpoker.compiler.documents.deck import Deck, read_deck
 from blackpoker.compiler.documents.regulation import (
     additions,
     deck_problems,
     parse_regulation,
-    regulations_for,
 )
-from blackpoker.compiler.environment import Environment, display, find_files, is_path
-from blackpoker.compiler.load import Document, PathKey, load_file
+from blackpoker.compiler.environment import Environment, display, find_files
+from blackpoker.compiler.load import Document, PathKey, is_path, load_file
 from blackpoker.compiler.parse import EditionSource, OverlaySource
 from blackpoker.compiler.validate import schema_problems
 from blackpoker.runtime.engine.abilities import size
@@ -50,7 +48,7 @@ from blackpoker.runtime.play.notation import Command, NotationError, name_charac
 from blackpoker.runtime.play.regulation import Match, Setup, start_problems
 from blackpoker.runtime.play.source import DECK_FILE, EDITION_FILE, EXTRA_FILE, RULES_FILE, ServedFiles
 from blackpoker.runtime.rules.cards import Card
-from blackpoker.runtime.rules.diagnostics import Diagnostic
+from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic
 from blackpoker.runtime.rules.enums import Face
 from blackpoker.runtime.rules.matcher import compile_matcher
 from blackpoker.runtime.rules.model import RuleSet, Visibility
@@ -135,7 +133,7 @@ def load(
     regulation: Setup | None = None
     refusals: list[Diagnostic] = []
     if "regulation" in doc.data["setup"]:
-        regulation, refusals, wrong = _regulation(doc, path, rules, served)
+        regulation, refusals, wrong = _regulation(doc, path, rules, env or Environment(), served)
         problems += wrong
     elif "match" in doc.data["setup"]:
         problems.append(doc.at(("setup", "match"), "match: a match is played under a regulation", key=True))
@@ -271,7 +269,7 @@ def _local_rules(doc: Document, path: Path, env: Environment) -> tuple[RuleSet |
 
 
 def _regulation(
-    doc: Document, path: Path, rules: RuleSet, served: ServedFiles | None = None
+    doc: Document, path: Path, rules: RuleSet, env: Environment, served: ServedFiles | None = None
 ) -> tuple[Setup | None, list[Diagnostic], list[Diagnostic]]:
     """`setup: {regulation, deck_files}`: the regulation of the rule set's edition, for its
     format, and each player's deck files (relative to the scenario file) checked against it
@@ -279,13 +277,15 @@ def _regulation(
     Returns the set-up, why the regulation or the decks are refused (as `simulate` refuses
     them), and the problems of the file itself (a deck file that is not there)."""
     setup = doc.data["setup"]
+    edition = doc.data.get("edition", rules.edition.id)  # a file is named from the scenario's folder
     try:
-        chosen = parse_regulation(setup["regulation"], regulations_for(rules.edition.id))
+        chosen = parse_regulation(setup["regulation"], env.regulations(_relative(path, edition) or edition))
     except CompileError as error:
         where = ("setup", "regulation")
         return None, [doc.at(where, f"regulation: {d.message}") for d in error.diagnostics], []
-    if chosen.format.id != rules.format.id:
-        message = f"regulation: its format is {chosen.format}; the scenario's is {rules.format.id}"
+    if chosen.played_format != rules.format.id:
+        played = f" (its frame plays format {chosen.played_format})" if chosen.frame.extra else ""
+        message = f"regulation: its format is {chosen.format}{played}; the scenario's is {rules.format.id}"
         return None, [], [doc.at(("setup", "regulation"), message)]
     problems = start_problems(chosen, rules.edition)
     missing: list[Diagnostic] = []

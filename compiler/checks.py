@@ -4,7 +4,7 @@ entries need from each other (compiler/needs.py). The environment runs them once
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,6 +103,30 @@ class Added:
 NOTHING_ADDED = Added()  # an edition's own check: every name must be the edition's
 
 
+@dataclass(frozen=True, slots=True)
+class _Ids:
+    """The ids of an edition's entries and those an overlay adds, looked up without joining
+    the two: an entry's check costs no more in a long list than in a short one."""
+
+    own: Collection[str]
+    added: frozenset[str]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.own or name in self.added
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.own
+        yield from sorted(self.added.difference(self.own))
+
+
+def _actions(source: EditionSource, added: Added) -> _Ids:
+    return _Ids(source.action_by_id, added.actions)
+
+
+def _characters(source: EditionSource, added: Added) -> _Ids:
+    return _Ids(source.character_ids, added.characters)
+
+
 def _get(entry: Any, name: str) -> Any:
     return entry.get(name) if isinstance(entry, dict) else getattr(entry, name)
 
@@ -185,9 +209,9 @@ def _check_caused_by(
     if caused is None:
         return []
     types = source.edition.character_types
-    characters = sorted({c.id for c in source.characters} | added.characters)
+    characters = _characters(source, added)
     return [
-        doc.at((*path, *caused.at(name)), f"caused_by.{name}: {_unknown(what, value, known)}")
+        doc.at((*path, *caused.at(name)), f"caused_by.{name}: {_unknown(what, value, sorted(known))}")
         for name, value, what, known in (
             ("type", caused.type, "character type", types),
             ("kind", caused.kind, "character", characters),
@@ -204,7 +228,7 @@ def _check_triggered_by(
     if rule is None:
         return []
     problems = []
-    known = {a.id for a in source.actions} | added.actions
+    known = _actions(source, added)
     for name in ("resolved", "requested"):
         named = getattr(rule, name)
         if named is not None and named not in known:
@@ -221,9 +245,9 @@ def _check_triggered_by(
 def _unknown_names(
     source: EditionSource, action: Any, nodes: Iterable[tuple[PathKey, Node]], added: Added
 ) -> Iterator[tuple[PathKey, str]]:
-    actions = {a.id: a.formats for a in source.actions}
-    untargeted = {a.id for a in source.actions if a.steps and not any(isinstance(s, Target) for s in a.steps)}
-    characters = {c.id for c in source.characters} | added.characters
+    by_id = source.action_by_id
+    actions = _actions(source, added)
+    characters = _characters(source, added)
     official = {f.id for f in source.edition.formats}
     own_formats = [f for f in (_get(action, "formats") or ()) if f in official]
     types = source.edition.character_types
@@ -239,24 +263,21 @@ def _unknown_names(
         if isinstance(node, Step):
             step_at.add(where)
         if isinstance(node, Request):
-            if node.action not in actions and node.action not in added.actions:
+            if node.action not in actions:
                 yield (*where, *node.at("action")), f"request: unknown action '{node.action}'"
                 continue
-            missing = [f for f in own_formats if f not in actions.get(node.action, own_formats)]
+            requested = by_id.get(node.action)
+            missing = [f for f in own_formats if requested is not None and f not in requested.formats]
             if missing:
                 message = f"request: '{node.action}' is not an action of format {', '.join(missing)}"
                 yield (*where, *node.at("action")), message
-            if node.target is not None and node.action in untargeted:
+            if node.target is not None and _untargeted(by_id.get(node.action)):
                 yield (*where, *node.at("target")), f"request.target: '{node.action}' names no target"
-        elif (
-            isinstance(node, Target)
-            and node.action is not None
-            and node.action not in (*actions, *added.actions)
-        ):
+        elif isinstance(node, Target) and node.action is not None and node.action not in actions:
             yield (*where, *node.at("action")), f"target.action: unknown action '{node.action}'"
-        elif isinstance(node, Targetable) and node.by not in (*actions, *added.actions):
+        elif isinstance(node, Targetable) and node.by not in actions:
             yield (*where, *node.at("by")), f"targetable.by: unknown action '{node.by}'"
-        elif isinstance(node, Targetable) and node.by in untargeted:
+        elif isinstance(node, Targetable) and _untargeted(by_id.get(node.by)):
             yield (*where, *node.at("by")), f"targetable.by: '{node.by}' names no target"
         elif isinstance(node, Move) and node.to not in zones:
             yield (*where, *node.at("to")), f"move.to: {_unknown('zone', node.to, zones)}"
@@ -289,6 +310,11 @@ def _unknown_names(
             step = next(where[:n] for n in range(len(where), 0, -1) if where[:n] in step_at)
             inner = ".".join(map(str, (*where[len(step) :], *node.at("type"))))
             yield (*where, *node.at("type")), f"{inner}: {_unknown('character type', type_name, types)}"
+
+
+def _untargeted(action: Action | None) -> bool:
+    """An action of the edition with a program that names no target."""
+    return action is not None and bool(action.steps) and not any(isinstance(s, Target) for s in action.steps)
 
 
 def _target_problems(where: PathKey, node: Target, faces: list[str]) -> Iterator[tuple[PathKey, str]]:
@@ -379,7 +405,7 @@ def check_abilities(
     that is `always` on (an edition's, a local rule's) has no owner: its scope is all, and it
     cannot shield anyone."""
     problems = []
-    actions = {a.id for a in source.actions} | added.actions
+    actions = _actions(source, added)
     for i, ability in enumerate(abilities):
         where = (*path, i)
         if always and ability.scope not in (None, Scope.ALL):
@@ -416,7 +442,7 @@ def check_abilities(
 
 
 def _check_change(
-    source: EditionSource, doc: Document, where: PathKey, change: ChangeNumber, actions: set[str]
+    source: EditionSource, doc: Document, where: PathKey, change: ChangeNumber, actions: _Ids
 ) -> list[Diagnostic]:
     """A `change` names a character type, an action and cost units of the edition, and only
     the fields its number has: an action's cost or use limit names the action; a cost is set
@@ -487,9 +513,7 @@ def _edition_needs(source: EditionSource) -> list[Diagnostic]:
         members = {("actions", a.id) for a in ruleset.actions} | {
             ("characters", c.id) for c in ruleset.characters
         }
-        for ref in dangling(
-            (r for r in refs if referrer(r) in members), ruleset.actions, ruleset.characters
-        ):
+        for ref in dangling((r for r in refs if referrer(r) in members), ruleset.actions, ruleset.characters):
             path = (*where[referrer(ref)], *ref.at)
             missing.setdefault((path, not_in(ref, "")), []).append(fmt.id)
         problems += duplicate_names(doc, ruleset.actions, lambda a: where[("actions", a.id)])

@@ -7,6 +7,11 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+# A message quotes at most this much of a line or of a value: a long input gets a window
+# around its fault, so the size of what is printed does not grow with the input's.
+SHOWN_LINE = 160
+SHOWN_VALUE = 60
+
 
 @dataclass(frozen=True, slots=True, order=True)
 class Location:
@@ -31,9 +36,18 @@ class Diagnostic:
         if self.source is None:
             return text
         line = self.source.rstrip("\n")
-        lead = display_width(line[: self.location.col - 1])
-        span = max(1, display_width(line[self.location.col - 1 : self.location.col - 1 + self.width]))
-        return f"{text}\n    {line}\n    {' ' * lead}{'^' * span}"
+        col, width = self.location.col - 1, min(self.width, SHOWN_LINE // 2)
+        start = max(0, min(col - SHOWN_LINE // 4, len(line) - SHOWN_LINE))
+        shown = line[start : start + SHOWN_LINE]
+        before, after = ("…" if start else ""), ("…" if start + SHOWN_LINE < len(line) else "")
+        lead = display_width(before + shown[: col - start])
+        span = max(1, display_width(shown[col - start : col - start + width]))
+        return f"{text}\n    {before}{shown}{after}\n    {' ' * lead}{'^' * span}"
+
+
+def clipped(value: str, limit: int = SHOWN_VALUE) -> str:
+    """A value quoted in a message ('…'), cut to `limit` characters."""
+    return f"'{value}'" if len(value) <= limit else f"'{value[:limit]}…' ({len(value):,} characters)"
 
 
 def display_width(text: str) -> int:
@@ -59,7 +73,10 @@ class BlackPokerError(Exception):
 
     def __init__(self, diagnostics: Iterable[Diagnostic]) -> None:
         self.diagnostics = tuple(sorted(diagnostics, key=lambda d: d.location))
-        super().__init__("\n".join(d.render() for d in self.diagnostics))
+        super().__init__(len(self.diagnostics))
+
+    def __str__(self) -> str:  # rendered when asked: most are reported one by one instead
+        return "\n".join(d.render() for d in self.diagnostics)
 
 
 class CompileError(BlackPokerError):

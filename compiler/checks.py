@@ -4,7 +4,7 @@ entries need from each other (compiler/needs.py). The environment runs them once
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,8 +15,10 @@ from blackpoker.compiler.needs import (
     Reference,
     dangling,
     references,
+    replacement_loop,
     request_cycles,
     request_trigger_cycles,
+    stops_the_turn,
     trigger_cycles,
     turn_passers,
 )
@@ -520,20 +522,60 @@ def _edition_needs(source: EditionSource) -> list[Diagnostic]:
         if not passers & {a.id for a in ruleset.actions}:
             problems.append(doc.at(("formats", k, "id"), f"formats: {NO_PASSER.format(fmt.id)}"))
     problems += [doc.at(path, f"{message}{', '.join(ids)}") for (path, message), ids in missing.items()]
-    for cycle in request_cycles(source.actions):
+    at = {a.id: where[("actions", a.id)] for a in source.actions}
+    problems += loop_problems(doc, source.actions, at)
+    return sorted(set(problems), key=lambda d: (d.location, d.message))
+
+
+def loop_problems(doc: Document, actions: Sequence[Action], at: Mapping[str, PathKey]) -> list[Diagnostic]:
+    """The loops among `actions` that no decision ends (immediate request cycles, triggers that
+    trigger each other), each reported at the action of `at` (id -> path in `doc`) that closes it."""
+    problems = []
+    for cycle in request_cycles(actions):
         closing = cycle[-1]
-        problems.append(doc.at((*where[("actions", closing.referrer)], *closing.at), cycle_message(cycle)))
-    for looped in request_trigger_cycles(source.actions):
+        if closing.referrer in at:
+            problems.append(doc.at((*at[closing.referrer], *closing.at), cycle_message(cycle)))
+    for looped in request_trigger_cycles(actions):
         message = (
             f"triggered_by.requested: '{looped}' resolves at once when triggered and requests what "
             "triggers it again, forever"
         )
-        problems.append(doc.at((*where[("actions", looped)], "triggered_by", "requested"), message))
-    for ring in trigger_cycles(source.actions):
+        if looped in at:
+            problems.append(doc.at((*at[looped], "triggered_by", "requested"), message))
+    for ring in trigger_cycles(actions):
         names = " -> ".join(f"'{name}'" for name in (*ring, ring[0]))
         message = f"triggered_by: {names}: immediate actions that trigger each other on resolution, forever"
-        problems.append(doc.at((*where[("actions", ring[0])], "triggered_by", "resolved"), message))
-    return sorted(set(problems), key=lambda d: (d.location, d.message))
+        if ring[0] in at:
+            problems.append(doc.at((*at[ring[0]], "triggered_by", "resolved"), message))
+    return problems
+
+
+def ability_loops(
+    doc: Document, actions: Sequence[Action], path: PathKey, abilities: Sequence[Ability], owner: str
+) -> list[Diagnostic]:
+    """Continuous abilities that, once on (`owner` says when), make a request come back to
+    itself forever or leave no action that passes the turn: every game would crash or never
+    end. Each at the ability, with the chain that loops."""
+    problems = []
+    for i, ability in enumerate(abilities):
+        where = (*path, i)
+        if isinstance(ability, ReplaceEffect):
+            chain = replacement_loop(actions, ability)
+            if chain is not None:
+                names = " -> ".join(f"'{name}'" for name in chain)
+                message = (
+                    f"replace_effect: while {owner}, a request of '{ability.action}' runs this program, "
+                    f"which requests it again, forever: {names}"
+                )
+                problems.append(doc.at(where, message))
+        stopped = stops_the_turn(actions, ability)
+        if stopped:
+            message = (
+                f"{ability.word}: while {owner}, no action passes the turn ({', '.join(stopped)} "
+                "no longer does): a turn would never end"
+            )
+            problems.append(doc.at(where, message))
+    return problems
 
 
 NO_PASSER = (

@@ -330,7 +330,8 @@ def _edition_pages(env: Environment, edition: str, formats: Sequence[str]) -> li
 
 
 def _sheet(env: Environment, edition: str, ruleset: RuleSet) -> Page:
-    return Page(ruleset, env.official_sheet(edition, ruleset.format.id), based=_based_edits(env, edition, ruleset))
+    official = env.official_sheet(edition, ruleset.format.id)
+    return Page(ruleset, official, based=_based_edits(env, edition, ruleset))
 
 
 def _based_edits(env: Environment, edition: str, ruleset: RuleSet) -> Edits | None:

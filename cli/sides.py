@@ -68,7 +68,10 @@ def compare_sides(
     chosen = _common(env, sides, plays, formats)
     sources = [RulesSource(str(s.edition), f, s.rules, s.extra) for s, f in zip(sides, chosen, strict=True)]
     # an edition alone in the extra format plays its newest list, named as if given
-    sources = [replace(s, extra=s.extra or s.builtin_extra(env)) for s in sources]
+    sources = [
+        replace(source, extra=source.builtin_extra(env)) if side.format is None else source
+        for source, side in zip(sources, sides, strict=True)
+    ]
     return list(zip(sources, setups, strict=True))
 
 

@@ -184,9 +184,8 @@ def plan(env: Environment, editions: Sequence[str], formats: Sequence[str], rule
     overlay: list[Page] = []
     declared: set[str] = set()  # the local rule's format: never looked for among the official ones
     if rules is not None:
-        doc, _ = load_file(rules)
-        name = doc.data.get("name") if doc is not None and isinstance(doc.data, dict) else None
-        declared = {name} if isinstance(name, str) else set()
+        name = rules_format(rules)
+        declared = {name} if name is not None else set()
         try:
             overlay.append(_house_page(env, rules))
         except CompileError as error:
@@ -202,6 +201,14 @@ def plan(env: Environment, editions: Sequence[str], formats: Sequence[str], rule
         raise CompileError(problems)
     ranks = {id: rank for rank, id in enumerate(dict.fromkeys(page.edition for page in pages))}
     return sorted(pages + overlay, key=lambda page: _order(page, ranks))
+
+
+def rules_format(rules: Path) -> str | None:
+    """The format a local-rule file declares (`name:`), if it reads as one; its problems are
+    reported when it is compiled."""
+    doc, _ = load_file(rules)
+    name = doc.data.get("name") if doc is not None and isinstance(doc.data, dict) else None
+    return name if isinstance(name, str) else None
 
 
 def extra_pages(

@@ -29,6 +29,7 @@ from blackpoker.cli.regulated import regulation_options, regulation_setup
 from blackpoker.cli.report import option_error, report
 from blackpoker.cli.sides import compare_sides
 from blackpoker.compiler import CompileError
+from blackpoker.compiler.cache import cache_folder, compile_cached
 from blackpoker.compiler.diff import RuleSetDiff, diff_rulesets
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.extra import EXTRA_FORMAT
@@ -73,11 +74,14 @@ def _agents(text: str) -> tuple[str, str]:
         option_error("--agents", str(error))
 
 
-def _compiled(source: RulesSource, env: Environment) -> RuleSet:
-    """Compile here, once: a bad rule set is reported before anything else, and the run plays
-    this compilation (workers get it pickled)."""
+def _compiled(source: RulesSource, env: Environment, cache: Path | None, read: list[Path]) -> RuleSet:
+    """Compile here, once (or take the on-disk cache's unchanged compilation, its files added to
+    `read`): a bad rule set is reported before anything else, and the run plays this compilation
+    (workers get it pickled)."""
     try:
-        return source.compile(env)
+        ruleset, files = compile_cached(env, source.edition, source.format, source.rules, source.extra, cache)
+        read += files
+        return ruleset
     except CompileError as error:
         report(error.diagnostics)
 
@@ -187,6 +191,11 @@ def _apart(a: Summary, b: Summary) -> tuple[Summary, Summary]:
     type=Output("folder"),
     help="Write each game's command log into this folder, new or empty (game-0000.jsonl …).",
 )
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Compile the rule sets anew, without the on-disk cache of compiled rule sets (docs/engine.md).",
+)
 @regulation_options
 @click.option(
     "--match", "whole_matches", is_flag=True, help="With --regulation: each of the N is a whole match."
@@ -208,6 +217,7 @@ def simulate(
     compare: tuple[str, str] | None,
     skill: bool,
     logs: Path | None,
+    no_cache: bool,
     regulation_text: str | None,
     deck_files: tuple[str, ...],
     whole_matches: bool,
@@ -254,14 +264,18 @@ def simulate(
     if whole_matches and not any(setups):
         option_error("--match", "needs --regulation, or a --compare side that names a regulation")
     env = Environment()
+    cache = None if no_cache else cache_folder()
+    read: list[Path] = []  # the files the rule sets were compiled from
     compiled = [
-        _compiled(source, env) if setup is None else setup.additions.widen(_compiled(source, env))
+        _compiled(source, env, cache, read)
+        if setup is None
+        else setup.additions.widen(_compiled(source, env, cache, read))
         for source, setup in zip(sources, setups, strict=True)
     ]
     # Every output is checked before the games: a bad path found after them loses the run.
     words = [word for text in compare or () for word in text.split()]  # a regulation side names decks
     named = [*(s.edition for s in sources), *(s.rules for s in sources), *(s.extra for s in sources)]
-    plan = WritePlan([*env.files_read(), *named_files([*named, *words, *deck_files], env)])
+    plan = WritePlan([*read, *env.files_read(), *named_files([*named, *words, *deck_files], env)])
     if logs is not None:
         plan.folder(logs, "--logs", empty=True)
     if html_out is not None:

@@ -18,11 +18,11 @@ HERE = Path(__file__).resolve().parent
 COMPILED = sorted(
     [
         *(f"runtime/engine/{p.name}" for p in (HERE / "runtime" / "engine").glob("*.py")),
-        "compiler/cards.py",
-        "compiler/frozen.py",
-        "compiler/keyspec.py",
-        "compiler/matcher.py",
-        "compiler/model.py",
+        "runtime/rules/cards.py",
+        "runtime/rules/frozen.py",
+        "runtime/rules/keyspec.py",
+        "runtime/rules/matcher.py",
+        "runtime/rules/model.py",
     ]
 )
 PURE = {"runtime/engine/__init__.py", "runtime/engine/errors.py"}

@@ -15,9 +15,9 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from blackpoker.compiler.cards import Card, full_deck
-from blackpoker.compiler.matcher import compile_matcher
 from blackpoker.compiler.notation import parse_cost, parse_key
+from blackpoker.runtime.rules.cards import Card, full_deck
+from blackpoker.runtime.rules.matcher import compile_matcher
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from notation_samples import UPSTREAM_COSTS, UPSTREAM_KEYS

@@ -21,14 +21,14 @@ from collections.abc import Sequence
 
 import compiled_engine
 from blackpoker.compiler import compile
-from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine import engine_build
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.view import View
-from blackpoker.runtime.play.agents import GreedyAgent
+from blackpoker.runtime.play.greedy import GreedyAgent
 from blackpoker.runtime.play.search import DEFAULT_BUDGET, SearchAgent
 from blackpoker.runtime.play.selfplay import play
+from blackpoker.runtime.rules.model import RuleSet
 from played import EDITION, FORMATS, STANDARD
 
 SEARCHED = tuple(dict.fromkeys((FORMATS[0], STANDARD, FORMATS[-1])))  # smallest, standard, biggest

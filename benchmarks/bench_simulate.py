@@ -15,9 +15,9 @@ import statistics
 import time
 from collections.abc import Sequence
 
-from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.play.selfplay import Checks
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
+from blackpoker.runtime.rules.model import RuleSet
 from played import EDITION, FORMATS
 
 AGENTS = ("random", "random")

@@ -32,7 +32,7 @@ def digest() -> str:
     """The sources a compiled build depends on: the compiler and the runtime (the engine, and
     the agents bench_search.py runs there, installed as copies), and setup.py."""
     runtime = (ROOT / "runtime").rglob("*.py")
-    files = sorted([ROOT / "setup.py", *(ROOT / "compiler").glob("*.py"), *runtime])
+    files = sorted([ROOT / "setup.py", *(ROOT / "compiler").rglob("*.py"), *runtime])
     hashed = hashlib.sha256()
     for path in files:
         hashed.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
@@ -63,7 +63,7 @@ def build(venv: Path, source: Path, *, compiled: bool) -> str | None:
     env = {**os.environ, "BLACKPOKER_COMPILED": "1" if compiled else "0"}
     # the engine must be the one installed there, not the system's (an editable install)
     probe = (
-        "import blackpoker.runtime.engine.legal as m; "
+        "import blackpoker.runtime.engine.game as m; "
         f"assert m.__file__.startswith({str(venv.resolve())!r}), m.__file__; "
         f"assert m.__file__.endswith('.so') is {compiled}, m.__file__"
     )

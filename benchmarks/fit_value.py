@@ -25,9 +25,10 @@ from itertools import repeat
 
 from blackpoker.compiler import compile
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.state import player_name
-from blackpoker.runtime.play.agents import BULWARK, LIFE_PRESSURE, SOLDIER_BASE, Agent, GreedyAgent, decide
+from blackpoker.runtime.engine.refs import player_name
+from blackpoker.runtime.play.agents import Agent, decide
 from blackpoker.runtime.play.features import NAMES, features, logistic
+from blackpoker.runtime.play.greedy import BULWARK, LIFE_PRESSURE, SOLDIER_BASE, GreedyAgent
 from blackpoker.runtime.play.search import SearchAgent
 from played import EDITION, FORMATS, STANDARD
 

@@ -9,9 +9,10 @@ import click
 from blackpoker.cli.outputs import Output, check, named_files, write
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
-from blackpoker.compiler.diff import FieldChange, ListDiff, RuleSetDiff, diff_rulesets, load_sides, side_name
+from blackpoker.compiler.documents.diff import FieldChange, ListDiff, RuleSetDiff, diff_rulesets, side_name
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.outputs import WritePlan
+from blackpoker.compiler.pipeline import load_sides
 
 NONE = "(none)"  # how an unset value is shown
 

@@ -9,7 +9,6 @@ import click
 from blackpoker.cli.outputs import Output, check, named_files, write
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
-from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.outputs import WritePlan
 from blackpoker.compiler.pipeline import builtin_editions, display, edition_source
@@ -23,6 +22,7 @@ from blackpoker.compiler.upstream import (
     is_extra,
 )
 from blackpoker.compiler.upstream.convert import EDITION_ID
+from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
 
 
 @click.command(name="import")

@@ -10,9 +10,9 @@ import click
 from blackpoker.cli.options import declared_format, edition_option, rules_option
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError, RuleSet
-from blackpoker.compiler.diagnostics import display_width
-from blackpoker.compiler.diff import whole_edition
+from blackpoker.compiler.documents.diff import whole_edition
 from blackpoker.compiler.environment import Environment
+from blackpoker.runtime.rules.diagnostics import display_width
 
 KINDS = {"actions": "アクション", "characters": "キャラクター", "fogs": "フォグ"}
 HEADINGS = ("種類", "id", "名前", "タイプ", "フォーマット")

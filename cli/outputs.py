@@ -9,9 +9,9 @@ from typing import Literal
 
 import click
 from blackpoker.cli.report import report
-from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.environment import Environment, display
 from blackpoker.compiler.outputs import WritePlan
+from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
 
 
 class Output(click.Path):

@@ -20,9 +20,8 @@ from blackpoker.cli.play_terminal import Table, read_line
 from blackpoker.cli.regulated import regulation_options, regulation_setup
 from blackpoker.cli.report import option_error, report
 from blackpoker.compiler import CompileError
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.extra import EXTRA_FORMAT
-from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.outputs import WritePlan
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
@@ -34,6 +33,7 @@ from blackpoker.runtime.play.regulation import Dealt, Match, Setup
 from blackpoker.runtime.play.roster import AGENT_CHOICES, agent_name, make_agent
 from blackpoker.runtime.play.selfplay import game_seed
 from blackpoker.runtime.play.source import RulesSource
+from blackpoker.runtime.rules.model import RuleSet
 from rich.console import Console
 
 SEATS = ("p1", "p2")

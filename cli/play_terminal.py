@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
-from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.view import CharacterView, PlayerView, RequestView, View, ZoneView
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.choosing import (

@@ -9,11 +9,14 @@ from typing import Any, TypeVar
 import click
 from blackpoker.cli.regulation import PLAYERS, read_decks
 from blackpoker.cli.report import report, warn
-from blackpoker.compiler import CompileError
-from blackpoker.compiler.diagnostics import Diagnostic
+from blackpoker.compiler.documents.regulation import (
+    additions,
+    deck_problems,
+    parse_regulation,
+)
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.regulation import additions, deck_problems, parse_regulation
 from blackpoker.runtime.play.regulation import Setup, start_problems
+from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic
 
 F = TypeVar("F", bound=Callable[..., Any])
 

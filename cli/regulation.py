@@ -7,10 +7,14 @@ from pathlib import Path
 import click
 from blackpoker.cli.options import default_edition
 from blackpoker.cli.report import report, warn
-from blackpoker.compiler.deck import Deck, read_deck
-from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
+from blackpoker.compiler.documents.deck import Deck, read_deck
+from blackpoker.compiler.documents.regulation import (
+    Regulation,
+    deck_problems,
+    parse_regulation,
+)
 from blackpoker.compiler.environment import Environment, display
-from blackpoker.compiler.regulation import Regulation, deck_problems, parse_regulation
+from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, Location
 
 PLAYERS = ("p1", "p2")
 

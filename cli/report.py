@@ -8,7 +8,7 @@ from typing import NoReturn
 
 import click
 from blackpoker.compiler import Diagnostic
-from blackpoker.compiler.diagnostics import Location
+from blackpoker.runtime.rules.diagnostics import Location
 
 
 def report(diagnostics: Iterable[Diagnostic], outcome: str = "") -> NoReturn:

@@ -16,13 +16,13 @@ from blackpoker.cli.options import declared_edition
 from blackpoker.cli.regulated import regulation_setup
 from blackpoker.cli.report import option_error, report
 from blackpoker.compiler import CompileError, Diagnostic
-from blackpoker.compiler.diagnostics import Location
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT, ExtraSource
+from blackpoker.compiler.documents.regulation import PLUS
 from blackpoker.compiler.environment import Environment, is_path
-from blackpoker.compiler.extra import EXTRA_FORMAT, ExtraSource
 from blackpoker.compiler.parse import EditionSource, OverlaySource
-from blackpoker.compiler.regulation import PLUS
 from blackpoker.runtime.play.regulation import Setup
 from blackpoker.runtime.play.simulation import RulesSource
+from blackpoker.runtime.rules.diagnostics import Location
 
 OPTION = "--compare"
 

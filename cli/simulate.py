@@ -30,10 +30,9 @@ from blackpoker.cli.report import option_error, report
 from blackpoker.cli.sides import compare_sides
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.cache import cache_folder, compile_cached
-from blackpoker.compiler.diff import RuleSetDiff, diff_rulesets
+from blackpoker.compiler.documents.diff import RuleSetDiff, diff_rulesets
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.extra import EXTRA_FORMAT
-from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.outputs import WritePlan
 from blackpoker.runtime.play import cluster
 from blackpoker.runtime.play.compare import Comparison
@@ -42,6 +41,7 @@ from blackpoker.runtime.play.roster import AGENT_CHOICES, agent_name
 from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord
 from blackpoker.runtime.play.simulation import Plan, RulesSource, order, run
 from blackpoker.runtime.play.stats import MatchSummary, Summary, summarize
+from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.site.report_tables import (
     ENGLISH,
     JAPANESE,

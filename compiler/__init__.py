@@ -1,11 +1,11 @@
-"""The rules compiler: load → validate → parse → link → emit.
+"""The rules compiler: load → validate → parse → check → link → emit (docs/architecture.md).
 
 `compile(edition, format)` returns the immutable rule set the sheets and the engine consume.
 """
 
-from blackpoker.compiler.diagnostics import CompileError, Diagnostic
-from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.pipeline import compile_edition, compile_ruleset
+from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic
+from blackpoker.runtime.rules.model import RuleSet
 
 compile = compile_ruleset  # the name the rest of the project (and its users) call it by
 

@@ -21,7 +21,7 @@ from importlib import metadata, resources
 from pathlib import Path
 
 from blackpoker.compiler.environment import INDEX, Environment, is_path
-from blackpoker.compiler.model import RuleSet
+from blackpoker.runtime.rules.model import RuleSet
 
 CACHE_DIR = "BLACKPOKER_CACHE_DIR"  # overrides the user cache folder (the tests use their own)
 _FORMAT = 1  # of an entry: (files and digests, rule set)

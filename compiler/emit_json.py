@@ -1,18 +1,34 @@
-"""Stage 5 (runtime side) — emit: a rule set as plain JSON data.
+"""Stage 5 (runtime side) — emit: a rule set as plain JSON data, and the rule-set hash of it.
 
 The key names here are a public interface (scripts outside the project read them):
-keep them stable.
+keep them stable. They are hashed too: a key added for later editions' data appears only
+where a rule set has it, so that the hash of every other rule set, which command logs
+name their rules by, stays what it was.
 """
 
 from __future__ import annotations
 
-from dataclasses import fields
+import hashlib
+import json
+from dataclasses import fields, replace
 from enum import Enum
 from typing import Any
 
-from blackpoker.compiler.cost import Cost
-from blackpoker.compiler.model import Action, Character, Fog, GraveyardTop, RuleSet, TrumpRule, ZoneRule
-from blackpoker.compiler.program import Ability, Node, Step
+from blackpoker.runtime.rules.cost import Cost
+from blackpoker.runtime.rules.model import Action, Character, Fog, GraveyardTop, RuleSet, TrumpRule, ZoneRule
+from blackpoker.runtime.rules.program import Ability, Node, Step
+
+
+def hashed(ruleset: RuleSet) -> RuleSet:
+    """The rule set with its hash (`RuleSet.digest`): the last step of every rule set the
+    compiler gives out."""
+    return replace(ruleset, digest=ruleset_hash(ruleset))
+
+
+def ruleset_hash(ruleset: RuleSet) -> str:
+    """The SHA-256 of the rule set's JSON, keys sorted: command logs name their rules by it."""
+    text = json.dumps(ruleset_json(ruleset), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def ruleset_json(ruleset: RuleSet) -> dict[str, Any]:

@@ -1,9 +1,10 @@
-"""The environment: owns the pipeline (load → validate → parse → link) and its caches.
+"""The environment: owns the pipeline (load → validate → parse → check → link) and its caches.
 
 One `Environment` serves one command (or one program using the compiler): it knows the
 built-in editions from the data index `actionlists/editions.yaml`, reads edition files
 named by id or by path (resolving `base:` chains), and keeps each file it parsed while the
-file and its bases are unchanged on disk.
+file and its bases are unchanged on disk, and each edition's checks (compiler/checks.py),
+run once however many of its formats it links.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Literal
 
-from blackpoker.compiler.based import apply_changes, edit_document, part_of
-from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
-from blackpoker.compiler.extra import (
+from blackpoker.compiler.checks import check_edition
+from blackpoker.compiler.documents.based import apply_changes, edit_document, part_of
+from blackpoker.compiler.documents.extra import (
     EXTRA_FORMAT,
     ExtraSource,
     check_extra,
@@ -25,12 +26,9 @@ from blackpoker.compiler.extra import (
     parse_extra,
     with_programs_of,
 )
-from blackpoker.compiler.extra_overlay import TRUMPS, edit_inherited, edit_trumps
-from blackpoker.compiler.link import check_edition, check_overlay, early_overlay_problems, link, link_overlay
-from blackpoker.compiler.load import Document, is_path, load_bytes, load_file
-from blackpoker.compiler.model import RuleSet
-from blackpoker.compiler.parse import EditionSource, OverlaySource, Source, notation_problems, parse
-from blackpoker.compiler.regulation import (
+from blackpoker.compiler.documents.extra_overlay import TRUMPS, edit_inherited, edit_trumps
+from blackpoker.compiler.documents.overlay import check_overlay, early_overlay_problems, link_overlay
+from blackpoker.compiler.documents.regulation import (
     REGULATION_LISTS,
     Regulations,
     action_problems,
@@ -39,7 +37,12 @@ from blackpoker.compiler.regulation import (
     regulations_for,
     regulations_from,
 )
+from blackpoker.compiler.link import link
+from blackpoker.compiler.load import Document, is_path, load_bytes, load_file
+from blackpoker.compiler.parse import EditionSource, OverlaySource, Source, notation_problems, parse
 from blackpoker.compiler.validate import schema_problems, validate
+from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, Location
+from blackpoker.runtime.rules.model import RuleSet
 
 INDEX = "editions.yaml"  # the built-in editions, in actionlists/
 _SUFFIXES = (".yaml", ".yml")
@@ -66,6 +69,9 @@ class Environment:
         self._defaults: dict[str, str] = {}  # edition / format / play_format -> the registry's default
         # file -> (the identity on disk of it and of each base it was read with, what it gave)
         self._read: dict[Path, tuple[tuple[_Stamp, ...], Read]] = {}
+        # id of an edition read -> it and its checks' problems: run once, however many of its
+        # formats are linked (only for the editions the read cache holds)
+        self._checks: dict[int, tuple[EditionSource, list[Diagnostic]]] = {}
 
     # --- built-in editions ------------------------------------------------------------------
 
@@ -244,6 +250,23 @@ class Environment:
             )
         return source
 
+    def edition_problems(self, source: EditionSource) -> list[Diagnostic]:
+        """The problems of an edition on its own (compiler/checks.py), found once per edition read."""
+        found = self._checks.get(id(source))
+        if found is None or found[0] is not source:
+            found = (source, check_edition(source))
+            live = {id(read[0]) for _, read in self._read.values()}
+            self._checks = {k: v for k, v in self._checks.items() if k in live}  # files read anew since
+            self._checks[id(source)] = found
+        return found[1]
+
+    def checked(self, source: EditionSource) -> EditionSource:
+        """The edition, once its checks passed (else CompileError): what the link stage takes."""
+        problems = self.edition_problems(source)
+        if problems:
+            raise CompileError(problems)
+        return source
+
     # --- compiling --------------------------------------------------------------------------
 
     def compile(
@@ -260,10 +283,10 @@ class Environment:
         edition = self.default("edition") if edition is None else edition
         format = self.default("format") if format is None else format
         if rules is None and format == EXTRA_FORMAT.id:
-            source = self.edition(edition)
+            source = self.checked(self.edition(edition))
             return link_extra(source, self.extra_list(source, extra))
         if rules is None:
-            return link(self.edition(edition), format)
+            return link(self.checked(self.edition(edition)), format)
         path = Path(rules)
         overlay = self._overlay(path)
         base = str(overlay.format.base)
@@ -280,7 +303,7 @@ class Environment:
             if format == base_id:
                 return self._house(path.parent / base, edition, ())
             return self.compile(edition, format, path.parent / base)
-        source = self._overlay_edition(overlay, path, edition)
+        source = self.checked(self._overlay_edition(overlay, path, edition))
         if format == EXTRA_FORMAT.id:
             return link_extra(source, self._extra_base(overlay, path, source, ()))
         return link(source, format)
@@ -416,7 +439,7 @@ class Environment:
         """A local-rule file's format, on its official base or on the local rule it names;
         `extra`: the extra list a local rule built on this one edits, played instead of its own."""
         overlay = self._overlay(path)
-        source = self._overlay_edition(overlay, path, edition)
+        source = self.checked(self._overlay_edition(overlay, path, edition))
         return link_overlay(source, overlay, self._under(overlay, path, edition, below, extra))
 
     def _overlay_edition(self, overlay: OverlaySource, path: Path, edition: str) -> EditionSource:
@@ -436,7 +459,7 @@ class Environment:
         rule of that file, or the extra format with the overlay's extra list (or `extra`, a
         list edited by a local rule built on this one); None otherwise."""
         if overlay.format.base == EXTRA_FORMAT.id:
-            source = self._overlay_edition(overlay, path, edition)
+            source = self.checked(self._overlay_edition(overlay, path, edition))
             return link_extra(source, extra or self._edited_extra(overlay, path, source, below))
         found = self._based_on(overlay, path, below)
         refused: tuple[str, str] | None = None  # a field, and why this overlay may not have it
@@ -521,7 +544,7 @@ class Environment:
         return target, chain
 
     def compile_edition(self, edition: str | None = None) -> dict[str, RuleSet]:
-        source = self.edition(self.default("edition") if edition is None else edition)
+        source = self.checked(self.edition(self.default("edition") if edition is None else edition))
         return {f.id: link(source, f.id) for f in source.edition.formats}
 
     def _overlay(self, path: Path) -> OverlaySource:
@@ -553,7 +576,7 @@ class Environment:
         editions = {s.edition.id: s for s in sources if isinstance(s, EditionSource)}
         for source in sources:
             if isinstance(source, EditionSource):
-                problems += check_edition(source) + self._inherited_problems(source)
+                problems += self.edition_problems(source) + self._inherited_problems(source)
             elif isinstance(source, ExtraSource):
                 problems += self._check_extra(source, editions)
             else:
@@ -598,7 +621,7 @@ class Environment:
             base = self.edition(str(named))
         except CompileError as error:  # the edition's own problems
             return list(error.diagnostics)
-        return check_edition(base) or base
+        return self.edition_problems(base) or base
 
     def _check_extra(self, extra: ExtraSource, editions: dict[str, EditionSource]) -> list[Diagnostic]:
         edition = self._named_edition(extra, editions)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from blackpoker.compiler.diagnostics import Diagnostic, Location
+from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
 
 # A node tree larger than this once aliases are expanded is refused (the v7 list has ~2,000).
 MAX_EXPANDED_NODES = 100_000

@@ -1,8 +1,9 @@
 """What the entries of one format need from each other, read from the program trees.
 
-The linker locates what these functions find: a reference to an action or character the
-format does not have, an immediate request cycle (the engine would nest resolutions
-forever), a format where no action passes the turn (every game would reach the cap).
+The checks (compiler/checks.py, documents/overlay.py) locate what these functions find: a
+reference to an action or character the format does not have, an immediate request cycle
+(the engine would nest resolutions forever), a format where no action passes the turn (every
+game would reach the cap).
 Entries are taken as they are in the format; nothing here knows an action id.
 """
 
@@ -12,8 +13,16 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from blackpoker.compiler.load import PathKey
-from blackpoker.compiler.model import Action, Character, Speed
-from blackpoker.compiler.program import Become, Mount, PassTurn, PutCharacter, Request, Target, walk_steps
+from blackpoker.runtime.rules.model import Action, Character, Speed
+from blackpoker.runtime.rules.program import (
+    Become,
+    Mount,
+    PassTurn,
+    PutCharacter,
+    Request,
+    Target,
+    walk_steps,
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,10 +15,10 @@ from functools import cache
 from importlib.resources import files
 from typing import Any, NamedTuple
 
-from blackpoker.compiler.cards import Suit, rank_from_label
-from blackpoker.compiler.cost import Cost
-from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
-from blackpoker.compiler.keyspec import (
+from blackpoker.runtime.rules.cards import Suit, rank_from_label
+from blackpoker.runtime.rules.cost import Cost
+from blackpoker.runtime.rules.diagnostics import BlackPokerError, Diagnostic, Location
+from blackpoker.runtime.rules.keyspec import (
     ANY_CARD,
     DECK_SIZE,
     JOKER_PATTERN,
@@ -30,7 +30,7 @@ from blackpoker.compiler.keyspec import (
     RankRange,
     merge_ranks,
 )
-from blackpoker.compiler.normalize import Normalized, normalize
+from blackpoker.runtime.rules.normalize import Normalized, normalize
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 

@@ -30,8 +30,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
-from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.environment import display
+from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,10 +12,12 @@ from dataclasses import fields as node_fields
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from blackpoker.compiler.cards import rank_from_label
-from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.load import Document, PathKey
-from blackpoker.compiler.model import (
+from blackpoker.compiler.notation import NotationError, parse_cost, parse_key
+from blackpoker.runtime.rules.cards import rank_from_label
+from blackpoker.runtime.rules.diagnostics import Diagnostic
+from blackpoker.runtime.rules.enums import Face
+from blackpoker.runtime.rules.model import (
     USAGE_LINE,
     Action,
     Attack,
@@ -25,7 +27,6 @@ from blackpoker.compiler.model import (
     CoreRules,
     CostUnit,
     Edition,
-    Face,
     Fog,
     Format,
     GraveyardTop,
@@ -39,8 +40,7 @@ from blackpoker.compiler.model import (
     When,
     ZoneRule,
 )
-from blackpoker.compiler.notation import NotationError, parse_cost, parse_key
-from blackpoker.compiler.program import (
+from blackpoker.runtime.rules.program import (
     ABILITY_TYPES,
     STEP_TYPES,
     Abilities,

@@ -12,8 +12,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from blackpoker.compiler.diagnostics import Diagnostic, did_you_mean, nearest
 from blackpoker.compiler.load import Document, PathKey
+from blackpoker.runtime.rules.diagnostics import Diagnostic, did_you_mean, nearest
 from jsonschema import Draft202012Validator, ValidationError
 from referencing import Registry, Resource
 

@@ -24,9 +24,9 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
 from blackpoker.compiler.environment import Environment, display
 from blackpoker.compiler.outputs import WritePlan
+from blackpoker.runtime.rules.diagnostics import BlackPokerError, Diagnostic, Location
 from blackpoker.site.fonts import require_japanese_font
 from blackpoker.site.pages import (
     ChangesPage,

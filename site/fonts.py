@@ -8,7 +8,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 
-from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
+from blackpoker.runtime.rules.diagnostics import BlackPokerError, Diagnostic, Location
 
 FONT_PACKAGE = "fonts-ipaexfont-gothic"  # Debian's IPAexGothic; fonts-noto-cjk works too
 

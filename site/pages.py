@@ -12,8 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from blackpoker.compiler import CompileError, Diagnostic, RuleSet
-from blackpoker.compiler.diagnostics import Location
-from blackpoker.compiler.diff import (
+from blackpoker.compiler.documents.diff import (
     EVERY_FORMAT,
     ListDiff,
     RuleSetDiff,
@@ -21,12 +20,8 @@ from blackpoker.compiler.diff import (
     diff_rulesets,
     whole_edition,
 )
-from blackpoker.compiler.environment import Environment, is_path
-from blackpoker.compiler.extra import ExtraSource
-from blackpoker.compiler.load import load_file
-from blackpoker.compiler.model import Action, Edition, Format
-from blackpoker.compiler.parse import OverlaySource
-from blackpoker.compiler.regulation import (
+from blackpoker.compiler.documents.extra import ExtraSource
+from blackpoker.compiler.documents.regulation import (
     Frame,
     Option,
     Regulations,
@@ -35,6 +30,11 @@ from blackpoker.compiler.regulation import (
     parts,
     played_formats,
 )
+from blackpoker.compiler.environment import Environment, is_path
+from blackpoker.compiler.load import load_file
+from blackpoker.compiler.parse import OverlaySource
+from blackpoker.runtime.rules.diagnostics import Location
+from blackpoker.runtime.rules.model import Action, Edition, Format
 
 ALL = EVERY_FORMAT.id  # the page listing every action of an edition, whatever its formats
 EXTRA = "extra"  # the extra format's pages: an edition's extra lists (切札, seed 001 §4.2)

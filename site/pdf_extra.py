@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
+from blackpoker.runtime.rules.diagnostics import BlackPokerError, Diagnostic, Location
 
 # The Python packages of the `pdf` extra, and the system libraries and font WeasyPrint needs.
 PDF_MODULES = ("weasyprint", "pypdf")

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import yaml
+from blackpoker.compiler.documents.regulation import builtin_regulations, parts, played_formats
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.regulation import builtin_regulations, parts, played_formats
 from blackpoker.site.build import BuildOptions, build_site
 from rich.console import Console
 

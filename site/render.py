@@ -7,11 +7,11 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import TypeVar
 
-from blackpoker.compiler.diff import RuleSetDiff, side_name
-from blackpoker.compiler.extra import NUMBERS, SUITS
-from blackpoker.compiler.keyspec import KeySpec
-from blackpoker.compiler.model import Action, Edition, Format, RuleSet
-from blackpoker.compiler.regulation import adders
+from blackpoker.compiler.documents.diff import RuleSetDiff, side_name
+from blackpoker.compiler.documents.extra import NUMBERS, SUITS
+from blackpoker.compiler.documents.regulation import adders
+from blackpoker.runtime.rules.keyspec import KeySpec
+from blackpoker.runtime.rules.model import Action, Edition, Format, RuleSet
 from blackpoker.site.markup import Paragraph, Separator, blocks, ruby_overhang, ruby_spread, suits
 from blackpoker.site.pages import REGULATIONS, ChangesPage, ExtraPage, Page, RegulationsPage
 from blackpoker.site.qr import qr_svg

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from blackpoker.compiler.diff import RuleSetDiff
+from blackpoker.compiler.documents.diff import RuleSetDiff
 from blackpoker.runtime.play.compare import Comparison
 from blackpoker.runtime.play.stats import Rate, Summary
 from blackpoker.site.render import environment

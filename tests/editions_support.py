@@ -16,8 +16,8 @@ from typing import Any, TypeVar
 import pytest
 import yaml
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.model import Action, RuleSet
-from blackpoker.compiler.program import Step, walk_steps
+from blackpoker.runtime.rules.model import Action, RuleSet
+from blackpoker.runtime.rules.program import Step, walk_steps
 from conftest import SHARED
 
 UPSTREAM = SHARED / "reference" / "upstream"

@@ -9,12 +9,12 @@ from functools import cache
 from pathlib import Path
 
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.model import Action, RuleSet
 from blackpoker.compiler.parse import EditionSource
-from blackpoker.compiler.program import Step, walk_steps
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.state import GameState
-from blackpoker.runtime.scenario.notation import Command
+from blackpoker.runtime.play.notation import Command
+from blackpoker.runtime.rules.model import Action, RuleSet
+from blackpoker.runtime.rules.program import Step, walk_steps
 from blackpoker.runtime.scenario.scenario import Scenario, build, load
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"

@@ -10,8 +10,7 @@ from typing import Any
 
 import yaml
 from blackpoker.compiler import CompileError, compile
-from blackpoker.compiler.pipeline import edition_source
-from blackpoker.compiler.regulation import (
+from blackpoker.compiler.documents.regulation import (
     Frame,
     Regulation,
     Regulations,
@@ -20,6 +19,7 @@ from blackpoker.compiler.regulation import (
     builtin_regulations,
     parse_regulation,
 )
+from blackpoker.compiler.pipeline import edition_source
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.rules import Rules

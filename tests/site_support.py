@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 import yaml
-from blackpoker.compiler.model import Action, Character, RuleSet, Speed, Timing, Trigger
-from blackpoker.compiler.regulation import builtin_regulations, played_formats
+from blackpoker.compiler.documents.regulation import builtin_regulations, played_formats
+from blackpoker.runtime.rules.model import Action, Character, RuleSet, Speed, Timing, Trigger
 from blackpoker.site.build import BuildOptions, BuildResult, build_site
 from editions_support import compiled, formats, reference_edition
 

@@ -12,7 +12,8 @@ from blackpoker.compiler import compile
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option, RequestOption
 from blackpoker.runtime.engine.view import View, view
-from blackpoker.runtime.play.agents import GreedyAgent, decide
+from blackpoker.runtime.play.agents import decide
+from blackpoker.runtime.play.greedy import GreedyAgent
 from blackpoker.runtime.play.roster import AGENTS, make_agent
 from blackpoker.runtime.play.selfplay import game_seed, play
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all

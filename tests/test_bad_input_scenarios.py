@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from bad_input_support import invoke
 from blackpoker.compiler import compile
-from blackpoker.compiler.cards import full_deck
-from blackpoker.compiler.matcher import compile_matcher
-from blackpoker.compiler.model import Character, Face
+from blackpoker.runtime.rules.cards import full_deck
+from blackpoker.runtime.rules.enums import Face
+from blackpoker.runtime.rules.matcher import compile_matcher
+from blackpoker.runtime.rules.model import Character
 from editions_support import formats
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 import yaml
 from bad_input_support import invoke, refused
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.extra import EXTRA_FORMAT
 from blackpoker.site.build import BuildOptions, build_site
 
 ENV = Environment()

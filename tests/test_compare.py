@@ -15,7 +15,7 @@ import pytest
 import yaml
 from blackpoker.cli.diff import text_lines
 from blackpoker.cli.main import main
-from blackpoker.compiler.diff import diff_rulesets
+from blackpoker.compiler.documents.diff import diff_rulesets
 from blackpoker.runtime.play.compare import ALPHA, Comparison, holm
 from blackpoker.runtime.play.distributions import normal_two_sided, t_quantile, t_two_sided
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all

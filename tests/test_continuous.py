@@ -13,7 +13,7 @@ from pathlib import Path
 from blackpoker.cli.main import main
 from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.program import ABILITY_TYPES
+from blackpoker.runtime.rules.program import ABILITY_TYPES
 from click.testing import CliRunner
 
 DATA = Path(__file__).resolve().parent / "data" / "continuous"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from bad_input_support import invoke, refused
-from blackpoker.compiler.cards import Card, full_deck
-from blackpoker.compiler.deck import MAX_JOKERS, read_deck
+from blackpoker.compiler.documents.deck import MAX_JOKERS, read_deck
+from blackpoker.runtime.rules.cards import Card, full_deck
 
 
 def write(folder: Path, name: str, body: str) -> Path:

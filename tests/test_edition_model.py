@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 import yaml
 from blackpoker.cli.main import main
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.extra import EXTRA_FORMAT
 from click.testing import CliRunner, Result
 from editions_support import written_out
 

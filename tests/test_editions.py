@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 import seed003
-from blackpoker.compiler.model import Action, RuleSet, Speed, Timing
 from blackpoker.compiler.notation import parse_key
 from blackpoker.compiler.pipeline import builtin_path
+from blackpoker.runtime.rules.model import Action, RuleSet, Speed, Timing
 from editions_support import (
     EDITIONS,
     accepted,

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 from blackpoker.compiler import CompileError
-from blackpoker.compiler.model import Limit
 from blackpoker.runtime.engine.options import Choice, RequestOption
 from blackpoker.runtime.engine.refs import RequestRef
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.engine.zones import label
-from blackpoker.runtime.scenario.notation import parse_command
+from blackpoker.runtime.play.notation import parse_command
+from blackpoker.runtime.rules.model import Limit
 from blackpoker.runtime.scenario.scenario import Scenario, build, compare
 from engine_support import (
     SCENARIOS,

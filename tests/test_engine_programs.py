@@ -11,12 +11,12 @@ import pytest
 import yaml
 from blackpoker.cli.main import main
 from blackpoker.compiler import CompileError, compile
-from blackpoker.compiler.program import STEP_TYPES, Name, Step, Targetable, walk_steps
 from blackpoker.runtime.engine.expressions import condition
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.primitives import PRIMITIVES
 from blackpoker.runtime.engine.refs import UnitRef
 from blackpoker.runtime.engine.state import Origin, Request, Resolution
+from blackpoker.runtime.rules.program import STEP_TYPES, Name, Step, Targetable, walk_steps
 from click.testing import CliRunner
 from editions_support import written_out
 from engine_support import compiled, environment, format_ids, position, reference_edition

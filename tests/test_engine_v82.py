@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 from blackpoker.compiler.pipeline import builtin_editions, compile_edition
-from blackpoker.compiler.program import Move, Name, Pile, walk_steps
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.play.selfplay import Checks, play_game
+from blackpoker.runtime.rules.program import Move, Name, Pile, walk_steps
 
 EDITIONS = [
     edition

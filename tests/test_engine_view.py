@@ -7,8 +7,6 @@ import random
 from typing import Any
 
 import pytest
-from blackpoker.compiler.model import Action
-from blackpoker.compiler.program import Choose, walk_steps
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption
 from blackpoker.runtime.engine.refs import CharacterByCard
@@ -16,8 +14,10 @@ from blackpoker.runtime.engine.state import GameState
 from blackpoker.runtime.engine.view import View, view
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.agents import decide
+from blackpoker.runtime.play.notation import Command
 from blackpoker.runtime.play.selfplay import random_agents
-from blackpoker.runtime.scenario.notation import Command
+from blackpoker.runtime.rules.model import Action
+from blackpoker.runtime.rules.program import Choose, walk_steps
 from engine_support import compiled, format_ids, position, reference_edition, scramble
 
 # a face-down bulwark of each player, and the key cards of a request that may target either

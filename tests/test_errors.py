@@ -7,9 +7,9 @@ import inspect
 import pkgutil
 
 import pytest
-from blackpoker.compiler.diagnostics import BlackPokerError
 from blackpoker.compiler.notation import NotationError, parse_key
-from blackpoker.runtime.scenario.notation import parse_command
+from blackpoker.runtime.play.notation import parse_command
+from blackpoker.runtime.rules.diagnostics import BlackPokerError
 
 PACKAGES = (
     "blackpoker.compiler",
@@ -22,7 +22,7 @@ PACKAGES = (
 # Exceptions used as signals inside one module, never raised to a caller.
 SIGNALS = {
     "blackpoker.cli.play.Quit": "the player typed q: ends the prompt loop",
-    "blackpoker.compiler.keyspec.InvalidKeySpec": "caught by notation.py, which locates each flaw",
+    "blackpoker.runtime.rules.keyspec.InvalidKeySpec": "caught by notation.py, which locates each flaw",
 }
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT, ExtraSource
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.extra import EXTRA_FORMAT, ExtraSource
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "extra.md"
 START, END = "<!-- coverage -->", "<!-- /coverage -->"

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 import yaml
 from bad_input_support import invoke, located
+from blackpoker.compiler.documents.extra import ExtraSource
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.extra import ExtraSource
 from editions_support import UPSTREAM, read_upstream
 
 ENV = Environment()

@@ -12,16 +12,16 @@ from pathlib import Path
 import pytest
 import yaml
 from bad_input_support import invoke, refused
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT, TRUMP_ZONE, ExtraSource, caused_by_one_of
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.extra import EXTRA_FORMAT, TRUMP_ZONE, ExtraSource, caused_by_one_of
-from blackpoker.compiler.model import RuleSet
-from blackpoker.compiler.program import All, FaceUp, walk
 from blackpoker.runtime.engine.expressions import requirement_holds
 from blackpoker.runtime.engine.game import Game, snapshot
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.refs import ZoneCard
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.engine.zones import label
+from blackpoker.runtime.rules.model import RuleSet
+from blackpoker.runtime.rules.program import All, FaceUp, walk
 from blackpoker.runtime.scenario.scenario import build
 from blackpoker.runtime.scenario.scenario import load as load_scenario
 from click.testing import Result

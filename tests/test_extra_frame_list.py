@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 from bad_input_support import invoke, located
+from blackpoker.compiler.documents.extra import ExtraSource
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.extra import ExtraSource
 from blackpoker.compiler.upstream.vocabulary import vocabulary
 from editions_support import UPSTREAM, newest_upstream, read_upstream
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 from bad_input_support import invoke, located
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT, ExtraSource
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.extra import EXTRA_FORMAT, ExtraSource
-from blackpoker.compiler.model import Action
+from blackpoker.runtime.rules.model import Action
 
 ENV = Environment()
 BORROWERS = [

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 import yaml
 from bad_input_support import invoke
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.extra import EXTRA_FORMAT
 from blackpoker.runtime.play.log import ReplayError, replay
 from blackpoker.runtime.play.source import EXTRA, EXTRA_FILE, RULES_EXTRA_FILE, sha256
 from log_support import refused_header

@@ -12,9 +12,9 @@ from typing import Any
 
 import yaml
 from bad_input_support import invoke, located
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT, TRUMP_ZONE
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.extra import EXTRA_FORMAT, TRUMP_ZONE
-from blackpoker.compiler.program import All, FaceUp
+from blackpoker.runtime.rules.program import All, FaceUp
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "my-extra.yaml"

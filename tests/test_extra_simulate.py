@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 from bad_input_support import invoke
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.extra import EXTRA_FORMAT
-from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.play.selfplay import GameRecord
 from blackpoker.runtime.play.stats import summarize
 

@@ -11,10 +11,8 @@ from typing import Any
 
 import pytest
 import yaml
-from blackpoker.compiler.cards import Card
-from blackpoker.compiler.diagnostics import CompileError
+from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.link import link
-from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.parse import EditionSource
 from blackpoker.compiler.pipeline import builtin_editions, read_source
 from blackpoker.runtime.engine import flow
@@ -25,6 +23,9 @@ from blackpoker.runtime.engine.state import Frame, Origin, Request, Resolution
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.agents import RandomAgent, decide
+from blackpoker.runtime.rules.cards import Card
+from blackpoker.runtime.rules.diagnostics import CompileError
+from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.runtime.scenario import scenario as scenarios
 from editions_support import written_out
 
@@ -103,6 +104,11 @@ def fog_data(base: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def linked(source: EditionSource, format_id: str) -> RuleSet:
+    """A format of the edition, linked as the environment links it: once its checks passed."""
+    return link(Environment().checked(source), format_id)
+
+
 def write_edition(folder: Path, data: dict[str, Any]) -> EditionSource:
     path = folder / f"{data['id']}.yaml"
     path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
@@ -127,7 +133,7 @@ def fog(tmp_path: Path) -> EditionSource:
 
 
 def test_the_edition_compiles_and_declares_its_zone(fog: EditionSource) -> None:
-    ruleset = link(fog, fog.edition.formats[-1].id)
+    ruleset = linked(fog, fog.edition.formats[-1].id)
     assert [z.id for z in ruleset.edition.core.zones] == ["fog"]
     triggered = [a for a in ruleset.actions if a.triggered_by is not None]
     # each action the base requests indirectly is now triggered by its requester's resolution
@@ -147,7 +153,7 @@ def _link_problems(path: Path, format_id: str) -> list[str]:
     source, problems = read_source(path)
     assert not problems and isinstance(source, EditionSource), problems
     with pytest.raises(CompileError) as error:
-        link(source, format_id)
+        linked(source, format_id)
     return [d.render() for d in error.value.diagnostics]
 
 
@@ -222,7 +228,7 @@ def _games(ruleset: RuleSet, count: int) -> list[Game]:
 
 @pytest.fixture
 def played(fog: EditionSource) -> list[Game]:
-    return _games(link(fog, fog.edition.formats[-1].id), 6)
+    return _games(linked(fog, fog.edition.formats[-1].id), 6)
 
 
 def test_each_resolution_triggers_what_names_it(played: list[Game]) -> None:
@@ -273,7 +279,7 @@ def test_a_normal_request_keeps_chance_with_its_requester(played: list[Game]) ->
 def test_lingering_key_cards_wait_in_the_fog_until_their_owner_ends_a_turn(fog: EditionSource) -> None:
     """Key cards that a program moves to the fog stay there, in their owner's fog, until that
     player's エンド resolves; the view shows every fog card to both players."""
-    ruleset = link(fog, fog.edition.formats[-1].id)
+    ruleset = linked(fog, fog.edition.formats[-1].id)
     fogged = 0
     for seed in range(6):
         game = Game.new(ruleset, seed, check=True, events=[])
@@ -345,7 +351,7 @@ def test_hit_or_stand_with_points(
     first["program"] = HIT_OR_STAND
     for key in ("cost", "key", "limits"):
         first.pop(key, None)
-    ruleset = link(write_edition(tmp_path, data), data["formats"][-1]["id"])
+    ruleset = linked(write_edition(tmp_path, data), data["formats"][-1]["id"])
     action = ruleset.action(first["id"])
     game = Game.new(ruleset, 1, check=True)
     me = game.state.players[0]
@@ -405,7 +411,7 @@ def _probe_edition(folder: Path) -> RuleSet:
         triggered("normalMainTurn", "main", "normal", "turn_player"),
         triggered("immediateQuickTurn", "quick", "immediate", "turn_player"),
     ]
-    return link(write_edition(folder, data), first)
+    return linked(write_edition(folder, data), first)
 
 
 def _trigger_events(game: Game) -> list[tuple[str, str, int]]:
@@ -475,7 +481,7 @@ def test_a_waiver_of_some_units_leaves_the_rest_of_the_cost(tmp_path: Path) -> N
     waiver["waives_cost_of"], waiver["waives_units"] = [action["type"]], ["D"]
     bulwark = next(c for c in data["characters"] if c["combat"] == "bulwark")
     source = write_edition(tmp_path, data)
-    ruleset = link(source, data["formats"][-1]["id"])
+    ruleset = linked(source, data["formats"][-1]["id"])
     assert action["key"] == "Joker"  # the position below is written for a Joker key
     (tmp_path / "s.yaml").write_text(
         f"""\

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 from bad_input_support import invoke
-from blackpoker.compiler.model import Action
-from blackpoker.compiler.regulation import (
+from blackpoker.compiler.documents.regulation import (
     Frame,
     Option,
     Regulations,
@@ -23,6 +22,7 @@ from blackpoker.compiler.regulation import (
     builtin_regulations,
     played_formats,
 )
+from blackpoker.runtime.rules.model import Action
 from blackpoker.site.build import BuildOptions, build_site
 from blackpoker.site.pages import Page
 from click.testing import Result

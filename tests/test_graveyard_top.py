@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import random
 
-from blackpoker.compiler.model import GraveyardTop
 from blackpoker.runtime.engine import graveyard
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.play.agents import RandomAgent, decide
 from blackpoker.runtime.play.search import SearchAgent
+from blackpoker.runtime.rules.model import GraveyardTop
 from editions_support import EDITIONS, compiled, formats, largest
 
 CHOOSING = next(e for e in EDITIONS if largest(e).edition.core.graveyard_top is GraveyardTop.OWNER_CHOOSES)

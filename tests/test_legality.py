@@ -8,25 +8,25 @@ from dataclasses import replace
 
 import pytest
 from blackpoker.compiler import compile
-from blackpoker.compiler.cards import Card
-from blackpoker.compiler.cost import UNITS as COST_UNITS
-from blackpoker.compiler.extra import EXTRA_FORMAT, TRUMP_ZONE
-from blackpoker.compiler.model import RuleSet
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT, TRUMP_ZONE
 from blackpoker.compiler.notation import NotationError, parse_cost
-from blackpoker.compiler.program import CausedBy
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.legal import one_of_each
-from blackpoker.runtime.engine.legality import CHECKS, causes, first_refusal
+from blackpoker.runtime.engine.option_search import one_of_each
 from blackpoker.runtime.engine.options import RequestOption, sort_cards
 from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.refs import PlayerRef, StagePosition, WrittenCharacter
+from blackpoker.runtime.engine.request_checks import CHECKS, causes, first_refusal
 from blackpoker.runtime.engine.rules import Recent, Rules
 from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.transitions import move_card, place_units
 from blackpoker.runtime.engine.zones import DECK, DECK_SIZE, card, label, owner
 from blackpoker.runtime.play.agents import decide
+from blackpoker.runtime.play.notation import Command, name_characters, parse_command
 from blackpoker.runtime.play.selfplay import random_agents
-from blackpoker.runtime.scenario.notation import Command, name_characters, parse_command
+from blackpoker.runtime.rules.cards import Card
+from blackpoker.runtime.rules.cost import UNITS as COST_UNITS
+from blackpoker.runtime.rules.model import RuleSet
+from blackpoker.runtime.rules.program import CausedBy
 from editions_support import EDITIONS, compiled, environment, formats, reference_edition
 
 FORMATS = [(edition, format_id) for edition in EDITIONS for format_id in formats(edition)]
@@ -187,7 +187,7 @@ def test_games_share_a_context_and_a_bare_rule_set_gets_one() -> None:
     alone = Game.new(ruleset, 1)
     assert alone.rules is not rules and alone.rules.ruleset is ruleset
     assert alone.legal_options() == game.legal_options()
-    assert alone.rules.ruleset_hash == rules.ruleset_hash
+    assert alone.rules.ruleset.digest == rules.ruleset.digest
 
 
 def test_a_recent_cache_keeps_what_is_used_and_forgets_the_rest() -> None:

@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 from blackpoker.cli.main import main
 from blackpoker.compiler import CompileError, compile
-from blackpoker.compiler.link import check_edition
-from blackpoker.compiler.model import RuleSet, Speed
+from blackpoker.compiler.checks import check_edition
 from blackpoker.compiler.needs import references, request_cycles, turn_passers
 from blackpoker.compiler.parse import EditionSource
 from blackpoker.compiler.pipeline import edition_source
-from blackpoker.compiler.program import Request, Target
 from blackpoker.runtime.engine.primitives import MAX_NESTED
 from blackpoker.runtime.play.selfplay import play_game
+from blackpoker.runtime.rules.model import RuleSet, Speed
+from blackpoker.runtime.rules.program import Request, Target
 from click.testing import CliRunner
 from engine_support import compiled, format_ids, reference_edition
 

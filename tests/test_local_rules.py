@@ -10,16 +10,17 @@ from pathlib import Path
 
 import pytest
 import yaml
-from blackpoker.compiler.diff import diff_rulesets, load_sides
+from blackpoker.compiler.documents.diff import diff_rulesets
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.model import RuleSet
-from blackpoker.compiler.program import PassTurn, walk_steps
+from blackpoker.compiler.pipeline import load_sides
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice
 from blackpoker.runtime.play.log import ReplayError, replay
+from blackpoker.runtime.play.notation import parse_command
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 from blackpoker.runtime.play.source import sha256
-from blackpoker.runtime.scenario.notation import parse_command
+from blackpoker.runtime.rules.model import RuleSet
+from blackpoker.runtime.rules.program import PassTurn, walk_steps
 from blackpoker.site.build import BuildOptions, build_site
 
 

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from itertools import combinations, permutations
 
 import pytest
-from blackpoker.compiler.cards import JOKER, Card, full_deck
-from blackpoker.compiler.keyspec import KeySpec
-from blackpoker.compiler.matcher import KeyMatcher, compile_matcher
 from blackpoker.compiler.notation import parse_key
+from blackpoker.runtime.rules.cards import JOKER, Card, full_deck
+from blackpoker.runtime.rules.keyspec import KeySpec
+from blackpoker.runtime.rules.matcher import KeyMatcher, compile_matcher
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from notation_samples import UPSTREAM_KEYS

@@ -6,8 +6,8 @@ import re
 import string
 
 import pytest
-from blackpoker.compiler.cost import UNITS, Cost
 from blackpoker.compiler.notation import NotationError, Problem, parse_cost
+from blackpoker.runtime.rules.cost import UNITS, Cost
 
 # Every cost the editions use, with the canonical (sorted) spelling it must print as.
 CANONICAL = [

@@ -6,8 +6,9 @@ import re
 
 import pytest
 from blackpoker.compiler import notation
-from blackpoker.compiler.cards import JOKER, Card, Suit, full_deck, rank_label
-from blackpoker.compiler.keyspec import (
+from blackpoker.compiler.notation import NotationError, Problem, parse_key
+from blackpoker.runtime.rules.cards import JOKER, Card, Suit, full_deck, rank_label
+from blackpoker.runtime.rules.keyspec import (
     ANY_CARD,
     JOKER_PATTERN,
     CardPattern,
@@ -17,8 +18,7 @@ from blackpoker.compiler.keyspec import (
     RankRange,
     merge_ranks,
 )
-from blackpoker.compiler.normalize import normalize
-from blackpoker.compiler.notation import NotationError, Problem, parse_key
+from blackpoker.runtime.rules.normalize import normalize
 
 SPADE, HEART, DIAMOND, CLUB = Suit.SPADE, Suit.HEART, Suit.DIAMOND, Suit.CLUB
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import yaml
 from blackpoker.compiler import CompileError, compile
-from blackpoker.compiler.model import Attack, Speed
+from blackpoker.runtime.rules.model import Attack, Speed
 from editions_support import EDITIONS, formats
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "my-std.yaml"

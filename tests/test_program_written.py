@@ -5,9 +5,9 @@ what the author wrote), and `notation` prints it on one line."""
 from __future__ import annotations
 
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.model import RuleSet
 from blackpoker.compiler.parse import parse_steps
-from blackpoker.compiler.program import Compare, Condition, If, notation, walk_steps, written
+from blackpoker.runtime.rules.model import RuleSet
+from blackpoker.runtime.rules.program import Compare, Condition, If, notation, walk_steps, written
 
 
 def _read_condition(data: object) -> Condition:

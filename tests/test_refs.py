@@ -4,7 +4,6 @@ the state's name each other, and the state hash reads them in their plain-data f
 from __future__ import annotations
 
 import pytest
-from blackpoker.compiler.cards import Card
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.refs import (
@@ -18,8 +17,9 @@ from blackpoker.runtime.engine.refs import (
 )
 from blackpoker.runtime.engine.targets import named, resolve_name
 from blackpoker.runtime.play.agents import decide
+from blackpoker.runtime.play.notation import parse_command
 from blackpoker.runtime.play.selfplay import random_agents
-from blackpoker.runtime.scenario.notation import parse_command
+from blackpoker.runtime.rules.cards import Card
 from engine_support import compiled, format_ids, reference_edition
 
 EDITION = reference_edition()

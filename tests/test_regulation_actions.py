@@ -11,22 +11,22 @@ from pathlib import Path
 import pytest
 from bad_input_support import invoke, refused
 from blackpoker.compiler import CompileError, compile
-from blackpoker.compiler.model import Visibility
-from blackpoker.compiler.pipeline import edition_source
-from blackpoker.compiler.program import notation
-from blackpoker.compiler.regulation import (
+from blackpoker.compiler.documents.regulation import (
     Regulation,
     Regulations,
     additions,
     builtin_regulations,
     parse_regulation,
 )
+from blackpoker.compiler.pipeline import edition_source
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.legality import first_refusal
 from blackpoker.runtime.engine.options import RequestOption
+from blackpoker.runtime.engine.request_checks import first_refusal
 from blackpoker.runtime.engine.view import view
+from blackpoker.runtime.play.notation import parse_command
 from blackpoker.runtime.play.regulation import Setup
-from blackpoker.runtime.scenario.notation import parse_command
+from blackpoker.runtime.rules.model import Visibility
+from blackpoker.runtime.rules.program import notation
 from regulation_support import file_data, game_under, write
 
 PLAYED = [r for r in builtin_regulations() if r.editions]

@@ -11,8 +11,8 @@ from typing import Any
 
 import yaml
 from bad_input_support import invoke, located
+from blackpoker.compiler.documents.regulation import Frame, parse_regulation, regulations_for
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.regulation import Frame, parse_regulation, regulations_for
 
 ENV = Environment()
 BUILT = [(e, r) for e in ENV.builtin_editions() if (r := ENV.edition_regulations(ENV.edition(e)))]

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import yaml
 from bad_input_support import invoke, refused
-from blackpoker.compiler.cards import full_deck
-from blackpoker.compiler.regulation import builtin_files, regulations_for
+from blackpoker.compiler.documents.regulation import builtin_files, regulations_for
+from blackpoker.runtime.rules.cards import full_deck
 from regulation_support import regulated_edition
 
 # the frames these tests use are the 2024 regulations'; the newest edition may have others

@@ -7,9 +7,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
-from blackpoker.compiler.cards import Card, full_deck
-from blackpoker.compiler.deck import Deck, read_deck
-from blackpoker.compiler.regulation import Regulations, deck_problems, parse_regulation, regulations_for
+from blackpoker.compiler.documents.deck import Deck, read_deck
+from blackpoker.compiler.documents.regulation import (
+    Regulations,
+    deck_problems,
+    parse_regulation,
+    regulations_for,
+)
+from blackpoker.runtime.rules.cards import Card, full_deck
 
 
 @pytest.fixture(scope="module")

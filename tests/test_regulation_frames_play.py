@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 from bad_input_support import invoke, refused
-from blackpoker.compiler.cards import full_deck
-from blackpoker.compiler.regulation import (
+from blackpoker.compiler.documents.regulation import (
     Frame,
     Regulation,
     Regulations,
@@ -18,6 +17,7 @@ from blackpoker.compiler.regulation import (
     parse_regulation,
 )
 from blackpoker.runtime.engine.options import Choice
+from blackpoker.runtime.rules.cards import full_deck
 from editions_support import EDITIONS, environment
 from regulation_support import file_data, game_under, write
 

@@ -7,9 +7,9 @@ import re
 from typing import Any
 
 import pytest
-from blackpoker.compiler.cards import Card
-from blackpoker.compiler.diagnostics import CompileError
-from blackpoker.compiler.regulation import Frame, Regulations, parse_regulation, regulations_for
+from blackpoker.compiler.documents.regulation import Frame, Regulations, parse_regulation, regulations_for
+from blackpoker.runtime.rules.cards import Card
+from blackpoker.runtime.rules.diagnostics import CompileError
 from editions_support import read_upstream
 
 LEVELS = {"完全公開": "public", "個人公開": "owner", "非公開": "hidden"}

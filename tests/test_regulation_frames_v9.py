@@ -10,8 +10,13 @@ from typing import Any
 
 import pytest
 from bad_input_support import invoke, refused
-from blackpoker.compiler.extra import EXTRA_FORMAT, TRUMP_ZONE
-from blackpoker.compiler.regulation import Regulations, builtin_regulations, parse_regulation, regulations_for
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT, TRUMP_ZONE
+from blackpoker.compiler.documents.regulation import (
+    Regulations,
+    builtin_regulations,
+    parse_regulation,
+    regulations_for,
+)
 from blackpoker.compiler.upstream.vocabulary import vocabulary
 from blackpoker.runtime.engine.options import Choice
 from blackpoker.runtime.play.regulation import start_problems

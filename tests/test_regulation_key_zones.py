@@ -10,14 +10,19 @@ from pathlib import Path
 
 import pytest
 from bad_input_support import invoke, refused
-from blackpoker.compiler.model import Action
-from blackpoker.compiler.regulation import Regulation, Regulations, builtin_regulations, parse_regulation
+from blackpoker.compiler.documents.regulation import (
+    Regulation,
+    Regulations,
+    builtin_regulations,
+    parse_regulation,
+)
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.legality import first_refusal
 from blackpoker.runtime.engine.options import RequestOption
+from blackpoker.runtime.engine.request_checks import first_refusal
 from blackpoker.runtime.engine.rules import Rules
+from blackpoker.runtime.play.notation import parse_command
 from blackpoker.runtime.play.selfplay import decide, random_agents
-from blackpoker.runtime.scenario.notation import parse_command
+from blackpoker.runtime.rules.model import Action
 from regulation_support import file_data, game_under, rules_under, write
 
 ZONED = [r for r in builtin_regulations() if r.editions and any(a.key_from != ("hand",) for a in r.actions)]

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from blackpoker.cli.main import main
-from blackpoker.compiler.regulation import Frame
+from blackpoker.compiler.documents.regulation import Frame
 from blackpoker.runtime.play.log import REGULATION, ReplayError, replay
 from click.testing import CliRunner
 from log_support import refused_header

@@ -8,8 +8,12 @@ from pathlib import Path
 
 import pytest
 from blackpoker.compiler import compile
-from blackpoker.compiler.cards import full_deck
-from blackpoker.compiler.regulation import builtin_files, parse_regulation, read_regulations, regulations_for
+from blackpoker.compiler.documents.regulation import (
+    builtin_files,
+    parse_regulation,
+    read_regulations,
+    regulations_for,
+)
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.rules import Rules
@@ -17,6 +21,7 @@ from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.zones import card, deck_ids
 from blackpoker.runtime.play.regulation import Match, Setup, start_problems
 from blackpoker.runtime.play.selfplay import play_match
+from blackpoker.runtime.rules.cards import full_deck
 
 REGULATIONS = regulations_for("v7")
 STD = Rules(compile("v7", "std"))

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from blackpoker.cli.main import main
-from blackpoker.compiler.regulation import parse_regulation
+from blackpoker.compiler.documents.regulation import parse_regulation
 from blackpoker.runtime.play.log import REGULATION, replay
 from blackpoker.runtime.play.regulation import Match, Setup
 from click.testing import CliRunner, Result

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from blackpoker.compiler import CompileError
-from blackpoker.compiler.regulation import builtin_regulations, parse_regulation
+from blackpoker.compiler.documents.regulation import builtin_regulations, parse_regulation
 from blackpoker.runtime.engine.zones import card
 from blackpoker.runtime.play.regulation import Match
 from blackpoker.runtime.scenario.scenario import build, load, run

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from blackpoker.compiler.regulation import Regulations, builtin_regulations
+from blackpoker.compiler.documents.regulation import Regulations, builtin_regulations
 from blackpoker.compiler.upstream.vocabulary import vocabulary
 from blackpoker.site.build import BuildOptions, build_site
 from editions_support import newest_upstream, read_upstream

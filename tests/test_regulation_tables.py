@@ -8,9 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
-from blackpoker.compiler.diagnostics import CompileError
-from blackpoker.compiler.normalize import normalize
-from blackpoker.compiler.regulation import Regulations, parse_regulation, regulations_for
+from blackpoker.compiler.documents.regulation import Regulations, parse_regulation, regulations_for
+from blackpoker.runtime.rules.diagnostics import CompileError
+from blackpoker.runtime.rules.normalize import normalize
 
 
 @pytest.fixture(scope="module")

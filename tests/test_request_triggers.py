@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 import yaml
-from blackpoker.compiler.diagnostics import CompileError
 from blackpoker.compiler.environment import Environment
 from blackpoker.runtime.engine.events import Requested, Resolved, Triggered
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import RequestOption
+from blackpoker.runtime.rules.diagnostics import CompileError
 from editions_support import EDITIONS
 
 

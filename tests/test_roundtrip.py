@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from blackpoker.compiler.cards import Suit
-from blackpoker.compiler.cost import UNITS, Cost
-from blackpoker.compiler.keyspec import ANY_CARD, JOKER_PATTERN, CardPattern, KeySpec, RankRange
 from blackpoker.compiler.notation import NotationError, parse_cost, parse_key
+from blackpoker.runtime.rules.cards import Suit
+from blackpoker.runtime.rules.cost import UNITS, Cost
+from blackpoker.runtime.rules.keyspec import ANY_CARD, JOKER_PATTERN, CardPattern, KeySpec, RankRange
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 import yaml
 from blackpoker.compiler import RuleSet, compile
-from blackpoker.compiler.cards import full_deck
 from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.play.selfplay import play, seated_agents
+from blackpoker.runtime.rules.cards import full_deck
 from editions_support import EDITIONS, formats
 
 EDITION = EDITIONS[0]

@@ -14,15 +14,15 @@ from pathlib import Path
 import pytest
 import yaml
 from bad_input_support import EXAMPLE, invoke, located, refused
-from blackpoker.compiler.cards import Card
 from blackpoker.runtime.engine import events
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.legality import CHECKS, first_refusal
 from blackpoker.runtime.engine.options import Choice, Pass
 from blackpoker.runtime.engine.refs import WrittenCharacter
+from blackpoker.runtime.engine.request_checks import CHECKS, first_refusal
 from blackpoker.runtime.engine.zones import DECK, card, deck_ids, label
-from blackpoker.runtime.scenario.explain import ANSWER, explain
-from blackpoker.runtime.scenario.notation import name_characters, parse_command
+from blackpoker.runtime.play.explain import ANSWER, explain
+from blackpoker.runtime.play.notation import name_characters, parse_command
+from blackpoker.runtime.rules.cards import Card
 from blackpoker.runtime.scenario.scenario import (
     EVENT_WORDS,
     Scenario,

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 from bad_input_support import invoke, located
-from blackpoker.compiler.cards import Card
-from blackpoker.compiler.matcher import compile_matcher
-from blackpoker.compiler.model import Face
 from blackpoker.runtime.engine.abilities import size
 from blackpoker.runtime.engine.zones import label
+from blackpoker.runtime.rules.cards import Card
+from blackpoker.runtime.rules.enums import Face
+from blackpoker.runtime.rules.matcher import compile_matcher
 from blackpoker.runtime.scenario.scenario import build, load
 from editions_support import EDITIONS, compiled, formats
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import yaml
 from blackpoker.cli.main import main
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.extra import EXTRA_FORMAT
 from blackpoker.compiler.pipeline import edition_source
 from click.testing import CliRunner
 

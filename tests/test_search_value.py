@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from blackpoker.compiler import compile
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.play.agents import GreedyAgent, decide
+from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.features import NAMES, WEIGHTS, features, fitted_value, logistic
+from blackpoker.runtime.play.greedy import GreedyAgent
 from editions_support import EDITIONS, formats
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"

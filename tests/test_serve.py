@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from blackpoker.cli.main import main
 from blackpoker.cli.options import declared_edition, declared_format
-from blackpoker.compiler.model import Limit
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.chronicle import said
 from blackpoker.runtime.play.log import replay
+from blackpoker.runtime.rules.model import Limit
 from blackpoker.runtime.serve.server import MAX_BODY, Defaults
 from click.testing import CliRunner
 from serve_support import EDITION, SMALLEST, Running, card_ids, game_log, hidden_cards, positions, running

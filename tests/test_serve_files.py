@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from blackpoker.cli.options import declared_edition, declared_format
-from blackpoker.compiler.extra import EXTRA_FORMAT
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.runtime.play.log import REGULATION
 from blackpoker.runtime.serve.server import Defaults
 from regulation_support import TABLED, tabled_regulation, two_decks

@@ -21,8 +21,7 @@ from typing import Any
 
 import pytest
 import yaml
-from blackpoker.compiler.extra import EXTRA_FORMAT
-from blackpoker.compiler.model import Face, Visibility
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.runtime.engine.determinize import named_cards as options_cards
 from blackpoker.runtime.engine.events import Decided
 from blackpoker.runtime.engine.game import Game
@@ -31,6 +30,8 @@ from blackpoker.runtime.engine.view import View, hidden_from, masked, view
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.chronicle import named_cards
 from blackpoker.runtime.play.log import replay
+from blackpoker.runtime.rules.enums import Face
+from blackpoker.runtime.rules.model import Visibility
 from blackpoker.runtime.scenario.scenario import UNKNOWN
 from blackpoker.runtime.serve.server import ROUTES
 from editions_support import EDITIONS, environment, formats

@@ -13,7 +13,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.model import Action
+from blackpoker.runtime.rules.model import Action
 from blackpoker.site.build import BuildOptions, build_site
 from layout_support import is_black, is_red
 from site_support import text_content

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from blackpoker.cli.main import main
-from blackpoker.compiler.diff import diff_rulesets, whole_edition
+from blackpoker.compiler.documents.diff import diff_rulesets, whole_edition
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.pipeline import builtin_editions
 from blackpoker.site.build import BuildOptions, build_site

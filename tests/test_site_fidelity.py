@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from blackpoker.compiler import compile
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.model import Action, Character
+from blackpoker.runtime.rules.model import Action, Character
 from site_support import (
     EDITION,
     SHEET,

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from blackpoker.compiler.diagnostics import CompileError, Diagnostic
 from blackpoker.compiler.load import load_file
 from blackpoker.compiler.upstream.complete import Completion, complete, complete_extra
 from blackpoker.compiler.upstream.convert import Conversion, Data, Reference, convert
@@ -16,6 +15,7 @@ from blackpoker.compiler.upstream.extra import convert_extra, convert_trump_list
 from blackpoker.compiler.upstream.read import read_upstream
 from blackpoker.compiler.upstream.vocabulary import vocabulary
 from blackpoker.compiler.upstream.write import edition_yaml, extra_yaml
+from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic
 
 TRUMP_LIST = "trumpList"  # the key of 9.0's trump list in act-frame.yaml
 

@@ -13,10 +13,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.notation import NotationError, parse_cost, parse_key
 from blackpoker.compiler.upstream.vocabulary import Vocabulary
+from blackpoker.runtime.rules.diagnostics import Diagnostic
 
 Data = dict[str, Any]
 

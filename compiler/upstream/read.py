@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-from blackpoker.compiler.diagnostics import Diagnostic, Location
 from blackpoker.compiler.load import Document, load_file
+from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
 
 
 def read_upstream(path: Path, shown: str) -> tuple[Document | None, list[Diagnostic], list[Diagnostic]]:

@@ -8,18 +8,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from blackpoker.compiler.cost import Cost
-from blackpoker.compiler.model import Action, Limit
-from blackpoker.compiler.program import (
+from blackpoker.runtime.engine.state import Unit
+from blackpoker.runtime.engine.transitions import printed_size
+from blackpoker.runtime.engine.zones import label
+from blackpoker.runtime.rules.cost import Cost
+from blackpoker.runtime.rules.model import Action, Limit
+from blackpoker.runtime.rules.program import (
     Ability,
     ChangeNumber,
     JudgeSoldiers,
     Quantity,
     Scope,
 )
-from blackpoker.runtime.engine.state import Unit
-from blackpoker.runtime.engine.transitions import printed_size
-from blackpoker.runtime.engine.zones import label
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from blackpoker.compiler.model import Attack, Combat
-from blackpoker.compiler.program import DeclareAttackers, Dies, Event
 from blackpoker.runtime.engine.abilities import size, soldier_judgement
 from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.transitions import damage, remove_unit
 from blackpoker.runtime.engine.triggers import happened
 from blackpoker.runtime.engine.zones import card, rank, rank_label_of
+from blackpoker.runtime.rules.model import Attack, Combat
+from blackpoker.runtime.rules.program import DeclareAttackers, Dies, Event
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table

@@ -1,4 +1,5 @@
-"""Deal a player's unknown cards anew: a full game consistent with what that player may see.
+"""Deal a player's unknown cards anew: a full game consistent with what that player may see
+(a view's `public` handle, engine/view.py's PublicGame, deals through here).
 
 A search agent plays its moves forward in such games. The cards `me` may not see (their own
 life's order; the opponent's hand, life, graveyard below the top, face-down characters,
@@ -14,52 +15,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
 
 from blackpoker.runtime.engine.options import Choice, Option, Prompt, RequestOption
 from blackpoker.runtime.engine.refs import CharacterByCard, ZoneCard
 from blackpoker.runtime.engine.state import GameState, Resolution
-
-if TYPE_CHECKING:
-    from blackpoker.runtime.engine.game import Game
-
-
-class PublicGame:
-    """A player's handle on the game being decided: it gives out dealt games, never the real one.
-
-    It is valid while the decision it came with is being made (the game moves on after it).
-    """
-
-    __slots__ = ("_game", "_named", "_seen", "me")
-
-    def __init__(self, game: Game, me: int) -> None:
-        self._game = game
-        # found on the first sample (most views are never sampled): the cards `me` sees where
-        # they lie (the view's, and their own cards out of the game), and those the options name
-        self._seen: set[int] = set()
-        self._named: set[int] | None = None
-        self.me = me
-
-    def _known(self) -> tuple[set[int], set[int]]:
-        if self._named is None:
-            from blackpoker.runtime.engine.view import view
-
-            shown = view(self._game, self.me)
-            self._seen = shown.visible_cards() | set(self._game.state.players[self.me].outside)
-            self._named = named_cards(shown.options)
-        return self._seen, self._named
-
-    def sample(self, rng: random.Random) -> Game:
-        """A game like the real one where every card `me` may not see is dealt from `rng`, and
-        chance (later shuffles) runs on a generator seeded from `rng` too."""
-        from blackpoker.runtime.engine.game import Game
-
-        state = self._game.state.copy()
-        deal(state, *self._known(), rng)
-        state.rng = random.Random(rng.getrandbits(64))
-        dealt = Game(self._game.rules, state)
-        dealt.decisions = self._game.decisions
-        return dealt
 
 
 def named_cards(options: Iterable[Option]) -> set[int]:
@@ -77,32 +36,54 @@ def named_cards(options: Iterable[Option]) -> set[int]:
     return found
 
 
-def deal(state: GameState, seen: set[int], named: set[int], rng: random.Random) -> None:
-    """Deal the cards of `state` that are not in `seen` anew, in place (see the module's note).
+def deal(state: GameState, seen: set[int], named: set[int], rng: random.Random | None) -> None:
+    """Deal the cards of `state` that are not in `seen` anew, in place (see the module's note);
+    without `rng`, each pool's cards go back in their sorted order (an arranged deal).
 
     A card the decider's options name (a pick out of their life) is known, but not where it
     lies in its pile: it is shuffled among the named cards of that pile only, and keeps its id,
     so the options still name it.
     """
-    slots: list[tuple[tuple[int, int], list[int], int]] = []
+    # pool (player, pile number, or -1 for a player's unnamed cards) → its places, as each
+    # pile and its positions in slot order, and its cards
+    pools: dict[tuple[int, int], tuple[list[tuple[list[int], list[int]]], list[int]]] = {}
     for n, (p, pile) in enumerate(_piles(state)):
-        slots += [((p, n if c in named else -1), pile, i) for i, c in enumerate(pile) if c not in seen]
-    pools: dict[tuple[int, int], list[int]] = {}
-    for key, pile, i in slots:
-        pools.setdefault(key, []).append(pile[i])
-    for key in sorted(pools):
-        pools[key].sort()  # the set of unseen cards, in no order the game gave it
-        rng.shuffle(pools[key])
+        unseen = [i for i, c in enumerate(pile) if c not in seen]
+        if not unseen:
+            continue
+        mine = [i for i in unseen if pile[i] in named] if named else []
+        if mine:
+            unseen = [i for i in unseen if pile[i] not in named]
+            _place(pools, (p, n), pile, mine)
+        if unseen:
+            _place(pools, (p, -1), pile, unseen)
     dealt: dict[int, int] = {}
-    for key, pile, i in slots:
-        cid, pile[i] = pile[i], pools[key].pop()
-        if key[1] < 0:
-            dealt[cid] = pile[i]
+    for key in sorted(pools):
+        places, cards = pools[key]
+        cards.sort()  # the set of unseen cards, in no order the game gave it
+        if rng is not None:
+            rng.shuffle(cards)
+        for pile, indexes in places:
+            for i in indexes:
+                cid, pile[i] = pile[i], cards.pop()
+                if key[1] < 0:
+                    dealt[cid] = pile[i]
     for resolution in state.resolving:
         _relabel(resolution, dealt)
     state.asked = tuple(_relabelled(q, dealt) for q in state.asked)
     if state.arrived:
         state.arrived[:] = [dealt.get(c, c) for c in state.arrived]
+
+
+def _place(
+    pools: dict[tuple[int, int], tuple[list[tuple[list[int], list[int]]], list[int]]],
+    key: tuple[int, int],
+    pile: list[int],
+    indexes: list[int],
+) -> None:
+    places, cards = pools.setdefault(key, ([], []))
+    places.append((pile, indexes))
+    cards.extend(map(pile.__getitem__, indexes))
 
 
 def _piles(state: GameState) -> Iterator[tuple[int, list[int]]]:

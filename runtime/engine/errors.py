@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
+from blackpoker.runtime.rules.diagnostics import BlackPokerError, Diagnostic, Location
 
 
 class EngineError(BlackPokerError):

@@ -6,10 +6,16 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final, assert_never
 
-from blackpoker.compiler.model import Action, Face
-from blackpoker.compiler.program import (
+from blackpoker.runtime.engine import refs
+from blackpoker.runtime.engine.abilities import number as changed
+from blackpoker.runtime.engine.abilities import on_abilities, size
+from blackpoker.runtime.engine.state import Origin, Request, Resolution, Unit
+from blackpoker.runtime.engine.targets import matches, unit_ok
+from blackpoker.runtime.engine.zones import card, label, owner, rank, rank_label_of
+from blackpoker.runtime.rules.enums import SOURCE, Face
+from blackpoker.runtime.rules.model import Action
+from blackpoker.runtime.rules.program import (
     COMPARE,
-    SOURCE,
     All,
     AnyOf,
     Cards,
@@ -44,12 +50,6 @@ from blackpoker.compiler.program import (
     notation,
     walk,
 )
-from blackpoker.runtime.engine import refs
-from blackpoker.runtime.engine.abilities import number as changed
-from blackpoker.runtime.engine.abilities import on_abilities, size
-from blackpoker.runtime.engine.state import Origin, Request, Resolution, Unit
-from blackpoker.runtime.engine.targets import matches, unit_ok
-from blackpoker.runtime.engine.zones import card, label, owner, rank, rank_label_of
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
@@ -67,15 +67,19 @@ def player(g: Table, res: Resolution, ref: PlayerRef) -> int:
     if isinstance(ref, OwnerOf):
         found = cards_of(things(g, res, ref.of))
         return owner(found[0]) if found else -1
-    controller = res.request.controller
-    name = ref.name
+    request = res.request
+    return named_player(ref.name, request.controller, g.state.turn_player, request.target)
+
+
+def named_player(name: PlayerName, controller: int, turn_player: int, target: object) -> int:
+    """The player a name means for a request of `controller` (its target a player, or not):
+    what `player` reads of a request and the turn, for a reader that has no game (an agent)."""
     if name is YOU:
         return controller
     if name is OPPONENT:
         return 1 - controller
     if name is TURN_PLAYER:
-        return g.state.turn_player
-    target = res.request.target
+        return turn_player
     return target.index if isinstance(target, refs.PlayerRef) else -1
 
 
@@ -358,7 +362,7 @@ def shielded(g: Table, request: Request) -> tuple[int, ...]:
 
 def _holds_for(g: Table, owner: int, request: Request, cond: Condition | None) -> bool:
     """An ability's condition, read with `you` as its owner (of one always on: the turn
-    player); it names no cards (link)."""
+    player); it names no cards (compiler/checks.py)."""
     if cond is None:
         return True
     you = owner if owner >= 0 else g.state.turn_player

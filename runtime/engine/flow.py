@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from blackpoker.compiler.model import Limit, Speed, Timing
-from blackpoker.compiler.program import KindOfType
 from blackpoker.runtime.engine import graveyard
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.events import Discarded, GameOver, Requested, Resolved, SetUp, Triggered
@@ -19,11 +17,14 @@ from blackpoker.runtime.engine.interpreter import run
 from blackpoker.runtime.engine.options import Choice, RequestOption
 from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.primitives import Signal
+from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.start import Start
-from blackpoker.runtime.engine.state import Followup, Frame, Origin, Request, Resolution, player_name
+from blackpoker.runtime.engine.state import Followup, Frame, Origin, Request, Resolution
 from blackpoker.runtime.engine.targets import resolve_name
 from blackpoker.runtime.engine.triggers import TRIGGERED_FOR, requested
 from blackpoker.runtime.engine.zones import rank
+from blackpoker.runtime.rules.model import Limit, Speed, Timing
+from blackpoker.runtime.rules.program import KindOfType
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table

@@ -14,12 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from blackpoker.compiler.model import GraveyardTop, RuleSet
 from blackpoker.runtime.engine import flow
 from blackpoker.runtime.engine.errors import EngineError, IllegalOption
 from blackpoker.runtime.engine.events import Decided, Event
 from blackpoker.runtime.engine.invariants import check_invariants
-from blackpoker.runtime.engine.legal import request_options
+from blackpoker.runtime.engine.option_search import request_options
 from blackpoker.runtime.engine.options import PASSES, Choice, Option, Pass, RequestOption
 from blackpoker.runtime.engine.refs import option_data, target_data
 from blackpoker.runtime.engine.rules import Rules, rules_of
@@ -27,6 +26,7 @@ from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.state import GameState, PlayerState
 from blackpoker.runtime.engine.table import Table
 from blackpoker.runtime.engine.zones import deck_ids
+from blackpoker.runtime.rules.model import GraveyardTop, RuleSet
 
 
 class Game(Table):

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from blackpoker.compiler.model import Combat
 from blackpoker.runtime.engine.errors import InvariantError
 from blackpoker.runtime.engine.state import PLAYERS, Unit
 from blackpoker.runtime.engine.zones import DECK_SIZE, owner
+from blackpoker.runtime.rules.model import Combat
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table

@@ -21,8 +21,8 @@ from blackpoker.runtime.engine.refs import (
     WrittenCharacter,
     WrittenZoneCard,
     ZoneCard,
+    player_name,
 )
-from blackpoker.runtime.engine.state import player_name
 from blackpoker.runtime.engine.zones import CARD_SORT_KEY, label, order, owner
 
 Payment = tuple[str, int | None]  # (unit, card id): D the discarded card, B/S a card of the character

@@ -1,7 +1,7 @@
 """The payment units of the cost notation: the one place their letters get meaning.
 
 An edition declares which units it uses (`cost_units`); each letter the notation spells
-(`compiler.cost.UNITS`, which a test keeps equal to this registry) has one implementation
+(`rules.cost.UNITS`, which a test keeps equal to this registry) has one implementation
 here that lists the ways a player can pay it now, pays it through the state transitions,
 and says in words why a written payment cannot pay it.
 """
@@ -15,15 +15,15 @@ from itertools import combinations
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from blackpoker.compiler.cards import Card
-from blackpoker.compiler.cost import CAUSE
-from blackpoker.compiler.model import Combat
-from blackpoker.compiler.program import Event
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.options import Payment, sort_cards
 from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.triggers import happened
 from blackpoker.runtime.engine.zones import card, order
+from blackpoker.runtime.rules.cards import Card
+from blackpoker.runtime.rules.cost import CAUSE
+from blackpoker.runtime.rules.model import Combat
+from blackpoker.runtime.rules.program import Event
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table

@@ -12,9 +12,6 @@ from collections.abc import Callable
 from enum import Enum
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from blackpoker.compiler import program
-from blackpoker.compiler.model import Face, Speed
-from blackpoker.compiler.program import Event, PlayerRef, State, Step, Steps
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.combat import block_pairs, can_attack, judge
 from blackpoker.runtime.engine.errors import NestingLimit
@@ -33,6 +30,10 @@ from blackpoker.runtime.engine.state import Followup, Frame, Origin, Request, Re
 from blackpoker.runtime.engine.targets import resolve_name, retarget_candidates, still_valid
 from blackpoker.runtime.engine.triggers import happened, requested
 from blackpoker.runtime.engine.zones import owner, rank, rank_label_of, virtual_card
+from blackpoker.runtime.rules import program
+from blackpoker.runtime.rules.enums import Face
+from blackpoker.runtime.rules.model import Speed
+from blackpoker.runtime.rules.program import Event, PlayerRef, State, Step, Steps
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table

@@ -4,7 +4,7 @@ The state keeps a target by identity (`StateTarget`: a unit id, a request id, a 
 index); an option names it as its text does, without the game (`OptionTarget`: a character
 by its first card, a request by its stage position or resolving depth, a hidden character
 by its id); a written command names a character by owner and card face (`CommandTarget`).
-Options print through `options.target_text`; commands parse in runtime/scenario/notation.py.
+Options print through `options.target_text`; commands parse in runtime/play/notation.py.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 # Imported at run time, not only for the type checker: a dataclass compiled with mypyc needs
 # its field types then (docs/engine.md, "The compiled engine").
-from blackpoker.compiler.cards import Card
+from blackpoker.runtime.rules.cards import Card
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +32,11 @@ class RequestRef:
     """A request (on the stage or resolving), by its id."""
 
     uid: int
+
+
+def player_name(index: int) -> str:
+    """How the notation, logs and views name a player: p1, p2."""
+    return f"p{index + 1}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,22 +7,19 @@ option search fills; nothing in the engine keeps state outside a context or a ga
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable
-from functools import cached_property, reduce
+from functools import reduce
 from operator import or_
 from typing import Generic, TypeVar
 
-from blackpoker.compiler.emit_json import ruleset_json
-from blackpoker.compiler.keyspec import CardPattern, KeySpec
-from blackpoker.compiler.matcher import KeyMatcher, compile_matcher
-from blackpoker.compiler.model import Action, Character, Edition, Format, Limit, RuleSet, When
-from blackpoker.compiler.program import Ability, ChangeNumber, Event, Quantity, Target
-from blackpoker.runtime.engine.legal import KeyWays, LastPlan, Planned, Requestable, Timed, requestables
 from blackpoker.runtime.engine.options import Payment
+from blackpoker.runtime.engine.plans import KeyWays, LastPlan, Planned, Requestable, Timed
 from blackpoker.runtime.engine.state import PLAYERS
 from blackpoker.runtime.engine.zones import DECK, DECK_SIZE
+from blackpoker.runtime.rules.keyspec import CardPattern, KeySpec
+from blackpoker.runtime.rules.matcher import KeyMatcher, compile_matcher
+from blackpoker.runtime.rules.model import Action, Character, Edition, Format, Limit, RuleSet, When
+from blackpoker.runtime.rules.program import Ability, ChangeNumber, Event, Quantity, Target
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -99,7 +96,7 @@ class Rules:
         # keyed action id → which game cards can be its key cards
         self.relevant: dict[str, int] = {i: reduce(or_, cards, 0) for i, _, cards in keyed}
         # keyed action id → the cards of each of its patterns, when its key is one card of each
-        # and no card meets two: its ways are listed without the matcher (legal.one_of_each)
+        # and no card meets two: its ways are listed without the matcher (option_search.one_of_each)
         self.one_per_pattern: dict[str, tuple[int, ...]] = {
             i: cards for i, key, cards in keyed if takes_one_per_pattern(key, cards)
         }
@@ -109,9 +106,9 @@ class Rules:
                 {z for a in ruleset.actions if a.key is not None and a.direct for z in a.key_from} - {"hand"}
             )
         )
-        # the direct actions each timing situation allows
-        direct = tuple(a for a in ruleset.actions if a.direct)
-        self.requestables: Timed = requestables(direct, self.target_specs)
+        # the direct actions each timing situation allows: made by the option search when it
+        # first plans a hand (option_search.timed_requestables), as it fills the caches below
+        self.requestables: Timed | None = None
         # resolved action id → the actions its resolution triggers (誘発条件 `triggered_by`)
         triggered: dict[str, list[Action]] = {}
         requested: dict[str, list[Action]] = {}  # requested action id → the actions it triggers
@@ -181,19 +178,13 @@ class Rules:
         self.discard_ways: Recent[tuple[int, tuple[int, ...]], tuple[tuple[Payment, ...], ...]] = Recent(
             DISCARD_WAYS_SIZE
         )
-        # each player's last plan, in front of `hand_plans` (legal.LastPlan)
+        # each player's last plan, in front of `hand_plans` (option_search.LastPlan)
         self.last_plans: list[LastPlan | None] = [None for _ in PLAYERS]
 
     def __reduce__(self) -> tuple[object, ...]:
         # A context travels as its rule set and is rebuilt, caches empty, where it arrives: a
         # cluster worker receives it once and its games share it from then on.
         return Rules, (self.ruleset,)
-
-    @cached_property
-    def ruleset_hash(self) -> str:
-        """Of the compiled rule set as JSON: command logs name the rules they were played by."""
-        text = json.dumps(ruleset_json(self.ruleset), sort_keys=True, ensure_ascii=False)
-        return hashlib.sha256(text.encode()).hexdigest()
 
     def action(self, action_id: str) -> Action:
         return self.ruleset.action(action_id)

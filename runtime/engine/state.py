@@ -10,15 +10,13 @@ import dataclasses
 import random
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from blackpoker.compiler.model import Action, Character
-from blackpoker.compiler.program import Step
+from blackpoker.runtime.engine.options import Choice, Prompt
 from blackpoker.runtime.engine.refs import StateTarget
 from blackpoker.runtime.engine.start import Start
-
-if TYPE_CHECKING:  # options.py prints player names from here
-    from blackpoker.runtime.engine.options import Choice, Prompt
+from blackpoker.runtime.rules.model import Action, Character
+from blackpoker.runtime.rules.program import Step
 
 PLAYERS = (0, 1)
 
@@ -258,7 +256,8 @@ class GameState:
     left: list[int] | None = None
 
     def copy(self) -> GameState:
-        rng = random.Random()
+        # made bare, then given the state: `Random()` would first seed itself from the system
+        rng = random.Random.__new__(random.Random)
         rng.setstate(self.rng.getstate())
         return GameState(
             (self.players[0].copy(), self.players[1].copy()),
@@ -311,7 +310,3 @@ class GameState:
         """The requests that may hold key cards: on the stage, resolving, or pending."""
         found = [*self.stage, *(r.request for r in self.resolving)]
         return found if self.pending is None else [*found, self.pending]
-
-
-def player_name(index: int) -> str:
-    return f"p{index + 1}"

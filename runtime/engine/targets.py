@@ -8,9 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from blackpoker.compiler.model import Face, Limit
-from blackpoker.compiler.program import CardRange, PlayerName, State, TargetKind
-from blackpoker.compiler.program import Target as TargetSpec
 from blackpoker.runtime.engine.refs import (
     CardRef,
     CharacterByCard,
@@ -27,6 +24,10 @@ from blackpoker.runtime.engine.refs import (
 )
 from blackpoker.runtime.engine.state import GameState, PlayerState, Request, Unit
 from blackpoker.runtime.engine.zones import card
+from blackpoker.runtime.rules.enums import Face
+from blackpoker.runtime.rules.model import Limit
+from blackpoker.runtime.rules.program import CardRange, PlayerName, State, TargetKind
+from blackpoker.runtime.rules.program import Target as TargetSpec
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table

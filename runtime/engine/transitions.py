@@ -10,11 +10,12 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from blackpoker.compiler.model import Character, CharacterTrigger, Face, SizeRule, When
-from blackpoker.compiler.program import Kind
 from blackpoker.runtime.engine.refs import CardRef
 from blackpoker.runtime.engine.state import GameState, Request, Unit
 from blackpoker.runtime.engine.zones import card, owner, rank, rank_label_of
+from blackpoker.runtime.rules.enums import Face
+from blackpoker.runtime.rules.model import Character, CharacterTrigger, SizeRule, When
+from blackpoker.runtime.rules.program import Kind
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table

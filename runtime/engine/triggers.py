@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from blackpoker.compiler.model import When
-from blackpoker.compiler.program import Event, PlayerName
 from blackpoker.runtime.engine.expressions import condition
 from blackpoker.runtime.engine.state import Origin, Request, Resolution
 from blackpoker.runtime.engine.transitions import trigger_for
 from blackpoker.runtime.engine.zones import label
+from blackpoker.runtime.rules.model import When
+from blackpoker.runtime.rules.program import Event, PlayerName
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table

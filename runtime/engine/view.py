@@ -20,12 +20,12 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from blackpoker.compiler.model import Visibility
 from blackpoker.runtime.engine.abilities import size
-from blackpoker.runtime.engine.determinize import PublicGame
+from blackpoker.runtime.engine.determinize import deal, named_cards
 from blackpoker.runtime.engine.options import Option, Pass, hidden_ref, target_text
 from blackpoker.runtime.engine.refs import (
     CardRef,
@@ -34,10 +34,12 @@ from blackpoker.runtime.engine.refs import (
     HiddenZoneCard,
     UnitRef,
     ZoneCard,
+    player_name,
 )
-from blackpoker.runtime.engine.state import GameState, Request, Unit, player_name
+from blackpoker.runtime.engine.state import GameState, Request, Unit
 from blackpoker.runtime.engine.targets import named
 from blackpoker.runtime.engine.zones import label
+from blackpoker.runtime.rules.model import Visibility
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.game import Game
@@ -104,17 +106,80 @@ class View:
 
     def visible_cards(self) -> set[int]:
         """Every card id the view shows: `blackpoker play` prints a card only if it is here."""
-        found: set[int] = set()
-        for p in self.players:
-            found.update(p.hand or ())
-            found.update(p.graveyard)
-            for zone in p.zones:
-                found.update(zone.cards or ())
-            for unit in p.field:
-                found.update(unit.cards)
-        for request in (*self.stage, *self.resolving):
+        return shown_cards(self.players, self.stage, self.resolving)
+
+
+def shown_cards(players: tuple[PlayerView, ...], *requests: tuple[RequestView, ...]) -> set[int]:
+    """Every card id these parts of a view show: its players' and its requests'."""
+    found: set[int] = set()
+    for p in players:
+        found.update(p.hand or ())
+        found.update(p.graveyard)
+        for zone in p.zones:
+            found.update(zone.cards or ())
+        for unit in p.field:
+            found.update(unit.cards)
+    for part in requests:
+        for request in part:
             found.update(request.key_cards)
-        return found
+    return found
+
+
+class PublicGame:
+    """A player's handle on the game being decided: it gives out dealt games, never the real one.
+
+    It is valid while the decision it came with is being made (the game moves on after it).
+    """
+
+    __slots__ = ("_arranged", "_game", "_named", "_seen", "_shown", "me")
+
+    def __init__(
+        self,
+        game: Game,
+        me: int,
+        shown: tuple[
+            tuple[PlayerView, ...], tuple[RequestView, ...], tuple[RequestView, ...], tuple[Option, ...]
+        ],
+    ) -> None:
+        self._game = game
+        self._shown = shown  # the view's players, stage, resolving and options it came with
+        # found on the first deal (most views are never dealt from): the cards `me` sees where
+        # they lie (the view's, and their own cards out of the game), and those the options name
+        self._seen: set[int] = set()
+        self._named: set[int] | None = None
+        self._arranged: Game | None = None
+        self.me = me
+
+    def _known(self) -> tuple[set[int], set[int]]:
+        if self._named is None:
+            players, stage, resolving, options = self._shown
+            outside = self._game.state.players[self.me].outside
+            self._seen = shown_cards(players, stage, resolving) | set(outside)
+            self._named = named_cards(options)
+        return self._seen, self._named
+
+    def sample(self, rng: random.Random) -> Game:
+        """A game like the real one where every card `me` may not see is dealt from `rng`, and
+        chance (later shuffles) runs on a generator seeded from `rng` too."""
+        return self._dealt(rng, random.Random(rng.getrandbits(64)))
+
+    def arranged(self) -> Game:
+        """One game like the real one where the cards `me` may not see lie in a fixed order
+        (each player's sorted), for a reader that needs a whole game but no guess at the hidden
+        cards (the greedy agent reads the values of programs in it); made once, not to be played."""
+        if self._arranged is None:
+            self._arranged = self._dealt(None, random.Random(0))
+        return self._arranged
+
+    def _dealt(self, rng: random.Random | None, chance: random.Random) -> Game:
+        from blackpoker.runtime.engine.game import Game
+
+        state = self._game.state.copy()
+        deal(state, *self._known(), rng)
+        state.rng = chance
+        dealt = Game(self._game.rules, state)
+        dealt.decisions = self._game.decisions
+        return dealt
 
 
 def view(game: Game, me: int) -> View:
@@ -125,19 +190,20 @@ def view(game: Game, me: int) -> View:
     options = game.legal_options() if game.to_move == me else ()
     if options and (hidden or state.players[1 - me].zones):  # a face-down trump is in a zone
         options = masked_options(state, options, hidden)
+    stage = tuple(_request(state, r, hidden, me) for r in state.stage) if state.stage else ()
+    busy = state.resolving or state.pending
+    resolving = tuple(_request(state, r, hidden, me) for r in _resolving(state)) if busy else ()
     return View(
         me,
         players,
         state.turn,
         state.turn_player,
         state.chance,
-        tuple(_request(state, r, hidden, me) for r in state.stage) if state.stage else (),
-        tuple(_request(state, r, hidden, me) for r in _resolving(state))
-        if state.resolving or state.pending
-        else (),
+        stage,
+        resolving,
         state.result,
         options,
-        PublicGame(game, me),
+        PublicGame(game, me, (players, stage, resolving, options)),
     )
 
 

@@ -5,7 +5,7 @@ Two Jokers are two distinct physical cards with equal values; the int keeps them
 
 from __future__ import annotations
 
-from blackpoker.compiler.cards import Card, full_deck
+from blackpoker.runtime.rules.cards import Card, full_deck
 
 DECK: tuple[Card, ...] = full_deck()
 DECK_SIZE = len(DECK)

@@ -13,15 +13,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from blackpoker.runtime.engine.determinize import PublicGame
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
+from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.rules import Rules
-from blackpoker.runtime.engine.state import player_name
-from blackpoker.runtime.engine.view import View
+from blackpoker.runtime.engine.view import View, view
 from blackpoker.runtime.play.agents import by_command
-from blackpoker.runtime.scenario.explain import explain
-from blackpoker.runtime.scenario.notation import NotationError, parse_command
+from blackpoker.runtime.play.explain import explain
+from blackpoker.runtime.play.notation import NotationError, parse_command
 
 REQUEST_STEPS = ("アクション", "キーカード", "支払い", "対象")
 CHOICE_STEPS = ("答え", "カード・対象")
@@ -208,7 +207,7 @@ def command_option(game: Game, me: int, options: Sequence[Option], text: str, hi
     it is refused: the notation's error, or the rule the command breaks (the engine's one
     legality check, as the ruling scenarios explain it).
 
-    The rule is found in a game dealt from what `me` sees (engine/determinize.py), never in
+    The rule is found in a game dealt from what `me` sees (the view's `public` handle), never in
     the real one: a refusal must not tell what a hidden card is (`p2 has no ♠5 on the field`
     would say that a face-down character is ♠5 when it is not said)."""
     found = by_command(text, me, options)
@@ -219,5 +218,7 @@ def command_option(game: Game, me: int, options: Sequence[Option], text: str, hi
         command = parse_command(written)
     except NotationError as error:
         return f"'{text}' は選択肢でもコマンドでもありません: {error.message}{hint}"
-    seen = PublicGame(game, me).sample(random.Random(game.decisions))
+    public = view(game, me).public
+    assert public is not None  # every view has its handle
+    seen = public.sample(random.Random(game.decisions))
     return f"できません: {explain(seen, command)}"

@@ -23,8 +23,7 @@ from blackpoker.runtime.engine.events import (
 )
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass
-from blackpoker.runtime.engine.refs import CharacterByCard
-from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.refs import CharacterByCard, player_name
 from blackpoker.runtime.engine.view import hidden_from, masked, view
 from blackpoker.runtime.engine.zones import label
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
-from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.rules import rules_of
 from blackpoker.runtime.play.selfplay import GameRecord
 from blackpoker.runtime.play.simulation import Plan, chunks, play_games
+from blackpoker.runtime.rules.diagnostics import BlackPokerError, Diagnostic, Location
+from blackpoker.runtime.rules.model import RuleSet
 
 if TYPE_CHECKING:
     from distributed import Client

@@ -12,9 +12,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from blackpoker.compiler.model import Combat
-from blackpoker.runtime.engine.state import GameState, PlayerState, player_name
+from blackpoker.runtime.engine.refs import player_name
+from blackpoker.runtime.engine.state import GameState, PlayerState
 from blackpoker.runtime.engine.transitions import printed_size
+from blackpoker.runtime.rules.model import Combat
 
 NAMES = (
     "life",

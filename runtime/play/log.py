@@ -15,14 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, assert_never
 
-from blackpoker.compiler import CompileError
-from blackpoker.compiler.deck import read_deck
-from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
-from blackpoker.compiler.environment import Environment, is_path
-from blackpoker.compiler.load import read_regular_file
-from blackpoker.compiler.model import RuleSet
+from blackpoker.compiler.documents.deck import read_deck
+from blackpoker.compiler.documents.regulation import Regulations, additions, parse_regulation
+from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.load import is_path, read_regular_file
 from blackpoker.compiler.parse import EditionSource
-from blackpoker.compiler.regulation import Regulations, additions, parse_regulation
 from blackpoker.runtime.engine.events import (
     Decided,
     Discarded,
@@ -40,8 +37,8 @@ from blackpoker.runtime.engine.events import (
 )
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
-from blackpoker.runtime.engine.rules import Rules
-from blackpoker.runtime.engine.state import PLAYERS, player_name
+from blackpoker.runtime.engine.refs import player_name
+from blackpoker.runtime.engine.state import PLAYERS
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.regulation import Dealt, Setup
 from blackpoker.runtime.play.source import (
@@ -56,6 +53,8 @@ from blackpoker.runtime.play.source import (
     file_record,
     sha256,
 )
+from blackpoker.runtime.rules.diagnostics import BlackPokerError, CompileError, Diagnostic, Location
+from blackpoker.runtime.rules.model import RuleSet
 
 LOG_KIND = "blackpoker-command-log"
 REGULATION = "regulation"  # the header key of a game played under a regulation
@@ -92,7 +91,7 @@ def log_lines(
     header: dict[str, Any] = {
         "log": LOG_KIND,
         "version": LOG_VERSION,
-        "ruleset": game.rules.ruleset_hash,
+        "ruleset": game.rules.ruleset.digest,
         "edition": game.rules.edition.id,
         "format": game.rules.format.id,
         "seed": game.seed,
@@ -317,7 +316,7 @@ def _rules(
     if REGULATION in data:
         dealt = _dealt(header, rules, folder, served, lambda: env.regulations(edition or data["edition"]))
         rules = dealt.setup.additions.widen(rules)
-    current = Rules(rules).ruleset_hash
+    current = rules.digest
     if current != data["ruleset"]:
         changed = [
             key if served else str(path) for key, path in files.items() if sha256(path) != data[key]["sha256"]

@@ -15,15 +15,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from blackpoker.compiler.cards import Card, full_deck
-from blackpoker.compiler.deck import Deck
-from blackpoker.compiler.diagnostics import Diagnostic
-from blackpoker.compiler.model import Edition
-from blackpoker.compiler.regulation import Additions, Count, Frame, Option, Regulation
+from blackpoker.compiler.documents.deck import Deck
+from blackpoker.compiler.documents.regulation import Additions, Count, Frame, Option, Regulation
+from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.start import Start
-from blackpoker.runtime.engine.state import PLAYERS, player_name
+from blackpoker.runtime.engine.state import PLAYERS
 from blackpoker.runtime.engine.zones import card, deck_ids
 from blackpoker.runtime.play.source import file_record
+from blackpoker.runtime.rules.cards import Card, full_deck
+from blackpoker.runtime.rules.diagnostics import Diagnostic
+from blackpoker.runtime.rules.model import Edition
 
 Cards = tuple[Card, ...]
 

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from blackpoker.compiler.model import RuleSet
-from blackpoker.runtime.play.agents import Agent, FirstLegalAgent, GreedyAgent, RandomAgent
+from blackpoker.runtime.play.agents import Agent, FirstLegalAgent, RandomAgent
+from blackpoker.runtime.play.greedy import GreedyAgent
 from blackpoker.runtime.play.search import DEFAULT_BUDGET, SearchAgent
+from blackpoker.runtime.rules.model import RuleSet
 
 AGENTS = ("random", "first", "greedy", "search")  # `search` may carry a budget: search:400
 BUDGETED = "search"

@@ -16,12 +16,13 @@ import random
 import time
 from collections.abc import Sequence
 
-from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option, Pass
 from blackpoker.runtime.engine.view import View, hidden_from, masked_options
-from blackpoker.runtime.play.agents import GreedyAgent, decide, idle
+from blackpoker.runtime.play.agents import decide, idle
 from blackpoker.runtime.play.features import WEIGHTS, fitted_value
+from blackpoker.runtime.play.greedy import GreedyAgent
+from blackpoker.runtime.rules.model import RuleSet
 
 DEFAULT_BUDGET = 32  # iterations per decision: see docs/simulate.md's ladder for why
 HORIZON = 12  # decisions played on after the root option, at most, before the position is scored

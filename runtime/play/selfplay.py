@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from blackpoker.compiler.model import RuleSet, Visibility
 from blackpoker.compiler.outputs import write_whole
 from blackpoker.runtime.engine.errors import EngineError
 from blackpoker.runtime.engine.game import Game
@@ -24,6 +23,7 @@ from blackpoker.runtime.play.log import log_text
 from blackpoker.runtime.play.regulation import Dealt, Match, Setup
 from blackpoker.runtime.play.roster import make_agent
 from blackpoker.runtime.play.source import RulesSource
+from blackpoker.runtime.rules.model import RuleSet, Visibility
 
 DECISION_CAP = 5_000
 YOUNG_THRESHOLD = 10_000  # allocations between collections of the youngest generation during a run

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from multiprocessing import resource_tracker
 from pathlib import Path
 
-from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.rules import Rules, rules_of
 from blackpoker.runtime.play.regulation import Setup
 from blackpoker.runtime.play.selfplay import (
@@ -28,6 +27,7 @@ from blackpoker.runtime.play.selfplay import (
     play_match,
 )
 from blackpoker.runtime.play.source import RulesSource
+from blackpoker.runtime.rules.model import RuleSet
 
 # RulesSource is part of this module's interface: a Plan is made from one.
 __all__ = ["CHUNKS_PER_JOB", "Plan", "RulesSource", "chunks", "play_games", "run", "run_all"]

@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.compiler.environment import Environment, is_path
-from blackpoker.compiler.extra import EXTRA_FORMAT
-from blackpoker.compiler.model import RuleSet
+from blackpoker.runtime.rules.model import RuleSet
 
 # The header keys of the files a rule set was compiled from (the last: the list file a local
 # rule's `extra:` names), and of a built-in extra list.

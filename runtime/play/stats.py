@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from blackpoker.compiler.model import RuleSet
-from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.play.distributions import normal_two_sided, t_quantile, t_two_sided
 from blackpoker.runtime.play.selfplay import GameRecord
+from blackpoker.runtime.rules.model import RuleSet
 
 Z95 = 1.959963984540054  # the standard normal quantile of 97.5%: two-sided 95%
 CONFIDENCE = 0.95

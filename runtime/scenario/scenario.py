@@ -11,16 +11,15 @@ from itertools import combinations, islice
 from pathlib import Path
 from typing import Any, assert_never
 
-from blackpoker.compiler import CompileError
-from blackpoker.compiler.cards import Card
-from blackpoker.compiler.deck import Deck, read_deck
-from blackpoker.compiler.diagnostics import Diagnostic
-from blackpoker.compiler.environment import Environment, display, find_files, is_path
-from blackpoker.compiler.load import Document, PathKey, load_file
-from blackpoker.compiler.matcher import compile_matcher
-from blackpoker.compiler.model import Face, RuleSet, Visibility
+from blackpoker.compiler.documents.deck import Deck, read_deck
+from blackpoker.compiler.documents.regulation import (
+    additions,
+    deck_problems,
+    parse_regulation,
+)
+from blackpoker.compiler.environment import Environment, display, find_files
+from blackpoker.compiler.load import Document, PathKey, is_path, load_file
 from blackpoker.compiler.parse import EditionSource, OverlaySource
-from blackpoker.compiler.regulation import additions, deck_problems, parse_regulation
 from blackpoker.compiler.validate import schema_problems
 from blackpoker.runtime.engine.abilities import size
 from blackpoker.runtime.engine.errors import InvariantError
@@ -41,12 +40,18 @@ from blackpoker.runtime.engine.events import (
 )
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
-from blackpoker.runtime.engine.state import GameState, PlayerState, Unit, player_name
+from blackpoker.runtime.engine.refs import player_name
+from blackpoker.runtime.engine.state import GameState, PlayerState, Unit
 from blackpoker.runtime.engine.zones import card, deck_ids, label
+from blackpoker.runtime.play.explain import explain
+from blackpoker.runtime.play.notation import Command, NotationError, name_characters, parse_command
 from blackpoker.runtime.play.regulation import Match, Setup, start_problems
 from blackpoker.runtime.play.source import DECK_FILE, EDITION_FILE, EXTRA_FILE, RULES_FILE, ServedFiles
-from blackpoker.runtime.scenario.explain import explain
-from blackpoker.runtime.scenario.notation import Command, NotationError, name_characters, parse_command
+from blackpoker.runtime.rules.cards import Card
+from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic
+from blackpoker.runtime.rules.enums import Face
+from blackpoker.runtime.rules.matcher import compile_matcher
+from blackpoker.runtime.rules.model import RuleSet, Visibility
 
 PLAYER_KEYS = ("p1", "p2")
 NO_CARD = "none"  # `graveyard_top` of an empty graveyard

@@ -12,8 +12,13 @@ from typing import Any
 
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass, target_text
-from blackpoker.runtime.engine.refs import CharacterByCard, HiddenCharacter, OptionTarget, PlayerRef
-from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.refs import (
+    CharacterByCard,
+    HiddenCharacter,
+    OptionTarget,
+    PlayerRef,
+    player_name,
+)
 from blackpoker.runtime.engine.view import CharacterView, RequestView, View
 from blackpoker.runtime.engine.zones import card, label
 

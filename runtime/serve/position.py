@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 from blackpoker.compiler.environment import is_path
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.source import RulesSource

@@ -28,13 +28,13 @@ from typing import Any
 from urllib.parse import SplitResult, parse_qs, urlsplit
 
 from blackpoker.compiler import CompileError
-from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.environment import Environment, is_path
-from blackpoker.compiler.model import RuleSet
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.play.log import ReplayError
 from blackpoker.runtime.play.roster import AGENTS, make_agent
 from blackpoker.runtime.play.source import RulesSource, ServedFiles
+from blackpoker.runtime.rules.diagnostics import Diagnostic
+from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.runtime.scenario.scenario import build, load
 from blackpoker.runtime.serve.board import Json
 from blackpoker.runtime.serve.limits import Connections, Deadline, Limits, served_agent

@@ -16,7 +16,7 @@ from typing import Any
 
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
-from blackpoker.runtime.engine.state import player_name
+from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.view import View, view
 from blackpoker.runtime.play.agents import Agent, decide
 from blackpoker.runtime.play.choosing import (

@@ -1,21 +1,23 @@
 """The complete list of legal requests for the chance holder: timing, limits, key cards,
 every way to pay the cost (runtime/engine/payments.py) and every target.
 
-The search enumerates what the checks of runtime/engine/legality.py accept, with their
+The search enumerates what the checks of runtime/engine/request_checks.py accept, with their
 predicates; the two agree (tests/test_legality.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import product
 from typing import TYPE_CHECKING
 
-from blackpoker.compiler.model import Action, Limit
-from blackpoker.compiler.program import Target
 from blackpoker.runtime.engine.expressions import reads_key, requirement_holds
-from blackpoker.runtime.engine.legality import (
+from blackpoker.runtime.engine.options import Payment, RequestOption, first_per_value, sort_cards
+from blackpoker.runtime.engine.payments import UNITS
+from blackpoker.runtime.engine.plans import Cost, KeyWays, LastPlan, Paid, Planned, Requestable, Timed
+from blackpoker.runtime.engine.refs import OptionTarget
+from blackpoker.runtime.engine.request_checks import (
     causing_units,
     cost_needed,
     once_allows,
@@ -23,104 +25,29 @@ from blackpoker.runtime.engine.legality import (
     turn_allows,
     waived_units,
 )
-from blackpoker.runtime.engine.options import Payment, RequestOption, first_per_value, sort_cards
-from blackpoker.runtime.engine.payments import UNITS
-from blackpoker.runtime.engine.refs import OptionTarget
+from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.targets import candidates
 from blackpoker.runtime.engine.zones import CARD_SORT_KEY, card, order
+from blackpoker.runtime.rules.model import Action, Limit
+from blackpoker.runtime.rules.program import Target
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
 
 
-Cost = tuple[tuple[str, int], ...]  # (unit letter, how many), in letter order
-KeyWays = list[tuple[int, ...]]
 NO_KEYS: list[tuple[int, ...]] = [()]
 HAND = ("hand",)  # where key cards come from unless an action says otherwise
 NO_TARGET: list[OptionTarget | None] = [None]
 NO_COST: list[tuple[Payment, ...]] = [()]
 
 
-@dataclass(frozen=True, slots=True)
-class Requestable:
-    """What the option search reads of a direct action on every decision, derived once."""
-
-    action: Action
-    once: bool  # limited to once per turn (then `once_allows` decides)
-    cost: Cost
-    fixed: Cost  # the part of the cost whose ways do not depend on the key cards
-    uses_hand: bool  # some unit's ways depend on the cards the key cards leave (D)
-    hand_only: bool  # no unit's ways depend on the field (no B, no S): the hand decides them
-    pays: Sequence[tuple[Payment, ...]] | None  # every payment when they never change (nothing, or only L)
-    target: Target | None  # its `target` step
-    keyed_target: bool  # the target test reads the key cards, so candidates differ per key way
-    keyed_requirement: bool  # `requires` reads the key cards, so it holds per key way
-
-
-@dataclass(frozen=True, slots=True)
-class LastPlan:
-    """A player's last plan with the situation it was found for: four times in ten, a player
-    decides again with the same hand (the stage's passes), and comparing the hand as it lies
-    costs less than sorting it and looking the plan up."""
-
-    cards: list[int]  # the hand in its order then (a copy)
-    main: bool
-    turn: bool
-    hand: tuple[int, ...]  # sorted
-    plan: tuple[Planned, ...]
-
-    # written out: mypyc compiles this one, not the Python one a dataclass generates (docs/engine.md)
-    def __init__(
-        self, cards: list[int], main: bool, turn: bool, hand: tuple[int, ...], plan: tuple[Planned, ...]
-    ) -> None:
-        object.__setattr__(self, "cards", cards)
-        object.__setattr__(self, "main", main)
-        object.__setattr__(self, "turn", turn)
-        object.__setattr__(self, "hand", hand)
-        object.__setattr__(self, "plan", plan)
-
-
-Timed = dict[tuple[bool, bool], tuple[Requestable, ...]]
-Paid = tuple[tuple[tuple[int, ...], Sequence[tuple[Payment, ...]]], ...]  # (key cards, their payments)
-
-
-class Planned:
-    """A direct action as one player's hand allows it: what of its options the hand alone
-    decides, worked out once per hand and only when first needed (`paid`, `made`). `hand` is
-    read only for a cost that reads the cards the key cards leave (D): any other plan serves
-    every hand with the same key-card ways (`_planned`)."""
-
-    __slots__ = ("_made", "_paid", "entry", "hand", "player", "ways")
-
-    def __init__(self, entry: Requestable, player: int, hand: tuple[int, ...], ways: KeyWays) -> None:
-        self.entry = entry
-        self.player = player
-        self.hand = hand
-        self.ways = ways  # its key-card ways, never empty
-        self._paid: Paid | None = None
-        self._made: tuple[Paid, Sequence[OptionTarget | None], tuple[RequestOption, ...]] | None = None
-
-    def paid(self, g: Table) -> Paid:
-        """Each key way that can pay the cost, with its payments; only for a `hand_only` cost."""
-        if self._paid is None:
-            self._paid = _paid(Payer(g, self.player), self.entry, self.hand, self.ways, False)
-        return self._paid
-
-    def made(self, paid: Paid, targets: Sequence[OptionTarget | None]) -> tuple[RequestOption, ...]:
-        """Its options with these payments at these targets, when neither depends on the key
-        way beyond `paid`. The last ones are kept: the hand, the field and so the payments
-        and targets often stay the same from one of the player's decisions to the next."""
-        last = self._made
-        if last is not None and last[0] == paid and last[1] == targets:
-            return last[2]
-        action = self.entry.action
-        options = tuple(
-            RequestOption(self.player, action.id, action.name, keys, payment, target)
-            for keys, pays in paid
-            for payment, target in product(pays, targets)
-        )
-        self._made = (paid, targets, options)
-        return options
+def timed_requestables(rules: Rules) -> Timed:
+    """The context's direct actions each timing situation allows, made on first use."""
+    timed = rules.requestables
+    if timed is None:
+        direct = tuple(a for a in rules.actions if a.direct)
+        timed = rules.requestables = requestables(direct, rules.target_specs)
+    return timed
 
 
 def requestables(actions: tuple[Action, ...], specs: Mapping[str, Target]) -> Timed:
@@ -270,7 +197,7 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
         whole = not keyed and (entry.target is None or aims is not None)
         made: Sequence[RequestOption]
         if by_hand and whole:
-            made = planned.made(planned.paid(g), NO_TARGET if aims is None else aims)
+            made = planned.made(hand_paid(g, planned), NO_TARGET if aims is None else aims)
         elif whole and entry is planned.entry and not free and not entry.uses_hand:  # paid from the field
             payer = payer or Payer(g, p)
             made = planned.made(
@@ -278,7 +205,7 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
             )
         else:
             if by_hand:
-                paid = planned.paid(g)
+                paid = hand_paid(g, planned)
             else:
                 payer = payer or Payer(g, p)
                 paid = _paid(payer, entry, hand, planned.ways, free)
@@ -303,6 +230,16 @@ def request_options(g: Table, p: int) -> list[RequestOption]:
         else:  # each option once per causing character
             found.extend(replace(option, source=source) for source in sources for option in made)
     return found
+
+
+def hand_paid(g: Table, planned: Planned) -> Paid:
+    """Each key way of a plan that can pay its cost, with its payments: only for a `hand_only`
+    cost, which the hand alone decides, so it is found once per plan."""
+    paid = planned.paid
+    if paid is None:
+        payer = Payer(g, planned.player)
+        paid = planned.paid = _paid(payer, planned.entry, planned.hand, planned.ways, False)
+    return paid
 
 
 def _paid(payer: Payer, entry: Requestable, hand: tuple[int, ...], ways: KeyWays, free: bool) -> Paid:
@@ -331,7 +268,7 @@ def hand_plan(
     held = sum(1 << c for c in hand)
     ordered = sort_cards(hand)  # as key_ways takes them: sorted once for every action
     plan = []
-    for entry in g.rules.requestables[main, turn]:
+    for entry in timed_requestables(g.rules)[main, turn]:
         action_id = entry.action.id
         if action_id in known:
             planned = known[action_id]

@@ -1,15 +1,15 @@
 """Why a command is not a legal option: the first rule it breaks, in words, with its name.
 
-A request is explained by the engine's legality checks (runtime/engine/legality.py), the
+A request is explained by the engine's legality checks (runtime/engine/request_checks.py), the
 same ones the option search applies; a pass or an answer by the few rules they have.
 """
 
 from __future__ import annotations
 
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.legality import DECIDING, NOT_ANSWERING, first_refusal
-from blackpoker.runtime.engine.state import player_name
-from blackpoker.runtime.scenario.notation import Command
+from blackpoker.runtime.engine.refs import player_name
+from blackpoker.runtime.engine.request_checks import DECIDING, NOT_ANSWERING, first_refusal
+from blackpoker.runtime.play.notation import Command
 
 ANSWER = "answer"  # the rule of an answer that no effect asks for, or that is not offered
 

@@ -8,8 +8,8 @@ from enum import Enum
 from functools import total_ordering
 from typing import Any
 
-from blackpoker.compiler.frozen import rebuilt
-from blackpoker.compiler.normalize import normalize
+from blackpoker.runtime.rules.frozen import rebuilt
+from blackpoker.runtime.rules.normalize import normalize
 
 
 @total_ordering

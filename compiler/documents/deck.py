@@ -10,10 +10,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from blackpoker.compiler.cards import Card, full_deck
-from blackpoker.compiler.diagnostics import Diagnostic
 from blackpoker.compiler.load import Document, load_file
 from blackpoker.compiler.validate import schema_problems
+from blackpoker.runtime.rules.cards import Card, full_deck
+from blackpoker.runtime.rules.diagnostics import Diagnostic
 
 SET_RULE = "§3.3"  # 使用できるトランプ: the common rules every edition shares
 MAX_JOKERS = sum(card.is_joker for card in full_deck())

@@ -10,8 +10,6 @@ from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 
-from blackpoker.compiler.cards import Card
-from blackpoker.compiler.diagnostics import BlackPokerError, Diagnostic, Location
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, target_text
 from blackpoker.runtime.engine.payments import UNITS, OwnCharacter
@@ -24,6 +22,8 @@ from blackpoker.runtime.engine.refs import (
     WrittenZoneCard,
 )
 from blackpoker.runtime.engine.zones import card, owner
+from blackpoker.runtime.rules.cards import Card
+from blackpoker.runtime.rules.diagnostics import BlackPokerError, Diagnostic, Location
 from lark import Lark, Token, Transformer, UnexpectedInput
 
 
@@ -74,7 +74,7 @@ class NotationError(BlackPokerError, ValueError):
 @cache
 def _parser() -> Lark:
     grammar = (
-        resources.files("blackpoker.runtime.scenario").joinpath("command.lark").read_text(encoding="utf-8")
+        resources.files("blackpoker.runtime.play").joinpath("command.lark").read_text(encoding="utf-8")
     )
     return Lark(grammar, parser="lalr")
 

@@ -8,11 +8,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from blackpoker.compiler.cards import Suit
-from blackpoker.compiler.diagnostics import CompileError, Diagnostic
-from blackpoker.compiler.link import Added, check_abilities, check_action_names, finish, link
+from blackpoker.compiler.checks import Added, check_abilities, check_action_names
+from blackpoker.compiler.link import finish, official
 from blackpoker.compiler.load import Document, PathKey
-from blackpoker.compiler.model import (
+from blackpoker.compiler.needs import dangling, references
+from blackpoker.compiler.parse import (
+    _ACTION,
+    _CHARACTER,
+    EditionSource,
+    _fields,
+    parse_abilities,
+    setup_action,
+)
+from blackpoker.compiler.upstream.vocabulary import vocabulary
+from blackpoker.runtime.rules.cards import Suit
+from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic
+from blackpoker.runtime.rules.model import (
     Action,
     Character,
     CostUnit,
@@ -23,17 +34,7 @@ from blackpoker.compiler.model import (
     Visibility,
     ZoneRule,
 )
-from blackpoker.compiler.needs import dangling, references
-from blackpoker.compiler.parse import (
-    _ACTION,
-    _CHARACTER,
-    EditionSource,
-    _fields,
-    parse_abilities,
-    setup_action,
-)
-from blackpoker.compiler.program import Abilities, All, Event, FaceUp, Player, Requires
-from blackpoker.compiler.upstream.vocabulary import vocabulary
+from blackpoker.runtime.rules.program import Abilities, All, Event, FaceUp, Player, Requires
 
 NUMBERS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = tuple(suit.value for suit in Suit)
@@ -310,11 +311,11 @@ def link_extra(source: EditionSource, extra: ExtraSource) -> RuleSet:
     their own trump zone (their `requires`, or their trigger's `if`, gains that condition),
     except the actions its summoned characters cause: the trump card is part of the
     character then. An action without a program is left out: the engine cannot play it (a
-    trump lists it as pending)."""
+    trump lists it as pending). The edition's own checks passed (`Environment.checked`)."""
     problems = check_extra(extra, source)
     if problems:
         raise CompileError(problems)
-    base = link(source, source.edition.formats[-1].id)
+    base = official(source, source.edition.formats[-1])
     actions = [*base.actions]
     for operation in extra.operations:
         actions += (a for a in (operation, *extra.variants_of(operation.id)) if a.program)

@@ -1,20 +1,23 @@
-"""The compiled rule set: immutable, typed, and exactly what the sheets and the engine consume."""
+"""The compiled rule set: immutable, typed, and exactly what the sheets and the engine consume.
+
+The compiler makes it (compiler/link.py and the document kinds) and hashes it; nothing here
+imports the compiler, so a rule set unpickles, programs and all, where no compiler is loaded.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from blackpoker.compiler.cost import Cost
-from blackpoker.compiler.frozen import rebuilt
-from blackpoker.compiler.keyspec import KeySpec
-from blackpoker.compiler.matcher import KeyMatcher
-
-if TYPE_CHECKING:
-    from blackpoker.compiler.program import Ability, CausedBy, Requires, Step, TriggeredBy
+from blackpoker.runtime.rules.cost import Cost
+from blackpoker.runtime.rules.enums import Face
+from blackpoker.runtime.rules.frozen import rebuilt
+from blackpoker.runtime.rules.keyspec import KeySpec
+from blackpoker.runtime.rules.matcher import KeyMatcher
+from blackpoker.runtime.rules.program import Ability, CausedBy, Requires, Step, TriggeredBy
 
 
 class Timing(StrEnum):
@@ -38,11 +41,6 @@ class Limit(StrEnum):
     ONLY_WITHOUT_TURN = "only_without_turn"
     UNCOUNTERABLE = "uncounterable"
     RESOLVES_BEFORE_COST_TRIGGERS = "resolves_before_cost_triggers"
-
-
-class Face(StrEnum):
-    UP = "up"
-    DOWN = "down"
 
 
 class Attack(StrEnum):
@@ -103,15 +101,7 @@ class Action:
         return self.trigger is Trigger.DIRECT
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # A Step's arguments are MappingProxyType, which does not pickle: an action travels
-        # without its steps and parses them again from `program` (drop this once Step pickles).
-        return _unpickle_action, ({f.name: getattr(self, f.name) for f in fields(self) if f.name != "steps"},)
-
-
-def _unpickle_action(values: dict[str, Any]) -> Action:
-    from blackpoker.compiler.parse import parse_steps  # the parser builds on this module
-
-    return Action(**values, steps=parse_steps(values["program"]))
+        return rebuilt(self)  # with its typed program: the nodes pickle as they are
 
 
 class When(StrEnum):
@@ -359,6 +349,9 @@ class RuleSet:
     fogs: tuple[Fog, ...] = ()
     trumps: tuple[TrumpRule, ...] = ()  # the extra format's abilities
     setup: Action | None = None  # run for each player before the game (the extra format's trumps)
+    # The rule-set hash that command logs name the rules by: the compiler sets it from the rule
+    # set's JSON (compiler/emit_json.py) as it finishes one; the engine only reads it.
+    digest: str = field(default="", compare=False)
     _actions_by_id: MappingProxyType[str, Action] = field(init=False, compare=False, repr=False)
     _characters_by_id: MappingProxyType[str, Character] = field(init=False, compare=False, repr=False)
 
@@ -379,6 +372,7 @@ class RuleSet:
             self.fogs,
             self.trumps,
             self.setup,
+            self.digest,
         )
 
     def action(self, action_id: str) -> Action:

@@ -20,8 +20,8 @@ from enum import Enum
 from functools import reduce
 from typing import Any
 
-from blackpoker.compiler.cards import Card, Suit, full_deck, rank_label
-from blackpoker.compiler.frozen import rebuilt
+from blackpoker.runtime.rules.cards import Card, Suit, full_deck, rank_label
+from blackpoker.runtime.rules.frozen import rebuilt
 
 DECK_SIZE = len(full_deck())
 

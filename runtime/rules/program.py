@@ -17,9 +17,9 @@ from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum, StrEnum
 from typing import Any, ClassVar
 
-from blackpoker.compiler.cards import rank_label
-from blackpoker.compiler.cost import Cost
-from blackpoker.compiler.model import Face
+from blackpoker.runtime.rules.cards import rank_label
+from blackpoker.runtime.rules.cost import Cost
+from blackpoker.runtime.rules.enums import Face
 
 PathKey = tuple[str | int, ...]
 Binding = str  # a name a step binds for the steps after it
@@ -81,11 +81,6 @@ COMPARE: dict[Comparison, Callable[[int, int], bool]] = {
     Comparison.GT: operator.gt,
     Comparison.GE: operator.ge,
 }
-
-
-# names every program may read; `cause`: the cards of the event that triggered the action
-BUILT_IN_NAMES = ("key", "target", "target_key", "attackers", "cause")
-SOURCE = "source"  # the character that caused the request: bound in an action with `caused_by` only
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

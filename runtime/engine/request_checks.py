@@ -1,7 +1,7 @@
 """The one legality check of a request: an ordered list of rules, each refusing or not.
 
 A request written by a player (the command notation's view: cards by value) is legal when
-no check refuses it. The option search (legal.py) enumerates the requests that pass, with
+no check refuses it. The option search (option_search.py) enumerates the requests that pass, with
 the same predicates (`timing_allows`, `turn_allows`, `once_allows`, `waived_units`, the
 payment registry, `targets.candidates`); explanations report the first refusal's message.
 """
@@ -12,9 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from blackpoker.compiler.cards import Card
-from blackpoker.compiler.model import Action, Limit, Timing
-from blackpoker.compiler.program import CausedBy
 from blackpoker.runtime.engine import abilities
 from blackpoker.runtime.engine.expressions import requirement_holds, unmet_requirement
 from blackpoker.runtime.engine.options import target_text
@@ -27,17 +24,21 @@ from blackpoker.runtime.engine.refs import (
     WrittenCharacter,
     WrittenZoneCard,
     ZoneCard,
+    player_name,
 )
-from blackpoker.runtime.engine.state import Unit, player_name
+from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.targets import candidates
 from blackpoker.runtime.engine.zones import card, label, owner
+from blackpoker.runtime.rules.cards import Card
+from blackpoker.runtime.rules.model import Action, Limit, Timing
+from blackpoker.runtime.rules.program import CausedBy
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
 
 
 class Written(Protocol):
-    """A request as a player writes it (runtime/scenario/notation.py's Command is one)."""
+    """A request as a player writes it (runtime/play/notation.py's Command is one)."""
 
     @property
     def player(self) -> int: ...

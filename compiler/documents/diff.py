@@ -15,16 +15,13 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, is_dataclass
 from enum import Enum
-from pathlib import Path
 from typing import Any
 
 import yaml
-from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location
-from blackpoker.compiler.environment import Environment, is_path
-from blackpoker.compiler.extra import EXTRA_FORMAT, ExtraSource
-from blackpoker.compiler.link import check_edition, link
-from blackpoker.compiler.model import Format, RuleSet
-from blackpoker.compiler.parse import EditionSource, OverlaySource, Source
+from blackpoker.compiler.checks import check_edition
+from blackpoker.compiler.parse import EditionSource
+from blackpoker.runtime.rules.diagnostics import CompileError
+from blackpoker.runtime.rules.model import Format, RuleSet
 
 # Every entry of an edition: a diff side without --format, and the sheets' `all` page.
 EVERY_FORMAT = Format(id="all", name="all", mark="")
@@ -77,62 +74,6 @@ class RuleSetDiff:
     @property
     def empty(self) -> bool:
         return not self.edition and all(part.empty for part in self.lists)
-
-
-def load_sides(env: Environment, old: str, new: str, format: str | None) -> tuple[RuleSet, RuleSet]:
-    """Both sides of a diff, each a built-in edition id, an edition file or a local-rule file.
-
-    An edition is compared in `format`; without one, over all its entries, or in the base
-    format of the local rule on the other side. A local rule is compared in its own format.
-    Every problem of both sides is raised at once; OLD / NEW locate a problem with the name.
-    """
-    sources: list[Source] = []
-    problems: list[Diagnostic] = []
-    for spec, option in ((old, "OLD"), (new, "NEW")):
-        source, found = _read(env, spec, option)
-        problems += found
-        if source is not None:
-            sources.append(source)
-    if problems:
-        raise CompileError(problems)
-    compiled = []
-    # The official format a local-rule side starts from stands for it on the other side.
-    files = [
-        Path(spec)
-        for spec, source in zip((old, new), sources, strict=True)
-        if isinstance(source, OverlaySource)
-    ]
-    base = env.official_base(files[0]) if files else None
-    for spec, source in zip((old, new), sources, strict=True):
-        try:
-            compiled.append(_ruleset(env, spec, source, format or base, files[0] if files else None))
-        except CompileError as error:
-            problems += error.diagnostics
-    if problems:
-        raise CompileError(problems)
-    return compiled[0], compiled[1]
-
-
-def _read(env: Environment, spec: str, option: str) -> tuple[Source | None, list[Diagnostic]]:
-    if not is_path(spec) and spec not in env.builtin_editions():
-        known = ", ".join(env.builtin_editions())
-        message = f"unknown edition '{spec}' (built in: {known}; or give the path of a file)"
-        return None, [Diagnostic(Location(option, 0, 0), message)]
-    source, problems = env.read(Path(spec) if is_path(spec) else env.builtin_path(spec))
-    if isinstance(source, ExtraSource):
-        message = "kind: diff compares editions and local rules, not extra lists"
-        return None, [source.doc.at(("kind",), message)]
-    return source, problems
-
-
-def _ruleset(env: Environment, spec: str, source: Source, format: str | None, rules: Path | None) -> RuleSet:
-    if isinstance(source, OverlaySource):
-        # Its own format; the base format it shares with the other side stands for it.
-        own = source.format.id if format in (None, env.official_base(Path(spec))) else format
-        return env.compile(source.edition_id, own, spec)
-    if format == EXTRA_FORMAT.id and rules is not None:  # with the extra list the local rule names
-        return env.compile(spec, format, rules)
-    return link(source, format) if format else whole_edition(source)
 
 
 def whole_edition(source: EditionSource) -> RuleSet:

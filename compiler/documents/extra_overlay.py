@@ -14,15 +14,15 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from blackpoker.compiler.based import change_in_place, edit_list, replace_fields
-from blackpoker.compiler.diagnostics import Diagnostic
-from blackpoker.compiler.extra import NUMBERS, SUITS, ExtraSource, check_extra, parse_extra
-from blackpoker.compiler.link import unknown_entries
+from blackpoker.compiler.documents.based import change_in_place, edit_list, replace_fields
+from blackpoker.compiler.documents.extra import NUMBERS, SUITS, ExtraSource, check_extra, parse_extra
+from blackpoker.compiler.documents.overlay import unknown_entries
+from blackpoker.compiler.documents.overlay_names import aliased
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.needs import references
-from blackpoker.compiler.overlay_names import aliased
 from blackpoker.compiler.parse import EditionSource, OverlaySource
 from blackpoker.compiler.validate import schema_problems
+from blackpoker.runtime.rules.diagnostics import Diagnostic
 
 TRUMPS = "trumps"  # the overlay's edits of the list's trumps, and the list's own field
 

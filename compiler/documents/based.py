@@ -11,8 +11,8 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from blackpoker.compiler.diagnostics import Diagnostic, did_you_mean
 from blackpoker.compiler.load import Document, Mark, PathKey
+from blackpoker.runtime.rules.diagnostics import Diagnostic, did_you_mean
 
 LISTS = ("actions", "characters", "fogs")  # changed like an overlay's lists: add / change / remove
 # edits of what the edition inherits besides its lists (its base's extra lists and

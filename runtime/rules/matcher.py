@@ -1,7 +1,7 @@
 """Key matcher: which selections of cards (say, from a hand) satisfy a KeySpec.
 
 A rare key (レアカードN枚) takes any cards it is given: the cards that are rare are those of
-the zones its action takes key cards from (`key_from`, never the hand; compiler/regulation.py).
+the zones its action takes key cards from (`key_from`, never the hand; compiler/documents/regulation.py).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations, product
 from operator import attrgetter
 
-from blackpoker.compiler.cards import Card
-from blackpoker.compiler.keyspec import CardPattern, KeySpec
+from blackpoker.runtime.rules.cards import Card
+from blackpoker.runtime.rules.keyspec import CardPattern, KeySpec
 
 Selection = tuple[int, ...]  # positions into the given cards, ascending
 

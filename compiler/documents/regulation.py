@@ -14,17 +14,18 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from blackpoker.compiler.cards import Card
-from blackpoker.compiler.deck import Deck, deck_from, set_problems
-from blackpoker.compiler.diagnostics import CompileError, Diagnostic, Location, did_you_mean
-from blackpoker.compiler.extra import EXTRA_FORMAT, TRUMP_ZONE
-from blackpoker.compiler.link import Added, check_action_names
+from blackpoker.compiler.checks import Added, check_action_names
+from blackpoker.compiler.documents.deck import Deck, deck_from, set_problems
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT, TRUMP_ZONE
+from blackpoker.compiler.emit_json import hashed
 from blackpoker.compiler.load import Document, PathKey, is_path, load_file
-from blackpoker.compiler.matcher import compile_matcher
-from blackpoker.compiler.model import Action, Edition, RuleSet, ZoneRule
-from blackpoker.compiler.normalize import normalize
 from blackpoker.compiler.parse import _ACTION, EditionSource, _fields, setup_action
 from blackpoker.compiler.validate import schema_problems
+from blackpoker.runtime.rules.cards import Card
+from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, Location, did_you_mean
+from blackpoker.runtime.rules.matcher import compile_matcher
+from blackpoker.runtime.rules.model import Action, Edition, RuleSet, ZoneRule
+from blackpoker.runtime.rules.normalize import normalize
 
 FOLDER = "regulations"  # in actionlists/: one file per rules release
 # the lists of a regulations file that a based edition edits entry by entry (by id)
@@ -249,7 +250,7 @@ class Additions:
             replace(a, formats=(ruleset.format.id,), matcher=compile_matcher(a.key) if a.key else None)
             for a in self.actions
         )
-        return RuleSet(
+        widened = RuleSet(
             replace(edition, core=core, action_types=types),
             ruleset.format,
             (*ruleset.actions, *actions),
@@ -258,6 +259,7 @@ class Additions:
             ruleset.trumps,
             self.setup or ruleset.setup,
         )
+        return hashed(widened)
 
 
 def additions(regulation: Regulation, source: EditionSource) -> tuple[Additions, list[Diagnostic]]:

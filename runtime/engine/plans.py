@@ -1,0 +1,97 @@
+"""What the option search (option_search.py) derives once and keeps: each direct action's
+entry (`Requestable`) and a hand's plan of it (`Planned`), which the rules context's caches
+hold (rules.py). Plain data that names no game, so the context and the tables below it import
+nothing that takes one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import product
+
+from blackpoker.runtime.engine.options import Payment, RequestOption
+from blackpoker.runtime.engine.refs import OptionTarget
+from blackpoker.runtime.rules.model import Action
+from blackpoker.runtime.rules.program import Target
+
+Cost = tuple[tuple[str, int], ...]  # (unit letter, how many), in letter order
+KeyWays = list[tuple[int, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Requestable:
+    """What the option search reads of a direct action on every decision, derived once."""
+
+    action: Action
+    once: bool  # limited to once per turn (then `once_allows` decides)
+    cost: Cost
+    fixed: Cost  # the part of the cost whose ways do not depend on the key cards
+    uses_hand: bool  # some unit's ways depend on the cards the key cards leave (D)
+    hand_only: bool  # no unit's ways depend on the field (no B, no S): the hand decides them
+    pays: Sequence[tuple[Payment, ...]] | None  # every payment when they never change (nothing, or only L)
+    target: Target | None  # its `target` step
+    keyed_target: bool  # the target test reads the key cards, so candidates differ per key way
+    keyed_requirement: bool  # `requires` reads the key cards, so it holds per key way
+
+
+@dataclass(frozen=True, slots=True)
+class LastPlan:
+    """A player's last plan with the situation it was found for: four times in ten, a player
+    decides again with the same hand (the stage's passes), and comparing the hand as it lies
+    costs less than sorting it and looking the plan up."""
+
+    cards: list[int]  # the hand in its order then (a copy)
+    main: bool
+    turn: bool
+    hand: tuple[int, ...]  # sorted
+    plan: tuple[Planned, ...]
+
+    # written out: mypyc compiles this one, not the Python one a dataclass generates (docs/engine.md)
+    def __init__(
+        self, cards: list[int], main: bool, turn: bool, hand: tuple[int, ...], plan: tuple[Planned, ...]
+    ) -> None:
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "main", main)
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "plan", plan)
+
+
+Timed = dict[tuple[bool, bool], tuple[Requestable, ...]]
+Paid = tuple[tuple[tuple[int, ...], Sequence[tuple[Payment, ...]]], ...]  # (key cards, their payments)
+
+
+class Planned:
+    """A direct action as one player's hand allows it: what of its options the hand alone
+    decides, worked out once per hand and only when first needed (`paid`, `made`). `hand` is
+    read only for a cost that reads the cards the key cards leave (D): any other plan serves
+    every hand with the same key-card ways (`_planned`)."""
+
+    __slots__ = ("_made", "entry", "hand", "paid", "player", "ways")
+
+    def __init__(self, entry: Requestable, player: int, hand: tuple[int, ...], ways: KeyWays) -> None:
+        self.entry = entry
+        self.player = player
+        self.hand = hand
+        self.ways = ways  # its key-card ways, never empty
+        # each key way that can pay the cost, with its payments, for a `hand_only` cost: found
+        # once, when first needed (option_search.hand_paid)
+        self.paid: Paid | None = None
+        self._made: tuple[Paid, Sequence[OptionTarget | None], tuple[RequestOption, ...]] | None = None
+
+    def made(self, paid: Paid, targets: Sequence[OptionTarget | None]) -> tuple[RequestOption, ...]:
+        """Its options with these payments at these targets, when neither depends on the key
+        way beyond `paid`. The last ones are kept: the hand, the field and so the payments
+        and targets often stay the same from one of the player's decisions to the next."""
+        last = self._made
+        if last is not None and last[0] == paid and last[1] == targets:
+            return last[2]
+        action = self.entry.action
+        options = tuple(
+            RequestOption(self.player, action.id, action.name, keys, payment, target)
+            for keys, pays in paid
+            for payment, target in product(pays, targets)
+        )
+        self._made = (paid, targets, options)
+        return options

@@ -1,0 +1,537 @@
+"""The greedy agent: the option whose visible effect is worth most, a one-step look-ahead from its
+view; the search agent (search.py) takes its scores as a prior and its answers inside effects.
+
+The values a program reads (numbers, conditions, players) are read by the engine's own
+evaluator (engine/expressions.py), for the option's request in a game dealt from the view
+(its `public` handle), so the agent reads them as the engine will; a value that reads a name
+a step binds only as the program runs is unknown beforehand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from blackpoker.runtime.engine import refs
+from blackpoker.runtime.engine.expressions import condition, named_player, number, player
+from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
+from blackpoker.runtime.engine.refs import player_name
+from blackpoker.runtime.engine.state import Origin, Request, Resolution
+from blackpoker.runtime.engine.targets import resolve_name
+from blackpoker.runtime.engine.view import CharacterView, View
+from blackpoker.runtime.engine.zones import card, rank
+from blackpoker.runtime.play.agents import idle
+from blackpoker.runtime.rules.enums import SOURCE, BuiltInName
+from blackpoker.runtime.rules.model import Combat, RuleSet, SizeRule
+from blackpoker.runtime.rules.program import (
+    All,
+    Amount,
+    AnyOf,
+    Become,
+    Cards,
+    Choose,
+    Condition,
+    Damage,
+    DeclareAttackers,
+    Field,
+    ForEach,
+    If,
+    Join,
+    JudgeCombat,
+    Kind,
+    ModifySize,
+    Mount,
+    Move,
+    Name,
+    Negate,
+    Node,
+    Not,
+    Number,
+    Only,
+    PassTurn,
+    PathKey,
+    Pile,
+    Player,
+    PlayerRef,
+    PutCharacter,
+    Retarget,
+    SetState,
+    State,
+    Step,
+    Top,
+    walk,
+    walk_steps,
+)
+
+# What the greedy agent weighs, in life cards (a life card is worth 1).
+SOLDIER_BASE = 1.0  # a soldier is worth one hit of its size, plus this
+BULWARK = 1.5  # a bulwark absorbs one attack
+SEARCHED = 1.5  # a card of one's choice from the life
+TURNED_TO_HAND = 1.0  # a card turned over from the top of the life that ends in the hand
+SPENT_KEY = 0.3  # a key card that goes to the graveyard instead of onto the field
+DRIVE = 0.4  # a B or S payment: the character cannot block or attack until it is charged again
+END_TURN = 0.05  # ending the turn is worth a little, so it comes once nothing else is worth more
+IDLE_PASS = -0.5  # passing on one's own turn with nothing to resolve only hands chance around
+LIFE_PRESSURE = 8.0  # a life card paid costs 1 + this / life: dearer as the life runs out
+ATTACK_WORTH = 3.0  # requesting the attack with a charged soldier on one's field
+WAIVED = 0.75  # per action whose cost a character waives while on the field (魔力増加)
+RECOVERED = 1.0  # a card of one's choice back from the graveyard
+HAND_CARD = 2.0  # a card of one's choice out of the opponent's hand
+RETURNED = 0.5  # a card of a character that goes back to the hand
+FLIP = 1.0  # charging one's own driven character, or driving an opposing charged one
+BOOST = 0.3  # per point of size of one's own soldier before it attacks
+RETARGET = 2.0  # sending an opposing request away from what it would hit of one's own
+
+
+# the names whose values a request has before it resolves: its key cards, its target (and the
+# targeted request's key cards) and its causing character; the attackers and a trigger's
+# cause are made as programs run, like the names their steps bind
+KNOWN_NAMES = frozenset((BuiltInName.KEY, BuiltInName.TARGET, BuiltInName.TARGET_KEY, BuiltInName.SOURCE))
+
+Enclosing = tuple[tuple[Node, bool], ...]  # the ifs (and which branch) and for_eachs a step sits in
+
+
+@dataclass(frozen=True, slots=True)
+class Loops:
+    over: dict[str, Cards]  # what each for_each name runs over
+    taken: dict[str, Number]  # how many cards a name bound by `top` takes
+
+
+Program = tuple[tuple[tuple[Step, Enclosing], ...], Loops]
+
+
+class GreedyAgent:
+    """Takes the option whose visible effect is worth most: a one-step look-ahead from the view.
+
+    It reads only its view and the public rule set (what the printed sheet says): an action is
+    worth what the steps of its program do to what the view shows (sizes of face-up
+    characters, the stage, its own hand), minus what its cost and spent key cards take; an
+    answer inside an effect is judged the same way (attack when no charged blocker is bigger,
+    block when it saves more than it loses, bulwark the weakest hand card, search the
+    strongest). Steps it does not know are worth 0, so every format and local rule plays.
+    Ties are broken with its own seeded generator.
+    """
+
+    reads_view = True
+
+    def __init__(self, rules: RuleSet, seed: int) -> None:
+        self.rules = rules
+        self.rng = random.Random(seed)  # breaks ties
+        self.name = f"greedy:{seed}"
+        self._programs: dict[str, Program] = {}
+        self._unknown: dict[int, bool] = {}  # id of a value node of the rule set → _bound_as_it_runs
+        # the view being decided, and each option's request in the game arranged from it
+        self._view: View | None = None
+        self._probes: dict[RequestOption, Resolution] = {}
+
+    def choose(self, view: View | None, options: Sequence[Option]) -> Option:
+        assert view is not None
+        scores = [self.score(view, o) for o in options]
+        best = max(scores)
+        top = [o for o, s in zip(options, scores, strict=True) if s == best]
+        return top[self.rng.randrange(len(top))] if len(top) > 1 else top[0]
+
+    def score(self, view: View, option: Option) -> float:
+        if isinstance(option, Pass):
+            return IDLE_PASS if idle(view, option) else 0.0
+        if isinstance(option, RequestOption):
+            return self._gain(view, option) - self._cost(view, option)
+        return self._answer(view, option)
+
+    def _gain(self, view: View, option: RequestOption) -> float:
+        """What the action's steps do for `option.player`, as far as the view tells: every step
+        of its program, nested ones included (each option of a choice; the branch of an if
+        whose condition the view decides, else both)."""
+        steps, loops = self._program(option.action)
+        held: dict[int, bool | None] = {}  # id of an if → its condition, read once for the option
+
+        def branch(node: If) -> bool | None:
+            if id(node) not in held:
+                held[id(node)] = self._holds(view, option, node.cond)
+            return held[id(node)]
+
+        return sum(
+            self._step(view, option, step, loops) * self._times(view, option, loops, enclosing)
+            for step, enclosing in steps
+            if all(branch(node) in (None, then) for node, then in enclosing if isinstance(node, If))
+        )
+
+    def _times(self, view: View, option: RequestOption, loops: Loops, enclosing: Enclosing) -> int:
+        """How often a step runs as far as the key cards tell: once per card a for_each runs
+        over when an earlier step took a number of them (a field's characters count as themselves)."""
+        times = 1
+        for node, _ in enclosing:
+            if isinstance(node, ForEach) and isinstance(node.in_, Name):
+                taken = loops.taken.get(node.in_.name)
+                times *= 1 if taken is None else max(self._amount(view, option, taken), 0)
+        return times
+
+    def _program(self, action_id: str) -> Program:
+        """The action's steps in walking order, each with the ifs it sits in (and in which
+        branch), and what each for_each name runs over."""
+        known = self._programs.get(action_id)
+        if known is None:
+            nodes = dict(walk_steps(self.rules.action(action_id).steps))
+            steps = tuple(
+                (node, tuple(_enclosing(nodes, path)))
+                for path, node in nodes.items()
+                if isinstance(node, Step)
+            )
+            loops = Loops(
+                {s.as_: s.in_ for s, _ in steps if isinstance(s, ForEach)},
+                {s.as_: s.count for s, _ in steps if isinstance(s, Top)},
+            )
+            known = steps, loops
+            self._programs[action_id] = known
+        return known
+
+    def _holds(self, view: View, option: RequestOption, cond: Condition) -> bool | None:
+        """Whether a condition holds as the engine reads it for the option's request, None when
+        that is unknown before it resolves; `all`, `any_of` and `not` combine what is known."""
+        if isinstance(cond, All | AnyOf):
+            found = [self._holds(view, option, c) for c in cond.items]
+            decided, undecided = (False, True) if isinstance(cond, All) else (True, False)
+            return decided if decided in found else None if None in found else undecided
+        if isinstance(cond, Not):
+            held = self._holds(view, option, cond.of)
+            return None if held is None else not held
+        if self._bound_as_it_runs(cond):
+            return None
+        return condition(*self._reading(view, option), cond)
+
+    def _amount(self, view: View, option: RequestOption, expr: Number) -> int:
+        """A number of the program as far as the agent can tell (an unknown one counts 1)."""
+        value = self._number(view, option, expr)
+        return 1 if value is None else value
+
+    def _number(self, view: View, option: RequestOption, expr: Number) -> int | None:
+        """A number as the engine reads it for the option's request (None: unknown yet)."""
+        if isinstance(expr, int):
+            return expr
+        return None if self._bound_as_it_runs(expr) else number(*self._reading(view, option), expr)
+
+    def _player(self, view: View, option: RequestOption, ref: PlayerRef) -> int | None:
+        """The player a reference names for the option's request (None: nobody, or unknown);
+        a name needs no dealt game, an owner of cards does."""
+        if isinstance(ref, Player):
+            found = named_player(ref.name, option.player, view.turn_player, option.target)
+        elif self._bound_as_it_runs(ref):
+            return None
+        else:
+            found = player(*self._reading(view, option), ref)
+        return None if found < 0 else found
+
+    def _bound_as_it_runs(self, node: Node) -> bool:
+        """Whether a value reads a name an earlier step binds: unknown before the request
+        resolves (found once per node of the rule set)."""
+        found = self._unknown.get(id(node))
+        if found is None:
+            found = self._unknown[id(node)] = any(
+                isinstance(n, Name) and n.name not in KNOWN_NAMES for _, n in walk(node)
+            )
+        return found
+
+    def _reading(self, view: View, option: RequestOption) -> tuple[Game, Resolution]:
+        """The option's request, before it resolves, in the game arranged from the view (its
+        `public` handle): where the engine's evaluator reads the program's values."""
+        assert view.public is not None  # a view built by engine/view.py has its handle
+        game = view.public.arranged()
+        if view is not self._view:
+            self._view, self._probes = view, {}
+        probe = self._probes.get(option)
+        if probe is None:
+            target = None if option.target is None else resolve_name(game, option.target)
+            field = game.state.players[option.player].field
+            source = next((u.uid for u in field if u.cards[:1] == [option.source]), None)
+            action = self.rules.action(option.action)
+            request = Request(-1, action, option.player, option.keys, list(option.keys), target, source)
+            probe = self._probes[option] = Resolution(request, Origin.PLAYER, [])
+        return game, probe
+
+    def _step(self, view: View, option: RequestOption, step: Step, loops: Loops) -> float:
+        me = option.player
+        if isinstance(step, PutCharacter):
+            return self._placed(step, option.keys)
+        if isinstance(step, Mount):
+            return sum(rank(c) for c in option.keys)
+        if isinstance(step, Damage):
+            hit = self._player(view, option, step.player)
+            amount = self._amount(view, option, step.amount)
+            return 0.0 if hit is None else amount if hit != me else -amount
+        if isinstance(step, Choose):
+            return self._chosen(view, option, step)
+        if isinstance(step, Move):
+            taken = loops.taken.get(step.cards.name) if isinstance(step.cards, Name) else None
+            if taken is not None:  # cards a `top` took from the life: no characters
+                return TURNED_TO_HAND * self._amount(view, option, taken) if step.to == "hand" else 0.0
+            units = self._units(view, option, step.cards, loops)
+            return sum(self._moved(view, me, u, step.to) for u in units)
+        if isinstance(step, ModifySize):
+            by = self._amount(view, option, step.by)
+            if isinstance(step.of, Name) and step.of.name == "target":
+                return self._resize(view, option, by)
+            return sum(self._boost(view, me, u, by) for u in self._units(view, option, step.of, loops))
+        if isinstance(step, SetState):
+            charged = step.state is State.CHARGED
+            units = self._units(view, option, step.of, loops)
+            return sum(FLIP * _side(u, view, me) * (charged - u.charged) for u in units)
+        if isinstance(step, Become):
+            units = self._units(view, option, step.of, loops)
+            return sum((self._kind_worth(step.as_, u) - self._worth(u)) * _side(u, view, me) for u in units)
+        if isinstance(step, Negate):
+            return self._negation(view, option)
+        if isinstance(step, Retarget):
+            return self._retarget(view, option)
+        if isinstance(step, JudgeCombat):
+            return self._judged(view, me)
+        if isinstance(step, DeclareAttackers):
+            ready = any(u.charged and self._is_soldier(u) for u in view.players[me].field)
+            return ATTACK_WORTH if ready else -1.0
+        if isinstance(step, PassTurn):
+            return END_TURN
+        return 0.0
+
+    def _placed(self, step: PutCharacter, keys: tuple[int, ...]) -> float:
+        """A new character: a bulwark, or a soldier of the key cards' size (else a middling one),
+        more if it waives costs; `as` may name a character type instead ({type: 兵士}): a soldier."""
+        kind = self.rules.character(step.as_) if isinstance(step.as_, str) else None
+        driven = DRIVE if step.state is State.DRIVEN else 0.0
+        if kind is not None and kind.combat is Combat.BULWARK:
+            return BULWARK - driven
+        body = keys if isinstance(step.cards, Name) and step.cards.name == "key" else ()
+        waiver = WAIVED * sum(
+            1 for a in self.rules.actions if kind is not None and kind.waives(a) and a.cost.units
+        )
+        size_rule = kind.size if kind is not None else SizeRule.CARD_NUMBER
+        fixed = kind.number if kind is not None else None  # 数字は11として扱う
+        return self._soldier(_size(body, size_rule) if fixed is None else fixed) + waiver - driven
+
+    def _chosen(self, view: View, option: RequestOption, step: Choose) -> float:
+        """Cards picked from a zone: searched from the life, taken back from one's graveyard, or
+        taken from the opponent's hand."""
+        holder = self._player(view, option, step.owner if step.owner is not None else step.player)
+        if holder is None:
+            return 0.0
+        if step.zone == "life":
+            count = 1 if isinstance(step.count, Amount) else step.count
+            return SEARCHED * self._amount(view, option, count)
+        if step.zone == "graveyard" and view.players[holder].graveyard:
+            return RECOVERED
+        return HAND_CARD if step.zone == "hand" and holder != option.player else 0.0
+
+    def _units(self, view: View, option: RequestOption, ref: Cards, loops: Loops) -> list[CharacterView]:
+        """The characters a reference names as far as the view tells: the target, a field, or
+        the characters a for_each runs over (a zone's cards are no characters)."""
+        if isinstance(ref, Pile | Only):
+            return []
+        if isinstance(ref, Join):
+            return [u for part in ref.items for u in self._units(view, option, part, loops)]
+        if isinstance(ref, Field):
+            side = None if ref.side is None else self._player(view, option, ref.side)
+            return [
+                u
+                for i, p in enumerate(view.players)
+                if side is None or i == side
+                for u in p.field
+                if ref.type is None or self.rules.character(u.kind).type == ref.type
+            ]
+        if ref.name in ("target", SOURCE):
+            unit = _named_unit(view, option, ref.name)
+            return [] if unit is None else [unit]
+        over = loops.over.get(ref.name)
+        return [] if over is None else self._units(view, option, over, loops)
+
+    def _moved(self, view: View, me: int, unit: CharacterView, zone: str) -> float:
+        """A character leaving the field: lost, or back in its owner's hand (worth it for one's
+        own character that an opposing request on the stage is about to hit)."""
+        side = _side(unit, view, me)
+        if zone != "hand":
+            return -self._worth(unit) * side
+        kept = RETURNED * len(unit.cards)
+        if side > 0:
+            threatened = any(r.target == unit.ref and r.player != player_name(me) for r in view.stage)
+            return kept if threatened else kept - self._worth(unit)
+        return self._worth(unit) - kept
+
+    def _boost(self, view: View, me: int, unit: CharacterView, by: int) -> float:
+        """A size change of a character the effect does not target: in combat as for a target;
+        one's own charged soldier before attacking gains a little per point."""
+        if unit.attacking or unit.blocking is not None:
+            return 1.5 if (by > 0) == (_side(unit, view, me) > 0) else -1.5
+        ready = unit.charged and view.turn_player == me and self._is_soldier(unit)
+        return BOOST * by * _side(unit, view, me) if ready else 0.0
+
+    def _kind_worth(self, kind: Kind, unit: CharacterView) -> float:
+        character = self.rules.character(kind) if isinstance(kind, str) else None
+        if character is not None and character.combat is Combat.BULWARK:
+            return BULWARK
+        return self._soldier(unit.size if unit.size is not None else _size((), SizeRule.CARD_NUMBER))
+
+    def _judged(self, view: View, me: int) -> float:
+        """ダメージ判定 as far as the view tells: what unblocked attackers deal."""
+        blocked = {u.blocking for p in view.players for u in p.field if u.blocking is not None}
+        return sum(
+            (u.size or 0) * _side(u, view, me)
+            for p in view.players
+            for u in p.field
+            if u.attacking and u.ref not in blocked
+        )
+
+    def _cost(self, view: View, option: RequestOption) -> float:
+        life = view.players[view.me].life
+        assert isinstance(life, int)  # one's own life count is always shown
+        cost = 0.0
+        for unit, cid in option.payment:
+            if unit == "L":
+                cost += 1 + LIFE_PRESSURE / max(life, 1)
+            elif unit == "D" and cid is not None:
+                cost += 0.5 + _card_worth(cid) / 26
+            else:
+                cost += DRIVE
+        if option.source is not None:  # the causing character is driven
+            cost += DRIVE
+        steps, _ = self._program(option.action)
+        kept = any(_keeps_key(s) for s, _ in steps)
+        return cost if kept else cost + SPENT_KEY * len(option.keys)
+
+    def _resize(self, view: View, option: RequestOption, by: int) -> float:
+        """A size change pays in combat, or when it sends an opposing soldier to the graveyard."""
+        unit = _target_unit(view, option)
+        if unit is None:
+            return 0.0
+        mine = _controller(unit, view) == option.player
+        if unit.attacking or unit.blocking is not None:
+            return 1.5 if (by > 0) == mine else -1.5
+        if not mine and unit.size is not None and unit.size + by <= 0:
+            return self._worth(unit)
+        return -1.0
+
+    def _negation(self, view: View, option: RequestOption) -> float:
+        """Negating a request is worth what it would have done for the opponent."""
+        if not isinstance(option.target, refs.StagePosition):
+            return 0.0
+        request = view.stage[option.target.position - 1]
+        if request.player == player_name(option.player):
+            return -5.0
+        other = RequestOption(1 - option.player, request.action, request.name, request.key_cards)
+        return max(self._gain(view, other), 0.0) + 0.5
+
+    def _retarget(self, view: View, option: RequestOption) -> float:
+        """Sending an opposing request away from one's own character or oneself."""
+        if not isinstance(option.target, refs.StagePosition):
+            return 0.0
+        request = view.stage[option.target.position - 1]
+        mine = player_name(option.player)
+        if request.player == mine:
+            return -RETARGET
+        hits_me = request.target == mine or any(
+            u.ref == request.target for u in view.players[option.player].field
+        )
+        return RETARGET if hits_me else 0.0
+
+    def _answer(self, view: View, choice: Choice) -> float:
+        me = view.players[view.me]
+        life = me.life if isinstance(me.life, int) else 0
+        word = choice.word
+        if word == "attacker" and choice.a is not None:
+            unit = _holding(view, choice.a)
+            blockers = [u.size for u in view.players[1 - view.me].field if u.charged and u.size is not None]
+            return 1.0 if unit is not None and (unit.size or 0) > max(blockers, default=0) else -0.5
+        if word == "block" and choice.a is not None and choice.b is not None:
+            return self._block(view, choice.a, choice.b, life)
+        if word == "pick" and choice.a is not None:
+            return -_card_worth(choice.a) if choice.a in (me.hand or ()) else _card_worth(choice.a)
+        if word == "discard" and choice.a is not None:
+            return -_card_worth(choice.a)
+        if word == "yes":
+            return 0.5 if life > 10 else -0.5
+        if word in ("drive", "charge") and view.resolving:
+            target = view.resolving[-1].target or ""
+            mine = target.startswith(f"{player_name(view.me)}:")
+            return 0.5 if (word == "charge") == mine else -0.5
+        return 0.0
+
+    def _block(self, view: View, attacker_card: int, blocker_card: int, life: int) -> float:
+        attacker, blocker = _holding(view, attacker_card), _holding(view, blocker_card)
+        if attacker is None or blocker is None:
+            return 0.0
+        if any(u.blocking == attacker.ref for u in view.players[view.me].field):
+            return -1.0  # already blocked: another blocker only risks more
+        hit = attacker.size or 0
+        saved = hit * (1 if life > 15 else 2)
+        if not self._is_soldier(blocker):
+            return saved - BULWARK
+        mine = blocker.size or 0
+        killed = self._worth(attacker) if mine >= hit else 0.0
+        lost = self._worth(blocker) if mine <= hit else 0.0
+        return saved + killed - lost
+
+    def _is_soldier(self, unit: CharacterView) -> bool:
+        return self.rules.character(unit.kind).combat is Combat.SOLDIER
+
+    def _soldier(self, size: int) -> float:
+        return SOLDIER_BASE + size
+
+    def _worth(self, unit: CharacterView) -> float:
+        return self._soldier(unit.size or 0) if self._is_soldier(unit) else BULWARK
+
+
+def _size(cards: Sequence[int], rule: SizeRule) -> int:
+    """The size a character made of `cards` gets (unknown cards: a middling 5)."""
+    if not cards:
+        return 5
+    return sum(rank(c) for c in cards) if rule is SizeRule.KEY_SUM else rank(cards[0])
+
+
+def _enclosing(nodes: dict[PathKey, Node], path: PathKey) -> Iterator[tuple[Node, bool]]:
+    """The ifs (with whether in the `then` branch) and for_eachs a node at `path` sits in."""
+    for i, word in enumerate(path):
+        outer = nodes.get(path[:i])
+        if isinstance(outer, If | ForEach) and word in ("then", "else", "for_each"):
+            yield outer, word == "then"
+
+
+def _keeps_key(step: Step) -> bool:
+    """The step keeps the key cards: on the field (a character of them) or back in the hand."""
+    cards = step.cards if isinstance(step, PutCharacter | Mount | Move) else None
+    on_key = isinstance(cards, Name) and cards.name == "key"
+    return on_key and (not isinstance(step, Move) or step.to == "hand")
+
+
+def _side(unit: CharacterView, view: View, me: int) -> int:
+    """1 for a character on `me`'s field, -1 for one on the opponent's."""
+    return 1 if _controller(unit, view) == me else -1
+
+
+def _card_worth(cid: int) -> float:
+    """How much a card is worth keeping: its number, a Joker and an A more than their rank."""
+    value = rank(cid)
+    return 9.0 if card(cid).is_joker else 7.0 if value == 1 else float(value)
+
+
+def _holding(view: View, cid: int) -> CharacterView | None:
+    return next((u for p in view.players for u in p.field if cid in u.cards), None)
+
+
+def _target_unit(view: View, option: RequestOption) -> CharacterView | None:
+    if not isinstance(option.target, refs.CharacterByCard | refs.HiddenCharacter):
+        return None
+    ref = target_text(option.target)
+    return next((u for p in view.players for u in p.field if u.ref == ref), None)
+
+
+def _named_unit(view: View, option: RequestOption, name: str) -> CharacterView | None:
+    """The character `target` or `source` names, as the view shows it (else None)."""
+    if name == "target":
+        return _target_unit(view, option)
+    if name != SOURCE or option.source is None:
+        return None
+    return next((u for u in view.players[option.player].field if u.cards[:1] == (option.source,)), None)
+
+
+def _controller(unit: CharacterView, view: View) -> int:
+    """The player whose field shows the character."""
+    return next(i for i, p in enumerate(view.players) if unit in p.field)
+

@@ -1,0 +1,50 @@
+"""The closed vocabularies of a game that programs and the engine name: faces, zones and the
+names a program reads without binding them. The suits are `cards.Suit`, beside the cards.
+
+Each is a StrEnum whose values are the words the data writes, so a member equals its word and
+the data, the compiled JSON and the rule-set hash read as before.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Face(StrEnum):
+    UP = "up"
+    DOWN = "down"
+
+
+class Zone(StrEnum):
+    """The card piles of each player's side that a program reads (`{zone: Z, player: P}`,
+    `choose.from`); an edition declares more by id (`core.zones`: the fog)."""
+
+    HAND = "hand"
+    GRAVEYARD = "graveyard"
+    LIFE = "life"
+
+
+class Destination(StrEnum):
+    """Where a `move` step may put cards (an edition's declared zones too, by id)."""
+
+    HAND = "hand"
+    GRAVEYARD = "graveyard"
+    LIFE_TOP = "life_top"
+    LIFE_BOTTOM = "life_bottom"
+
+
+class BuiltInName(StrEnum):
+    """The names a program reads without an earlier step binding them."""
+
+    KEY = "key"  # the request's key cards
+    TARGET = "target"  # what the request targets
+    TARGET_KEY = "target_key"  # the key cards of the targeted request
+    ATTACKERS = "attackers"  # the attacking characters
+    CAUSE = "cause"  # the cards of the event that triggered the action
+    # the character that caused the request: bound only in an action with `caused_by`
+    SOURCE = "source"
+
+
+# names every program may read (`source` only an action with `caused_by`)
+BUILT_IN_NAMES: tuple[BuiltInName, ...] = tuple(n for n in BuiltInName if n is not BuiltInName.SOURCE)
+SOURCE = BuiltInName.SOURCE

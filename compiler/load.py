@@ -67,6 +67,9 @@ class Document:
     data: Any
     values: dict[PathKey, Mark] = field(default_factory=dict)
     keys: dict[PathKey, Mark] = field(default_factory=dict)
+    # the cost units of the edition the file is written for, once known: what a notation
+    # message offers (None: every unit the notation has)
+    cost_units: tuple[str, ...] | None = None
 
     def line(self, number: int) -> str:
         lines = self.text.splitlines()

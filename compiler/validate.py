@@ -6,8 +6,10 @@ and what was expected.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -63,6 +65,97 @@ def schema_problems(doc: Document, kind: str) -> list[Diagnostic]:
     ]
 
 
+def without_broken(doc: Document) -> Document | None:
+    """The document with each field the schema refuses left out, so that the rest of the file is
+    still parsed and checked (every problem in one run): inside an entry of a list (an action,
+    a character, an edit of one), its whole field (`cost`, `program`), else the refused key. An
+    entry that cannot do without the field is left out whole. None when what is left is still
+    invalid: a part the file cannot do without."""
+    kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
+    if kind not in KINDS:
+        return None
+    data = copy.deepcopy(doc.data)
+    for path in _refused(doc.data, kind):
+        _drop(data, _field_of(path))
+    entries = {_entry_of(path) for path in _refused(data, kind)}
+    if None in entries:
+        return None
+    values, keys = dict(doc.values), dict(doc.keys)
+    for entry in sorted((e for e in entries if e is not None), reverse=True):  # later items first
+        _drop(data, entry)
+        if isinstance(entry[-1], int):
+            values, keys = _renumbered(values, entry), _renumbered(keys, entry)
+    if next(validator(kind).iter_errors(data), None) is not None:
+        return None
+    return replace(doc, data=data, values=values, keys=keys)
+
+
+def _refused(data: Any, kind: str) -> Iterator[PathKey]:
+    """The paths of the values the schema refuses (of each unknown key, the key's)."""
+    for error in _leaf_errors(validator(kind).iter_errors(data), kind):
+        home = _home(kind, error)
+        if _only_known_keys(error, home):
+            continue
+        path = tuple(error.absolute_path)
+        if error.validator in ("additionalProperties", "unevaluatedProperties"):
+            allowed = set(_allowed_keys(error.schema, home)) if isinstance(error.schema, dict) else set()
+            yield from ((*path, key) for key in error.instance if key not in allowed)
+        else:
+            yield path
+
+
+def _entry_of(path: PathKey) -> PathKey | None:
+    """The entry of a list a path is in (`actions[3]`, `actions.add[0]`, `actions.change.up`)."""
+    if len(path) > 1 and isinstance(path[1], int):
+        return path[:2]
+    if len(path) > 2 and path[1] in ("add", "change"):
+        return path[:3]
+    return None
+
+
+def _field_of(path: PathKey) -> PathKey:
+    """The field a refused value stands in: an entry's field (`actions[3].program`,
+    `actions.change.up.timing`), else the path up to its last key."""
+    entry = _entry_of(path)
+    if entry is not None and len(path) > len(entry):
+        return path[: len(entry) + 1]
+    while path and not isinstance(path[-1], str):
+        path = path[:-1]
+    return path
+
+
+def _drop(data: Any, path: PathKey) -> None:
+    """Leave out the value at `path`: a key of a mapping, or an item of a list."""
+    for part in path[:-1]:
+        if not _holds(data, part):
+            return
+        data = data[part]
+    if path and isinstance(data, dict):
+        data.pop(path[-1], None)
+    elif path and isinstance(data, list) and isinstance(path[-1], int) and _holds(data, path[-1]):
+        del data[path[-1]]
+
+
+def _holds(data: Any, part: str | int) -> bool:
+    if isinstance(data, dict):
+        return part in data
+    return isinstance(data, list) and isinstance(part, int) and part < len(data)
+
+
+def _renumbered(table: dict[PathKey, Any], item: PathKey) -> dict[PathKey, Any]:
+    """The marks once the list item at `item` is left out: its own gone, the later ones moved up."""
+    n, index = len(item) - 1, item[-1]
+    assert isinstance(index, int)
+    moved: dict[PathKey, Any] = {}
+    for path, mark in table.items():
+        at = path[n] if path[:n] == item[:-1] and len(path) > n else None
+        if not isinstance(at, int) or at < index:
+            moved[path] = mark
+        elif at > index:
+            moved[(*path[:n], at - 1, *path[n + 1 :])] = mark
+    return moved
+
+
 def _only_known_keys(error: ValidationError, home: str) -> bool:
     """An unevaluatedProperties error whose keys are all declared: it only follows from another
     error inside the entry (a failing part of an allOf or $ref evaluates none of its keys)."""
@@ -100,8 +193,7 @@ def _claiming(error: ValidationError, home: str) -> int | None:
 def _closeness(instance: dict[Any, Any], allowed: list[str]) -> int:
     """How well a mapping's keys fit a form: 2 per key it has, 1 per misspelling of one."""
     return sum(
-        2 if key in allowed else int(nearest(str(key), allowed, cutoff=0.8) is not None)
-        for key in instance
+        2 if key in allowed else int(nearest(str(key), allowed, cutoff=0.8) is not None) for key in instance
     )
 
 

@@ -221,7 +221,7 @@ def extra_pages(
 def _extra_source(env: Environment, path: Path) -> ExtraSource:
     source, problems = env.read(path)
     if problems:
-        raise CompileError(problems)
+        raise CompileError(env.all_problems(path))
     assert isinstance(source, ExtraSource)
     return source
 
@@ -329,7 +329,7 @@ def _sheet(env: Environment, edition: str, ruleset: RuleSet) -> Page:
 def _house_page(env: Environment, rules: Path) -> Page:
     source, problems = env.read(rules)
     if problems:
-        raise CompileError(problems)
+        raise CompileError(env.all_problems(rules))
     if not isinstance(source, OverlaySource):
         # compile() reports a file that is not a local rule with its own located message.
         return Page(env.compile(format="", rules=rules))

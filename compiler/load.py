@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from blackpoker.compiler.yaml_words import structure_error
 from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
 
 # A node tree larger than this once aliases are expanded is refused (the v7 list has ~2,000).
@@ -252,6 +253,9 @@ def _tabs(text: str, path: str) -> list[Diagnostic]:
 
 
 def _syntax(exc: yaml.MarkedYAMLError, path: str, text: str) -> Diagnostic:
+    worded = structure_error(exc, path, text)
+    if worded is not None:
+        return worded
     mark = exc.problem_mark or exc.context_mark
     line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
     what = exc.problem or "invalid YAML"

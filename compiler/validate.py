@@ -58,11 +58,77 @@ def validate(doc: Document) -> list[Diagnostic]:
 
 def schema_problems(doc: Document, kind: str) -> list[Diagnostic]:
     """Every violation of the JSON Schema of `kind`, located at the offending value or key."""
-    return [
-        _diagnostic(doc, error, _home(kind, error))
+    errors = [
+        error
         for error in _leaf_errors(validator(kind).iter_errors(doc.data), kind)
         if not _only_known_keys(error, _home(kind, error))
     ]
+    dedented = _dedented(doc, errors)
+    problems = [
+        p for e in errors if e.validator not in _UNKNOWN_KEY for p in _missing(doc, e, kind, dedented)
+    ]
+    for error in (e for e in errors if e.validator in _UNKNOWN_KEY):
+        path: PathKey = tuple(error.absolute_path)
+        problems += [
+            _dedent_problem(doc, (*path, key), entry)
+            for key, entry in dedented.items()
+            if key in error.instance and entry[: len(path)] == path
+        ]
+        if set(error.instance) - set(_allowed_keys(error.schema, _home(kind, error))) - set(dedented):
+            problems.append(_diagnostic(doc, error, _home(kind, error), skip=frozenset(dedented)))
+    return problems
+
+
+_UNKNOWN_KEY = ("additionalProperties", "unevaluatedProperties")
+
+
+def _dedented(doc: Document, errors: list[ValidationError]) -> dict[str, PathKey]:
+    """The unknown keys of a mapping that the entry written above them in it lacks: a field
+    indented too little, read by YAML as a key of the mapping that holds the entry (key → entry)."""
+    missing = {(tuple(e.absolute_path), e.message.split("'")[1]) for e in errors if e.validator == "required"}
+    found: dict[str, PathKey] = {}
+    for error in (e for e in errors if e.validator in _UNKNOWN_KEY and isinstance(e.instance, dict)):
+        path = tuple(error.absolute_path)
+        for key in error.instance:
+            line = doc.locate((*path, key), key=True).line
+            above = [
+                entry
+                for entry, name in missing
+                if name == key
+                and len(entry) > len(path)
+                and entry[: len(path)] == path
+                and doc.locate(entry).line < line
+            ]
+            if above:
+                found[str(key)] = max(above, key=lambda entry: doc.locate(entry).line)
+    return found
+
+
+def _missing(
+    doc: Document, error: ValidationError, kind: str, dedented: dict[str, PathKey]
+) -> list[Diagnostic]:
+    """The problem of a violation other than an unknown key; none for a missing key written,
+    indented too little, below its entry (that line has the problem)."""
+    path = tuple(error.absolute_path)
+    if error.validator == "required" and dedented.get(error.message.split("'")[1]) == path:
+        return []
+    return [_diagnostic(doc, error, _home(kind, error))]
+
+
+def _dedent_problem(doc: Document, at: PathKey, entry: PathKey) -> Diagnostic:
+    where = doc.locate(at, key=True)
+    fields = sorted(
+        (doc.keys[p] for p in doc.keys if len(p) == len(entry) + 1 and p[: len(entry)] == entry),
+        key=lambda m: m.line,
+    )
+    column = fields[0].column if fields else where.col - 1
+    holder = _field(at[:-1], doc.data)
+    message = (
+        f"{_field(entry, doc.data)}: '{at[-1]}' is indented {where.col - 1} spaces, so YAML reads it as a key"
+        f" of {holder}; as a field of the entry above, indent it {column} spaces"
+    )
+    line = doc.line(where.line)
+    return Diagnostic(where, message, line, before=doc.line(where.line - 1) or None)
 
 
 def without_broken(doc: Document) -> Document | None:
@@ -291,7 +357,9 @@ def _expected(schema: dict[str, Any]) -> str:
     return names.get(str(kinds), str(kinds))
 
 
-def _diagnostic(doc: Document, error: ValidationError, home: str) -> Diagnostic:
+def _diagnostic(
+    doc: Document, error: ValidationError, home: str, skip: frozenset[str] = frozenset()
+) -> Diagnostic:
     """`home`: the schema file the failing rule is written in, for its local $refs."""
     path: PathKey = tuple(error.absolute_path)
     name = _field(path, doc.data)
@@ -300,7 +368,7 @@ def _diagnostic(doc: Document, error: ValidationError, home: str) -> Diagnostic:
     match error.validator:
         case "additionalProperties" | "unevaluatedProperties":
             allowed = _allowed_keys(schema, home)
-            extra = sorted(set(error.instance) - set(allowed))
+            extra = sorted(set(error.instance) - set(allowed) - skip)
             key = extra[0] if extra else "?"
             suggestion = did_you_mean(key, allowed) or f"; allowed keys: {', '.join(allowed)}"
             others = f" (and {', '.join(extra[1:])})" if len(extra) > 1 else ""

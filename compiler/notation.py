@@ -15,7 +15,7 @@ from functools import cache
 from importlib.resources import files
 from typing import Any, NamedTuple
 
-from blackpoker.runtime.rules.cards import Suit, rank_from_label
+from blackpoker.runtime.rules.cards import Suit, rank_from_label, with_suit_symbols
 from blackpoker.runtime.rules.cost import UNITS, Cost
 from blackpoker.runtime.rules.diagnostics import BlackPokerError, Diagnostic, Location
 from blackpoker.runtime.rules.keyspec import (
@@ -83,13 +83,25 @@ def parse_key(text: str) -> KeySpec:
     try:
         result = _key_parser().parse(norm.text)
     except UnexpectedInput as error:
-        raise NotationError(text, [_syntax_problem(error, norm, _KEY_WORDS)]) from None
+        problem = _syntax_problem(error, norm, _KEY_WORDS)
+        meant = with_suit_symbols(text)
+        if meant != text and _parses(meant):  # S2, ハート5: suits written as letters or names
+            problem = replace(problem, message=f"{problem.message}; did you mean '{meant.strip()}'?")
+        raise NotationError(text, [problem]) from None
     if isinstance(result, KeySpec):
         return replace(result, written=text.strip())
     assert isinstance(result, _Failure)
     length = len(norm.text)
     spans = [(norm.original_span(start, min(end, length)), message) for start, end, message in result.issues]
     raise NotationError(text, [Problem(start, end, message) for (start, end), message in spans])
+
+
+def _parses(key: str) -> bool:
+    try:
+        parse_key(key)
+    except NotationError:
+        return False
+    return True
 
 
 # --- parsers ---------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache
@@ -15,6 +16,7 @@ from importlib import resources
 from typing import Any
 
 from blackpoker.compiler.load import Document, PathKey
+from blackpoker.runtime.rules.cards import with_suit_symbols
 from blackpoker.runtime.rules.diagnostics import Diagnostic, did_you_mean, nearest
 from jsonschema import Draft202012Validator, ValidationError
 from referencing import Registry, Resource
@@ -387,6 +389,9 @@ def _diagnostic(
             return doc.at(path, f"{name}: expected {expected}, got {_type_name(error.instance)}")
         case "pattern":
             why = hint or f" (pattern {error.validator_value})"
+            meant = with_suit_symbols(str(error.instance))  # a card's suit as a letter or a name
+            if meant != error.instance and re.fullmatch(error.validator_value, meant):
+                why += f"; did you mean '{meant}'?"
             return doc.at(path, f"{name}: '{error.instance}' is not valid{why}")
         case "not":
             return doc.at(

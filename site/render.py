@@ -105,6 +105,7 @@ def render_sheet(page: Page, base_url: str, with_pdf: bool, beta: bool = False) 
             qr=qr_svg(url) if url else None,
             downloads=pdf_names(page) if with_pdf else None,
             house=page.house,
+            marks=page.marks,
             frame=page.frame,
             frame_groups=_grouped(frame.actions, list(dict.fromkeys(a.type for a in frame.actions)), _type)
             if (frame := page.frame)

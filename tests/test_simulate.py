@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from blackpoker.cli.main import main
 from blackpoker.compiler import compile
-from blackpoker.compiler.pipeline import builtin_path
 from blackpoker.runtime.play.selfplay import YOUNG_THRESHOLD, frozen_between, game_seed
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 from blackpoker.runtime.play.stats import Difference, Rate, Spread, wilson
@@ -254,11 +253,14 @@ def test_bad_options_are_reported_without_a_traceback(
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_compared_file_that_is_not_a_local_rule_is_located() -> None:
-    edition = builtin_path(EDITION)  # an action list, not a local rule
-    result = CliRunner().invoke(main, ["simulate", "--edition", EDITION, "--compare", SMALLEST, str(edition)])
-    assert result.exit_code == 1
-    assert "kind: --compare expects a local-rule file (kind: overlay)" in result.stderr
+def test_a_compared_file_that_is_no_rule_source_is_located(tmp_path: Path) -> None:
+    scenario = tmp_path / "mine.yaml"
+    scenario.write_text("kind: scenario\n", encoding="utf-8")
+    result = CliRunner().invoke(
+        main, ["simulate", "--edition", EDITION, "--compare", SMALLEST, str(scenario)]
+    )
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.stderr.startswith(f"{scenario}:1:"), result.stderr
 
 
 def test_wilson_interval_known_values() -> None:

@@ -150,8 +150,9 @@ class Environment:
         the checks find in the rest of it (a broken field is left out), so that a command
         refusing the file reports them all at once."""
         key = Path(os.path.abspath(path))
-        if key in self._checking:  # local rules based on each other, both broken
-            return self.read(path)[1]
+        source, problems = self.read(path)
+        if source is None or key in self._checking:  # nothing to check; local rules based on each other
+            return problems
         self._checking.add(key)
         try:
             return self.check_paths([path])[1]

@@ -68,9 +68,10 @@ def declared_edition(path: Path, option: str) -> str:
 
 
 def _overlay(path: Path, option: str) -> OverlaySource:
-    source, problems = Environment().read(path)
+    env = Environment()
+    source, problems = env.read(path)
     if problems:
-        report(problems)
+        report(env.all_problems(path))
     if not isinstance(source, OverlaySource):
         assert source is not None
         report([source.doc.at(("kind",), f"kind: {option} expects a local-rule file (kind: overlay)")])

@@ -502,8 +502,11 @@ def _unknown(what: str, value: str, known: Iterable[str]) -> str:
 def _edition_needs(source: EditionSource) -> list[Diagnostic]:
     """Per official format: references its entries make, request cycles, turn passing."""
     doc, edition = source.doc, source.edition
-    where = {("actions", a.id): ("actions", i) for i, a in enumerate(source.actions)}
-    where |= {("characters", c.id): ("characters", i) for i, c in enumerate(source.characters)}
+    # A repeated id stands for its first entry (the repeat is reported as such).
+    where = {("actions", a.id): ("actions", i) for i, a in reversed(list(enumerate(source.actions)))}
+    where |= {
+        ("characters", c.id): ("characters", i) for i, c in reversed(list(enumerate(source.characters)))
+    }
     refs = list(references(source.actions, source.characters))
     # Requests stay inside their action's formats (checked above), so passing the turn
     # through them is the same in the edition as in each format.

@@ -30,6 +30,9 @@ class Diagnostic:
     source: str | None = None  # the source line, shown with a caret under the column
     width: int = 1  # how many characters the caret underlines
     warning: bool = False  # a note: the input is read, but should be written otherwise
+    # the neighbour lines shown above and below the source line (an indentation that breaks)
+    before: str | None = None
+    after: str | None = None
 
     def render(self) -> str:
         text = f"{self.location}: {'warning: ' if self.warning else ''}{self.message}"
@@ -38,11 +41,19 @@ class Diagnostic:
         line = self.source.rstrip("\n")
         col, width = self.location.col - 1, min(self.width, SHOWN_LINE // 2)
         start = max(0, min(col - SHOWN_LINE // 4, len(line) - SHOWN_LINE))
-        shown = line[start : start + SHOWN_LINE]
-        before, after = ("…" if start else ""), ("…" if start + SHOWN_LINE < len(line) else "")
-        lead = display_width(before + shown[: col - start])
-        span = max(1, display_width(shown[col - start : col - start + width]))
-        return f"{text}\n    {before}{shown}{after}\n    {' ' * lead}{'^' * span}"
+        lead = display_width(_window(line, start)[: col - start + (1 if start else 0)])
+        span = max(1, display_width(line[col : col + width]))
+        before, quoted, after = (
+            None if part is None else _window(part, start) for part in (self.before, line, self.after)
+        )
+        shown = [before, quoted, f"{' ' * lead}{'^' * span}", after]
+        return "\n".join([text, *(f"    {part}" for part in shown if part is not None)])
+
+
+def _window(line: str, start: int) -> str:
+    """SHOWN_LINE characters of a line from `start`, with … where it is cut."""
+    shown = line[start : start + SHOWN_LINE]
+    return f"{'…' if start else ''}{shown}{'…' if start + SHOWN_LINE < len(line) else ''}"
 
 
 def clipped(value: str, limit: int = SHOWN_VALUE) -> str:

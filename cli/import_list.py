@@ -22,6 +22,7 @@ from blackpoker.compiler.upstream import (
     is_extra,
 )
 from blackpoker.compiler.upstream.convert import EDITION_ID
+from blackpoker.compiler.upstream.vocabulary import vocabulary
 from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
 
 
@@ -116,12 +117,25 @@ def _edition(value: str) -> Reference:
 
 
 def _write_file(plan: WritePlan, out: Path, file_id: str, text: str, force: bool) -> Path:
-    """`<out>/<file_id>.yaml`, written whole once its place is checked; the path written."""
+    """`<out>/<file_id>.yaml`, written whole once its place is checked and the text passes
+    `validate` as that file (else every problem, located in it as it would be written, and
+    nothing written); the path written."""
     plan.folder(out, "--out", [f"{file_id}.yaml"], replace=force)
     check(plan)
     target = out / f"{file_id}.yaml"
+    problems = [p for p in Environment().check_text(target, text) if not _left_to_complete(p)]
+    if problems:
+        report(problems, f"nothing written: the lines are those {display(target)} would have")
     write(plan, target, "--out", text)
     return target
+
+
+def _left_to_complete(problem: Diagnostic) -> bool:
+    """A field no upstream list has, which the import lists for a person to complete (engine
+    data and history, docs/import.md): its absence is the draft's, not a fault."""
+    words = vocabulary()
+    fields = {*words.action_engine_fields, *words.character_engine_fields, "since", "updates"}
+    return any(problem.message.endswith(f"missing required key '{name}'") for name in fields)
 
 
 def _summary(imported: Imported, target: Path) -> None:

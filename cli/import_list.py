@@ -22,6 +22,7 @@ from blackpoker.compiler.upstream import (
     is_extra,
 )
 from blackpoker.compiler.upstream.convert import EDITION_ID
+from blackpoker.compiler.upstream.read import read_upstream
 from blackpoker.compiler.upstream.vocabulary import vocabulary
 from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
 
@@ -62,6 +63,9 @@ def import_command(
     if edition_id is not None and not EDITION_ID.fullmatch(edition_id):
         message = f"'{edition_id}' is not an edition id (letters, digits, '.', '_', '-'; such as v8.2)"
         plan.problems.append(Diagnostic(Location("--id", 0, 0), message))
+    editions = _edition_problems("--like", like) + _edition_problems("--programs-from", programs_from)
+    if editions:  # the upstream file's own problems beside them (it cannot be converted without)
+        plan.problems += editions + read_upstream(upstream, display(upstream))[1]
     check(plan)
     if is_extra(upstream):
         _import_extra(upstream, plan, out, edition_id, force)
@@ -108,6 +112,21 @@ def _builtin_extra_file(list_id: str) -> Path | None:
     env = Environment()
     every = [p for e in env.builtin_editions() for p in env.builtin_extras(e)]
     return next((p for p in every if p.stem == list_id), None)
+
+
+def _edition_problems(option: str, value: str | None) -> list[Diagnostic]:
+    """Why the edition an option names cannot be read (said under that option), checked with
+    the other options before the upstream file is read: every problem at once."""
+    if value is None:
+        return []
+    try:
+        edition_source(value)
+    except CompileError as error:
+        return [
+            Diagnostic(Location(option, 0, 0), d.message) if d.location.path == "--edition" else d
+            for d in error.diagnostics
+        ]
+    return []
 
 
 def _edition(value: str) -> Reference:

@@ -515,3 +515,29 @@ def test_an_import_whose_file_would_fail_validate_writes_nothing(tmp_path: Path)
     before = tree(tmp_path)
     assert invoke("import", tmp_path / name, "--out", out, "--id", "keep", "--force").exit_code == 1
     assert tree(tmp_path) == before
+
+
+def test_unknown_editions_of_the_options_are_reported_together(tmp_path: Path) -> None:
+    """An unknown --like beside an unknown --programs-from, a bad --id and a broken upstream
+    file: every problem at once, each under its option, nothing written."""
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("data: {ver: x}\nactList: [\n", encoding="utf-8")
+    result = invoke(
+        "import",
+        broken,
+        "--out",
+        tmp_path / "out",
+        "--like",
+        "nope",
+        "--programs-from",
+        "nada",
+        "--id",
+        "a b",
+    )
+    assert result.exit_code == 1 and not (tmp_path / "out").exists()
+    lines = result.stderr.splitlines()
+    assert any(line.startswith("--like: unknown edition 'nope'") for line in lines), lines
+    assert any(line.startswith("--programs-from: unknown edition 'nada'") for line in lines), lines
+    assert any(line.startswith("--id: 'a b' is not an edition id") for line in lines), lines
+    assert any(line.startswith(f"{broken}:3:1: YAML syntax error") for line in lines), lines
+    assert lines[-1] == "4 problems found; nothing written"

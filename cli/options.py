@@ -73,9 +73,10 @@ def declared_edition(path: Path, option: str) -> str:
 def _overlay(path: Path, option: str) -> OverlaySource:
     from blackpoker.compiler.parse import OverlaySource
 
-    source, problems = _environment().read(path)
+    env = _environment()
+    source, problems = env.read(path)
     if problems:
-        report(problems)
+        report(env.all_problems(path))
     if not isinstance(source, OverlaySource):
         assert source is not None
         report([source.doc.at(("kind",), f"kind: {option} expects a local-rule file (kind: overlay)")])

@@ -110,7 +110,7 @@ def _file(env: Environment, text: str) -> Side:
     path = Path(text)
     source, problems = env.read(path)
     if problems:
-        report(problems)
+        report(env.all_problems(path))
     assert source is not None
     own = source.edits if isinstance(source, EditionSource) and source.edits is not None else source.doc
     where = own.locate(("formats",), key=True)  # a based edition's own file, not its base's

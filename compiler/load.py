@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from blackpoker.compiler.yaml_words import structure_error
 from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
 
 # A node tree larger than this once aliases are expanded is refused (the v7 list has ~2,000).
@@ -61,6 +62,9 @@ class Document:
     data: Any
     values: dict[PathKey, Mark] = field(default_factory=dict)
     keys: dict[PathKey, Mark] = field(default_factory=dict)
+    # the cost units of the edition the file is written for, once known: what a notation
+    # message offers (None: every unit the notation has)
+    cost_units: tuple[str, ...] | None = None
 
     def line(self, number: int) -> str:
         lines = self.text.splitlines()
@@ -243,6 +247,9 @@ def _tabs(text: str, path: str) -> list[Diagnostic]:
 
 
 def _syntax(exc: yaml.MarkedYAMLError, path: str, text: str) -> Diagnostic:
+    worded = structure_error(exc, path, text)
+    if worded is not None:
+        return worded
     mark = exc.problem_mark or exc.context_mark
     line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
     what = exc.problem or "invalid YAML"

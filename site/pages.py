@@ -235,7 +235,7 @@ def extra_pages(
 def _extra_source(env: Environment, path: Path) -> ExtraSource:
     source, problems = env.read(path)
     if problems:
-        raise CompileError(problems)
+        raise CompileError(env.all_problems(path))
     assert isinstance(source, ExtraSource)
     return source
 
@@ -356,7 +356,7 @@ def _based_edits(env: Environment, edition: str, ruleset: RuleSet) -> Edits | No
 def _house_page(env: Environment, rules: Path) -> Page:
     source, problems = env.read(rules)
     if problems:
-        raise CompileError(problems)
+        raise CompileError(env.all_problems(rules))
     if not isinstance(source, OverlaySource):
         # compile() reports a file that is not a local rule with its own located message.
         return Page(env.compile(format="", rules=rules))

@@ -54,7 +54,7 @@ def key_text(key: KeySpec) -> str:
 
 
 def _version(text: str) -> tuple[str, ...]:
-    """A version's numbers, so that v9, v9.0 and 9.0.0 name the same version."""
+    """A version's numbers, so that v2, v2.0 and 2.0.0 name the same version."""
     parts = text.strip().lstrip("vV").split(".")
     while len(parts) > 1 and parts[-1] == "0":
         parts.pop()

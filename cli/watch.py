@@ -80,7 +80,7 @@ def watch(file: Path, port: int, games: int, seed: int, jobs: int, every: float)
     if problems:
         report(problems)
     site = Path(tempfile.mkdtemp(prefix="blackpoker-watch-"))  # ours: removed at the end
-    board = Board(Snapshot(display(file), "最初の検証をしています…"), site / "site")
+    board = Board(Snapshot(display(file), "最初の検証をしています…", games=games), site / "site")
     try:
         server = WatchServer((HOST, port), board)
     except OSError as error:
@@ -158,7 +158,11 @@ class _Loop:
             self.board.publish(status="比較できません", problems=tuple(compared))
 
     def _problems(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """The file's problems and notes, as `blackpoker validate FILE` reports them."""
+        """The file's problems and notes, as `blackpoker validate FILE` reports them (a path
+        that is no longer a readable file, as at the start)."""
+        _, unreadable = read_regular_file(self.file, display(self.file), MAX_FILE_BYTES)
+        if unreadable:
+            return tuple(d.render() for d in unreadable), ()
         _, found = self.env.check_paths([self.file])
         return (
             tuple(d.render() for d in found if not d.warning),

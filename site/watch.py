@@ -37,6 +37,7 @@ class Snapshot:
     pages: tuple[str, ...] = ()  # the built pages, relative to the site folder
     stale: bool = False  # the pages and comparison are those of an earlier, good save
     base: str | None = None  # what the file is compared with
+    games: int = 0  # of each side of the comparison (0: none is played)
     compared: Compared | None = None
 
 

@@ -18,8 +18,9 @@ from blackpoker.compiler.documents.regulation import (
     parse_regulation,
 )
 from blackpoker.compiler.environment import Environment, display, find_files
-from blackpoker.compiler.load import Document, PathKey, is_path, load_file
+from blackpoker.compiler.load import Document, PathKey, load_file
 from blackpoker.compiler.parse import EditionSource, OverlaySource
+from blackpoker.compiler.paths import is_path
 from blackpoker.compiler.validate import schema_problems
 from blackpoker.runtime.engine.abilities import size
 from blackpoker.runtime.engine.errors import InvariantError

@@ -99,7 +99,8 @@ class Loops:
     taken: dict[str, Number]  # how many cards a name bound by `top` takes
 
 
-Program = tuple[tuple[tuple[Step, Enclosing], ...], Loops]
+Ifs = tuple[tuple[If, bool], ...]  # the ifs among them
+Program = tuple[tuple[tuple[Step, Enclosing, Ifs], ...], Loops]
 
 
 class GreedyAgent:
@@ -125,6 +126,8 @@ class GreedyAgent:
         # the view being decided, and each option's request in the game arranged from it
         self._view: View | None = None
         self._probes: dict[RequestOption, Resolution] = {}
+        self._option: RequestOption | None = None  # the option last read, and its reading
+        self._read: tuple[Game, Resolution] | None = None
 
     def choose(self, view: View | None, options: Sequence[Option]) -> Option:
         assert view is not None
@@ -146,17 +149,22 @@ class GreedyAgent:
         whose condition the view decides, else both)."""
         steps, loops = self._program(option.action)
         held: dict[int, bool | None] = {}  # id of an if → its condition, read once for the option
-
-        def branch(node: If) -> bool | None:
-            if id(node) not in held:
-                held[id(node)] = self._holds(view, option, node.cond)
-            return held[id(node)]
-
         return sum(
             self._step(view, option, step, loops) * self._times(view, option, loops, enclosing)
-            for step, enclosing in steps
-            if all(branch(node) in (None, then) for node, then in enclosing if isinstance(node, If))
+            for step, enclosing, ifs in steps
+            if not ifs or self._branch_taken(view, option, ifs, held)
         )
+
+    def _branch_taken(
+        self, view: View, option: RequestOption, ifs: Ifs, held: dict[int, bool | None]
+    ) -> bool:
+        """Whether a step inside these ifs may run: no if's condition is known to go the other way."""
+        for node, then in ifs:
+            if id(node) not in held:
+                held[id(node)] = self._holds(view, option, node.cond)
+            if held[id(node)] not in (None, then):
+                return False
+        return True
 
     def _times(self, view: View, option: RequestOption, loops: Loops, enclosing: Enclosing) -> int:
         """How often a step runs as far as the key cards tell: once per card a for_each runs
@@ -174,14 +182,14 @@ class GreedyAgent:
         known = self._programs.get(action_id)
         if known is None:
             nodes = dict(walk_steps(self.rules.action(action_id).steps))
+            placed = [(n, tuple(_enclosing(nodes, path))) for path, n in nodes.items() if isinstance(n, Step)]
             steps = tuple(
-                (node, tuple(_enclosing(nodes, path)))
-                for path, node in nodes.items()
-                if isinstance(node, Step)
+                (step, enclosing, tuple((n, then) for n, then in enclosing if isinstance(n, If)))
+                for step, enclosing in placed
             )
             loops = Loops(
-                {s.as_: s.in_ for s, _ in steps if isinstance(s, ForEach)},
-                {s.as_: s.count for s, _ in steps if isinstance(s, Top)},
+                {s.as_: s.in_ for s, _, _ in steps if isinstance(s, ForEach)},
+                {s.as_: s.count for s, _, _ in steps if isinstance(s, Top)},
             )
             known = steps, loops
             self._programs[action_id] = known
@@ -236,6 +244,8 @@ class GreedyAgent:
     def _reading(self, view: View, option: RequestOption) -> tuple[Game, Resolution]:
         """The option's request, before it resolves, in the game arranged from the view (its
         `public` handle): where the engine's evaluator reads the program's values."""
+        if view is self._view and option is self._option and self._read is not None:
+            return self._read  # the values of one option are read one after another
         assert view.public is not None  # a view built by engine/view.py has its handle
         game = view.public.arranged()
         if view is not self._view:
@@ -248,7 +258,8 @@ class GreedyAgent:
             action = self.rules.action(option.action)
             request = Request(-1, action, option.player, option.keys, list(option.keys), target, source)
             probe = self._probes[option] = Resolution(request, Origin.PLAYER, [])
-        return game, probe
+        self._option, self._read = option, (game, probe)
+        return self._read
 
     def _step(self, view: View, option: RequestOption, step: Step, loops: Loops) -> float:
         me = option.player
@@ -393,7 +404,7 @@ class GreedyAgent:
         if option.source is not None:  # the causing character is driven
             cost += DRIVE
         steps, _ = self._program(option.action)
-        kept = any(_keeps_key(s) for s, _ in steps)
+        kept = any(_keeps_key(s) for s, _, _ in steps)
         return cost if kept else cost + SPENT_KEY * len(option.keys)
 
     def _resize(self, view: View, option: RequestOption, by: int) -> float:

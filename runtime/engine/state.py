@@ -255,10 +255,13 @@ class GameState:
     arrived: list[int] | None = None
     left: list[int] | None = None
 
-    def copy(self) -> GameState:
-        # made bare, then given the state: `Random()` would first seed itself from the system
-        rng = random.Random.__new__(random.Random)
-        rng.setstate(self.rng.getstate())
+    def copy(self, rng: random.Random | None = None) -> GameState:
+        """A copy with its own lists; its generator is `rng` when given (a dealt game brings
+        its own: copying one costs as much as the rest of the state)."""
+        if rng is None:
+            # made bare, then given the state: `Random()` would first seed itself from the system
+            rng = random.Random.__new__(random.Random)
+            rng.setstate(self.rng.getstate())
         return GameState(
             (self.players[0].copy(), self.players[1].copy()),
             rng,

@@ -174,9 +174,8 @@ class PublicGame:
     def _dealt(self, rng: random.Random | None, chance: random.Random) -> Game:
         from blackpoker.runtime.engine.game import Game
 
-        state = self._game.state.copy()
+        state = self._game.state.copy(chance)
         deal(state, *self._known(), rng)
-        state.rng = chance
         dealt = Game(self._game.rules, state)
         dealt.decisions = self._game.decisions
         return dealt

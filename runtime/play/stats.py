@@ -340,9 +340,10 @@ def _trumps(finished: Sequence[GameRecord], rules: RuleSet) -> tuple[TrumpUse, .
             if up:
                 owners[card] += 1
                 winners[card] += record.result == player_name(player)
+    printed = [(str(t.card), t) for t in rules.trumps]  # a game record names its trumps printed
     return tuple(
-        TrumpUse(t.card, t.name, placed[t.card], opened[t.card], Rate(winners[t.card], owners[t.card]))
-        for t in rules.trumps
+        TrumpUse(card, t.name, placed[card], opened[card], Rate(winners[card], owners[card]))
+        for card, t in printed
     )
 
 

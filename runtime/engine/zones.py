@@ -56,4 +56,3 @@ def deck_ids(player: int) -> range:
 
 def label(cid: int) -> str:
     return _LABELS[cid % DECK_SIZE]
-

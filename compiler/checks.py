@@ -474,8 +474,11 @@ def _unknown(what: str, value: str, known: Iterable[str]) -> str:
 def _edition_needs(source: EditionSource) -> list[Diagnostic]:
     """Per official format: references its entries make, request cycles, turn passing."""
     doc, edition = source.doc, source.edition
-    where = {("actions", a.id): ("actions", i) for i, a in enumerate(source.actions)}
-    where |= {("characters", c.id): ("characters", i) for i, c in enumerate(source.characters)}
+    # A repeated id stands for its first entry (the repeat is reported as such).
+    where = {("actions", a.id): ("actions", i) for i, a in reversed(list(enumerate(source.actions)))}
+    where |= {
+        ("characters", c.id): ("characters", i) for i, c in reversed(list(enumerate(source.characters)))
+    }
     refs = list(references(source.actions, source.characters))
     # Requests stay inside their action's formats (checked above), so passing the turn
     # through them is the same in the edition as in each format.
@@ -487,9 +490,7 @@ def _edition_needs(source: EditionSource) -> list[Diagnostic]:
         members = {("actions", a.id) for a in ruleset.actions} | {
             ("characters", c.id) for c in ruleset.characters
         }
-        for ref in dangling(
-            (r for r in refs if referrer(r) in members), ruleset.actions, ruleset.characters
-        ):
+        for ref in dangling((r for r in refs if referrer(r) in members), ruleset.actions, ruleset.characters):
             path = (*where[referrer(ref)], *ref.at)
             missing.setdefault((path, not_in(ref, "")), []).append(fmt.id)
         problems += duplicate_names(doc, ruleset.actions, lambda a: where[("actions", a.id)])

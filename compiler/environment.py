@@ -38,27 +38,18 @@ from blackpoker.compiler.documents.regulation import (
     regulations_from,
 )
 from blackpoker.compiler.link import link
-from blackpoker.compiler.load import Document, is_path, load_bytes, load_file
+from blackpoker.compiler.load import Document, load_bytes, load_file
 from blackpoker.compiler.parse import EditionSource, OverlaySource, Source, notation_problems, parse
-from blackpoker.compiler.validate import schema_problems, validate
+from blackpoker.compiler.paths import INDEX, display, is_path
+from blackpoker.compiler.validate import schema_problems, validate, without_broken
 from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.runtime.rules.model import RuleSet
 
-INDEX = "editions.yaml"  # the built-in editions, in actionlists/
 _SUFFIXES = (".yaml", ".yml")
 
 __all__ = ["Environment", "Read", "display", "find_files", "is_path"]
 
 Read = tuple[Source | ExtraSource | None, list[Diagnostic]]
-
-
-def display(path: Path) -> str:
-    """A path as the user would type it: relative to the working folder when inside it."""
-    try:
-        relative = os.path.relpath(path)
-    except ValueError:
-        return str(path)
-    return str(path) if relative.startswith("..") else relative
 
 
 class Environment:
@@ -72,6 +63,7 @@ class Environment:
         # id of an edition read -> it and its checks' problems: run once, however many of its
         # formats are linked (only for the editions the read cache holds)
         self._checks: dict[int, tuple[EditionSource, list[Diagnostic]]] = {}
+        self._checking: set[Path] = set()  # files whose every problem is being gathered
 
     # --- built-in editions ------------------------------------------------------------------
 
@@ -144,6 +136,20 @@ class Environment:
         self._read[key] = (tuple((p, _stamp(p)) for p in files), read)
         return read
 
+    def all_problems(self, path: Path) -> list[Diagnostic]:
+        """Every problem of a file, as `validate` finds them: what reading it found, and what
+        the checks find in the rest of it (a broken field is left out), so that a command
+        refusing the file reports them all at once."""
+        key = Path(os.path.abspath(path))
+        source, problems = self.read(path)
+        if source is None or key in self._checking:  # nothing to check; local rules based on each other
+            return problems
+        self._checking.add(key)
+        try:
+            return self.check_paths([path])[1]
+        finally:
+            self._checking.discard(key)
+
     def files_read(self) -> tuple[Path, ...]:
         """Every file this environment has read, with the bases each named: a command's inputs,
         which none of its outputs may replace."""
@@ -155,31 +161,56 @@ class Environment:
         if doc is None:
             return None, loaded
         problems = loaded + validate(doc)
-        if not problems and doc.data["kind"] not in ("edition", "overlay", "extra"):  # deck, regulations
-            return None, [
-                doc.at(
-                    ("kind",), f"kind: a {doc.data['kind']} file is not an edition, local rules or extra list"
-                )
-            ]
-        if problems:
+        usable = without_broken(doc) if problems else doc  # a refused field is left out
+        if usable is None:
+            doc = self._with_cost_units(doc, path)
             return None, problems + notation_problems(doc) + self._early_problems(doc, path)
+        doc = self._with_cost_units(usable, path)
+        if doc.data["kind"] not in ("edition", "overlay", "extra"):  # deck, regulations
+            kind = f"kind: a {doc.data['kind']} file is not an edition, local rules or extra list"
+            return None, problems or [doc.at(("kind",), kind)]
         if doc.data["kind"] == "extra":
             extra, found = parse_extra(doc)
-            return extra, _name_problems(doc, path) + found
+            return extra, problems + _name_problems(doc, path) + found
         written, base = doc, None
         if doc.data["kind"] == "edition":
-            problems = _name_problems(doc, path)
+            problems += _name_problems(doc, path)
             if "base" in doc.data:
                 merged, problems, base = self._with_base(doc, path, below, problems, files)
                 if merged is None:
                     return None, problems
                 doc = merged
-        source, found = parse(doc)
-        if found:  # a notation problem stops the link stage: its id checks run early instead
-            found += self._early_problems(doc, path)
+        source, found = parse(self._with_cost_units(doc, path))
         if isinstance(source, EditionSource) and base is not None:
             source = replace(source, base=base, edits=written)
         return source, problems + found
+
+    def _with_cost_units(self, doc: Document, path: Path) -> Document:
+        """The document knowing the cost units of its edition, which a notation message offers:
+        an edition's own; an extra list's with its edition's; a local rule's edition's (on the
+        extra format, unknown until the list it edits is read)."""
+        data = doc.data if isinstance(doc.data, dict) else {}
+        listed = data.get("cost_units")
+        own = tuple(
+            str(u["unit"])
+            for u in (listed if isinstance(listed, list) else ())
+            if isinstance(u, dict) and "unit" in u
+        )
+        edition_id = data.get("edition")
+        if (
+            data.get("kind") == "edition"
+            or not isinstance(edition_id, str)
+            or data.get("base") == EXTRA_FORMAT.id
+        ):
+            return replace(doc, cost_units=own or None)
+        named = self.find(edition_id, path.parent, path)
+        try:
+            edition = self.edition(str(named)).edition if named else None
+        except CompileError:  # the edition's own problems are reported when it is read
+            return doc
+        return (
+            doc if edition is None else replace(doc, cost_units=(*(u.unit for u in edition.cost_units), *own))
+        )
 
     def _early_problems(self, doc: Document, path: Path) -> list[Diagnostic]:
         """For an overlay that will not reach the link stage (schema or notation problems), the
@@ -240,9 +271,10 @@ class Environment:
 
     def edition(self, edition: str) -> EditionSource:
         """An edition (built-in id or file path), parsed; CompileError if it has problems."""
-        source, problems = self.read(self.edition_path(edition))
+        path = self.edition_path(edition)
+        source, problems = self.read(path)
         if problems:
-            raise CompileError(problems)
+            raise CompileError(self.all_problems(path))
         if not isinstance(source, EditionSource):
             assert source is not None
             raise CompileError(
@@ -361,7 +393,7 @@ class Environment:
     def _extra_file(self, path: Path) -> ExtraSource:
         found, problems = self.read(path)
         if problems:
-            raise CompileError(problems)
+            raise CompileError(self.all_problems(path))
         if not isinstance(found, ExtraSource):
             assert found is not None
             raise CompileError([found.doc.at(("kind",), "kind: --extra expects an extra list (kind: extra)")])
@@ -550,7 +582,7 @@ class Environment:
     def _overlay(self, path: Path) -> OverlaySource:
         source, problems = self.read(path)
         if problems:
-            raise CompileError(problems)
+            raise CompileError(self.all_problems(path))
         if not isinstance(source, OverlaySource):
             assert source is not None
             raise CompileError(

@@ -7,7 +7,6 @@ expand exponentially) are refused with a location instead of being constructed.
 
 from __future__ import annotations
 
-import os
 import re
 import stat
 from dataclasses import dataclass, field
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from blackpoker.compiler.yaml_words import structure_error
 from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
 
 # A node tree larger than this once aliases are expanded is refused (the v7 list has ~2,000).
@@ -29,11 +29,6 @@ _NOT_YAML = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U000
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 PathKey = tuple[str | int, ...]
-
-
-def is_path(name: str) -> bool:
-    """A name of an edition or local rule that is a file's path rather than an id."""
-    return "/" in name or os.sep in name or name.endswith((".yaml", ".yml"))
 
 
 class _Loader(yaml.SafeLoader):
@@ -67,6 +62,9 @@ class Document:
     data: Any
     values: dict[PathKey, Mark] = field(default_factory=dict)
     keys: dict[PathKey, Mark] = field(default_factory=dict)
+    # the cost units of the edition the file is written for, once known: what a notation
+    # message offers (None: every unit the notation has)
+    cost_units: tuple[str, ...] | None = None
 
     def line(self, number: int) -> str:
         lines = self.text.splitlines()
@@ -249,6 +247,9 @@ def _tabs(text: str, path: str) -> list[Diagnostic]:
 
 
 def _syntax(exc: yaml.MarkedYAMLError, path: str, text: str) -> Diagnostic:
+    worded = structure_error(exc, path, text)
+    if worded is not None:
+        return worded
     mark = exc.problem_mark or exc.context_mark
     line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
     what = exc.problem or "invalid YAML"

@@ -9,14 +9,14 @@ are collected as (start, end, message) in normalised offsets and mapped back at 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib.resources import files
 from typing import Any, NamedTuple
 
-from blackpoker.runtime.rules.cards import Suit, rank_from_label
-from blackpoker.runtime.rules.cost import Cost
+from blackpoker.runtime.rules.cards import Suit, rank_from_label, with_suit_symbols
+from blackpoker.runtime.rules.cost import UNITS, Cost
 from blackpoker.runtime.rules.diagnostics import BlackPokerError, Diagnostic, Location
 from blackpoker.runtime.rules.keyspec import (
     ANY_CARD,
@@ -59,13 +59,16 @@ class NotationError(BlackPokerError, ValueError):
         )
 
 
-def parse_cost(text: str) -> Cost:
-    """Read a cost such as "BBL", "$BL", "ＢＬ" or "B L"; the empty text is the empty cost."""
+def parse_cost(text: str, units: Sequence[str] | None = None) -> Cost:
+    """Read a cost such as "BBL", "$BL", "ＢＬ" or "B L"; the empty text is the empty cost.
+    `units`, the edition's cost units, are what a syntax error offers (default: every unit the
+    notation has; the checks refuse a unit the edition lacks)."""
     norm = normalize(text)
     try:
         cost = _cost_parser().parse(norm.text)
     except UnexpectedInput as error:
-        raise NotationError(text, [_syntax_problem(error, norm, _COST_WORDS)]) from None
+        words = _COST_WORDS if units is None else {**_COST_WORDS, "UNIT": _unit_words(units)}
+        raise NotationError(text, [_syntax_problem(error, norm, words)]) from None
     assert isinstance(cost, Cost)  # the inline transformer builds the IR instead of a tree
     return cost
 
@@ -80,13 +83,25 @@ def parse_key(text: str) -> KeySpec:
     try:
         result = _key_parser().parse(norm.text)
     except UnexpectedInput as error:
-        raise NotationError(text, [_syntax_problem(error, norm, _KEY_WORDS)]) from None
+        problem = _syntax_problem(error, norm, _KEY_WORDS)
+        meant = with_suit_symbols(text)
+        if meant != text and _parses(meant):  # S2, ハート5: suits written as letters or names
+            problem = replace(problem, message=f"{problem.message}; did you mean '{meant.strip()}'?")
+        raise NotationError(text, [problem]) from None
     if isinstance(result, KeySpec):
         return replace(result, written=text.strip())
     assert isinstance(result, _Failure)
     length = len(norm.text)
     spans = [(norm.original_span(start, min(end, length)), message) for start, end, message in result.issues]
     raise NotationError(text, [Problem(start, end, message) for (start, end), message in spans])
+
+
+def _parses(key: str) -> bool:
+    try:
+        parse_key(key)
+    except NotationError:
+        return False
+    return True
 
 
 # --- parsers ---------------------------------------------------------------------------------
@@ -305,8 +320,14 @@ _KEY_WORDS: dict[str, str] = {
     "_RARE": "'レアカード'",
     "$END": "end of input",
 }
+
+
+def _unit_words(units: Iterable[str]) -> str:
+    return f"a payment unit ({', '.join(sorted(units))})"
+
+
 _COST_WORDS: dict[str, str] = {
-    "UNIT": "a payment unit (B, C, D, L, S)",
+    "UNIT": _unit_words(UNITS),
     "_DOLLAR": "'$'",
     "$END": "end of input",
 }

@@ -192,7 +192,7 @@ def parse(doc: Document) -> tuple[Source | None, list[Diagnostic]]:
 
         def entries(name: str, build: type[E], table: Mapping[str, Callable[[Any], Any]]) -> tuple[E, ...]:
             return tuple(
-                build(**{"formats": (), **_fields(doc, (name, i), raw, table, problems, order)})
+                build(**{"formats": (), "key": None, **_fields(doc, (name, i), raw, table, problems, order)})
                 for i, raw in enumerate(data.get(name, ()))
             )
 
@@ -216,7 +216,9 @@ def parse(doc: Document) -> tuple[Source | None, list[Diagnostic]]:
             parse_abilities(doc, ("abilities",), data.get("abilities", ()), problems),
             data.get("extra"),
         )
-    return (None if problems else source), problems
+    # A broken field is left out of its entry, so the source is still checked and its
+    # problems reported with these; it is never linked (the caller refuses the file).
+    return source, problems
 
 
 def notation_problems(doc: Document) -> list[Diagnostic]:
@@ -282,6 +284,7 @@ def _edits(
         fields = _fields(doc, (name, "add", i), entry, table, problems)
         fields.setdefault("formats", ())
         fields.setdefault("since", "")
+        fields.setdefault("key", None)  # a character's, when its notation was broken
         added.append(build(**fields))
     changes = {
         entry_id: _fields(doc, (name, "change", entry_id), entry, table, problems)
@@ -325,7 +328,10 @@ def _fields(
             fields["format"] = value
             fields["formats"] = tuple(order[order.index(value) :]) if value in order else ()
         elif key in ("cost", "key"):
-            fields[key] = _notation(doc, (*path, key), value, problems)
+            before = len(problems)
+            parsed = _notation(doc, (*path, key), value, problems)
+            if len(problems) == before:  # a broken one is left out: the rest is still checked
+                fields[key] = parsed
         elif key == "abilities":
             fields[key] = parse_abilities(doc, (*path, key), value, problems)
         elif key == "program":
@@ -527,7 +533,7 @@ def _notation(
     if path[-1] == "key" and not text.strip():
         return None
     try:
-        return parse_text(text)
+        return parse_cost(text, doc.cost_units) if parse_text is parse_cost else parse_text(text)
     except NotationError as error:
         for problem in error.problems:
             width = max(1, problem.end - problem.start)

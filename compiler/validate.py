@@ -6,13 +6,17 @@ and what was expected.
 
 from __future__ import annotations
 
+import copy
 import json
+import re
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from blackpoker.compiler.load import Document, PathKey
+from blackpoker.runtime.rules.cards import with_suit_symbols
 from blackpoker.runtime.rules.diagnostics import Diagnostic, did_you_mean, nearest
 from jsonschema import Draft202012Validator, ValidationError
 from referencing import Registry, Resource
@@ -56,11 +60,168 @@ def validate(doc: Document) -> list[Diagnostic]:
 
 def schema_problems(doc: Document, kind: str) -> list[Diagnostic]:
     """Every violation of the JSON Schema of `kind`, located at the offending value or key."""
-    return [
-        _diagnostic(doc, error, _home(kind, error))
+    errors = [
+        error
         for error in _leaf_errors(validator(kind).iter_errors(doc.data), kind)
         if not _only_known_keys(error, _home(kind, error))
     ]
+    dedented = _dedented(doc, errors)
+    problems = [
+        p for e in errors if e.validator not in _UNKNOWN_KEY for p in _missing(doc, e, kind, dedented)
+    ]
+    for error in (e for e in errors if e.validator in _UNKNOWN_KEY):
+        path: PathKey = tuple(error.absolute_path)
+        problems += [
+            _dedent_problem(doc, (*path, key), entry)
+            for key, entry in dedented.items()
+            if key in error.instance and entry[: len(path)] == path
+        ]
+        if set(error.instance) - set(_allowed_keys(error.schema, _home(kind, error))) - set(dedented):
+            problems.append(_diagnostic(doc, error, _home(kind, error), skip=frozenset(dedented)))
+    return problems
+
+
+_UNKNOWN_KEY = ("additionalProperties", "unevaluatedProperties")
+
+
+def _dedented(doc: Document, errors: list[ValidationError]) -> dict[str, PathKey]:
+    """The unknown keys of a mapping that the entry written above them in it lacks: a field
+    indented too little, read by YAML as a key of the mapping that holds the entry (key → entry)."""
+    missing = {(tuple(e.absolute_path), e.message.split("'")[1]) for e in errors if e.validator == "required"}
+    found: dict[str, PathKey] = {}
+    for error in (e for e in errors if e.validator in _UNKNOWN_KEY and isinstance(e.instance, dict)):
+        path = tuple(error.absolute_path)
+        for key in error.instance:
+            line = doc.locate((*path, key), key=True).line
+            above = [
+                entry
+                for entry, name in missing
+                if name == key
+                and len(entry) > len(path)
+                and entry[: len(path)] == path
+                and doc.locate(entry).line < line
+            ]
+            if above:
+                found[str(key)] = max(above, key=lambda entry: doc.locate(entry).line)
+    return found
+
+
+def _missing(
+    doc: Document, error: ValidationError, kind: str, dedented: dict[str, PathKey]
+) -> list[Diagnostic]:
+    """The problem of a violation other than an unknown key; none for a missing key written,
+    indented too little, below its entry (that line has the problem)."""
+    path = tuple(error.absolute_path)
+    if error.validator == "required" and dedented.get(error.message.split("'")[1]) == path:
+        return []
+    return [_diagnostic(doc, error, _home(kind, error))]
+
+
+def _dedent_problem(doc: Document, at: PathKey, entry: PathKey) -> Diagnostic:
+    where = doc.locate(at, key=True)
+    fields = sorted(
+        (doc.keys[p] for p in doc.keys if len(p) == len(entry) + 1 and p[: len(entry)] == entry),
+        key=lambda m: m.line,
+    )
+    column = fields[0].column if fields else where.col - 1
+    holder = _field(at[:-1], doc.data)
+    message = (
+        f"{_field(entry, doc.data)}: '{at[-1]}' is indented {where.col - 1} spaces, so YAML reads it as a key"
+        f" of {holder}; as a field of the entry above, indent it {column} spaces"
+    )
+    line = doc.line(where.line)
+    return Diagnostic(where, message, line, before=doc.line(where.line - 1) or None)
+
+
+def without_broken(doc: Document) -> Document | None:
+    """The document with each field the schema refuses left out, so that the rest of the file is
+    still parsed and checked (every problem in one run): inside an entry of a list (an action,
+    a character, an edit of one), its whole field (`cost`, `program`), else the refused key. An
+    entry that cannot do without the field is left out whole. None when what is left is still
+    invalid: a part the file cannot do without."""
+    kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
+    if kind not in KINDS:
+        return None
+    data = copy.deepcopy(doc.data)
+    for path in _refused(doc.data, kind):
+        _drop(data, _field_of(path))
+    entries = {_entry_of(path) for path in _refused(data, kind)}
+    if None in entries:
+        return None
+    values, keys = dict(doc.values), dict(doc.keys)
+    for entry in sorted((e for e in entries if e is not None), reverse=True):  # later items first
+        _drop(data, entry)
+        if isinstance(entry[-1], int):
+            values, keys = _renumbered(values, entry), _renumbered(keys, entry)
+    if next(validator(kind).iter_errors(data), None) is not None:
+        return None
+    return replace(doc, data=data, values=values, keys=keys)
+
+
+def _refused(data: Any, kind: str) -> Iterator[PathKey]:
+    """The paths of the values the schema refuses (of each unknown key, the key's)."""
+    for error in _leaf_errors(validator(kind).iter_errors(data), kind):
+        home = _home(kind, error)
+        if _only_known_keys(error, home):
+            continue
+        path = tuple(error.absolute_path)
+        if error.validator in ("additionalProperties", "unevaluatedProperties"):
+            allowed = set(_allowed_keys(error.schema, home)) if isinstance(error.schema, dict) else set()
+            yield from ((*path, key) for key in error.instance if key not in allowed)
+        else:
+            yield path
+
+
+def _entry_of(path: PathKey) -> PathKey | None:
+    """The entry of a list a path is in (`actions[3]`, `actions.add[0]`, `actions.change.up`)."""
+    if len(path) > 1 and isinstance(path[1], int):
+        return path[:2]
+    if len(path) > 2 and path[1] in ("add", "change"):
+        return path[:3]
+    return None
+
+
+def _field_of(path: PathKey) -> PathKey:
+    """The field a refused value stands in: an entry's field (`actions[3].program`,
+    `actions.change.up.timing`), else the path up to its last key."""
+    entry = _entry_of(path)
+    if entry is not None and len(path) > len(entry):
+        return path[: len(entry) + 1]
+    while path and not isinstance(path[-1], str):
+        path = path[:-1]
+    return path
+
+
+def _drop(data: Any, path: PathKey) -> None:
+    """Leave out the value at `path`: a key of a mapping, or an item of a list."""
+    for part in path[:-1]:
+        if not _holds(data, part):
+            return
+        data = data[part]
+    if path and isinstance(data, dict):
+        data.pop(path[-1], None)
+    elif path and isinstance(data, list) and isinstance(path[-1], int) and _holds(data, path[-1]):
+        del data[path[-1]]
+
+
+def _holds(data: Any, part: str | int) -> bool:
+    if isinstance(data, dict):
+        return part in data
+    return isinstance(data, list) and isinstance(part, int) and part < len(data)
+
+
+def _renumbered(table: dict[PathKey, Any], item: PathKey) -> dict[PathKey, Any]:
+    """The marks once the list item at `item` is left out: its own gone, the later ones moved up."""
+    n, index = len(item) - 1, item[-1]
+    assert isinstance(index, int)
+    moved: dict[PathKey, Any] = {}
+    for path, mark in table.items():
+        at = path[n] if path[:n] == item[:-1] and len(path) > n else None
+        if not isinstance(at, int) or at < index:
+            moved[path] = mark
+        elif at > index:
+            moved[(*path[:n], at - 1, *path[n + 1 :])] = mark
+    return moved
 
 
 def _only_known_keys(error: ValidationError, home: str) -> bool:
@@ -100,8 +261,7 @@ def _claiming(error: ValidationError, home: str) -> int | None:
 def _closeness(instance: dict[Any, Any], allowed: list[str]) -> int:
     """How well a mapping's keys fit a form: 2 per key it has, 1 per misspelling of one."""
     return sum(
-        2 if key in allowed else int(nearest(str(key), allowed, cutoff=0.8) is not None)
-        for key in instance
+        2 if key in allowed else int(nearest(str(key), allowed, cutoff=0.8) is not None) for key in instance
     )
 
 
@@ -199,7 +359,9 @@ def _expected(schema: dict[str, Any]) -> str:
     return names.get(str(kinds), str(kinds))
 
 
-def _diagnostic(doc: Document, error: ValidationError, home: str) -> Diagnostic:
+def _diagnostic(
+    doc: Document, error: ValidationError, home: str, skip: frozenset[str] = frozenset()
+) -> Diagnostic:
     """`home`: the schema file the failing rule is written in, for its local $refs."""
     path: PathKey = tuple(error.absolute_path)
     name = _field(path, doc.data)
@@ -208,7 +370,7 @@ def _diagnostic(doc: Document, error: ValidationError, home: str) -> Diagnostic:
     match error.validator:
         case "additionalProperties" | "unevaluatedProperties":
             allowed = _allowed_keys(schema, home)
-            extra = sorted(set(error.instance) - set(allowed))
+            extra = sorted(set(error.instance) - set(allowed) - skip)
             key = extra[0] if extra else "?"
             suggestion = did_you_mean(key, allowed) or f"; allowed keys: {', '.join(allowed)}"
             others = f" (and {', '.join(extra[1:])})" if len(extra) > 1 else ""
@@ -227,6 +389,9 @@ def _diagnostic(doc: Document, error: ValidationError, home: str) -> Diagnostic:
             return doc.at(path, f"{name}: expected {expected}, got {_type_name(error.instance)}")
         case "pattern":
             why = hint or f" (pattern {error.validator_value})"
+            meant = with_suit_symbols(str(error.instance))  # a card's suit as a letter or a name
+            if meant != error.instance and re.fullmatch(error.validator_value, meant):
+                why += f"; did you mean '{meant}'?"
             return doc.at(path, f"{name}: '{error.instance}' is not valid{why}")
         case "not":
             return doc.at(

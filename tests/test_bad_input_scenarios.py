@@ -108,6 +108,8 @@ BROKEN = {
     "life-too-large": (P2_LIFE[0], "p2: {life: 60,", "life: 60 cards, but p2 has only"),
     "unknown-used": (P2_LIFE[0], f"{P2_LIFE[0]} used: [dragon],", "used: no action named 'dragon'"),
     "bad-expect-card": ("hand: [], graveyard: [", "hand: [♣Z], graveyard: [", "♣Z"),
+    "suit-as-a-letter": (SOLDIER, f"field: [{{as: {SOLDIER_ID}, cards: [c4]}}]", "did you mean ♣4?"),
+    "suit-as-a-name": ("hand: [], graveyard: [", "hand: [ハート5], graveyard: [", "did you mean ♡5?"),
     "empty-expect": (EXPECT, "expect: {}\n", "expect: checks nothing"),
     "empty-player-expect": (EXPECT, "expect: {p1: {}}\n", "expect: checks nothing"),
 }

@@ -31,6 +31,7 @@ SMOKE: dict[str, tuple[list[str], str]] = {
     ),
     "bench_simulate": (["1", "1", "2", "1"], r"\w+ --jobs 1: [\d.]+ games/s, --jobs 2: [\d.]+ games/s"),
     "bench_serve": (["10", "1"], r"goal decision round-trip <= 50 ms: [\d.]+ ms, (met|NOT MET)"),
+    "bench_startup": (["1"], r"goal --version <= 3 x python3 -c pass: [\d.]+, (met|NOT MET)"),
 }
 
 
@@ -63,7 +64,7 @@ def test_the_engine_loops_play_the_same_games(benchmarks: None) -> None:
 
 @pytest.fixture
 def openspiel(benchmarks: None) -> ModuleType:
-    """bench_openspiel, when OpenSpiel's own environment exists (.ci/setup creates it)."""
+    """bench_openspiel, when OpenSpiel's own environment exists (.ci/run creates it)."""
     bench = importlib.import_module("bench_openspiel")
     if not bench.available():
         pytest.skip(

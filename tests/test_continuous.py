@@ -142,7 +142,7 @@ def test_bad_cost_and_limit_changes_are_reported_at_their_place(tmp_path: Path) 
 def test_a_cost_that_does_not_parse_is_located_in_its_text(tmp_path: Path) -> None:
     text = COSTS.read_text(encoding="utf-8").replace("set: BLL", "set: BXL")
     assert _problems(tmp_path / "costs.yaml", text)[0] == (
-        ":26:71: set 'BXL': unexpected 'X'; expected a payment unit (B, C, D, L, S)"
+        ":26:71: set 'BXL': unexpected 'X'; expected a payment unit (B, D, L, S)"
     )
 
 

@@ -13,7 +13,6 @@ from blackpoker.runtime.engine.options import Option, Pass
 from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.transitions import draw_below
 from blackpoker.runtime.engine.view import View, view
-from blackpoker.runtime.play.notation import NotationError, parse_command
 
 
 class Agent(Protocol):
@@ -99,6 +98,9 @@ def by_command(text: str, me: int, options: Sequence[Option]) -> Option | str:
     which the notation has no form for); otherwise the command is read in the notation, so
     key cards and payments may come in any order.
     """
+    # the notation's parser (Lark) is loaded by the first command read, not by every agent's import
+    from blackpoker.runtime.play.notation import NotationError, parse_command
+
     written = text if re.match(r"p[12]\s*:", text) else f"{player_name(me)}: {text}"
     exact = next((o for o in options if f"{player_name(me)}: {o}" == written), None)
     if exact is not None:
@@ -112,5 +114,3 @@ def by_command(text: str, me: int, options: Sequence[Option]) -> Option | str:
     body = command.body()
     found = next((o for o in options if str(o) == body), None)
     return found if found is not None else f"'{body}' is not one of the options now"
-
-

@@ -18,8 +18,9 @@ from typing import Any, assert_never
 from blackpoker.compiler.documents.deck import read_deck
 from blackpoker.compiler.documents.regulation import Regulations, additions, parse_regulation
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.load import is_path, read_regular_file
+from blackpoker.compiler.load import read_regular_file
 from blackpoker.compiler.parse import EditionSource
+from blackpoker.compiler.paths import is_path
 from blackpoker.runtime.engine.events import (
     Decided,
     Discarded,

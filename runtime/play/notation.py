@@ -22,7 +22,7 @@ from blackpoker.runtime.engine.refs import (
     WrittenZoneCard,
 )
 from blackpoker.runtime.engine.zones import card, owner
-from blackpoker.runtime.rules.cards import Card
+from blackpoker.runtime.rules.cards import Card, with_suit_symbols
 from blackpoker.runtime.rules.diagnostics import BlackPokerError, Diagnostic, Location
 from lark import Lark, Token, Transformer, UnexpectedInput
 
@@ -73,9 +73,7 @@ class NotationError(BlackPokerError, ValueError):
 
 @cache
 def _parser() -> Lark:
-    grammar = (
-        resources.files("blackpoker.runtime.play").joinpath("command.lark").read_text(encoding="utf-8")
-    )
+    grammar = resources.files("blackpoker.runtime.play").joinpath("command.lark").read_text(encoding="utf-8")
     return Lark(grammar, parser="lalr")
 
 
@@ -153,10 +151,12 @@ def parse_command(text: str) -> Command:
     except UnexpectedInput as error:
         column = max(0, error.column - 1) if isinstance(error.column, int) and error.column > 0 else len(text)
         got = text[column : column + 1] or "end of command"
-        raise NotationError(
-            f"command '{text}': unexpected '{got}'; write e.g. 'p1: アップ ★♡5 $D(♠7) → p2:♣9' or 'p2: pass'",
-            column,
-        ) from None
+        meant = with_suit_symbols(text)
+        if meant != text and _parses(meant):  # ★S5, h7: suits written as letters or names
+            hint = f"did you mean '{meant}'?"
+        else:
+            hint = "write e.g. 'p1: アップ ★♡5 $D(♠7) → p2:♣9' or 'p2: pass'"
+        raise NotationError(f"command '{text}': unexpected '{got}'; {hint}", column) from None
     try:
         command = _Build().transform(tree)
     except Exception as error:  # a bad card label inside a well-formed command
@@ -164,6 +164,14 @@ def parse_command(text: str) -> Command:
         raise NotationError(f"command '{text}': {cause}", 0, len(text)) from None
     assert isinstance(command, Command)
     return command
+
+
+def _parses(text: str) -> bool:
+    try:
+        parse_command(text)
+    except NotationError:
+        return False
+    return True
 
 
 def name_characters(game: Game, command: Command) -> Command:

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from blackpoker.compiler.outputs import write_whole
 from blackpoker.runtime.engine.errors import EngineError
@@ -20,11 +21,15 @@ from blackpoker.runtime.engine.refs import Result, result_name
 from blackpoker.runtime.engine.rules import Rules, rules_of
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.agents import Agent, decide
-from blackpoker.runtime.play.log import log_text
-from blackpoker.runtime.play.regulation import Dealt, Match, Setup
 from blackpoker.runtime.play.roster import make_agent
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.rules.model import RuleSet, Visibility
+
+if TYPE_CHECKING:
+    from blackpoker.runtime.play.regulation import Dealt, Setup
+
+# A run without logs or a regulation loads neither their modules nor, through them, the
+# compiler's readers: they are imported where a game writes its log or a match is dealt.
 
 DECISION_CAP = 5_000
 YOUNG_THRESHOLD = 10_000  # allocations between collections of the youngest generation during a run
@@ -199,6 +204,8 @@ def play_game(
     # read from the turn player and the turns played since
     first = game.state.turn_player ^ ((game.state.turn - 1) & 1)
     if log is not None:
+        from blackpoker.runtime.play.log import log_text
+
         # into a --logs folder checked new or empty before the run (compiler/outputs.py)
         write_whole(log, log_text(log, game, [a.name for a in seated], source, dealt))
     return GameRecord(
@@ -251,6 +258,8 @@ def play_match(
     and picked from the match's own seed, and game k plays with seed game_seed(match seed, k).
     With `logs`, each game's log goes there: game-INDEX.jsonl for a match's first game alone,
     match-INDEX-game-K.jsonl (K from 1) for the games of a whole match."""
+    from blackpoker.runtime.play.regulation import Dealt, Match
+
     number = game_seed(seed, index)
     match = Match(setup, random.Random(number))
     records: list[GameRecord] = []

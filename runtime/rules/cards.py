@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum, IntEnum
@@ -117,9 +118,11 @@ class Card:
             return JOKER
         rank = rank_from_label(plain[1:])
         if rank is None or plain[:1] not in _SUIT_BY_SYMBOL:
-            raise ValueError(
-                f"not a card: {text!r}; write a suit (♠ ♡ ♢ ♣) then a rank (A, 2–10, J, Q, K), or Joker"
-            )
+            symbols = " ".join(suit.value for suit in Suit)
+            meant = with_suit_symbols(text).strip()
+            hint = f"; did you mean {meant}?" if meant != text.strip() and _is_card(meant) else ""
+            how = f"write a suit ({symbols}) then a rank (A, 2–10, J, Q, K), or Joker"
+            raise ValueError(f"not a card: {text!r}; {how}{hint}")
         return cls(rank, _SUIT_BY_SYMBOL[plain[0]])
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -138,3 +141,46 @@ _DECK: tuple[Card, ...] = (
 def full_deck() -> tuple[Card, ...]:
     """The 54 cards: ♠A..♠K, ♡A..♡K, ♢A..♢K, ♣A..♣K, then two Jokers."""
     return _DECK
+
+
+def _is_card(text: str) -> bool:
+    try:
+        Card.parse(text)
+    except ValueError:
+        return False
+    return True
+
+
+# What people write for a suit instead of its symbol: its initial (S2, h5), its English name
+# (spade 2, Hearts5) and its Japanese one (ハート5). The symbols are the Suit members' values.
+_SUIT_NAMES: dict[Suit, tuple[str, ...]] = {
+    Suit.SPADE: ("スペード",),
+    Suit.HEART: ("ハート",),
+    Suit.DIAMOND: ("ダイヤモンド", "ダイヤ", "ダイア"),
+    Suit.CLUB: ("クラブ",),
+}
+_SUIT_BY_NAME: dict[str, Suit] = {
+    written.casefold(): suit
+    for suit in Suit
+    for written in (suit.name[0], suit.name, f"{suit.name}S", *_SUIT_NAMES[suit])
+}
+_RANK_WRITTEN = "10|[2-9]|[AJQK1]"
+# A suit's name (before its rank, spaces allowed between) or initial (just before it), not
+# inside a longer word: `block S9` is a card, `pass` holds none.
+_NAMES = "|".join(sorted((n for n in _SUIT_BY_NAME if len(n) > 1), key=len, reverse=True))
+_INITIALS = "".join(n for n in _SUIT_BY_NAME if len(n) == 1)
+_SPELT_SUIT = re.compile(
+    rf"(?<![A-Za-z])(?:({_NAMES})\s*|([{_INITIALS}]))({_RANK_WRITTEN})(?![0-9A-Za-z])", re.IGNORECASE
+)
+
+
+def with_suit_symbols(text: str) -> str:
+    """`text` with each suit written as a letter or a name before a rank (S2, h5, ハート5,
+    spade 2) written as its symbol (♠2, ♡5): what the author meant, for a "did you mean"."""
+
+    def symbol(match: re.Match[str]) -> str:
+        suit = _SUIT_BY_NAME[(match.group(1) or match.group(2)).casefold()]
+        rank = match.group(3).upper()
+        return suit.value + ("A" if rank == "1" else rank)
+
+    return _SPELT_SUIT.sub(symbol, text)

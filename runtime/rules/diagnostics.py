@@ -25,6 +25,9 @@ class Diagnostic:
     source: str | None = None  # the source line, shown with a caret under the column
     width: int = 1  # how many characters the caret underlines
     warning: bool = False  # a note: the input is read, but should be written otherwise
+    # the neighbour lines shown above and below the source line (an indentation that breaks)
+    before: str | None = None
+    after: str | None = None
 
     def render(self) -> str:
         text = f"{self.location}: {'warning: ' if self.warning else ''}{self.message}"
@@ -33,7 +36,8 @@ class Diagnostic:
         line = self.source.rstrip("\n")
         lead = display_width(line[: self.location.col - 1])
         span = max(1, display_width(line[self.location.col - 1 : self.location.col - 1 + self.width]))
-        return f"{text}\n    {line}\n    {' ' * lead}{'^' * span}"
+        shown = [self.before, line, f"{' ' * lead}{'^' * span}", self.after]
+        return "\n".join([text, *(f"    {part}" for part in shown if part is not None)])
 
 
 def display_width(text: str) -> int:

@@ -18,8 +18,9 @@ from blackpoker.compiler.documents.regulation import (
     parse_regulation,
 )
 from blackpoker.compiler.environment import Environment, display, find_files
-from blackpoker.compiler.load import Document, PathKey, is_path, load_file
+from blackpoker.compiler.load import Document, PathKey, load_file
 from blackpoker.compiler.parse import EditionSource, OverlaySource
+from blackpoker.compiler.paths import is_path
 from blackpoker.compiler.validate import schema_problems
 from blackpoker.runtime.engine.abilities import size
 from blackpoker.runtime.engine.errors import InvariantError
@@ -247,7 +248,8 @@ def _local_rules(doc: Document, path: Path, env: Environment) -> tuple[RuleSet |
         return None, [doc.at(("rules",), f"rules: no file {data['rules']} (relative to this scenario file)")]
     source, problems = env.read(named)
     if problems or source is None:
-        return None, [doc.at(("rules",), f"rules: {data['rules']} has problems (below)"), *problems]
+        below = env.all_problems(named)
+        return None, [doc.at(("rules",), f"rules: {data['rules']} has problems (below)"), *below]
     if not isinstance(source, OverlaySource):
         kind = source.doc.data["kind"]
         message = f"rules: {data['rules']} is a kind: {kind} file; rules names a local rule (kind: overlay)"

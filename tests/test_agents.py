@@ -11,6 +11,7 @@ import pytest
 from blackpoker.compiler import compile
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option, RequestOption
+from blackpoker.runtime.engine.refs import Result
 from blackpoker.runtime.engine.view import View, view
 from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.greedy import GreedyAgent
@@ -30,10 +31,10 @@ SMALLEST = compile(EDITION, FORMATS[0])
 def _greedy_wins(source: RulesSource, games: int, seed: int) -> tuple[int, int]:
     """Greedy's wins over `games` games against random, half of them in each seat."""
     wins = total = 0
-    for seats, greedy in ((("greedy", "random"), "p1"), (("random", "greedy"), "p2")):
+    for seats, greedy in ((("greedy", "random"), Result.P1_WINS), (("random", "greedy"), Result.P2_WINS)):
         records = run_all(Plan(source, seats, seed, games // 2))
         assert all(r.failure is None for r in records)
-        wins += sum(r.result == greedy for r in records)
+        wins += sum(r.result is greedy for r in records)
         total += len(records)
     return wins, total
 

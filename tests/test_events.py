@@ -8,11 +8,19 @@ import typing
 from blackpoker.runtime.engine import events
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Pass
+from blackpoker.runtime.engine.refs import Result
 from blackpoker.runtime.play.log import event_json
 from blackpoker.runtime.play.selfplay import play, random_agents
 from engine_support import compiled, format_ids, reference_edition
 
-SAMPLE = {"int": 1, "str": "x", "bool": True, "tuple[int, ...]": (0,), "Option": Pass(0)}
+SAMPLE = {
+    "int": 1,
+    "str": "x",
+    "bool": True,
+    "tuple[int, ...]": (0,),
+    "Option": Pass(0),
+    "Result": Result.DRAW,
+}
 
 
 def one_of_each() -> list[events.Event]:

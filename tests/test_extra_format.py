@@ -178,7 +178,7 @@ def test_open_turns_a_trump_face_up_and_enables_its_actions() -> None:
     ruleset = ENV.compile(PLACING, EXTRA_FORMAT.id)
     # the actions a player requests (a triggered one has its trump's condition in its trigger)
     granted = {
-        t.card: requested
+        str(t.card): requested
         for t in ruleset.trumps
         if (requested := [a for a in t.actions if ruleset.action(a).requires is not None])
     }

@@ -19,11 +19,11 @@ from blackpoker.runtime.engine.request_checks import CHECKS, causes, first_refus
 from blackpoker.runtime.engine.rules import Recent, Rules
 from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.transitions import move_card, place_units
-from blackpoker.runtime.engine.zones import DECK, DECK_SIZE, card, label, owner
+from blackpoker.runtime.engine.zones import DECK, DECK_SIZE, card, owner
 from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.notation import Command, name_characters, parse_command
 from blackpoker.runtime.play.selfplay import random_agents
-from blackpoker.runtime.rules.cards import Card
+from blackpoker.runtime.rules.cards import Card, Suit
 from blackpoker.runtime.rules.cost import UNITS as COST_UNITS
 from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.runtime.rules.program import CausedBy
@@ -94,7 +94,7 @@ def test_legal_options_pass_every_check_and_the_first_refusal_agrees(edition: st
     assert {rule for rule, _ in CHECKS} - rules_seen <= {"once per turn", "only without turn", *unused}
 
 
-def caused_trumps(edition: str) -> set[str]:
+def caused_trumps(edition: str) -> set[Card]:
     """The cards of the trumps of an edition's extra format whose actions are caused."""
     if not ENV.builtin_extras(edition):
         return set()
@@ -113,7 +113,7 @@ def test_caused_actions_agree_with_the_causing_character_check(edition: str) -> 
     games = positions(rules, 4, 5)
     for game in games:
         for cid in (c for p in game.state.players for c in (*p.hand, *p.life, *p.graveyard)):
-            if label(cid) in caused:
+            if card(cid) in caused:
                 move_card(game.state, cid, TRUMP_ZONE.id)
                 game.state.players[owner(cid)].face_up[cid] = game.state.new_uid()
         for side in game.state.players:
@@ -279,7 +279,7 @@ def test_a_character_is_of_every_suit_one_of_its_cards_has() -> None:
     kind = compiled(EDITION)[formats(EDITION)[-1]].characters[0]
     cards = [DECK.index(Card.parse(text)) for text in ("♠J", "♡5")]
     unit = Unit(1, kind, cards, 0, True, True, 1)
-    fits = {suit: causes(CausedBy(suit=suit), unit) for suit in ("♠", "♡", "♢", "♣")}
+    fits = {suit.value: causes(CausedBy(suit=suit), unit) for suit in Suit}
     assert fits == {"♠": True, "♡": True, "♢": False, "♣": False}
     assert causes(CausedBy(type=kind.type, kind=kind.id), unit)
     assert not causes(CausedBy(kind=kind.id + "?"), unit)

@@ -28,7 +28,7 @@ from blackpoker.runtime.engine.refs import (
 )
 from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.targets import candidates
-from blackpoker.runtime.engine.zones import card, label, owner
+from blackpoker.runtime.engine.zones import card, owner, suit
 from blackpoker.runtime.rules.cards import Card
 from blackpoker.runtime.rules.model import Action, Limit, Timing
 from blackpoker.runtime.rules.program import CausedBy
@@ -125,7 +125,7 @@ def causes(caused: CausedBy, unit: Unit) -> bool:
     return (
         (caused.type is None or unit.kind.type == caused.type)
         and (caused.kind is None or unit.kind.id == caused.kind)
-        and (caused.suit is None or any(label(c)[0] == caused.suit for c in unit.cards))
+        and (caused.suit is None or any(suit(c) is caused.suit for c in unit.cards))
     )
 
 
@@ -247,7 +247,8 @@ def causing_character(s: Subject) -> str | None:
     caused, written, name = s.named.caused_by, s.written.source, s.named.name
     if caused is None:
         return None if written is None else f"{name} is not caused by a character: drop 'by {written}'"
-    wanted = " ".join(w for w in (caused.suit, caused.type or "character", caused.kind) if w)
+    printed = caused.suit.value if caused.suit is not None else None
+    wanted = " ".join(w for w in (printed, caused.type or "character", caused.kind) if w)
     if written is None:
         return f"{name} is caused by a charged {wanted} of {s.who}'s: name it with 'by CARD'"
     fielded = [u for u in s.game.state.players[s.written.player].field if written in map(card, u.cards)]

@@ -32,6 +32,7 @@ from blackpoker.runtime.engine.refs import (
     CharacterByCard,
     HiddenCharacter,
     HiddenZoneCard,
+    Result,
     UnitRef,
     ZoneCard,
     player_name,
@@ -99,7 +100,7 @@ class View:
     chance: int | None
     stage: tuple[RequestView, ...]  # bottom first
     resolving: tuple[RequestView, ...]  # outermost first; a request waiting for its cost's triggers first
-    result: str | None
+    result: Result | None
     options: tuple[Option, ...]  # the viewer's legal options, hidden cards named by ref
     # games dealt anew from what the viewer may see, for agents that search (engine/determinize.py)
     public: PublicGame | None = dataclasses.field(default=None, compare=False, repr=False)

@@ -38,7 +38,7 @@ from blackpoker.runtime.engine.events import (
 )
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
-from blackpoker.runtime.engine.refs import player_name
+from blackpoker.runtime.engine.refs import player_name, result_name
 from blackpoker.runtime.engine.state import PLAYERS
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.regulation import Dealt, Setup
@@ -105,7 +105,8 @@ def log_lines(
         header[EXTRA] = listed
     if dealt is not None:
         header[REGULATION] = dealt.record(folder)
-    end = {"event": "end", "decisions": game.decisions, "result": game.result, "state": game.state_hash()}
+    result = None if game.result is None else result_name(game.result)
+    end = {"event": "end", "decisions": game.decisions, "result": result, "state": game.state_hash()}
     return [header, *map(event_json, game.events), end]
 
 
@@ -136,7 +137,7 @@ def event_json(event: Event) -> dict[str, Any]:
         case TurnPassed(player, turn):
             return {"event": "turn", "player": player_name(player), "turn": turn}
         case GameOver(result):
-            return {"event": "result", "result": result}
+            return {"event": "result", "result": result_name(result)}
     assert_never(event)
 
 
@@ -155,7 +156,7 @@ def log_text(
 @dataclass(frozen=True, slots=True)
 class Replayed:
     decisions: int
-    result: str | None
+    result: str | None  # printed, as the log's end line has it
     state: str
 
 
@@ -228,7 +229,8 @@ def replay(
             watch(game, options[index])
     if checked < len(body):
         raise body[checked].error("the replay does not produce this event")
-    replayed = Replayed(game.decisions, game.result, game.state_hash())
+    result = None if game.result is None else result_name(game.result)
+    replayed = Replayed(game.decisions, result, game.state_hash())
     for key in END_FIELDS:
         logged, got = end.data[key], getattr(replayed, key)
         if logged != got:

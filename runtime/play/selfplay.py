@@ -17,6 +17,7 @@ from blackpoker.runtime.engine.errors import EngineError
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.options import RequestOption
+from blackpoker.runtime.engine.refs import Result, result_name
 from blackpoker.runtime.engine.rules import Rules, rules_of
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.agents import Agent, decide
@@ -58,7 +59,7 @@ class GameRecord:
     index: int
     seed: int
     first: int  # the player who started (set-up decides)
-    result: str | None  # p1 / p2 / draw; None when the game crashed or reached the decision cap
+    result: Result | None  # None when the game crashed or reached the decision cap
     turns: int
     decisions: int
     uses: tuple[tuple[str, int, int], ...]  # (action id, player, requests by that player's decisions)
@@ -231,7 +232,7 @@ def tally(records: Sequence[GameRecord]) -> Tally:
     for record in records:
         if record.result is not None:
             total.completed += 1
-            total.results[record.result] += 1
+            total.results[result_name(record.result)] += 1
         if record.crash is None:
             total.decisions += record.decisions
         if record.failure is not None:

@@ -41,7 +41,7 @@ from blackpoker.runtime.engine.events import (
 )
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
-from blackpoker.runtime.engine.refs import player_name
+from blackpoker.runtime.engine.refs import player_name, result_name, result_named
 from blackpoker.runtime.engine.state import GameState, PlayerState, Unit
 from blackpoker.runtime.engine.zones import card, deck_ids, label
 from blackpoker.runtime.play.explain import explain
@@ -349,7 +349,7 @@ def _match(regulation: Setup, setup: dict[str, Any]) -> tuple[Match, tuple[PathK
         if refused is not None:
             return match, (where, f"game {index + 1}: {refused}", True)
         if "result" in game:
-            match.record(decks, game["result"])
+            match.record(decks, result_named(game["result"]))
         elif index < len(setup["match"]) - 1:
             return match, (where, "match: only the last game may leave out its result", False)
     return match, None
@@ -845,7 +845,7 @@ def event_text(game: Game, event: Event) -> str | None:
         case TurnPassed(player, turn):
             return f"turn {turn} {player_name(player)}"
         case GameOver(result):
-            return f"result {result}"
+            return f"result {result_name(result)}"
     assert_never(event)
 
 
@@ -864,7 +864,7 @@ def actual(game: Game) -> dict[str, Any]:
         "chance": player_name(state.chance) if state.chance is not None else "none",
         "passed": sorted(player_name(p) for p in state.passes),
         "stage": [f"{r.action.name} by {player_name(r.controller)}" for r in state.stage],
-        "winner": state.result or "none",
+        "winner": "none" if state.result is None else result_name(state.result),
         "waiting": [str(o) for o in game.legal_options()]
         if game.to_move is not None and (state.resolving or state.asked)
         else [],

@@ -12,10 +12,10 @@ from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.parse import EditionSource
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.state import GameState
-from blackpoker.runtime.play.notation import Command
+from blackpoker.runtime.play.resolve import resolve_command
 from blackpoker.runtime.rules.model import Action, RuleSet
 from blackpoker.runtime.rules.program import Step, walk_steps
-from blackpoker.runtime.scenario.scenario import Scenario, build, load
+from blackpoker.runtime.scenario.scenario import Scenario, ScenarioCommand, build, load
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
@@ -63,20 +63,18 @@ def scenario(stem: str) -> Scenario:
     return shipped_scenario(path)
 
 
-def commands(loaded: Scenario) -> list[Command]:
+def commands(loaded: Scenario) -> list[ScenarioCommand]:
     """The commands the scenario expects accepted, in order (its expected refusals left out)."""
-    return [command for _, command, refused in loaded.commands if refused is None]
+    return [step for step in loaded.commands if step.refused is None]
 
 
-def play(game: Game, *steps: Command) -> None:
-    """Apply each command, which must be a legal option."""
-    for command in steps:
-        option = game.find(command.player, command.body())
-        assert option is not None, (str(command), [str(o) for o in game.legal_options()])
-        game.apply(option)
+def play(game: Game, *steps: ScenarioCommand) -> None:
+    """Apply each command, which must name a legal option (else the resolver raises why)."""
+    for step in steps:
+        game.apply(resolve_command(game, step.command, step.text))
 
 
-def position(stem: str) -> tuple[Game, list[Command]]:
+def position(stem: str) -> tuple[Game, list[ScenarioCommand]]:
     """A shipped scenario's position, built, and its commands still to play."""
     loaded = scenario(stem)
     return build(loaded), commands(loaded)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.options import RequestOption
+from blackpoker.runtime.engine.options import RequestOption, target_text
 from blackpoker.runtime.engine.refs import (
+    HiddenCharacter,
+    HiddenZoneCard,
     PlayerRef,
     RequestRef,
     ResolvingDepth,
@@ -17,7 +19,7 @@ from blackpoker.runtime.engine.refs import (
 )
 from blackpoker.runtime.engine.targets import named, resolve_name
 from blackpoker.runtime.play.agents import decide
-from blackpoker.runtime.play.notation import parse_command
+from blackpoker.runtime.play.notation import PassCommand, parse_command
 from blackpoker.runtime.play.selfplay import random_agents
 from blackpoker.runtime.rules.cards import Card
 from engine_support import compiled, format_ids, reference_edition
@@ -32,12 +34,14 @@ EDITION = reference_edition()
         ("p2: x → p1", PlayerRef(0)),
         ("p1: x → stage:2", StagePosition(2)),
         ("p1: retarget → resolving:1", ResolvingDepth(1)),
+        ("p1: x → face-down#7", HiddenCharacter(7)),
+        ("p1: x → p2:trump#1", HiddenZoneCard(1, "trump", 1)),
     ],
 )
 def test_a_command_target_parses_into_its_reference_and_prints_back(text: str, target: object) -> None:
     command = parse_command(text)
-    assert command.target == target
-    assert str(command) == text
+    assert not isinstance(command, PassCommand) and command.target == target
+    assert target_text(target) == text.split("→ ")[1]  # type: ignore[arg-type]
 
 
 def test_the_state_hash_reads_a_target_as_its_kind_and_id() -> None:

@@ -43,9 +43,9 @@ from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.state import GameState, PlayerState, Unit
 from blackpoker.runtime.engine.zones import card, deck_ids, label
-from blackpoker.runtime.play.explain import explain
-from blackpoker.runtime.play.notation import Command, NotationError, name_characters, parse_command
+from blackpoker.runtime.play.notation import Command, InvalidCommand, parse_command
 from blackpoker.runtime.play.regulation import Match, Setup, start_problems
+from blackpoker.runtime.play.resolve import AmbiguousCommand, IllegalCommand, resolve_command
 from blackpoker.runtime.play.source import DECK_FILE, EDITION_FILE, EXTRA_FILE, RULES_FILE, ServedFiles
 from blackpoker.runtime.rules.cards import Card
 from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic
@@ -67,11 +67,22 @@ def is_unknown(text: str) -> bool:
     return text.strip() in UNKNOWN_MARKS
 
 
+@dataclass(frozen=True, slots=True)
+class ScenarioCommand:
+    """A command of the scenario: where it is, as written (`pN: …`), parsed, and the refusal
+    expected (None: it must be accepted)."""
+
+    where: PathKey
+    text: str
+    command: Command
+    refused: str | None
+
+
 @dataclass
 class Scenario:
     doc: Document
     rules: RuleSet
-    commands: list[tuple[PathKey, Command, str | None]]  # where, what, expected refusal
+    commands: list[ScenarioCommand]
     # where a checkpoint's `expect` is, and after how many commands it is checked
     checkpoints: list[tuple[int, PathKey]] = field(default_factory=list)
     regulation: Setup | None = None  # a dealt set-up's regulation, with its deck files
@@ -113,7 +124,7 @@ def load(
     if rules is None:
         return None, bare + problems
     problems = bare + problems
-    commands: list[tuple[PathKey, Command, str | None]] = []
+    commands: list[ScenarioCommand] = []
     checkpoints: list[tuple[int, PathKey]] = []
     for i, item in enumerate(doc.data["commands"]):
         if isinstance(item, dict) and "expect" in item:
@@ -125,8 +136,8 @@ def load(
             continue
         place, text, refused = found
         try:
-            commands.append((place, parse_command(text), refused))
-        except NotationError as error:
+            commands.append(ScenarioCommand(place, text, parse_command(text), refused))
+        except InvalidCommand as error:
             offset = 0 if isinstance(item, str) else len(str(place[-1])) + 2  # "pN: " is not in the value
             start = max(0, error.column - offset)
             problems.append(doc.at_text(place, start, error.width, error.message))
@@ -741,30 +752,32 @@ def run(scenario: Scenario) -> Outcome:
         outcome.failures.extend(failures)
 
     checkpoints = list(scenario.checkpoints)
-    for done, (path, command, refused) in enumerate(scenario.commands):
+    for done, step in enumerate(scenario.commands):
         while checkpoints and checkpoints[0][0] == done:
             check(checkpoints.pop(0)[1])
-        where = str(doc.locate(path))
-        named = name_characters(game, command)
-        option = game.find(command.player, command.body()) or game.find(command.player, named.body())
-        if option is None:
-            reason = explain(game, named)
+        where, text, refused = str(doc.locate(step.where)), step.text, step.refused
+        try:
+            option = resolve_command(game, step.command, text)
+        except IllegalCommand as error:
             if refused is None:
-                outcome.failures.append(f"{where}: '{command}' was refused: {reason}")
+                outcome.failures.append(f"{where}: '{text}' was refused: {error.reason}")
                 return outcome
-            if refused not in reason:
+            if refused not in error.reason:
                 outcome.failures.append(
-                    f"{where}: '{command}' was refused with '{reason}', expected '{refused}'"
+                    f"{where}: '{text}' was refused with '{error.reason}', expected '{refused}'"
                 )
             continue
+        except AmbiguousCommand as error:
+            outcome.failures.append(f"{where}: {error.diagnostics[0].message}")
+            return outcome
         if refused is not None:
-            outcome.failures.append(f"{where}: '{command}' was accepted, expected a refusal ('{refused}')")
+            outcome.failures.append(f"{where}: '{text}' was accepted, expected a refusal ('{refused}')")
             return outcome
         try:
             game.apply(option)
         except Exception as error:  # an engine failure is this scenario's failure, at its command
             outcome.failures.append(
-                f"{where}: the engine failed on '{command}': {type(error).__name__}: {error}"
+                f"{where}: the engine failed on '{text}': {type(error).__name__}: {error}"
             )
             return outcome
     for _, rest in checkpoints:

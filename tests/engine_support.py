@@ -15,7 +15,9 @@ from blackpoker.runtime.engine.state import GameState
 from blackpoker.runtime.play.resolve import resolve_command
 from blackpoker.runtime.rules.model import Action, RuleSet
 from blackpoker.runtime.rules.program import Step, walk_steps
-from blackpoker.runtime.scenario.scenario import Scenario, ScenarioCommand, build, load
+from blackpoker.runtime.scenario.build import build
+from blackpoker.runtime.scenario.load import load
+from blackpoker.runtime.scenario.scenario import Scenario, ScenarioCommand
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 

@@ -16,7 +16,9 @@ from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.notation import RequestCommand, parse_command, written_body
 from blackpoker.runtime.play.resolve import resolve, resolve_command
 from blackpoker.runtime.rules.model import Limit
-from blackpoker.runtime.scenario.scenario import Scenario, build, compare
+from blackpoker.runtime.scenario.build import build
+from blackpoker.runtime.scenario.expect import compare
+from blackpoker.runtime.scenario.scenario import Scenario
 from engine_support import (
     SCENARIOS,
     commands,

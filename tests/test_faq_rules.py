@@ -15,7 +15,9 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.play.notation import AnswerCommand
 from blackpoker.runtime.play.resolve import IllegalCommand, resolve_command
-from blackpoker.runtime.scenario.scenario import Scenario, build, run
+from blackpoker.runtime.scenario.build import build
+from blackpoker.runtime.scenario.run import run
+from blackpoker.runtime.scenario.scenario import Scenario
 from engine_support import commands, play, scenario
 
 TARGET = "faq-a-target-is-required"  # the shipped scenarios of the two rules

@@ -27,7 +27,9 @@ from blackpoker.runtime.play.resolve import resolve
 from blackpoker.runtime.rules.cards import Card
 from blackpoker.runtime.rules.diagnostics import CompileError
 from blackpoker.runtime.rules.model import RuleSet
-from blackpoker.runtime.scenario import scenario as scenarios
+from blackpoker.runtime.scenario.build import build
+from blackpoker.runtime.scenario.load import load
+from blackpoker.runtime.scenario.run import run
 from editions_support import written_out
 
 FOG = {"id": "fog", "name": "フォグ"}
@@ -507,10 +509,10 @@ expect:
 """,
         encoding="utf-8",
     )
-    loaded, problems = scenarios.load(tmp_path / "s.yaml")
+    loaded, problems = load(tmp_path / "s.yaml")
     assert loaded is not None, [p.render() for p in problems]
-    assert scenarios.run(loaded).failures == []
-    game = scenarios.build(loaded)
+    assert run(loaded).failures == []
+    game = build(loaded)
     options = [o for o in game.legal_options() if isinstance(o, RequestOption) and o.action == action["id"]]
     assert options and all([unit for unit, _ in o.payment] == ["B"] for o in options)
 
@@ -551,6 +553,6 @@ expect:
 """,
         encoding="utf-8",
     )
-    loaded, problems = scenarios.load(tmp_path / "s.yaml")
+    loaded, problems = load(tmp_path / "s.yaml")
     assert loaded is not None, [p.render() for p in problems]
-    assert scenarios.run(loaded).failures == []
+    assert run(loaded).failures == []

@@ -24,7 +24,9 @@ from blackpoker.runtime.play.resolve import (
     resolve_seen,
 )
 from blackpoker.runtime.play.selfplay import random_agents
-from blackpoker.runtime.scenario.scenario import build, load, run
+from blackpoker.runtime.scenario.build import build
+from blackpoker.runtime.scenario.load import load
+from blackpoker.runtime.scenario.run import run
 from engine_support import compiled, environment, format_ids, play, position, reference_edition
 
 EDITION = reference_edition()

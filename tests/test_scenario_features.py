@@ -20,18 +20,16 @@ from blackpoker.runtime.engine.options import Choice, Pass
 from blackpoker.runtime.engine.refs import WrittenCharacter
 from blackpoker.runtime.engine.request_checks import CHECKS, Refusal, first_refusal
 from blackpoker.runtime.engine.zones import DECK, card, deck_ids, label
+from blackpoker.runtime.play.event_text import SCENARIO, in_words
 from blackpoker.runtime.play.explain import ANSWER, explain
 from blackpoker.runtime.play.notation import AnswerCommand, RequestCommand, parse_command
 from blackpoker.runtime.play.resolve import IllegalCommand, resolve_command
 from blackpoker.runtime.rules.cards import Card
-from blackpoker.runtime.scenario.scenario import (
-    EVENT_WORDS,
-    Scenario,
-    build,
-    event_text,
-    load,
-    run,
-)
+from blackpoker.runtime.scenario.build import build
+from blackpoker.runtime.scenario.expect import EVENT_WORDS
+from blackpoker.runtime.scenario.load import load
+from blackpoker.runtime.scenario.run import run
+from blackpoker.runtime.scenario.scenario import Scenario
 from engine_support import SCENARIOS, environment
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -250,7 +248,7 @@ def test_every_event_but_a_decision_has_a_text_whose_first_word_is_its_own() -> 
     for event in one_of_each():
         if hasattr(event, "action"):
             event = dataclasses.replace(event, action=action)  # type: ignore[type-var]
-        texts[type(event)] = event_text(game, event)
+        texts[type(event)] = in_words(game.rules, event, SCENARIO)
     assert texts.pop(events.Decided) is None  # the commands are the decisions
     words = [text.split(" ", 1)[0] for text in texts.values() if text is not None]
     assert sorted(words) == sorted(EVENT_WORDS) and len(set(words)) == len(words) == len(texts)

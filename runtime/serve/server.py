@@ -35,7 +35,8 @@ from blackpoker.runtime.play.roster import AGENTS, make_agent
 from blackpoker.runtime.play.source import RulesSource, ServedFiles
 from blackpoker.runtime.rules.diagnostics import Diagnostic
 from blackpoker.runtime.rules.model import RuleSet
-from blackpoker.runtime.scenario.scenario import build, load
+from blackpoker.runtime.scenario.build import build
+from blackpoker.runtime.scenario.load import load
 from blackpoker.runtime.serve.board import Json
 from blackpoker.runtime.serve.limits import Connections, Deadline, Limits, served_agent
 from blackpoker.runtime.serve.replays import UPLOAD_NAME, WHO, Replay

@@ -13,6 +13,8 @@ from blackpoker.compiler.parse import EditionSource
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.state import GameState
 from blackpoker.runtime.play.resolve import resolve_command
+from blackpoker.runtime.play.selfplay import play as play_agents
+from blackpoker.runtime.play.selfplay import random_agents
 from blackpoker.runtime.rules.model import Action, RuleSet
 from blackpoker.runtime.rules.program import Step, walk_steps
 from blackpoker.runtime.scenario.build import build
@@ -80,6 +82,13 @@ def position(stem: str) -> tuple[Game, list[ScenarioCommand]]:
     """A shipped scenario's position, built, and its commands still to play."""
     loaded = scenario(stem)
     return build(loaded), commands(loaded)
+
+
+def play_random(rules: RuleSet, seed: int, *, check: bool = True) -> Game:
+    """One game between two seeded random agents; the game and agents derive from `seed`."""
+    game = Game.new(rules, seed, check=check)
+    play_agents(game, random_agents(seed))
+    return game
 
 
 def scramble(state: GameState, me: int, rng: random.Random) -> GameState:

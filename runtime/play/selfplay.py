@@ -7,7 +7,7 @@ import gc
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
@@ -35,15 +35,6 @@ class Checks(Enum):
     NONE = "none"
     END = "end"  # once, on the final state: a card lost or doubled by then, a malformed character
     EVERY = "every"  # after every decision: the first decision that broke one, even if later repaired
-
-
-@dataclass
-class Tally:
-    games: int = 0
-    completed: int = 0  # finished with a result before the decision cap
-    decisions: int = 0
-    results: dict[str, int] = field(default_factory=lambda: {"p1": 0, "p2": 0, "draw": 0})
-    failures: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,13 +144,6 @@ def seated_agents(names: tuple[str, str], rules: RuleSet | None, seed: int) -> t
     return make_agent(names[0], rules, seed * 2 + 1), make_agent(names[1], rules, seed * 2 + 2)
 
 
-def play_random(rules: RuleSet | Rules, seed: int, *, check: bool = True, cap: int = DECISION_CAP) -> Game:
-    """One game between two seeded random agents; the game and agents derive from `seed`."""
-    game = Game.new(rules, seed, check=check)
-    play(game, random_agents(seed), cap)
-    return game
-
-
 def play_game(
     rules: RuleSet | Rules,
     agents: tuple[str, str],
@@ -216,20 +200,6 @@ def play_game(
 def log_width(games: int) -> int:
     """Digits of the log file numbers, so that they sort in game order."""
     return max(4, len(str(games - 1)))
-
-
-def tally(records: Sequence[GameRecord]) -> Tally:
-    """The totals of a run (decisions count every game that did not crash)."""
-    total = Tally(games=len(records))
-    for record in records:
-        if record.result is not None:
-            total.completed += 1
-            total.results[record.result] += 1
-        if record.crash is None:
-            total.decisions += record.decisions
-        if record.failure is not None:
-            total.failures.append(record.failure)
-    return total
 
 
 def play_match(

@@ -4,7 +4,7 @@ scenario files played step by step, and a position's hidden cards scrambled."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
@@ -12,6 +12,7 @@ from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.parse import EditionSource
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.state import GameState
+from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.resolve import resolve_command
 from blackpoker.runtime.play.selfplay import play as play_agents
 from blackpoker.runtime.play.selfplay import random_agents
@@ -82,6 +83,17 @@ def position(stem: str) -> tuple[Game, list[ScenarioCommand]]:
     """A shipped scenario's position, built, and its commands still to play."""
     loaded = scenario(stem)
     return build(loaded), commands(loaded)
+
+
+def random_positions(rules: RuleSet, seeds: int, cap: int) -> Iterator[Game]:
+    """The positions of random games (seeds 0 … seeds-1), each before its decision, up to
+    `cap` decisions a game; the game moves on once the caller is done with it."""
+    for seed in range(seeds):
+        game = Game.new(rules, seed)
+        agents = random_agents(seed)
+        while not game.over and game.decisions < cap:
+            yield game
+            game.apply(decide(game, agents))
 
 
 def play_random(rules: RuleSet, seed: int, *, check: bool = True) -> Game:

@@ -9,12 +9,10 @@ import random
 from pathlib import Path
 
 import pytest
-from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, RequestOption
 from blackpoker.runtime.engine.refs import HiddenCharacter
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.engine.zones import label
-from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.notation import CommandError, InvalidCommand
 from blackpoker.runtime.play.resolve import (
     AmbiguousCommand,
@@ -23,11 +21,18 @@ from blackpoker.runtime.play.resolve import (
     resolve_command,
     resolve_seen,
 )
-from blackpoker.runtime.play.selfplay import random_agents
 from blackpoker.runtime.scenario.build import build
 from blackpoker.runtime.scenario.load import load
 from blackpoker.runtime.scenario.run import run
-from engine_support import compiled, environment, format_ids, play, position, reference_edition
+from engine_support import (
+    compiled,
+    environment,
+    format_ids,
+    play,
+    position,
+    random_positions,
+    reference_edition,
+)
 
 EDITION = reference_edition()
 
@@ -47,20 +52,16 @@ def test_every_legal_option_is_named_by_its_text_and_by_its_parts_in_any_order(f
     rng = random.Random(3)
     rules = compiled(EDITION, format_id)
     named = 0
-    for seed in range(4):
-        game = Game.new(rules, seed)
-        agents = random_agents(seed)
-        while not game.over and game.decisions < 300:
-            player = game.to_move
-            assert player is not None
-            for option in game.legal_options():
-                # options that print alike are one move to the notation: the first of them
-                alike = next(o for o in game.legal_options() if str(o) == str(option))
-                assert resolve(game, player, str(option)) == alike
-                if isinstance(option, RequestOption) and len(option.keys) + len(option.payment) > 1:
-                    assert resolve(game, player, _shuffled(option, rng)) == alike
-                    named += 1
-            game.apply(decide(game, agents))
+    for game in random_positions(rules, 4, 300):
+        player = game.to_move
+        assert player is not None
+        for option in game.legal_options():
+            # options that print alike are one move to the notation: the first of them
+            alike = next(o for o in game.legal_options() if str(o) == str(option))
+            assert resolve(game, player, str(option)) == alike
+            if isinstance(option, RequestOption) and len(option.keys) + len(option.payment) > 1:
+                assert resolve(game, player, _shuffled(option, rng)) == alike
+                named += 1
     assert named > 50
 
 

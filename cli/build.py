@@ -59,6 +59,12 @@ from rich.console import Console
     "updates name it); a release sheet (the default) prints them black.",
 )
 @click.option(
+    "--all",
+    "everything",
+    is_flag=True,
+    help="Every built-in edition too (with --rules, which alone builds the file's pages only).",
+)
+@click.option(
     "--force", is_flag=True, help="Write into a non-empty --out folder that no build made (other files stay)."
 )
 def build(
@@ -70,11 +76,23 @@ def build(
     html_only: bool,
     frame: str | None,
     beta: bool,
+    everything: bool,
     force: bool,
 ) -> None:
-    """Build the action-list site: index, one page per edition and format, A4 and 2-up PDFs."""
+    """Build the action-list site: index, one page per edition and format, A4 and 2-up PDFs.
+
+    With --edition or --rules, only the pages of what they name; --all adds every built-in edition."""
     options = BuildOptions(
-        out, editions, formats, rules, base_url, html_only, force=force, frame=frame, beta=beta
+        out,
+        editions,
+        formats,
+        rules,
+        base_url,
+        html_only,
+        force=force,
+        frame=frame,
+        beta=beta,
+        everything=everything,
     )
     console = Console(stderr=True)
     try:

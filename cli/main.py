@@ -1,38 +1,71 @@
-"""Entry point of the `blackpoker` console script."""
+"""Entry point of the `blackpoker` console script.
+
+Nothing but click is imported here: `--version` and `--help` start as fast as Python does,
+and a command pays only for its own modules when it runs (docs/benchmarks.md, start-up)."""
 
 from __future__ import annotations
 
+import difflib
 import importlib
-import json
-import sys
-from pathlib import Path
 
 import click
-from blackpoker.cli.options import declared_format, edition_option, extra_option, rules_option
-from blackpoker.cli.report import report, warn
-from blackpoker.compiler import CompileError
-from blackpoker.compiler.emit_json import ruleset_json
-from blackpoker.compiler.environment import Environment
 from blackpoker.runtime.engine import engine_build
 
-# The other commands, imported only when run (or listed by --help): a command's start-up
-# then pays only for its own modules, not for the sheets', the engine's and the server's.
+# Each command: where it lives, imported only when it runs, and its line in --help (a test
+# checks each line against the command's own help).
+HELP_WIDTH = 120  # each help line is the command's short help at this width, cut to fit --help
 LAZY_COMMANDS = {
-    "build": "blackpoker.cli.build:build",
-    "diff": "blackpoker.cli.diff:diff",
-    "import": "blackpoker.cli.import_list:import_command",
-    "list": "blackpoker.cli.list_entries:list_command",
-    "play": "blackpoker.cli.play:play",
-    "regulation": "blackpoker.cli.regulation:regulation",
-    "replay": "blackpoker.cli.replay:replay",
-    "scenario": "blackpoker.cli.scenario:scenario",
-    "serve": "blackpoker.cli.serve:serve",
-    "simulate": "blackpoker.cli.simulate:simulate",
+    "build": (
+        "blackpoker.cli.build:build",
+        "Build the action-list site: index, one page per edition and format, A4 and 2-up PDFs.",
+    ),
+    "compile": ("blackpoker.cli.compile:compile_command", "Print a compiled rule set as JSON on stdout."),
+    "diff": ("blackpoker.cli.diff:diff", "List what NEW adds, removes and changes against OLD."),
+    "import": (
+        "blackpoker.cli.import_list:import_command",
+        "Convert an official upstream action list (v6-act.yaml, v7-act.yaml, act.yaml) into an edition file, "
+        "and list what a...",
+    ),
+    "list": (
+        "blackpoker.cli.list_entries:list_command",
+        "List the actions, characters and fogs of an edition (or of one format): id, name, type and formats, "
+        "one line each.",
+    ),
+    "play": (
+        "blackpoker.cli.play:play",
+        "Play against an agent; type an option's number, a command, or q to quit.",
+    ),
+    "regulation": (
+        "blackpoker.cli.regulation:regulation",
+        "Regulations: formats, frames, options, and the decks played under them.",
+    ),
+    "replay": (
+        "blackpoker.cli.replay:replay",
+        "Replay command logs (files, or folders of *.jsonl) with the current rules.",
+    ),
+    "scenario": (
+        "blackpoker.cli.scenario:scenario",
+        "Ruling scenarios: hand-written positions with expected outcomes (docs/scenarios.md).",
+    ),
+    "serve": (
+        "blackpoker.cli.serve:serve",
+        "Play in the browser: against an agent or a person, replays, positions.",
+    ),
+    "simulate": (
+        "blackpoker.cli.simulate:simulate",
+        "Play N games (N matches with --match) between two agents and report the results; exit 1 if any game "
+        "fails.",
+    ),
+    "validate": (
+        "blackpoker.cli.validate:validate",
+        "Check action lists, extra lists and local-rule files (default: the built-in lists).",
+    ),
 }
 
 
 class LazyGroup(click.Group):
-    """A group whose LAZY_COMMANDS are imported on first use (click's documented pattern)."""
+    """A group whose LAZY_COMMANDS are imported on first use (click's documented pattern), listed
+    by --help from their help lines without importing them."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
@@ -40,57 +73,55 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in LAZY_COMMANDS:
             return super().get_command(ctx, cmd_name)
-        module, name = LAZY_COMMANDS[cmd_name].split(":")
+        module, name = LAZY_COMMANDS[cmd_name][0].split(":")
         command = getattr(importlib.import_module(module), name)
         assert isinstance(command, click.Command)
         return command
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(map(len, names))  # as click fits a command's line
+        rows = [(name, click.utils.make_default_short_help(LAZY_COMMANDS[name][1], limit)) for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """An unknown command is bad input (exit 1) with the nearest one, not a usage error."""
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and name not in self.list_commands(ctx):
+            from blackpoker.cli.report import option_error  # only on this path: it imports the compiler
+
+            near = difflib.get_close_matches(name, self.list_commands(ctx), n=1, cutoff=0.6)
+            hint = (
+                f"did you mean {near[0]}?" if near else f"the commands: {', '.join(self.list_commands(ctx))}"
+            )
+            option_error(name, f"no such command; {hint}")
+        return super().resolve_command(ctx, args)
+
+
+def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        number = version("blackpoker")
+    except PackageNotFoundError:
+        number = "unknown"
+    click.echo(f"{ctx.find_root().info_name} {number} (engine: {engine_build()})")
+    ctx.exit()
+
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="blackpoker", message=f"%(prog)s %(version)s (engine: {engine_build()})")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_version,
+    help="Show the version and exit.",
+)
 def main() -> None:
     """BlackPoker rules compiler: one YAML source per edition → sheets and a rules engine."""
-
-
-@main.command()
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-def validate(paths: tuple[Path, ...]) -> None:
-    """Check action lists, extra lists and local-rule files (default: the built-in lists).
-
-    Reports every problem as path:line:col: message and exits 1 if there is any; a note
-    (warning: …) is printed and does not fail.
-    """
-    env = Environment()
-    try:
-        targets = list(paths) or [
-            path for e in env.builtin_editions() for path in (env.builtin_path(e), *env.builtin_extras(e))
-        ]
-    except CompileError as error:
-        report(error.diagnostics)
-    count, found = env.check_paths(targets)
-    warn(d for d in found if d.warning)
-    problems = [d for d in found if not d.warning]
-    if problems:
-        report(problems)
-    click.echo(f"{count} file{'s' if count != 1 else ''} checked: no problems", err=True)
-
-
-@main.command(name="compile")
-@edition_option()
-@click.option(
-    "--format",
-    "format_id",
-    help="Format id. Default: the registry's, or the --rules file's format.",
-)
-@rules_option()
-@extra_option()
-def compile_command(edition: str, format_id: str | None, rules: Path | None, extra: str | None) -> None:
-    """Print a compiled rule set as JSON on stdout."""
-    if format_id is None:
-        format_id = Environment().default("format") if rules is None else declared_format(rules, "--rules")
-    try:
-        ruleset = Environment().compile(edition, format_id, rules, extra)
-    except CompileError as error:
-        report(error.diagnostics)
-    text = json.dumps(ruleset_json(ruleset), ensure_ascii=False, indent=2)  # whole, or nothing printed
-    sys.stdout.write(text + "\n")

@@ -30,7 +30,8 @@ def regulation() -> None:
     "--edition",
     default=default_edition,
     help="The edition whose regulations apply (a built-in id; default: the registry's), built-in "
-    "regulations by their id (9-0), or the path of a regulations file.",
+    "regulations by their id (their file's name in actionlists/regulations), or the path of a "
+    "regulations file.",
 )
 @click.option(
     "--deck",

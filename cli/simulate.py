@@ -27,13 +27,13 @@ from blackpoker.cli.options import (
 from blackpoker.cli.outputs import Output, check, make, named_files, write
 from blackpoker.cli.regulated import regulation_options, regulation_setup
 from blackpoker.cli.report import option_error, report
+from blackpoker.cli.sides import compare_sides
 from blackpoker.compiler import CompileError
+from blackpoker.compiler.cache import cache_folder, compile_cached
 from blackpoker.compiler.documents.diff import RuleSetDiff, diff_rulesets
-from blackpoker.compiler.documents.extra import EXTRA_FORMAT, ExtraSource
-from blackpoker.compiler.documents.regulation import PLUS
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.outputs import WritePlan
-from blackpoker.compiler.pipeline import edition_source
 from blackpoker.runtime.play import cluster
 from blackpoker.runtime.play.compare import Comparison
 from blackpoker.runtime.play.regulation import Setup
@@ -74,46 +74,14 @@ def _agents(text: str) -> tuple[str, str]:
         option_error("--agents", str(error))
 
 
-def _is_rules_file(text: str) -> bool:
-    return text.endswith((".yaml", ".yml")) or Path(text).exists()
-
-
-def _extra_file(text: str) -> ExtraSource | None:
-    """The extra list a --compare side names as a file (kind: extra), if it is one."""
-    if not _is_rules_file(text) or not Path(text).is_file():
-        return None
-    source, _ = Environment().read(Path(text))
-    return source if isinstance(source, ExtraSource) else None
-
-
-def _side(edition: str, text: str) -> RulesSource:
-    """A --compare side: a format of the edition, a local-rule file (its declared format), or
-    an extra list (a built-in one's id or a file) played in the extra format."""
-    path = Path(text)
-    extras = [p.stem for p in Environment().builtin_extras(edition)]
-    if text in extras or _extra_file(text) is not None:
-        return RulesSource(edition, EXTRA_FORMAT.id, extra=text)
-    if _is_rules_file(text):
-        return RulesSource(edition, declared_format(path, "--compare"), path)
+def _compiled(source: RulesSource, env: Environment, cache: Path | None, read: list[Path]) -> RuleSet:
+    """Compile here, once (or take the on-disk cache's unchanged compilation, its files added to
+    `read`): a bad rule set is reported before anything else, and the run plays this compilation
+    (workers get it pickled)."""
     try:
-        known = [f.id for f in edition_source(edition).edition.formats]
-    except CompileError as error:
-        report(error.diagnostics)
-    known += [EXTRA_FORMAT.id, *extras] if extras else []
-    if text not in known:
-        option_error(
-            "--compare",
-            f"'{text}' is neither a format of {edition} ({', '.join(known)}) "
-            f"nor a local-rule {'or extra ' if extras else ''}file",
-        )
-    return RulesSource(edition, text)
-
-
-def _compiled(source: RulesSource, env: Environment) -> RuleSet:
-    """Compile here, once: a bad rule set is reported before anything else, and the run plays
-    this compilation (workers get it pickled)."""
-    try:
-        return source.compile(env)
+        ruleset, files = compile_cached(env, source.edition, source.format, source.rules, source.extra, cache)
+        read += files
+        return ruleset
     except CompileError as error:
         report(error.diagnostics)
 
@@ -146,19 +114,6 @@ def _play(
     return records, time.perf_counter() - start
 
 
-def _is_regulation(text: str) -> bool:
-    """A --compare side naming a regulation (フォーマット+フレーム…), not a format or a file."""
-    return any(plus in text for plus in PLUS) and not Path(text).exists()
-
-
-def _regulation_side(edition: str, text: str) -> tuple[RulesSource, Setup]:
-    """A --compare side 'REGULATION [p1=FILE …]': the regulation, then its deck files."""
-    words = text.split()
-    decks = tuple(w for w in words if "=" in w)
-    setup, format_id = regulation_setup(edition, " ".join(w for w in words if "=" not in w), decks)
-    return RulesSource(edition, format_id), setup
-
-
 def _summary(records: list[GameRecord], rules: RuleSet, plan: Plan, seconds: float) -> Summary:
     """The run's summary; under a regulation it is named by the regulation (whose first part is
     the format), so that compared regulations of one format stay apart."""
@@ -167,6 +122,14 @@ def _summary(records: list[GameRecord], rules: RuleSet, plan: Plan, seconds: flo
     if plan.source.extra is not None:  # two extra lists compared stay apart
         return dataclasses.replace(summary, format=f"{summary.format} {plan.source.extra}")
     return summary if setup is None else dataclasses.replace(summary, format=setup.id, title=setup.label)
+
+
+def _apart(a: Summary, b: Summary) -> tuple[Summary, Summary]:
+    """Two runs of one format in two editions, named as --compare names them (v8.2:std)."""
+    if a.format != b.format or a.edition == b.edition:
+        return a, b
+    named = [dataclasses.replace(s, format=f"{s.edition}:{s.format}") for s in (a, b)]
+    return named[0], named[1]
 
 
 @click.command()
@@ -228,6 +191,11 @@ def _summary(records: list[GameRecord], rules: RuleSet, plan: Plan, seconds: flo
     type=Output("folder"),
     help="Write each game's command log into this folder, new or empty (game-0000.jsonl …).",
 )
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Compile the rule sets anew, without the on-disk cache of compiled rule sets (docs/engine.md).",
+)
 @regulation_options
 @click.option(
     "--match", "whole_matches", is_flag=True, help="With --regulation: each of the N is a whole match."
@@ -249,6 +217,7 @@ def simulate(
     compare: tuple[str, str] | None,
     skill: bool,
     logs: Path | None,
+    no_cache: bool,
     regulation_text: str | None,
     deck_files: tuple[str, ...],
     whole_matches: bool,
@@ -266,43 +235,26 @@ def simulate(
         option_error("--extra", "not with --compare: a side names an extra list (its id or file)")
     if extra is not None and format_id != EXTRA_FORMAT.id:
         option_error("--extra", f"needs --format {EXTRA_FORMAT.id}")
-    if edition is None:  # a format compared with a local rule is of the rule's edition
-        lists = [
-            e for t in compare or () if (found := _extra_file(t)) is not None and (e := found.edition_id)
-        ]
-        files = [
-            Path(t)
-            for t in compare or ()
-            if _is_rules_file(t) and not _is_regulation(t) and _extra_file(t) is None
-        ]
-        files += [rules] if rules else []
-        edition = (
-            declared_edition(files[0], "--compare" if compare else "--rules")
-            if files
-            else next(iter(lists), default_edition())
-        )
-    setups: list[Setup | None] = [None]
-    if regulation_text is not None:
-        if compare or rules is not None:
-            option_error("--regulation", "it names the rule set: leave out --rules and --compare")
-        setup, format_id = regulation_setup(edition, regulation_text, deck_files, format_id)
-        setups = [setup]
-    elif deck_files:
+    if regulation_text is not None and (compare or rules is not None):
+        option_error("--regulation", "it names the rule set: leave out --rules and --compare")
+    if deck_files and regulation_text is None:
         option_error("--deck", "needs --regulation (with --compare, a side names its decks)")
+    setups: list[Setup | None] = [None]
     if compare:
         if format_id is not None or rules is not None:
             option_error("--compare", "it names both rule sets: leave out --format and --rules")
         if logs is not None:
             option_error("--logs", "not with --compare (the two runs' games share their numbers)")
-        sides = [
-            _regulation_side(edition, text) if _is_regulation(text) else (_side(edition, text), None)
-            for text in compare
-        ]
+        sides = compare_sides(Environment(), compare, edition)
         sources, setups = [source for source, _ in sides], [setup for _, setup in sides]
-    elif rules is not None:
-        sources = [RulesSource(edition, format_id or declared_format(rules, "--rules"), rules)]
     else:
-        sources = [RulesSource(edition, format_id or play_format(), extra=extra)]
+        edition = edition or (declared_edition(rules, "--rules") if rules else default_edition())
+        if regulation_text is not None:
+            setup, format_id = regulation_setup(edition, regulation_text, deck_files, format_id)
+            setups = [setup]
+        if format_id is None:
+            format_id = declared_format(rules, "--rules") if rules else play_format()
+        sources = [RulesSource(edition, format_id, rules, extra)]
     if skill:
         if compare:
             option_error("--skill", "not with --compare: it compares agents on one rule set")
@@ -312,13 +264,18 @@ def simulate(
     if whole_matches and not any(setups):
         option_error("--match", "needs --regulation, or a --compare side that names a regulation")
     env = Environment()
+    cache = None if no_cache else cache_folder()
+    read: list[Path] = []  # the files the rule sets were compiled from
     compiled = [
-        _compiled(source, env) if setup is None else setup.additions.widen(_compiled(source, env))
+        _compiled(source, env, cache, read)
+        if setup is None
+        else setup.additions.widen(_compiled(source, env, cache, read))
         for source, setup in zip(sources, setups, strict=True)
     ]
     # Every output is checked before the games: a bad path found after them loses the run.
     words = [word for text in compare or () for word in text.split()]  # a regulation side names decks
-    plan = WritePlan([*env.files_read(), *named_files([edition, rules, extra, *words, *deck_files], env)])
+    named = [*(s.edition for s in sources), *(s.rules for s in sources), *(s.extra for s in sources)]
+    plan = WritePlan([*read, *env.files_read(), *named_files([*named, *words, *deck_files], env)])
     if logs is not None:
         plan.folder(logs, "--logs", empty=True)
     if html_out is not None:
@@ -351,7 +308,7 @@ def simulate(
             _summary(r, rules, plan, seconds)
             for (r, seconds), rules, plan in zip(records, compiled, plans, strict=True)
         ]
-    result = Comparison.of(*summaries) if len(summaries) == 2 else summaries[0]
+    result = Comparison.of(*_apart(*summaries)) if len(summaries) == 2 else summaries[0]
     changes = diff_rulesets(*compiled) if len(compiled) == 2 and not skill else None
     matches = [
         MatchSummary.of(played, setup.label, setup.names, setup.wins)

@@ -19,7 +19,7 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import astuple, dataclass
+from dataclasses import astuple, dataclass, replace
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -38,6 +38,7 @@ from blackpoker.site.pages import (
     frame_pages,
     plan,
     regulation_pages,
+    rules_format,
 )
 from blackpoker.site.pdf_extra import require_pdf_extra
 from blackpoker.site.render import (
@@ -64,6 +65,7 @@ class BuildOptions:
     force: bool = False  # write into a non-empty folder that no build made
     frame: str | None = None  # a frame's or option's id: its formats' sheets with its actions too
     beta: bool = False  # a beta sheet marks in red what its version adds and updates; a release prints black
+    everything: bool = False  # with `rules`: every built-in edition too (else the file's pages only)
 
 
 MANIFEST = ".blackpoker-site.json"  # every file the builds wrote into the output folder
@@ -91,6 +93,7 @@ def build_site(options: BuildOptions, console: Console | None = None) -> BuildRe
     A build of every format also writes each edition's 変更履歴 page.
     """
     env = Environment()
+    options = _asked(env, options)
     pages = plan(env, options.editions, options.formats, options.rules)
     pages += frame_pages(env, options.editions, options.formats, options.frame)
     history = [] if options.formats else changes(env, options.editions)
@@ -124,6 +127,22 @@ def build_site(options: BuildOptions, console: Console | None = None) -> BuildRe
     return BuildResult(
         tuple(pages), tuple(history), tuple(sorted(files)), tuple(extras), tuple(rules_of_play)
     )
+
+
+def _asked(env: Environment, options: BuildOptions) -> BuildOptions:
+    """What a build makes: a local-rule file's pages alone (its sheet, its list of trumps) when
+    it names no edition or format; with `everything`, every built-in edition beside the ones
+    named (edition files) and the file's."""
+    if options.everything:
+        editions = [
+            *env.builtin_editions(),
+            *(e for e in options.editions if e not in env.builtin_editions()),
+        ]
+        return replace(options, editions=tuple(editions))
+    if options.rules is None or options.editions or options.formats:
+        return options
+    declared = rules_format(options.rules)
+    return options if declared is None else replace(options, formats=(declared,))
 
 
 def _owned(out: Path, force: bool, problems: list[Diagnostic]) -> set[Path]:
@@ -191,6 +210,7 @@ def _write_html(
     for source in _static_files():
         (static / source.name).write_bytes(source.read_bytes())
         files.append(Path("static", source.name))
+
     def with_pdf(page: Page | ExtraPage | RegulationsPage) -> bool:
         return not options.html_only or _has_pdfs(options.out, owned, page)
 

@@ -101,6 +101,13 @@ class Page(SitePage):
     official_url: str | None = None  # where the official site publishes this sheet, if it does
     house: House | None = None  # set for a local rule's sheet
     frame: FrameActions | None = None  # set for a format's sheet under a frame
+    based: Edits | None = None  # set for a based edition file's sheet: what it adds or changes
+
+    @property
+    def marks(self) -> Edits | None:
+        """What the sheet marks as added (追加) or changed (変更): a local rule's edits, or a
+        based edition file's against its base."""
+        return self.house.edits if self.house is not None else self.based
 
     @property
     def edition(self) -> str:
@@ -177,9 +184,8 @@ def plan(env: Environment, editions: Sequence[str], formats: Sequence[str], rule
     overlay: list[Page] = []
     declared: set[str] = set()  # the local rule's format: never looked for among the official ones
     if rules is not None:
-        doc, _ = load_file(rules)
-        name = doc.data.get("name") if doc is not None and isinstance(doc.data, dict) else None
-        declared = {name} if isinstance(name, str) else set()
+        name = rules_format(rules)
+        declared = {name} if name is not None else set()
         try:
             overlay.append(_house_page(env, rules))
         except CompileError as error:
@@ -195,6 +201,14 @@ def plan(env: Environment, editions: Sequence[str], formats: Sequence[str], rule
         raise CompileError(problems)
     ranks = {id: rank for rank, id in enumerate(dict.fromkeys(page.edition for page in pages))}
     return sorted(pages + overlay, key=lambda page: _order(page, ranks))
+
+
+def rules_format(rules: Path) -> str | None:
+    """The format a local-rule file declares (`name:`), if it reads as one; its problems are
+    reported when it is compiled."""
+    doc, _ = load_file(rules)
+    name = doc.data.get("name") if doc is not None and isinstance(doc.data, dict) else None
+    return name if isinstance(name, str) else None
 
 
 def extra_pages(
@@ -315,15 +329,28 @@ def older(env: Environment, edition: str) -> str | None:
 def _edition_pages(env: Environment, edition: str, formats: Sequence[str]) -> list[Page]:
     if not formats:
         sheets = [_sheet(env, edition, r) for r in env.compile_edition(edition).values()]
-        return [*sheets, Page(all_ruleset(env, edition))]
+        return [*sheets, _sheet(env, edition, all_ruleset(env, edition))]
     return [
-        Page(all_ruleset(env, edition)) if f == ALL else _sheet(env, edition, env.compile(edition, f))
+        _sheet(env, edition, all_ruleset(env, edition) if f == ALL else env.compile(edition, f))
         for f in dict.fromkeys(formats)
     ]
 
 
 def _sheet(env: Environment, edition: str, ruleset: RuleSet) -> Page:
-    return Page(ruleset, env.official_sheet(edition, ruleset.format.id))
+    official = env.official_sheet(edition, ruleset.format.id)
+    return Page(ruleset, official, based=_based_edits(env, edition, ruleset))
+
+
+def _based_edits(env: Environment, edition: str, ruleset: RuleSet) -> Edits | None:
+    """What a based edition file's sheet adds or changes against the same sheet of its base (the
+    base's every entry for a format the base lacks). Built-in editions print as published: unmarked."""
+    base = older(env, edition) if is_path(edition) and env.edition(edition).base is not None else None
+    if base is None:
+        return None
+    format_id = ruleset.format.id
+    known = {f.id for f in env.edition(base).edition.formats}
+    before = env.compile(base, format_id) if format_id in known else all_ruleset(env, base)
+    return Edits.of(diff_rulesets(before, ruleset).lists)
 
 
 def _house_page(env: Environment, rules: Path) -> Page:

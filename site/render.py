@@ -54,7 +54,7 @@ def key_text(key: KeySpec) -> str:
 
 
 def _version(text: str) -> tuple[str, ...]:
-    """A version's numbers, so that v9, v9.0 and 9.0.0 name the same version."""
+    """A version's numbers, so that v2, v2.0 and 2.0.0 name the same version."""
     parts = text.strip().lstrip("vV").split(".")
     while len(parts) > 1 and parts[-1] == "0":
         parts.pop()
@@ -105,6 +105,7 @@ def render_sheet(page: Page, base_url: str, with_pdf: bool, beta: bool = False) 
             qr=qr_svg(url) if url else None,
             downloads=pdf_names(page) if with_pdf else None,
             house=page.house,
+            marks=page.marks,
             frame=page.frame,
             frame_groups=_grouped(frame.actions, list(dict.fromkeys(a.type for a in frame.actions)), _type)
             if (frame := page.frame)

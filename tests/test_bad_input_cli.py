@@ -45,7 +45,7 @@ def test_compare_with_an_unknown_side_blames_compare(tmp_path: Path, monkeypatch
     result = invoke("simulate", "-n", "1", "--edition", EDITION, "--compare", "zzz", SMALLEST)
     assert result.exit_code == 1 and "Traceback" not in result.output
     known = ", ".join(formats(EDITION))
-    assert result.stderr.startswith(f"--compare: 'zzz' is neither a format of {EDITION} ({known})")
+    assert result.stderr.startswith(f"--compare: 'zzz' is not a format of {EDITION} ({known}")
     assert "--format" not in result.stderr
 
 

@@ -135,3 +135,20 @@ def test_its_build_has_extra_and_regulations_pages(tmp_path: Path) -> None:
     assert all(page.edition == "mine" for page in result.extras)
     assert len(result.regulations) == 1 and (out / result.regulations[0].path).is_file()
     assert all((out / page.path).is_file() for page in result.extras)
+
+
+def test_its_sheets_mark_what_it_changes_against_its_base_as_overlays_do(tmp_path: Path) -> None:
+    format_id = ENV.edition(BASE).edition.formats[0].id
+    ruleset = ENV.compile(BASE, format_id)
+    changed, kept = ruleset.actions[0], ruleset.actions[1]
+    path = _based(tmp_path, actions={"change": {changed.id: {"name": "改名した"}}})
+    out = tmp_path / "site"
+    result = build_site(BuildOptions(out, (str(path),), (format_id,), html_only=True))
+    html = (out / result.pages[0].path).read_text(encoding="utf-8")
+    head = html.split(f'id="action-{changed.id}"')[1].split("</div>")[0]
+    assert "改名した" in head and '<span class="house-change">変更</span>' in head
+    untouched = html.split(f'id="action-{kept.id}"')[1].split("</div>")[0]
+    assert "house-change" not in untouched
+    official = tmp_path / "official"
+    build_site(BuildOptions(official, (BASE,), (format_id,), html_only=True))
+    assert "house-change" not in (official / BASE / f"{format_id}.html").read_text(encoding="utf-8")

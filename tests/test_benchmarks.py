@@ -31,6 +31,7 @@ SMOKE: dict[str, tuple[list[str], str]] = {
     ),
     "bench_simulate": (["1", "1", "2", "1"], r"\w+ --jobs 1: [\d.]+ games/s, --jobs 2: [\d.]+ games/s"),
     "bench_serve": (["10", "1"], r"goal decision round-trip <= 50 ms: [\d.]+ ms, (met|NOT MET)"),
+    "bench_startup": (["1"], r"goal --version <= 3 x python3 -c pass: [\d.]+, (met|NOT MET)"),
 }
 
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
+import click
 import pytest
 import yaml
+from blackpoker.cli.main import HELP_WIDTH, LAZY_COMMANDS, main
 from blackpoker.compiler import compile
 from editions_support import EDITIONS, formats
 
@@ -97,12 +100,38 @@ def test_missing_path_is_a_located_problem(tmp_path: Path) -> None:
 
 
 def test_every_command_is_listed_and_loads_when_asked_for_help(tmp_path: Path) -> None:
-    from blackpoker.cli.main import LAZY_COMMANDS
-
     listing = run("--help", cwd=tmp_path)
     assert listing.returncode == 0, listing.stderr
     listed = {line.split()[0] for line in listing.stdout.split("Commands:")[1].splitlines() if line.strip()}
-    assert listed == {"compile", "validate", *LAZY_COMMANDS}
-    for name in LAZY_COMMANDS:  # each lazy entry names a real command under that name
+    assert listed == set(LAZY_COMMANDS)
+    for name, (_, line) in LAZY_COMMANDS.items():  # each lazy entry names a real command under that name
         result = run(name, "--help", cwd=tmp_path)
         assert result.returncode == 0 and f"Usage: blackpoker {name}" in result.stdout, result.stderr
+        command = main.get_command(click.Context(main), name)
+        assert command is not None and line == command.get_short_help_str(limit=HELP_WIDTH)
+
+
+HEAVY = ("yaml", "jsonschema", "lark", "jinja2", "rich", "blackpoker.compiler", "blackpoker.site")
+
+
+@pytest.mark.parametrize("flag", ["--version", "--help"])
+def test_version_and_help_import_nothing_heavy(flag: str) -> None:
+    code = (
+        "import sys; from blackpoker.cli.main import main\n"
+        f"try:\n    main([{flag!r}])\nexcept SystemExit:\n    pass\n"
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r} or m.startswith({HEAVY!r})))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.splitlines()[-1] == "[]", result.stdout
+
+
+def test_an_unknown_command_gets_the_nearest_one(tmp_path: Path) -> None:
+    name = next(iter(sorted(LAZY_COMMANDS, key=len, reverse=True)))
+    result = run(name[:-1], cwd=tmp_path)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr == f"{name[:-1]}: no such command; did you mean {name}?\n1 problem found\n"
+    result = run("zzzzzz", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.startswith(
+        f"zzzzzz: no such command; the commands: {', '.join(sorted(LAZY_COMMANDS))}"
+    )

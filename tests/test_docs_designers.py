@@ -42,6 +42,12 @@ def test_the_guides_edition_file_goes_through_every_step(tmp_path: Path) -> None
     assert f"+ {new_format}" in changes
     for action in data["actions"]["change"]:  # each changed action is listed as changed
         assert re.search(rf"~ {re.escape(action)} ", changes), changes
+    compare = re.search(
+        r"^blackpoker simulate --compare (\S+) (\S+)", GUIDE.read_text(encoding="utf-8"), re.M
+    )
+    assert compare is not None and compare.group(2) == name, "the guide compares its file with the base"
+    report = blackpoker("simulate", "--compare", *compare.groups(), "-n", "2", cwd=tmp_path)
+    assert f"A: {data['base']} " in report and f"B: {data['id']} " in report
 
 
 def test_the_worked_example_shows_the_built_in_based_editions_and_their_diffs() -> None:

@@ -28,7 +28,7 @@ def _upstream_lists(*keys: str) -> list[str]:
 
 
 def _version(upstream: dict[str, Any]) -> str:
-    """The shipped list's id: the version, or (9.0's trump list has none) the ver's 第N版."""
+    """The shipped list's id: the version, or (a frame list's trump list has none) the ver's 第N版."""
     header = upstream["data"]
     number = re.search("第(.+?)版", header["ver"])
     assert number is not None
@@ -72,7 +72,7 @@ def _expected(upstream: dict[str, Any]) -> list[str]:
             found += [raw["name"], *sentences(str(raw["ability"]))]
             for act in raw.get("acts") or ():
                 found += [act["actName"], *(s for key in ACTION_TEXTS for s in sentences(act.get(key) or ""))]
-    # 9.0's trump list: its trumps, whose actions are the actList groups of their type
+    # a frame list's trump list: its trumps, whose actions are the actList groups of their type
     trumps = [
         g for g in upstream.get("trumpList", ()) if g["trumps"][0]["trumpType"] != WORDS.face_down_trump
     ]
@@ -140,7 +140,7 @@ def _article(html: str, id: str) -> str:
 def test_the_trump_lists_types_readings_and_notes_are_kept_and_printed(
     built: tuple[Path, BuildResult],
 ) -> None:
-    """9.0's trump list (act-frame.yaml) gives each trump a type (表切札) and a 開発メモ, and its
+    """A frame list's trump list (act-frame.yaml) gives each trump a type (表切札) and a 開発メモ, and its
     actions and characters a ルビ and a 開発メモ: the shipped list of the same date keeps them and its
     sheet prints them (the type after the name, the ルビ above it, the note behind the story toggle)."""
     out, result = built

@@ -98,7 +98,7 @@ def test_extra_option_errors_name_the_option(tmp_path: Path) -> None:
     cases = [
         (("--edition", EDITION, "--format", base, "--extra", NEWEST.stem), "--extra: needs --format"),
         (("--compare", base, NEWEST.stem, "--extra", NEWEST.stem), "--extra: not with --compare"),
-        (("--edition", EDITION, "--compare", base, "nothing"), "--compare: 'nothing' is neither"),
+        (("--edition", EDITION, "--compare", base, "nothing"), "--compare: 'nothing' is not a format of"),
     ]
     for args, message in cases:
         result = invoke("simulate", *args, "-n", "1")

@@ -6,9 +6,11 @@ from __future__ import annotations
 import gc
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -16,7 +18,6 @@ from typing import Any
 import pytest
 from blackpoker.cli.main import main
 from blackpoker.compiler import compile
-from blackpoker.compiler.pipeline import builtin_path
 from blackpoker.runtime.play.selfplay import YOUNG_THRESHOLD, frozen_between, game_seed
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 from blackpoker.runtime.play.stats import Difference, Rate, Spread, wilson
@@ -254,11 +255,14 @@ def test_bad_options_are_reported_without_a_traceback(
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_compared_file_that_is_not_a_local_rule_is_located() -> None:
-    edition = builtin_path(EDITION)  # an action list, not a local rule
-    result = CliRunner().invoke(main, ["simulate", "--edition", EDITION, "--compare", SMALLEST, str(edition)])
-    assert result.exit_code == 1
-    assert "kind: --compare expects a local-rule file (kind: overlay)" in result.stderr
+def test_a_compared_file_that_is_no_rule_source_is_located(tmp_path: Path) -> None:
+    scenario = tmp_path / "mine.yaml"
+    scenario.write_text("kind: scenario\n", encoding="utf-8")
+    result = CliRunner().invoke(
+        main, ["simulate", "--edition", EDITION, "--compare", SMALLEST, str(scenario)]
+    )
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.stderr.startswith(f"{scenario}:1:"), result.stderr
 
 
 def test_wilson_interval_known_values() -> None:
@@ -296,3 +300,36 @@ def test_a_rules_file_changed_between_two_runs_in_one_process_is_read_again(tmp_
     second = CliRunner().invoke(main, ["simulate", "--rules", str(rules), "-n", "2", "--json"])
     assert second.exit_code == 1
     assert "unknown_key" in second.stderr
+
+
+def test_the_guides_one_liner_ranks_the_actions_of_two_editions_reports(tmp_path: Path) -> None:
+    """The balance note's command (docs/simulate.md) joins two editions' --json reports by action
+    id and prints the five actions whose share of games moved most, largest first."""
+    guide = (Path(__file__).parents[1] / "docs" / "simulate.md").read_text(encoding="utf-8")
+    (script,) = re.findall(r'^python3 -c "(.*)" \S+\.json \S+\.json$', guide, re.M)
+    reports = []
+    for edition in (EDITIONS[-1], EDITIONS[0]):  # the oldest and the newest, each its largest format
+        result = CliRunner().invoke(
+            main, ["simulate", "--edition", edition, "--format", formats(edition)[-1], "-n", "4", "--json"]
+        )
+        assert result.exit_code == 0, result.output
+        path = tmp_path / f"{edition}.json"
+        path.write_text(result.stdout, encoding="utf-8")
+        reports.append(json.loads(result.stdout))
+    done = subprocess.run(
+        [sys.executable, "-c", script, *(str(tmp_path / f"{e}.json") for e in (EDITIONS[-1], EDITIONS[0]))],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    shares = [{a["id"]: a["share"] for a in r["actions"]} for r in reports]
+    moved = {i: shares[1].get(i, 0) - shares[0].get(i, 0) for i in shares[0].keys() | shares[1].keys()}
+    names = {a["name"] for r in reports for a in r["actions"]}
+    lines = done.stdout.splitlines()
+    assert len(lines) == 5
+    printed = [float(moves[0]) for line in lines if (moves := re.findall(r"\(([-+][\d.]+)\)", line))]
+    assert len(printed) == 5
+    assert printed == sorted(printed, key=abs, reverse=True)
+    assert abs(printed[0]) == pytest.approx(100 * max(abs(d) for d in moved.values()), abs=0.05)
+    assert all(line.split(" share ")[0] in names for line in lines)

@@ -89,7 +89,7 @@ def test_every_built_in_edition_has_its_official_list_or_change_log_beside_the_c
 
 
 def _separator(edition: str) -> str:
-    """What the edition's sheets print between the usage line's parts (・, or 9.0's -)."""
+    """What the edition's sheets print between the usage line's parts (・, or another edition's -)."""
     return environment().edition(edition).edition.usage_separator
 
 

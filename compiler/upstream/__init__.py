@@ -17,7 +17,7 @@ from blackpoker.compiler.upstream.vocabulary import vocabulary
 from blackpoker.compiler.upstream.write import edition_yaml, extra_yaml
 from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic
 
-TRUMP_LIST = "trumpList"  # the key of 9.0's trump list in act-frame.yaml
+TRUMP_LIST = "trumpList"  # the key of a frame list's trump list (act-frame.yaml)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +75,7 @@ def import_extra(
     if conversion.problems:
         raise CompileError(conversion.problems)
     data = conversion.data
-    # a list no edition plays (9.0's) declares every action type it uses
+    # a list no edition plays (a frame list's) declares every action type it uses
     known = editions(data["edition"])[1]["action_types"] if "edition" in data else ()
     actions = [*data["operations"], *(a for t in data["trumps"] for a in t.get("actions", ()))]
     added = [t for t in dict.fromkeys(a["type"] for a in actions) if t not in known]
@@ -88,7 +88,7 @@ def import_extra(
 
 
 def is_extra(path: Path) -> bool:
-    """Whether an upstream file is an extra list (it has an abiList, or 9.0's trumpList). Read
+    """Whether an upstream file is an extra list (it has an abiList, or a frame list's trumpList). Read
     with the project's loader, which refuses what is no regular file or too big; its problems
     are the importer's."""
     doc, _ = load_file(path, str(path))

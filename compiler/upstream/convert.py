@@ -372,7 +372,7 @@ class Converter:
         return versions
 
     def labels(self, path: PathKey, value: Any, entry: Data) -> None:
-        """charLabel (`攻撃, 防御`) as the label ids of the vocabulary, in `entry`."""
+        """charLabel (names separated by `,` or `、`) as the label ids of the vocabulary, in `entry`."""
         names = [part.strip() for part in re.split("[,、]", self.text(path, value)) if part.strip()]
         unknown = [name for name in names if name not in self.words.labels]
         if unknown:

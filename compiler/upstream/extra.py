@@ -2,7 +2,7 @@
 operations) into the data of one extra file of the model, every problem located upstream.
 
 Upstream gives an ability's actions no id: each takes its ability's id (suit letter and
-number, as the 9.0 trump list writes it: sA, h10) and its place (sA1, sA2)."""
+number, as a frame list's trump list writes it: sA, h10) and its place (sA1, sA2)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ _CHARACTER = {
     "ruby": "ruby",
     "devNote": "dev_note",
 }
-# A card's trump in the 9.0 trump list: upstream key → model key (trumpKey gives suit and number).
+# A card's trump in a frame list's trump list: upstream key → model key (trumpKey gives suit and number).
 _TRUMP = {
     "trumpId": "id",
     "trumpName": "name",
@@ -181,7 +181,7 @@ class _Extra:
 
 
 def convert_trump_list(doc: Document, words: Vocabulary, list_id: str | None = None) -> Conversion:
-    """The 9.0 trump list in `doc` (act-frame.yaml: `trumpData`, `trumpList`), with the trump
+    """The trump list in `doc` (act-frame.yaml: `trumpData`, `trumpList`), with the trump
     operations and each trump's actions and characters from the actList and charList groups of
     its type (切札♠A 革命); the other groups are the frames' (the regulations hold them)."""
     converter = Converter(doc, words, ("", {}), [])

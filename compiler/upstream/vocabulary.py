@@ -28,7 +28,7 @@ class Vocabulary:
     action_engine_fields: tuple[str, ...]
     character_engine_fields: tuple[str, ...]
     extra_character_engine_fields: tuple[str, ...]
-    trump_operations: str  # the 9.0 trump list's group of the operations
+    trump_operations: str  # a frame list's trump-list group of the operations
     face_down_trump: str  # its entry of the face-down trump, which names no card
     ignored_trump_keys: frozenset[str]
 

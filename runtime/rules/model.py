@@ -78,7 +78,7 @@ class Action:
     key_from: tuple[str, ...] = ("hand",)  # the zones the key cards are taken from
     note: str = ""
     target: str = ""
-    unit: str = ""  # 起因: the character that requests it, as printed (9.0's actUnit)
+    unit: str = ""  # 起因: the character that requests it, as printed (upstream's actUnit)
     program: tuple[Any, ...] = ()  # the program as written (plain data, emitted as JSON)
     steps: tuple[Step, ...] = field(default=(), compare=False, repr=False)  # the program's typed tree
     story: str = ""

@@ -1,0 +1,71 @@
+"""Time the command line's start-up, as ratios to `python3 -c pass` measured in the same run.
+
+Run: python benchmarks/bench_startup.py [runs]
+Goals: `blackpoker --version` ≤ 3 × `python3 -c pass`; a one-game `simulate` with a warm
+rule-set cache ≤ 0.35 s. Each figure is the median of fresh processes, taken in turn (one run
+of each command, then the next round), so the machine's load falls on all of them alike. The
+cache is a temporary folder, warmed by one run before the rounds; `--no-cache` shows what the
+compilation costs.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+
+GOALS = {"--version": 3.0}  # × python3 -c pass
+WARM_GOAL = 0.35  # seconds, a one-game simulate on a warm cache
+
+
+def blackpoker() -> list[str]:
+    """The console script, else the same entry point through this Python."""
+    found = shutil.which("blackpoker")
+    return [found] if found else [sys.executable, "-c", "from blackpoker.cli.main import main; main()"]
+
+
+def seconds(command: Sequence[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - start
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = list(sys.argv[1:] if argv is None else argv)
+    runs = int(args[0]) if args else 11
+    tool = blackpoker()
+    commands = {
+        "python3 -c pass": [sys.executable, "-c", "pass"],
+        "--version": [*tool, "--version"],
+        "--help": [*tool, "--help"],
+        "simulate -n 1 (warm cache)": [*tool, "simulate", "-n", "1"],
+        "simulate -n 1 --no-cache": [*tool, "simulate", "-n", "1", "--no-cache"],
+    }
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "BLACKPOKER_CACHE_DIR": cache}
+        seconds(commands["simulate -n 1 (warm cache)"], env)  # warms the cache
+        times: dict[str, list[float]] = {name: [] for name in commands}
+        for _ in range(runs):
+            for name, command in commands.items():
+                times[name].append(seconds(command, env))
+    medians = {name: statistics.median(found) for name, found in times.items()}
+    base = medians["python3 -c pass"]
+    print(f"start-up, median of {runs} fresh processes each ({os.cpu_count()} cores)")
+    for name, median in medians.items():
+        print(f"{name:<28} {median * 1000:8.1f} ms  {median / base:6.2f} × python3 -c pass")
+    for name, goal in GOALS.items():
+        ratio = medians[name] / base
+        print(
+            f"goal {name} <= {goal:g} x python3 -c pass: {ratio:.2f}, {'met' if ratio <= goal else 'NOT MET'}"
+        )
+    warm = medians["simulate -n 1 (warm cache)"]
+    print(f"goal simulate warm <= {WARM_GOAL} s: {warm:.2f} s, {'met' if warm <= WARM_GOAL else 'NOT MET'}")
+
+
+if __name__ == "__main__":
+    main()

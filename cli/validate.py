@@ -1,0 +1,33 @@
+"""`blackpoker validate`: every problem of the files named (default: the built-in lists)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from blackpoker.cli.report import report, warn
+from blackpoker.compiler import CompileError
+from blackpoker.compiler.environment import Environment
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+def validate(paths: tuple[Path, ...]) -> None:
+    """Check action lists, extra lists and local-rule files (default: the built-in lists).
+
+    Reports every problem as path:line:col: message and exits 1 if there is any; a note
+    (warning: …) is printed and does not fail.
+    """
+    env = Environment()
+    try:
+        targets = list(paths) or [
+            path for e in env.builtin_editions() for path in (env.builtin_path(e), *env.builtin_extras(e))
+        ]
+    except CompileError as error:
+        report(error.diagnostics)
+    count, found = env.check_paths(targets)
+    warn(d for d in found if d.warning)
+    problems = [d for d in found if not d.warning]
+    if problems:
+        report(problems)
+    click.echo(f"{count} file{'s' if count != 1 else ''} checked: no problems", err=True)

@@ -1,0 +1,125 @@
+"""Compiled rule sets kept on disk between commands, so a command that plays a rule set it
+played before skips the pipeline (docs/engine.md, "The rule-set cache").
+
+An entry is found by what was asked (edition, format, local-rule file, extra list, as absolute
+paths) with the package's version and a stamp of the compiler's code, and holds every file
+the compilation read with its SHA-256: it is used only while each file still has that
+content, so it is never stale. A missing, unreadable or corrupt entry is a miss, an entry is
+written to a temporary file and renamed into place, and a write that fails is skipped: the
+folder is safe to delete at any time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+import stat
+import tempfile
+from importlib import metadata, resources
+from pathlib import Path
+
+from blackpoker.compiler.environment import INDEX, Environment, is_path
+from blackpoker.runtime.rules.model import RuleSet
+
+CACHE_DIR = "BLACKPOKER_CACHE_DIR"  # overrides the user cache folder (the tests use their own)
+_FORMAT = 1  # of an entry: (files and digests, rule set)
+
+
+def cache_folder() -> Path:
+    """$BLACKPOKER_CACHE_DIR, else the user cache folder (platformdirs' when it is installed,
+    else $XDG_CACHE_HOME or ~/.cache), `blackpoker/rulesets` in it."""
+    if os.environ.get(CACHE_DIR):
+        return Path(os.environ[CACHE_DIR])
+    try:
+        from platformdirs import user_cache_dir
+    except ImportError:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "blackpoker"
+    else:
+        base = Path(user_cache_dir("blackpoker"))
+    return base / "rulesets"
+
+
+def compile_cached(
+    env: Environment,
+    edition: str,
+    format: str,
+    rules: Path | None = None,
+    extra: str | None = None,
+    folder: Path | None = None,
+) -> tuple[RuleSet, tuple[Path, ...]]:
+    """`env.compile(...)`, from the cache in `folder` when an entry's files are unchanged
+    (None: no cache), and the files it was compiled from (a command's inputs, which its
+    outputs may not replace). Bad input is reported by the compilation, which a miss runs."""
+    if folder is None:
+        return env.compile(edition, format, rules, extra), env.files_read()
+    asked = [_absolute(edition), format, None if rules is None else os.path.abspath(rules)]
+    asked.append(None if extra is None else _absolute(extra))
+    key = hashlib.sha256(json.dumps([_FORMAT, _version(), _code_stamp(), asked]).encode()).hexdigest()
+    entry = folder / f"{key}.pickle"
+    found = _load(entry)
+    if found is not None:
+        return found
+    ruleset = env.compile(edition, format, rules, extra)
+    index = Path(str(resources.files("blackpoker.actionlists").joinpath(INDEX)))
+    files = {str(path.resolve()): _digest(path) for path in (*env.files_read(), index)}
+    _store(folder, entry, files, ruleset)
+    return ruleset, env.files_read()
+
+
+def _absolute(name: str) -> str:
+    return os.path.abspath(name) if is_path(name) else name
+
+
+def _load(entry: Path) -> tuple[RuleSet, tuple[Path, ...]] | None:
+    """The entry's rule set and files if every file it names still has its content; else None."""
+    try:
+        info = entry.lstat()
+        # only a regular file of this user's that no one else may write is unpickled
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
+            return None
+        files, ruleset = pickle.loads(entry.read_bytes())
+        fresh = isinstance(files, dict) and all(_digest(Path(p)) == d for p, d in files.items())
+    except Exception:  # any fault of a cache entry (truncated, foreign, of an old format) is a miss
+        return None
+    return (ruleset, tuple(map(Path, files))) if fresh and isinstance(ruleset, RuleSet) else None
+
+
+def _store(folder: Path, entry: Path, files: dict[str, str | None], ruleset: RuleSet) -> None:
+    if None in files.values():
+        return  # a file that could not be read again: nothing to check an entry against
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        handle, name = tempfile.mkstemp(dir=folder, prefix=".tmp-")  # mode 0600
+    except OSError:
+        return
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(pickle.dumps((files, ruleset), protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(name, entry)  # readers see the old entry or the whole new one
+    except OSError:
+        Path(name).unlink(missing_ok=True)
+
+
+def _digest(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def _version() -> str:
+    try:
+        return metadata.version("blackpoker")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _code_stamp() -> list[tuple[str, int, int]]:
+    """Each compiler and runtime source file's path, size and modification time: a changed
+    compiler or rule model (an editable install between releases) never reads an older one's
+    entries."""
+    root = Path(__file__).parents[1]
+    files = [p for part in ("compiler", "runtime") for p in (root / part).rglob("*.py")]
+    return sorted((str(p.relative_to(root)), s.st_size, s.st_mtime_ns) for p in files if (s := p.stat()))

@@ -105,19 +105,19 @@ def _resolve(
     command: Command, text: str, options: Sequence[Option], fields: Fields, explained: Callable[[], Game]
 ) -> Option:
     mine = [o for o in options if o.player == command.player]
-    written = {id(o): _canonical(_written(o)) for o in mine}
-    written_so, respelt = _spellings(command, mine, fields)
+    forms = [(_canonical(_written(o)), o) for o in mine]
+    as_written, respelt = _spellings(command, mine, fields)
     found: dict[Command, Option] = {}  # one option per way of writing it, first found first
-    for tier in (written_so, respelt):
+    for tier in (as_written, respelt):
         for spelled in tier:
-            for option in mine:
-                if written[id(option)] == spelled:
+            for form, option in forms:
+                if form == spelled:
                     found.setdefault(spelled, option)
         if found:
             break
     if not found:
         # explained as first respelt (a character by its first card), else as written
-        raise IllegalCommand(text, explain(explained(), (respelt or written_so)[0], written_body(text)))
+        raise IllegalCommand(text, explain(explained(), (respelt or as_written)[0], written_body(text)))
     if len(found) > 1:
         raise AmbiguousCommand(text, tuple(found.values()))
     return next(iter(found.values()))

@@ -15,6 +15,7 @@ from blackpoker.runtime.engine.refs import Result
 from blackpoker.runtime.engine.view import View, view
 from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.greedy import GreedyAgent
+from blackpoker.runtime.play.resolve import resolve_command
 from blackpoker.runtime.play.roster import AGENTS, make_agent
 from blackpoker.runtime.play.selfplay import game_seed, play
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
@@ -136,8 +137,8 @@ def test_greedy_weighs_the_causing_characters_number_and_its_drive() -> None:
     """In the shipped position where one ♠ soldier's number falls short of the target and the
     next one's reaches it, greedy reads `source`: the first request only drives its soldier."""
     game, (short, reaching, *_) = position("slash")
-    me = short.player
-    found = [game.find(me, command.body()) for command in (short, reaching)]
+    me = short.command.player
+    found = [resolve_command(game, step.command, step.text) for step in (short, reaching)]
     assert all(isinstance(o, RequestOption) and o.source is not None for o in found)
     agent = GreedyAgent(game.rules.ruleset, 1)
     seen = view(game, me)

@@ -22,8 +22,8 @@ from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.runtime.rules.program import All, FaceUp, walk
-from blackpoker.runtime.scenario.scenario import build
-from blackpoker.runtime.scenario.scenario import load as load_scenario
+from blackpoker.runtime.scenario.build import build
+from blackpoker.runtime.scenario.load import load as load_scenario
 from click.testing import Result
 from editions_support import ops
 

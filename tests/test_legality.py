@@ -21,7 +21,9 @@ from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.transitions import move_card, place_units
 from blackpoker.runtime.engine.zones import DECK, DECK_SIZE, card, owner
 from blackpoker.runtime.play.agents import decide
-from blackpoker.runtime.play.notation import Command, name_characters, parse_command
+from blackpoker.runtime.play.explain import OPTION
+from blackpoker.runtime.play.notation import RequestCommand, parse_command
+from blackpoker.runtime.play.resolve import AmbiguousCommand, IllegalCommand, resolve_command
 from blackpoker.runtime.play.selfplay import random_agents
 from blackpoker.runtime.rules.cards import Card, Suit
 from blackpoker.runtime.rules.cost import UNITS as COST_UNITS
@@ -49,11 +51,13 @@ def positions(rules: Rules, games: int, every: int) -> list[Game]:
     return found
 
 
-def command(option: RequestOption) -> Command:
-    return parse_command(f"p{option.player + 1}: {option}")
+def command(option: RequestOption) -> RequestCommand:
+    written = parse_command(f"p{option.player + 1}: {option}")
+    assert isinstance(written, RequestCommand)
+    return written
 
 
-def mutations(game: Game, written: Command, rng: random.Random) -> list[Command]:
+def mutations(game: Game, written: RequestCommand, rng: random.Random) -> list[RequestCommand]:
     """Commands near a legal one: a card, a payment part, the target, the player or the action changed."""
     p = written.player
     cards = [card(c) for c in game.state.players[p].hand] + [rng.choice(DECK) for _ in range(2)]
@@ -131,7 +135,7 @@ def agreement(games: list[Game], rng: random.Random) -> set[str]:
     are no option; the rules that refused them."""
     accepted = refused = 0
     rules_seen: set[str] = set()
-    recent: list[Command] = []  # requests legal earlier, written again where none is open
+    recent: list[RequestCommand] = []  # requests legal earlier, written again where none is open
     for game in games:
         requests = [o for o in game.legal_options() if isinstance(o, RequestOption)]
         for option in requests:
@@ -143,15 +147,18 @@ def agreement(games: list[Game], rng: random.Random) -> set[str]:
             samples = [replace(rng.choice(recent), player=game.to_move or 0)]
         recent = samples or recent
         for written in samples:
-            for raw in mutations(game, written, rng):
-                # a character written by another of its cards names it as the options do (the edge)
-                mutated = name_characters(game, raw)
-                legal = game.find(mutated.player, mutated.body()) is not None
-                refusal = first_refusal(game, mutated)
-                assert (refusal is None) == legal, f"{mutated}: {refusal} but legal is {legal}"
-                if refusal is not None:
+            for mutated in mutations(game, written, rng):
+                # named options pass every check (above); a command naming none breaks one of them
+                try:
+                    resolve_command(game, mutated, repr(mutated))
+                except AmbiguousCommand:
+                    continue  # it names options: legal ones
+                except IllegalCommand as error:
+                    assert error.refusal.rule != OPTION, (
+                        f"{mutated}: no check refuses it, yet it is no option"
+                    )
                     refused += 1
-                    rules_seen.add(refusal.rule)
+                    rules_seen.add(error.refusal.rule)
     assert accepted > 100 and refused > 100
     return rules_seen
 

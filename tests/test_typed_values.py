@@ -15,7 +15,7 @@ from blackpoker.runtime.engine.flow import _win_check
 from blackpoker.runtime.engine.game import Game, snapshot
 from blackpoker.runtime.engine.refs import Result, result_name, result_named
 from blackpoker.runtime.engine.rules import Rules
-from blackpoker.runtime.play.log import event_json
+from blackpoker.runtime.play.event_text import record
 from blackpoker.runtime.rules.cards import Card, Rank, Suit
 from blackpoker.runtime.rules.program import DigUntil, FaceUp, walk, walk_steps, written
 from editions_support import EDITIONS
@@ -46,7 +46,7 @@ def test_both_players_out_of_life_is_a_draw_printed_as_draw() -> None:
     assert game.result is Result.DRAW
     assert snapshot(game.state)["result"] == "draw"
     assert game.events is not None and game.events[-1] == GameOver(Result.DRAW)
-    assert event_json(game.events[-1]) == {"event": "result", "result": "draw"}
+    assert record(game.events[-1]) == {"event": "result", "result": "draw"}
 
 
 def test_the_program_holds_cards_and_ranks_and_the_json_prints_them() -> None:

@@ -127,10 +127,6 @@ class Game(Table):
             raise IllegalOption(f"not a legal option now: {option}")
         self.apply(option)
 
-    def find(self, player: int, text: str) -> Option | None:
-        """The legal option of `player` printed as `text`, if any."""
-        return next((o for o in self.legal_options() if o.player == player and str(o) == text), None)
-
     def record(self, event: Event) -> None:
         """Keep an event when the game keeps a log."""
         if self.events is not None:

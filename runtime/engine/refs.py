@@ -3,8 +3,9 @@
 The state keeps a target by identity (`StateTarget`: a unit id, a request id, a player
 index); an option names it as its text does, without the game (`OptionTarget`: a character
 by its first card, a request by its stage position or resolving depth, a hidden character
-by its id); a written command names a character by owner and card face (`CommandTarget`).
-Options print through `options.target_text`; commands parse in runtime/play/notation.py.
+by its id); a written command names a character by owner and card face (`CommandTarget`), and
+what a view hides as the view names it. Options print through `options.target_text`; commands
+parse in runtime/play/notation.py.
 """
 
 from __future__ import annotations
@@ -169,7 +170,16 @@ StateTarget = UnitRef | RequestRef | PlayerRef | CardRef
 OptionTarget = (
     CharacterByCard | StagePosition | ResolvingDepth | HiddenCharacter | PlayerRef | ZoneCard | HiddenZoneCard
 )
-CommandTarget = WrittenCharacter | StagePosition | ResolvingDepth | PlayerRef | WrittenZoneCard
+# a view's hidden references too: a person names what they see as the view names it
+CommandTarget = (
+    WrittenCharacter
+    | StagePosition
+    | ResolvingDepth
+    | PlayerRef
+    | WrittenZoneCard
+    | HiddenCharacter
+    | HiddenZoneCard
+)
 
 
 def target_data(target: StateTarget) -> list[str | int]:

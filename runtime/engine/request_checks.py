@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 
 class Written(Protocol):
-    """A request as a player writes it (runtime/play/notation.py's Command is one)."""
+    """A request as a player writes it (runtime/play/notation.py's RequestCommand is one)."""
 
     @property
     def player(self) -> int: ...
@@ -52,7 +52,6 @@ class Written(Protocol):
     def target(self) -> CommandTarget | None: ...
     @property
     def source(self) -> Card | None: ...
-    def body(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,21 +61,27 @@ class Refusal:
 
 
 class Subject:
-    """The request under check and what the checks look up once.
+    """The decision under check (a pass, an answer or a request) and what the checks look up once.
 
     A plain class, not a dataclass: `Table` is known here only to the type checker, and a
     compiled dataclass (mypyc, docs/engine.md) needs its field types at run time."""
 
-    __slots__ = ("action", "game", "written")
+    __slots__ = ("_written", "action", "game", "player")
 
-    def __init__(self, game: Table, written: Written, action: Action | None) -> None:
+    def __init__(self, game: Table, player: int, written: Written | None, action: Action | None) -> None:
         self.game = game
-        self.written = written
+        self.player = player
+        self._written = written  # None for a pass or an answer: only the decision checks run
         self.action = action  # the action it names, if the format has one
 
     @property
     def who(self) -> str:
-        return player_name(self.written.player)
+        return player_name(self.player)
+
+    @property
+    def written(self) -> Written:
+        assert self._written is not None  # the request checks run on requests only
+        return self._written
 
     @property
     def named(self) -> Action:
@@ -158,7 +163,7 @@ def game_on(s: Subject) -> str | None:
 
 def deciding(s: Subject) -> str | None:
     decider = s.game.state.to_move()
-    if decider != s.written.player:
+    if decider != s.player:
         return f"{s.who} cannot act now: {'nobody' if decider is None else player_name(decider)} decides"
     return None
 
@@ -392,15 +397,20 @@ CHECKS: Checks = (
 )
 
 
-def subject(game: Table, written: Written) -> Subject:
-    action = next((a for a in game.rules.actions if a.name == written.name), None)
-    return Subject(game, written, action)
-
-
 def first_refusal(game: Table, written: Written, checks: Checks = CHECKS) -> Refusal | None:
     """The first rule the request breaks (later checks assume the earlier ones passed), or
     None when it breaks none of `checks`: then it is legal."""
-    s = subject(game, written)
+    action = next((a for a in game.rules.actions if a.name == written.name), None)
+    return _first(Subject(game, written.player, written, action), checks)
+
+
+def decision_refusal(game: Table, player: int, checks: Checks) -> Refusal | None:
+    """Why `player` may not make a decision that names no action now (`DECIDING`: an answer;
+    `NOT_ANSWERING`: a pass), or None."""
+    return _first(Subject(game, player, None, None), checks)
+
+
+def _first(s: Subject, checks: Checks) -> Refusal | None:
     for rule, check in checks:
         message = check(s)
         if message is not None:

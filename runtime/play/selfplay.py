@@ -7,7 +7,7 @@ import gc
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,7 +17,7 @@ from blackpoker.runtime.engine.errors import EngineError
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.options import RequestOption
-from blackpoker.runtime.engine.refs import Result, result_name
+from blackpoker.runtime.engine.refs import Result
 from blackpoker.runtime.engine.rules import Rules, rules_of
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.agents import Agent, decide
@@ -41,15 +41,6 @@ class Checks(Enum):
     NONE = "none"
     END = "end"  # once, on the final state: a card lost or doubled by then, a malformed character
     EVERY = "every"  # after every decision: the first decision that broke one, even if later repaired
-
-
-@dataclass
-class Tally:
-    games: int = 0
-    completed: int = 0  # finished with a result before the decision cap
-    decisions: int = 0
-    results: dict[str, int] = field(default_factory=lambda: {"p1": 0, "p2": 0, "draw": 0})
-    failures: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,13 +150,6 @@ def seated_agents(names: tuple[str, str], rules: RuleSet | None, seed: int) -> t
     return make_agent(names[0], rules, seed * 2 + 1), make_agent(names[1], rules, seed * 2 + 2)
 
 
-def play_random(rules: RuleSet | Rules, seed: int, *, check: bool = True, cap: int = DECISION_CAP) -> Game:
-    """One game between two seeded random agents; the game and agents derive from `seed`."""
-    game = Game.new(rules, seed, check=check)
-    play(game, random_agents(seed), cap)
-    return game
-
-
 def play_game(
     rules: RuleSet | Rules,
     agents: tuple[str, str],
@@ -224,20 +208,6 @@ def play_game(
 def log_width(games: int) -> int:
     """Digits of the log file numbers, so that they sort in game order."""
     return max(4, len(str(games - 1)))
-
-
-def tally(records: Sequence[GameRecord]) -> Tally:
-    """The totals of a run (decisions count every game that did not crash)."""
-    total = Tally(games=len(records))
-    for record in records:
-        if record.result is not None:
-            total.completed += 1
-            total.results[result_name(record.result)] += 1
-        if record.crash is None:
-            total.decisions += record.decisions
-        if record.failure is not None:
-            total.failures.append(record.failure)
-    return total
 
 
 def play_match(

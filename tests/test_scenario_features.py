@@ -17,7 +17,7 @@ from bad_input_support import EXAMPLE, invoke, located, refused
 from blackpoker.runtime.engine import events
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Pass
-from blackpoker.runtime.engine.refs import WrittenCharacter
+from blackpoker.runtime.engine.refs import Result, WrittenCharacter
 from blackpoker.runtime.engine.request_checks import CHECKS, Refusal, first_refusal
 from blackpoker.runtime.engine.zones import DECK, card, deck_ids, label
 from blackpoker.runtime.play.event_text import SCENARIO, in_words
@@ -234,7 +234,14 @@ def test_checkpoints_see_only_the_events_since_the_one_before(tmp_path: Path) ->
 
 
 def one_of_each() -> list[events.Event]:
-    sample = {"int": 0, "str": "", "bool": True, "tuple[int, ...]": (0, 1), "Option": Pass(0)}
+    sample = {
+        "int": 0,
+        "str": "",
+        "bool": True,
+        "tuple[int, ...]": (0, 1),
+        "Option": Pass(0),
+        "Result": Result.DRAW,
+    }
     return [
         cls(**{f.name: sample[str(f.type)] for f in dataclasses.fields(cls)})
         for cls in typing.get_args(events.Event)

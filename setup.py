@@ -2,14 +2,25 @@
 hot modules to C with mypyc (docs/engine.md, "The compiled engine"). Without it the package
 is pure Python. The Python sources ship either way, and Python prefers a compiled module
 beside its source, so removing the compiled files falls back to the pure engine.
+
+This file is also the build backend (pyproject.toml: `build-backend = "setup"`): setuptools'
+own, which asks for mypy as well when the build is compiled, so that the one command works
+in a fresh virtual environment (pip installs mypy in the build's isolated environment).
+Imported as the backend it only names the hooks; setuptools runs it as a script to build.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from setuptools import setup
+from setuptools.build_meta import *  # noqa: F403  (the backend's hooks; two are replaced below)
+
+# What a compiled build needs besides setuptools: mypyc ships with mypy. The modules it compiles
+# import the standard library and the package only, so no other types are needed.
+COMPILED_NEEDS = ["mypy>=1.10"]
 
 HERE = Path(__file__).resolve().parent
 # The modules every decision runs through: the engine, less its exceptions (mypyc cannot
@@ -32,7 +43,13 @@ def compiled_extensions() -> list[object]:
     """mypyc's extensions for the COMPILED modules, named as installed (`blackpoker.…`): the
     top-level folders are the package's subpackages, so mypyc reads them through a
     `blackpoker` link to this folder inside its build folder."""
-    from mypyc.build import mypycify
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        raise SystemExit(
+            "BLACKPOKER_COMPILED=1 needs mypy (mypyc ships with it): `pip install .` installs it in "
+            "the build's own environment; with --no-build-isolation, pip install mypy first"
+        ) from None
 
     base = HERE / "build" / "mypyc-src"
     base.mkdir(parents=True, exist_ok=True)
@@ -44,4 +61,19 @@ def compiled_extensions() -> list[object]:
     return list(mypycify(["--explicit-package-bases", *paths], opt_level="3"))
 
 
-setup(ext_modules=compiled_extensions() if os.environ.get("BLACKPOKER_COMPILED") == "1" else [])
+def _compiled() -> bool:
+    return os.environ.get("BLACKPOKER_COMPILED") == "1"
+
+
+# What a build needs beyond pyproject.toml's `requires` (this file has no setup_requires, so
+# setuptools' hooks, which run it to find them, would add nothing).
+def get_requires_for_build_wheel(config_settings: dict[str, Any] | None = None) -> list[str]:
+    return COMPILED_NEEDS if _compiled() else []
+
+
+def get_requires_for_build_editable(config_settings: dict[str, Any] | None = None) -> list[str]:
+    return COMPILED_NEEDS if _compiled() else []
+
+
+if __name__ == "__main__":  # run by setuptools to build; not when imported as the backend
+    setup(ext_modules=compiled_extensions() if _compiled() else [])

@@ -105,11 +105,9 @@ def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = arguments(argv)
-    if args.setup:
+    if args.setup:  # the compiled engine's environment is built by a run that measures it
         problem = setup()
         print(f"OpenSpiel environment: {problem or f'ready in {VENV.name}'}")
-        built = compiled_engine.setup()
-        print(f"compiled engine: {built or f'ready in {compiled_engine.VENV.name}'}")
         return
     problem = None if available() else "not set up (--no-setup)" if args.no_setup else setup()
     unbuilt = (

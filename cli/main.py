@@ -60,6 +60,10 @@ LAZY_COMMANDS = {
         "blackpoker.cli.validate:validate",
         "Check action lists, extra lists and local-rule files (default: the built-in lists).",
     ),
+    "watch": (
+        "blackpoker.cli.watch:watch",
+        "Validate, build and compare a rule file on every save, shown on a live page; Ctrl-C stops it.",
+    ),
 }
 
 
@@ -91,7 +95,7 @@ class LazyGroup(click.Group):
         """An unknown command is bad input (exit 1) with the nearest one, not a usage error."""
         name = args[0] if args else ""
         if name and not name.startswith("-") and name not in self.list_commands(ctx):
-            from blackpoker.cli.report import option_error  # only on this path: it imports the compiler
+            from blackpoker.cli.report import option_error  # only on this path
 
             near = difflib.get_close_matches(name, self.list_commands(ctx), n=1, cutoff=0.6)
             hint = (

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 from blackpoker.cli.report import option_error, report
-from blackpoker.compiler.environment import Environment, display
-from blackpoker.compiler.parse import OverlaySource
+from blackpoker.compiler.paths import display
+
+if TYPE_CHECKING:
+    from blackpoker.compiler.environment import Environment
+    from blackpoker.compiler.parse import OverlaySource
 
 EDITION_HELP = "Edition: a built-in id or the path of an edition file."
 DEFAULTS_HELP = "the registry's (actionlists/editions.yaml)"
@@ -27,12 +30,12 @@ def _one_file(_ctx: click.Context, _param: click.Parameter, values: tuple[Path, 
 
 def default_edition() -> str:
     """The edition a command takes when not told: click calls it only then."""
-    return Environment().default("edition")
+    return _environment().default("edition")
 
 
 def play_format() -> str:
     """The format play and simulate take when neither --format nor --rules names one."""
-    return Environment().default("play_format")
+    return _environment().default("play_format")
 
 
 def edition_option() -> Callable[[F], F]:
@@ -63,12 +66,14 @@ def declared_format(path: Path, option: str) -> str:
 def declared_edition(path: Path, option: str) -> str:
     """The edition a local-rule file is for: an edition file beside it, or a built-in id."""
     overlay = _overlay(path, option)
-    named = Environment().find(overlay.edition_id, path.parent)
+    named = _environment().find(overlay.edition_id, path.parent)
     return overlay.edition_id if named is None or not named.is_relative_to(path.parent) else str(named)
 
 
 def _overlay(path: Path, option: str) -> OverlaySource:
-    env = Environment()
+    from blackpoker.compiler.parse import OverlaySource
+
+    env = _environment()
     source, problems = env.read(path)
     if problems:
         report(env.all_problems(path))
@@ -76,3 +81,11 @@ def _overlay(path: Path, option: str) -> OverlaySource:
         assert source is not None
         report([source.doc.at(("kind",), f"kind: {option} expects a local-rule file (kind: overlay)")])
     return source
+
+
+def _environment() -> Environment:
+    """The compiler, imported when a default or a file is read: a command whose options need
+    neither (a warm `simulate -n 1`) starts without the parser (docs/benchmarks.md)."""
+    from blackpoker.compiler.environment import Environment
+
+    return Environment()

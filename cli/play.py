@@ -25,6 +25,7 @@ from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.outputs import WritePlan
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
+from blackpoker.runtime.engine.refs import Result
 from blackpoker.runtime.engine.view import View, hidden_from, masked, view
 from blackpoker.runtime.play.agents import Agent, decide
 from blackpoker.runtime.play.chronicle import Chronicle
@@ -151,6 +152,12 @@ def play(
         sitting.match(setup, seed, logs)
 
 
+def _outcome(result: Result, me: int) -> str:
+    """A game's or a match's end as the person at seat `me` reads it."""
+    winner = result.winner
+    return "引き分け" if winner is None else "あなたの勝ち" if winner == me else "あなたの負け"
+
+
 def _match_logs(log: Path, games: int) -> list[Path | None]:
     """A match's logs: FILE-game-K.jsonl for its game K."""
     return [log.with_name(f"{log.stem}-game-{k}{log.suffix}") for k in range(1, games + 1)]
@@ -167,7 +174,7 @@ class Sitting:
     source: RulesSource
     plan: WritePlan  # where the logs go
 
-    def game(self, seed: int, dealt: Dealt | None, log: Path | None) -> str | None:
+    def game(self, seed: int, dealt: Dealt | None, log: Path | None) -> Result | None:
         """Play one game to its end; its result, or None when the person quits."""
         console, me = self.console, self.me
         game = Game.new(
@@ -195,8 +202,7 @@ class Sitting:
         if log is not None:
             write(self.plan, log, "--log", log_text(log, game, [a.name for a in agents], self.source, dealt))
         if game.result is not None:
-            won = "あなたの勝ち" if game.result == SEATS[me] else "あなたの負け"
-            outcome = "引き分け" if game.result == "draw" else won
+            outcome = _outcome(game.result, me)
             for line in [*table.board(view(game, me)), "最近の出来事:", *chronicle.since_mark()[-8:]]:
                 console.print(line)
             console.print(f"ゲーム終了（{game.decisions}回の決定）: {outcome}", style="bold")
@@ -227,9 +233,7 @@ class Sitting:
             played = " ".join(str(c) for c in match.decks[me][chosen[me]])
             console.print(f"今のゲームのデッキ（{setup.names[me][chosen[me]]}）: {played}")
             console.print(f"マッチ: あなた{match.wins[me]}勝、相手{match.wins[1 - me]}勝")
-        outcome = {SEATS[me]: "あなたの勝ち", SEATS[1 - me]: "あなたの負け"}.get(
-            match.result or "", "引き分け"
-        )
+        outcome = "引き分け" if match.result is None else _outcome(match.result, me)
         console.print(f"マッチ終了（{len(match.games)}ゲーム）: {outcome}", style="bold")
 
     def _pick(self, setup: Setup, match: Match, usable: Sequence[int]) -> int | None:

@@ -202,7 +202,7 @@ class Table:
             if isinstance(picked, str):
                 return picked
             return [*menu.chosen, menu.values[picked - 1]], [*menu.auto, False]
-        return command_option(self.game, seen.me, options, text, "（help で説明）")
+        return command_option(seen, text, "（help で説明）")
 
     def _explain(self, text: str, seen: View, menu: Menu) -> str:
         values = menu.values

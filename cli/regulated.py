@@ -4,19 +4,14 @@ the checked set-up they give."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from blackpoker.cli.regulation import PLAYERS, read_decks
 from blackpoker.cli.report import report, warn
-from blackpoker.compiler.documents.regulation import (
-    additions,
-    deck_problems,
-    parse_regulation,
-)
-from blackpoker.compiler.environment import Environment
-from blackpoker.runtime.play.regulation import Setup, start_problems
 from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic
+
+if TYPE_CHECKING:
+    from blackpoker.runtime.play.regulation import Setup
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,6 +39,12 @@ def regulation_setup(
     """The regulation and the players' decks, checked as `regulation check` checks them; the
     format its games play (a frame with the extra list plays the extra format). With
     `format_id` (--format), the text names the frame and options only."""
+    # the regulations' reader is imported here, so a command that names none starts without it
+    from blackpoker.cli.regulation import PLAYERS, read_decks
+    from blackpoker.compiler.documents.regulation import additions, deck_problems, parse_regulation
+    from blackpoker.compiler.environment import Environment
+    from blackpoker.runtime.play.regulation import Setup, start_problems
+
     if format_id is not None:
         text = f"{format_id}+{text}"
     problems: list[Diagnostic] = []

@@ -7,8 +7,7 @@ from collections.abc import Iterable
 from typing import NoReturn
 
 import click
-from blackpoker.compiler import Diagnostic
-from blackpoker.runtime.rules.diagnostics import Location
+from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
 
 
 def report(diagnostics: Iterable[Diagnostic], outcome: str = "") -> NoReturn:

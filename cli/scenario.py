@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 from blackpoker.compiler.environment import Environment, display
-from blackpoker.runtime.scenario.scenario import load, run, scenario_files
+from blackpoker.runtime.scenario.load import load, scenario_files
+from blackpoker.runtime.scenario.run import run
 
 
 @click.group()

@@ -13,34 +13,26 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
-from blackpoker.cli.diff import text_lines
 from blackpoker.cli.options import (
     DEFAULTS_HELP,
     EDITION_HELP,
     declared_edition,
     declared_format,
-    default_edition,
     extra_option,
-    play_format,
     rules_option,
 )
 from blackpoker.cli.outputs import Output, check, make, named_files, write
 from blackpoker.cli.regulated import regulation_options, regulation_setup
 from blackpoker.cli.report import option_error, report
-from blackpoker.cli.sides import compare_sides
-from blackpoker.compiler import CompileError
-from blackpoker.compiler.cache import cache_folder, compile_cached
-from blackpoker.compiler.documents.diff import RuleSetDiff, diff_rulesets
-from blackpoker.compiler.documents.extra import EXTRA_FORMAT
-from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.cache import cache_folder, compile_cached, registry_default
 from blackpoker.compiler.outputs import WritePlan
 from blackpoker.runtime.play import cluster
 from blackpoker.runtime.play.compare import Comparison
-from blackpoker.runtime.play.regulation import Setup
 from blackpoker.runtime.play.roster import AGENT_CHOICES, agent_name
 from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord
 from blackpoker.runtime.play.simulation import Plan, RulesSource, order, run
 from blackpoker.runtime.play.stats import MatchSummary, Summary, summarize
+from blackpoker.runtime.rules.diagnostics import CompileError
 from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.site.report_tables import (
     ENGLISH,
@@ -51,13 +43,20 @@ from blackpoker.site.report_tables import (
     match_sections,
     sections,
 )
-from blackpoker.site.simulation import render_report
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 if TYPE_CHECKING:
+    from blackpoker.compiler.documents.diff import RuleSetDiff
+    from blackpoker.compiler.environment import Environment
+    from blackpoker.runtime.play.regulation import Setup
     from distributed import Client
+
+# What only some runs use is imported where they use it: the compiler on a rule-set cache miss,
+# --compare's sides and diff, the extra format's name, the HTML report's Jinja. A warm
+# `simulate -n 1` loads no stage of the pipeline and none of the parser packages
+# (docs/benchmarks.md, start-up; tests/test_simulate_startup.py).
 
 RANDOM_PLAY = ("random", "random")  # --skill's side A
 PIPED_WIDTH = 200  # the report's width in a file or pipe: the compared tables need it
@@ -74,10 +73,10 @@ def _agents(text: str) -> tuple[str, str]:
         option_error("--agents", str(error))
 
 
-def _compiled(source: RulesSource, env: Environment, cache: Path | None, read: list[Path]) -> RuleSet:
+def _compiled(source: RulesSource, env: Environment | None, cache: Path | None, read: list[Path]) -> RuleSet:
     """Compile here, once (or take the on-disk cache's unchanged compilation, its files added to
     `read`): a bad rule set is reported before anything else, and the run plays this compilation
-    (workers get it pickled)."""
+    (workers get it pickled). A miss compiles in `env` (a new environment when None)."""
     try:
         ruleset, files = compile_cached(env, source.edition, source.format, source.rules, source.extra, cache)
         read += files
@@ -114,7 +113,7 @@ def _play(
     return records, time.perf_counter() - start
 
 
-def _summary(records: list[GameRecord], rules: RuleSet, plan: Plan, seconds: float) -> Summary:
+def run_summary(records: list[GameRecord], rules: RuleSet, plan: Plan, seconds: float) -> Summary:
     """The run's summary; under a regulation it is named by the regulation (whose first part is
     the format), so that compared regulations of one format stay apart."""
     summary = summarize(records, rules, plan.agents, plan.seed, seconds)
@@ -124,7 +123,7 @@ def _summary(records: list[GameRecord], rules: RuleSet, plan: Plan, seconds: flo
     return summary if setup is None else dataclasses.replace(summary, format=setup.id, title=setup.label)
 
 
-def _apart(a: Summary, b: Summary) -> tuple[Summary, Summary]:
+def named_apart(a: Summary, b: Summary) -> tuple[Summary, Summary]:
     """Two runs of one format in two editions, named as --compare names them (v8.2:std)."""
     if a.format != b.format or a.edition == b.edition:
         return a, b
@@ -233,27 +232,38 @@ def simulate(
         option_error("--logs", "not with --cluster: the workers would write them on their own machines")
     if extra is not None and compare:
         option_error("--extra", "not with --compare: a side names an extra list (its id or file)")
-    if extra is not None and format_id != EXTRA_FORMAT.id:
-        option_error("--extra", f"needs --format {EXTRA_FORMAT.id}")
+    if extra is not None:
+        from blackpoker.compiler.documents.extra import EXTRA_FORMAT
+
+        if format_id != EXTRA_FORMAT.id:
+            option_error("--extra", f"needs --format {EXTRA_FORMAT.id}")
     if regulation_text is not None and (compare or rules is not None):
         option_error("--regulation", "it names the rule set: leave out --rules and --compare")
     if deck_files and regulation_text is None:
         option_error("--deck", "needs --regulation (with --compare, a side names its decks)")
+    cache = None if no_cache else cache_folder()
+    env: Environment | None = None  # the compiler's, made only when files are read
     setups: list[Setup | None] = [None]
     if compare:
         if format_id is not None or rules is not None:
             option_error("--compare", "it names both rule sets: leave out --format and --rules")
         if logs is not None:
             option_error("--logs", "not with --compare (the two runs' games share their numbers)")
-        sides = compare_sides(Environment(), compare, edition)
+        from blackpoker.cli.sides import compare_sides
+        from blackpoker.compiler.environment import Environment
+
+        env = Environment()
+        sides = compare_sides(env, compare, edition)
         sources, setups = [source for source, _ in sides], [setup for _, setup in sides]
     else:
-        edition = edition or (declared_edition(rules, "--rules") if rules else default_edition())
+        edition = edition or (
+            declared_edition(rules, "--rules") if rules else registry_default("edition", cache)
+        )
         if regulation_text is not None:
             setup, format_id = regulation_setup(edition, regulation_text, deck_files, format_id)
             setups = [setup]
         if format_id is None:
-            format_id = declared_format(rules, "--rules") if rules else play_format()
+            format_id = declared_format(rules, "--rules") if rules else registry_default("play_format", cache)
         sources = [RulesSource(edition, format_id, rules, extra)]
     if skill:
         if compare:
@@ -263,19 +273,20 @@ def simulate(
         sources, setups = sources * 2, setups * 2
     if whole_matches and not any(setups):
         option_error("--match", "needs --regulation, or a --compare side that names a regulation")
-    env = Environment()
-    cache = None if no_cache else cache_folder()
     read: list[Path] = []  # the files the rule sets were compiled from
+    played = {source: _compiled(source, env, cache, read) for source in sources}  # --skill: one
     compiled = [
-        _compiled(source, env, cache, read)
-        if setup is None
-        else setup.additions.widen(_compiled(source, env, cache, read))
+        played[source] if setup is None else setup.additions.widen(played[source])
         for source, setup in zip(sources, setups, strict=True)
     ]
-    # Every output is checked before the games: a bad path found after them loses the run.
-    words = [word for text in compare or () for word in text.split()]  # a regulation side names decks
-    named = [*(s.edition for s in sources), *(s.rules for s in sources), *(s.extra for s in sources)]
-    plan = WritePlan([*read, *env.files_read(), *named_files([*named, *words, *deck_files], env)])
+    # Every output is checked before the games: a bad path found after them loses the run. The
+    # inputs it may not replace are looked up only when there is an output.
+    inputs = read
+    if logs is not None or html_out is not None:
+        words = [word for text in compare or () for word in text.split()]  # a regulation side names decks
+        named = [*(s.edition for s in sources), *(s.rules for s in sources), *(s.extra for s in sources)]
+        inputs = [*read, *named_files([*named, *words, *deck_files], env)]
+    plan = WritePlan(inputs)
     if logs is not None:
         plan.folder(logs, "--logs", empty=True)
     if html_out is not None:
@@ -305,11 +316,15 @@ def simulate(
             _play(plan, rules, jobs, client, progress) for plan, rules in zip(plans, compiled, strict=True)
         ]
         summaries = [
-            _summary(r, rules, plan, seconds)
+            run_summary(r, rules, plan, seconds)
             for (r, seconds), rules, plan in zip(records, compiled, plans, strict=True)
         ]
-    result = Comparison.of(*_apart(*summaries)) if len(summaries) == 2 else summaries[0]
-    changes = diff_rulesets(*compiled) if len(compiled) == 2 and not skill else None
+    result = Comparison.of(*named_apart(*summaries)) if len(summaries) == 2 else summaries[0]
+    changes = None
+    if len(compiled) == 2 and not skill:
+        from blackpoker.compiler.documents.diff import diff_rulesets
+
+        changes = diff_rulesets(*compiled)
     matches = [
         MatchSummary.of(played, setup.label, setup.names, setup.wins)
         for (played, _), setup in zip(records, setups, strict=True)
@@ -327,6 +342,8 @@ def simulate(
         show(out, result, changes)
         show_sections(out, [t for m in matches for t in match_sections(m, ENGLISH)])
     if html_out is not None:  # after the report is shown, so a failed write loses nothing
+        from blackpoker.site.simulation import render_report  # Jinja: for the HTML report only
+
         appended = tuple(t for m in matches for t in match_sections(m, JAPANESE))
         write(plan, html_out, "--html", render_report(result, changes, appended))
     failures = [f for s in summaries for f in s.failures]
@@ -342,6 +359,8 @@ def show(console: Console, result: Summary | Comparison, changes: RuleSetDiff | 
     runs: tuple[tuple[str, Summary], ...]
     if isinstance(result, Comparison):
         if changes is not None:
+            from blackpoker.cli.diff import text_lines
+
             console.print(f"{ENGLISH.changes} (A → B)", style="bold")
             for line in text_lines(changes):
                 console.print(line)

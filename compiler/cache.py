@@ -7,6 +7,10 @@ the compilation read with its SHA-256: it is used only while each file still has
 content, so it is never stale. A missing, unreadable or corrupt entry is a miss, an entry is
 written to a temporary file and renamed into place, and a write that fails is skipped: the
 folder is safe to delete at any time.
+
+The registry's defaults (the edition and formats a command takes when not told) are kept the
+same way, keyed by the registry file's SHA-256. A hit loads no compiler stage and none of the
+parser packages: the environment, and with it the pipeline, is imported on a miss only.
 """
 
 from __future__ import annotations
@@ -19,12 +23,18 @@ import stat
 import tempfile
 from importlib import metadata, resources
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
-from blackpoker.compiler.environment import INDEX, Environment, is_path
+from blackpoker.compiler.paths import INDEX, is_path
 from blackpoker.runtime.rules.model import RuleSet
+
+if TYPE_CHECKING:
+    from blackpoker.compiler.environment import Environment
 
 CACHE_DIR = "BLACKPOKER_CACHE_DIR"  # overrides the user cache folder (the tests use their own)
 _FORMAT = 1  # of an entry: (files and digests, rule set)
+Default = Literal["edition", "format", "play_format"]
+DEFAULTS: tuple[Default, ...] = ("edition", "format", "play_format")
 
 
 def cache_folder() -> Path:
@@ -42,7 +52,7 @@ def cache_folder() -> Path:
 
 
 def compile_cached(
-    env: Environment,
+    env: Environment | None,
     edition: str,
     format: str,
     rules: Path | None = None,
@@ -51,8 +61,10 @@ def compile_cached(
 ) -> tuple[RuleSet, tuple[Path, ...]]:
     """`env.compile(...)`, from the cache in `folder` when an entry's files are unchanged
     (None: no cache), and the files it was compiled from (a command's inputs, which its
-    outputs may not replace). Bad input is reported by the compilation, which a miss runs."""
+    outputs may not replace). Bad input is reported by the compilation, which a miss runs
+    (in `env`, or in a new environment when None)."""
     if folder is None:
+        env = env or _environment()
         return env.compile(edition, format, rules, extra), env.files_read()
     asked = [_absolute(edition), format, None if rules is None else os.path.abspath(rules)]
     asked.append(None if extra is None else _absolute(extra))
@@ -61,11 +73,42 @@ def compile_cached(
     found = _load(entry)
     if found is not None:
         return found
+    env = env or _environment()
     ruleset = env.compile(edition, format, rules, extra)
-    index = Path(str(resources.files("blackpoker.actionlists").joinpath(INDEX)))
-    files = {str(path.resolve()): _digest(path) for path in (*env.files_read(), index)}
-    _store(folder, entry, files, ruleset)
+    files = {str(path.resolve()): _digest(path) for path in (*env.files_read(), _index())}
+    if None not in files.values():  # else a file could not be read again: nothing to check against
+        _store(entry, pickle.dumps((files, ruleset), protocol=pickle.HIGHEST_PROTOCOL))
     return ruleset, env.files_read()
+
+
+def registry_default(what: Default, folder: Path | None) -> str:
+    """`Environment().default(what)`, from the cache in `folder` while the registry file is
+    unchanged (None: no cache). A faulty registry is reported by the environment, which a miss
+    reads."""
+    digest = None if folder is None else _digest(_index())
+    entry = None if folder is None or digest is None else folder / f"defaults-{digest}.json"
+    found = None if entry is None else _read(entry)
+    try:
+        defaults = json.loads(found) if found is not None else None
+    except ValueError:  # a corrupt entry is a miss
+        defaults = None
+    if isinstance(defaults, dict) and all(isinstance(defaults.get(w), str) for w in DEFAULTS):
+        return str(defaults[what])
+    env = _environment()
+    defaults = {w: env.default(w) for w in DEFAULTS}
+    if entry is not None:
+        _store(entry, json.dumps(defaults).encode())
+    return str(defaults[what])
+
+
+def _environment() -> Environment:
+    from blackpoker.compiler.environment import Environment  # the pipeline: on a miss only
+
+    return Environment()
+
+
+def _index() -> Path:
+    return Path(str(resources.files("blackpoker.actionlists").joinpath(INDEX)))
 
 
 def _absolute(name: str) -> str:
@@ -74,29 +117,37 @@ def _absolute(name: str) -> str:
 
 def _load(entry: Path) -> tuple[RuleSet, tuple[Path, ...]] | None:
     """The entry's rule set and files if every file it names still has its content; else None."""
+    data = _read(entry)
+    if data is None:
+        return None
     try:
-        info = entry.lstat()
-        # only a regular file of this user's that no one else may write is unpickled
-        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
-            return None
-        files, ruleset = pickle.loads(entry.read_bytes())
+        files, ruleset = pickle.loads(data)
         fresh = isinstance(files, dict) and all(_digest(Path(p)) == d for p, d in files.items())
     except Exception:  # any fault of a cache entry (truncated, foreign, of an old format) is a miss
         return None
     return (ruleset, tuple(map(Path, files))) if fresh and isinstance(ruleset, RuleSet) else None
 
 
-def _store(folder: Path, entry: Path, files: dict[str, str | None], ruleset: RuleSet) -> None:
-    if None in files.values():
-        return  # a file that could not be read again: nothing to check an entry against
+def _read(entry: Path) -> bytes | None:
+    """An entry's bytes: only a regular file of this user's that no one else may write is read."""
     try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        handle, name = tempfile.mkstemp(dir=folder, prefix=".tmp-")  # mode 0600
+        info = entry.lstat()
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
+            return None
+        return entry.read_bytes()
+    except OSError:
+        return None
+
+
+def _store(entry: Path, data: bytes) -> None:
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        handle, name = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-")  # mode 0600
     except OSError:
         return
     try:
         with os.fdopen(handle, "wb") as out:
-            out.write(pickle.dumps((files, ruleset), protocol=pickle.HIGHEST_PROTOCOL))
+            out.write(data)
         os.replace(name, entry)  # readers see the old entry or the whole new one
     except OSError:
         Path(name).unlink(missing_ok=True)

@@ -14,6 +14,7 @@ from dataclasses import fields, replace
 from enum import Enum
 from typing import Any
 
+from blackpoker.runtime.rules.cards import Card, Rank
 from blackpoker.runtime.rules.cost import Cost
 from blackpoker.runtime.rules.model import Action, Character, Fog, GraveyardTop, RuleSet, TrumpRule, ZoneRule
 from blackpoker.runtime.rules.program import Ability, Node, Step
@@ -67,7 +68,7 @@ def ruleset_json(ruleset: RuleSet) -> dict[str, Any]:
 
 def _trump(trump: TrumpRule) -> dict[str, Any]:
     return {
-        "card": trump.card,
+        "card": str(trump.card),
         "id": trump.id,
         "name": trump.name,
         "actions": list(trump.actions),
@@ -136,7 +137,7 @@ def _character(ruleset: RuleSet, character: Character) -> dict[str, Any]:
             {
                 "when": t.when.value,
                 "request": t.request,
-                "for_each_card": list(t.for_each_card),
+                "for_each_card": list(map(str, t.for_each_card)),
                 **({"action": t.action} if t.action else {}),
                 **({"targets_card": True} if t.targets_card else {}),
             }
@@ -150,7 +151,7 @@ def _character(ruleset: RuleSet, character: Character) -> dict[str, Any]:
         **({"untargetable_by": list(character.untargetable_by)} if character.untargetable_by else {}),
         **({"must_attack": True} if character.must_attack else {}),
         **({"bulwark_proof": True} if character.bulwark_proof else {}),
-        **({"suits": list(character.suits)} if character.suits else {}),
+        **({"suits": [suit.value for suit in character.suits]} if character.suits else {}),
         "note": character.note,
         "ability": character.ability,
         "story": character.story,
@@ -204,6 +205,6 @@ def _node(value: Any) -> Any:
         return {value.op: found} if isinstance(value, Step) else found  # a step under its word
     if isinstance(value, tuple):
         return [_node(item) for item in value]
-    if isinstance(value, Cost):
+    if isinstance(value, Cost | Card | Rank):  # as the data writes them
         return str(value)
     return value.value if isinstance(value, Enum) else value

@@ -38,27 +38,18 @@ from blackpoker.compiler.documents.regulation import (
     regulations_from,
 )
 from blackpoker.compiler.link import link
-from blackpoker.compiler.load import Document, is_path, load_bytes, load_file
+from blackpoker.compiler.load import Document, load_bytes, load_file
 from blackpoker.compiler.parse import EditionSource, OverlaySource, Source, notation_problems, parse
+from blackpoker.compiler.paths import INDEX, display, is_path
 from blackpoker.compiler.validate import schema_problems, validate, without_broken
 from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, Location
 from blackpoker.runtime.rules.model import RuleSet
 
-INDEX = "editions.yaml"  # the built-in editions, in actionlists/
 _SUFFIXES = (".yaml", ".yml")
 
 __all__ = ["Environment", "Read", "display", "find_files", "is_path"]
 
 Read = tuple[Source | ExtraSource | None, list[Diagnostic]]
-
-
-def display(path: Path) -> str:
-    """A path as the user would type it: relative to the working folder when inside it."""
-    try:
-        relative = os.path.relpath(path)
-    except ValueError:
-        return str(path)
-    return str(path) if relative.startswith("..") else relative
 
 
 class Environment:

@@ -7,7 +7,6 @@ expand exponentially) are refused with a location instead of being constructed.
 
 from __future__ import annotations
 
-import os
 import re
 import stat
 from dataclasses import dataclass, field
@@ -30,11 +29,6 @@ _NOT_YAML = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U000
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 PathKey = tuple[str | int, ...]
-
-
-def is_path(name: str) -> bool:
-    """A name of an edition or local rule that is a file's path rather than an id."""
-    return "/" in name or os.sep in name or name.endswith((".yaml", ".yml"))
 
 
 class _Loader(yaml.SafeLoader):

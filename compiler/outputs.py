@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
-from blackpoker.compiler.environment import display
+from blackpoker.compiler.paths import display
 from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
 
 

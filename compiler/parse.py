@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.notation import NotationError, parse_cost, parse_key
-from blackpoker.runtime.rules.cards import rank_from_label
+from blackpoker.runtime.rules.cards import Card, Rank, Suit, rank_from_label
 from blackpoker.runtime.rules.diagnostics import Diagnostic
 from blackpoker.runtime.rules.enums import Face
 from blackpoker.runtime.rules.model import (
@@ -125,12 +125,12 @@ _CHARACTER: dict[str, Callable[[Any], Any]] = {
     "waives_timing": Timing,
     "labels": tuple,
     "untargetable_by": tuple,
-    "suits": tuple,
+    "suits": lambda values: tuple(map(Suit, values)),
     "triggers": lambda items: tuple(
         CharacterTrigger(
             When(t["when"]),
             t["request"],
-            tuple(t.get("for_each_card", ())),
+            _ranks(t.get("for_each_card", ())),
             t.get("action", ""),
             t.get("targets_card", False),
         )
@@ -467,10 +467,14 @@ def _condition(value: dict[str, Any]) -> Condition:
 
 def _card_range(value: str) -> CardRange:
     """`♠2〜10`, `J〜K` or `♡4` (the schema checks the shape; the linker, the order)."""
-    suit = value[0] if value[0] in "♠♡♢♣" else None
-    low, _, high = value.removeprefix(suit or "").partition("〜")
+    suit = Suit(value[0]) if value[0] in "♠♡♢♣" else None
+    low, _, high = value.removeprefix(suit.value if suit else "").partition("〜")
     ranks = [rank_from_label(label) or 0 for label in (low, high or low)]
     return CardRange(suit=suit, low=ranks[0], high=ranks[1])
+
+
+def _ranks(values: Sequence[str]) -> tuple[Rank, ...]:
+    return tuple(map(Rank.parse, values))
 
 
 def _kind(value: str | dict[str, Any]) -> Kind:
@@ -488,6 +492,10 @@ _READERS: Mapping[str, Callable[[Any], Any]] = MappingProxyType(
         "Shorthand": lambda value: not isinstance(value, dict),
         "tuple[int, ...]": tuple,
         "tuple[str, ...]": tuple,
+        "Card": Card.parse,
+        "tuple[Card, ...]": lambda items: tuple(map(Card.parse, items)),
+        "Suit": Suit,
+        "tuple[Rank, ...]": _ranks,
         "PlayerName": PlayerName,
         "State": State,
         "Face": Face,

@@ -182,7 +182,6 @@ def _site_files(
 
 
 def _static_files() -> list[Traversable]:
-    # static/app/ is the browser app's (`blackpoker serve`), not the sheets'
     return [s for s in resources.files("blackpoker.site").joinpath("static").iterdir() if s.is_file()]
 
 

@@ -4,7 +4,7 @@ scenario files played step by step, and a position's hidden cards scrambled."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
@@ -12,10 +12,15 @@ from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.parse import EditionSource
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.state import GameState
-from blackpoker.runtime.play.notation import Command
+from blackpoker.runtime.play.agents import decide
+from blackpoker.runtime.play.resolve import resolve_command
+from blackpoker.runtime.play.selfplay import play as play_agents
+from blackpoker.runtime.play.selfplay import random_agents
 from blackpoker.runtime.rules.model import Action, RuleSet
 from blackpoker.runtime.rules.program import Step, walk_steps
-from blackpoker.runtime.scenario.scenario import Scenario, build, load
+from blackpoker.runtime.scenario.build import build
+from blackpoker.runtime.scenario.load import load
+from blackpoker.runtime.scenario.scenario import Scenario, ScenarioCommand
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
@@ -63,23 +68,39 @@ def scenario(stem: str) -> Scenario:
     return shipped_scenario(path)
 
 
-def commands(loaded: Scenario) -> list[Command]:
+def commands(loaded: Scenario) -> list[ScenarioCommand]:
     """The commands the scenario expects accepted, in order (its expected refusals left out)."""
-    return [command for _, command, refused in loaded.commands if refused is None]
+    return [step for step in loaded.commands if step.refused is None]
 
 
-def play(game: Game, *steps: Command) -> None:
-    """Apply each command, which must be a legal option."""
-    for command in steps:
-        option = game.find(command.player, command.body())
-        assert option is not None, (str(command), [str(o) for o in game.legal_options()])
-        game.apply(option)
+def play(game: Game, *steps: ScenarioCommand) -> None:
+    """Apply each command, which must name a legal option (else the resolver raises why)."""
+    for step in steps:
+        game.apply(resolve_command(game, step.command, step.text))
 
 
-def position(stem: str) -> tuple[Game, list[Command]]:
+def position(stem: str) -> tuple[Game, list[ScenarioCommand]]:
     """A shipped scenario's position, built, and its commands still to play."""
     loaded = scenario(stem)
     return build(loaded), commands(loaded)
+
+
+def random_positions(rules: RuleSet, seeds: int, cap: int) -> Iterator[Game]:
+    """The positions of random games (seeds 0 … seeds-1), each before its decision, up to
+    `cap` decisions a game; the game moves on once the caller is done with it."""
+    for seed in range(seeds):
+        game = Game.new(rules, seed)
+        agents = random_agents(seed)
+        while not game.over and game.decisions < cap:
+            yield game
+            game.apply(decide(game, agents))
+
+
+def play_random(rules: RuleSet, seed: int, *, check: bool = True) -> Game:
+    """One game between two seeded random agents; the game and agents derive from `seed`."""
+    game = Game.new(rules, seed, check=check)
+    play_agents(game, random_agents(seed))
+    return game
 
 
 def scramble(state: GameState, me: int, rng: random.Random) -> GameState:

@@ -11,9 +11,11 @@ import pytest
 from blackpoker.compiler import compile
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option, RequestOption
+from blackpoker.runtime.engine.refs import Result
 from blackpoker.runtime.engine.view import View, view
 from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.greedy import GreedyAgent
+from blackpoker.runtime.play.resolve import resolve_command
 from blackpoker.runtime.play.roster import AGENTS, make_agent
 from blackpoker.runtime.play.selfplay import game_seed, play
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
@@ -30,10 +32,10 @@ SMALLEST = compile(EDITION, FORMATS[0])
 def _greedy_wins(source: RulesSource, games: int, seed: int) -> tuple[int, int]:
     """Greedy's wins over `games` games against random, half of them in each seat."""
     wins = total = 0
-    for seats, greedy in ((("greedy", "random"), "p1"), (("random", "greedy"), "p2")):
+    for seats, greedy in ((("greedy", "random"), Result.P1_WINS), (("random", "greedy"), Result.P2_WINS)):
         records = run_all(Plan(source, seats, seed, games // 2))
         assert all(r.failure is None for r in records)
-        wins += sum(r.result == greedy for r in records)
+        wins += sum(r.result is greedy for r in records)
         total += len(records)
     return wins, total
 
@@ -135,8 +137,8 @@ def test_greedy_weighs_the_causing_characters_number_and_its_drive() -> None:
     """In the shipped position where one ♠ soldier's number falls short of the target and the
     next one's reaches it, greedy reads `source`: the first request only drives its soldier."""
     game, (short, reaching, *_) = position("slash")
-    me = short.player
-    found = [game.find(me, command.body()) for command in (short, reaching)]
+    me = short.command.player
+    found = [resolve_command(game, step.command, step.text) for step in (short, reaching)]
     assert all(isinstance(o, RequestOption) and o.source is not None for o in found)
     agent = GreedyAgent(game.rules.ruleset, 1)
     seen = view(game, me)

@@ -69,7 +69,7 @@ def test_the_engine_loops_play_the_same_games(benchmarks: None) -> None:
 
 @pytest.fixture
 def openspiel(benchmarks: None) -> ModuleType:
-    """bench_openspiel, when OpenSpiel's own environment exists (.ci/setup creates it)."""
+    """bench_openspiel, when OpenSpiel's own environment exists (.ci/run creates it)."""
     bench = importlib.import_module("bench_openspiel")
     if not bench.available():
         pytest.skip(

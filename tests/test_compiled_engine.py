@@ -1,15 +1,20 @@
-"""The engine compiled with mypyc (`BLACKPOKER_COMPILED=1 pip install .`, setup.py) plays exactly
-as the pure-Python one: the same simulations, decision for decision, and every ruling scenario;
-and with its compiled files removed the same install falls back to the pure engine.
+"""The engine compiled with mypyc plays exactly as the pure-Python one: the same simulations,
+decision for decision, and every ruling scenario; and with its compiled files removed the same
+install falls back to the pure engine.
 
-The wheel is built here and installed into a fresh environment that borrows the system's
-packages for the dependencies (the build needs mypy, from the `test` extra, and a C compiler).
+The compiled install is made by the one command docs/engine.md gives (read from the page and
+run as written) in a fresh virtual environment of its own, from a copy of the checkout: pip
+builds it in an isolated environment with the mypy the build backend asks for, and installs
+the dependencies (it needs a C compiler and the package index, as any install does).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
+import shutil
 import subprocess
 import sys
 import venv
@@ -20,33 +25,57 @@ import pytest
 from editions_support import EDITIONS, formats
 
 ROOT = Path(__file__).resolve().parents[1]
-PIP = ["-m", "pip", "--disable-pip-version-check", "-q"]
+GUIDE = ROOT / "docs" / "engine.md"
+# what a checkout has that a fresh clone has not: builds, environments, caches
+NOT_CLONED = shutil.ignore_patterns(
+    ".git", "build", "dist", ".venv*", ".builds", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis"
+)
+
+
+def documented_command() -> tuple[dict[str, str], list[str]]:
+    """The compiled engine's install command of docs/engine.md: its variables and its words."""
+    found = re.search(r"^(BLACKPOKER_COMPILED=1 pip install [^\n#]*?)\s*$", GUIDE.read_text("utf-8"), re.M)
+    assert found, "docs/engine.md gives the compiled engine's install command"
+    words = shlex.split(found.group(1))
+    variables = dict(word.split("=", 1) for word in words if re.match(r"^[A-Z_]+=", word))
+    return variables, words[len(variables) :]
 
 
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The bin folder of an environment holding the compiled wheel."""
+    """The bin folder of a fresh environment where the documented command installed the package."""
     where = tmp_path_factory.mktemp("compiled")
-    wheels = where / "wheels"
-    build = ["wheel", "--no-deps", "--no-build-isolation", "-w", str(wheels), str(ROOT)]
-    env = {**os.environ, "BLACKPOKER_COMPILED": "1"}
-    built = subprocess.run([sys.executable, *PIP, *build], capture_output=True, text=True, env=env)
-    assert built.returncode == 0, built.stderr[-3000:]
-    venv.EnvBuilder(with_pip=True, system_site_packages=True).create(where / "venv")
+    source = where / "checkout"
+    shutil.copytree(ROOT, source, ignore=NOT_CLONED, symlinks=True)
+    venv.EnvBuilder(with_pip=True).create(where / "venv")
     bin_dir = where / "venv" / "bin"
-    (wheel,) = wheels.glob("blackpoker-*.whl")
-    installed = subprocess.run(
-        [bin_dir / "python", *PIP, "install", "--no-deps", wheel], capture_output=True, text=True
-    )
-    assert installed.returncode == 0, installed.stderr
+    variables, words = documented_command()
+    assert words[0] == "pip"
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    env |= {
+        **variables,
+        "PATH": f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
+        "VIRTUAL_ENV": str(bin_dir.parent),
+    }
+    installed = subprocess.run(words, capture_output=True, text=True, cwd=source, env=env, check=False)
+    assert installed.returncode == 0, installed.stderr[-3000:]
     return bin_dir
 
 
+def test_the_command_needs_no_preinstalled_mypy(compiled: Path) -> None:
+    """The fresh environment got the package and its dependencies, but mypy only in the build's."""
+    listed = subprocess.run([compiled / "python", "-m", "pip", "list"], capture_output=True, text=True)
+    names = {line.split()[0].lower() for line in listed.stdout.splitlines()[2:]}
+    assert "blackpoker" in names and "lark" in names and "mypy" not in names
+
+
 def blackpoker(bin_dir: Path | None, *args: str) -> subprocess.CompletedProcess[str]:
-    """The command in the compiled environment, or (None) in this one."""
+    """The command in the compiled environment (its own package, whatever PYTHONPATH says),
+    or (None) in this one."""
     python = sys.executable if bin_dir is None else str(bin_dir / "python")
     command = [python, "-c", "from blackpoker.cli.main import main; main()", *args]
-    return subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
+    env = None if bin_dir is None else {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=env, check=False)
 
 
 def simulation(bin_dir: Path | None, edition: str, format_id: str, *more: str) -> dict[str, Any]:

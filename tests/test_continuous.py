@@ -34,7 +34,7 @@ def test_the_ordering_scenarios_pass() -> None:
 
 def test_a_list_with_abilities_compiles_them_and_they_pickle() -> None:
     rules = Environment().compile("v7", "extra", extra=str(NUMBERS))
-    by_card = {t.card: t.abilities for t in rules.trumps}
+    by_card = {str(t.card): t.abilities for t in rules.trumps}
     assert [a.word for a in by_card["♠3"]] == ["change"]
     assert pickle.loads(pickle.dumps(rules.trumps)) == rules.trumps
     trumps = ruleset_json(rules)["trumps"]
@@ -98,7 +98,7 @@ COSTS = DATA / "lists" / "costs.yaml"
 
 def test_a_cost_change_compiles_its_units_and_writes_them_as_printed() -> None:
     rules = Environment().compile("v7", "extra", extra=str(COSTS))
-    by_card = {t.card: t.abilities for t in rules.trumps}
+    by_card = {str(t.card): t.abilities for t in rules.trumps}
     assert pickle.loads(pickle.dumps(by_card["♢3"])) == by_card["♢3"]
     written = {t["card"]: t["abilities"] for t in ruleset_json(rules)["trumps"]}
     assert written["♢3"] == [

@@ -1,4 +1,5 @@
-"""docs/designers.md works as written: its edition file validates, compiles, builds and diffs."""
+"""docs/designers.md works as written: its edition file validates, compiles, builds, diffs, is
+compared with its base, plays, and its games replay."""
 
 from __future__ import annotations
 
@@ -48,6 +49,26 @@ def test_the_guides_edition_file_goes_through_every_step(tmp_path: Path) -> None
     assert compare is not None and compare.group(2) == name, "the guide compares its file with the base"
     report = blackpoker("simulate", "--compare", *compare.groups(), "-n", "2", cwd=tmp_path)
     assert f"A: {data['base']} " in report and f"B: {data['id']} " in report
+    # play it: the guide's games (recorded as logs), its play command, and the replay of the logs
+    text = GUIDE.read_text(encoding="utf-8")
+    simulate = re.search(r"^blackpoker simulate (--edition \S+ --format \S+)", text, re.M)
+    assert simulate is not None and name in simulate.group(1), "the guide simulates its file"
+    games = ("-n", "2", "--seed", "1", "--logs", "logs")
+    blackpoker("simulate", *simulate.group(1).split(), *games, cwd=tmp_path)
+    assert len(list((tmp_path / "logs").iterdir())) == 2
+    play = re.search(r"^blackpoker play +(--edition \S+ --format \S+)", text, re.M)
+    assert play is not None and name in play.group(1), "the guide plays its file"
+    exe = shutil.which("blackpoker")
+    assert exe is not None
+    session = subprocess.run(
+        [exe, "play", *play.group(1).split(), "--seed", "1"],
+        input="q\n", capture_output=True, text=True, cwd=tmp_path, check=False, timeout=120,
+    )
+    assert session.returncode == 0 and new_format in session.stdout + session.stderr, session.stderr
+    replay = re.search(r"`blackpoker replay (--edition \S+) LOGS/`", text)
+    assert replay is not None and name in replay.group(1), "the guide replays its file's logs"
+    replayed = blackpoker("replay", *replay.group(1).split(), "logs", cwd=tmp_path)
+    assert "2 replayed, 0 failed" in replayed and replayed.count("matches") == 2
 
 
 def test_the_worked_example_shows_the_built_in_based_editions_and_their_diffs() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.extra import EXTRA_FORMAT
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.compiler.parse import EditionSource
 from conftest import ROOT
 from editions_support import EDITIONS, environment

@@ -16,9 +16,11 @@ from blackpoker.runtime.engine.state import GameState, PlayerState
 from blackpoker.runtime.engine.transitions import shuffle
 from blackpoker.runtime.engine.view import View
 from blackpoker.runtime.play.agents import RandomAgent
-from blackpoker.runtime.play.selfplay import play, play_random, random_agents, tally
+from blackpoker.runtime.play.selfplay import play, random_agents
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
+from blackpoker.runtime.play.stats import Summary, summarize
 from editions_support import EDITIONS, formats
+from engine_support import play_random
 
 EDITION = EDITIONS[0]
 SMALLEST = formats(EDITION)[0]
@@ -78,10 +80,10 @@ def test_chance_holder_always_may_pass_and_options_are_distinct() -> None:
 
 
 def test_random_self_play_finishes_with_invariants_on() -> None:
-    totals = tally(run_all(Plan(RulesSource(EDITION, SMALLEST), ("random", "random"), seed=2, games=25)))
-    assert totals.failures == []
+    totals = _summary(Plan(RulesSource(EDITION, SMALLEST), ("random", "random"), seed=2, games=25))
+    assert totals.failures == ()
     assert totals.completed == 25
-    assert sum(totals.results.values()) == 25
+    assert totals.p1.count + totals.p2.count + totals.draws.count == 25
 
 
 PINS = yaml.safe_load((Path(__file__).parent / "data" / "a" / "pins.yaml").read_text(encoding="utf-8"))
@@ -94,12 +96,17 @@ def test_seeded_self_play_plays_the_games_it_always_played(pin: dict[str, Any]) 
     plan = Plan(
         RulesSource(pin["edition"], pin["format"]), ("random", "random"), seed=pin["seed"], games=pin["games"]
     )
-    totals = tally(run_all(plan))
-    assert (totals.decisions, totals.results["p1"], totals.results["p2"]) == (
+    totals = _summary(plan)
+    assert (totals.decisions, totals.p1.count, totals.p2.count) == (
         pin["decisions"],
         pin["p1"],
         pin["p2"],
     )
+
+
+def _summary(plan: Plan) -> Summary:
+    """A run's figures, as `simulate` reports them."""
+    return summarize(run_all(plan), plan.source.compile(), plan.agents, plan.seed, 0.0)
 
 
 class _Seeing(RandomAgent):

@@ -13,9 +13,12 @@ from blackpoker.runtime.engine.options import Choice, RequestOption
 from blackpoker.runtime.engine.refs import RequestRef
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.engine.zones import label
-from blackpoker.runtime.play.notation import parse_command
+from blackpoker.runtime.play.notation import RequestCommand, parse_command, written_body
+from blackpoker.runtime.play.resolve import resolve, resolve_command
 from blackpoker.runtime.rules.model import Limit
-from blackpoker.runtime.scenario.scenario import Scenario, build, compare
+from blackpoker.runtime.scenario.build import build
+from blackpoker.runtime.scenario.expect import compare
+from blackpoker.runtime.scenario.scenario import Scenario
 from engine_support import (
     SCENARIOS,
     commands,
@@ -32,7 +35,7 @@ from engine_support import (
 
 def requested(loaded: Scenario) -> list[str]:
     """The primitives of every action the scenario's commands request."""
-    names = {c.name for c in commands(loaded) if c.kind == "request"}
+    names = {s.command.name for s in commands(loaded) if isinstance(s.command, RequestCommand)}
     return sorted({op for a in loaded.rules.actions if a.name in names for op in ops(a)})
 
 
@@ -78,11 +81,15 @@ def test_a_retarget_choice_names_a_hidden_bulwark_by_reference_in_the_view() -> 
 def test_payments_print_in_card_order_like_commands() -> None:
     loaded = scenario("payments-print-in-card-order")
     game = build(loaded)
-    (command, *_) = commands(loaded)
-    assert loaded.doc.data["commands"][0] != str(command)  # written in another order
-    action = next(a for a in loaded.rules.actions if a.name == command.name)
-    offered = [o for o in game.legal_options() if isinstance(o, RequestOption) and o.action == action.id]
-    assert [str(o) for o in offered] == [command.body()]
+    (step, *_) = commands(loaded)
+    option = resolve_command(game, step.command, step.text)
+    assert isinstance(option, RequestOption) and isinstance(step.command, RequestCommand)
+    offered = [o for o in game.legal_options() if isinstance(o, RequestOption) and o.action == option.action]
+    assert offered == [option]
+    assert written_body(step.text) != str(option)  # written in another order, printed in card order
+    printed = parse_command(f"p1: {option}")
+    assert isinstance(printed, RequestCommand)
+    assert list(printed.payment) == sorted(step.command.payment, key=lambda p: (p[0], p[1]))
 
 
 def _overlay(path: Path, loaded: Scenario, body: str) -> Scenario:
@@ -102,7 +109,7 @@ def test_an_action_resolves_after_the_triggers_its_cost_caused_unless_its_note_s
     limits put it first; the noted action here looks at the life the trigger takes from."""
 
     def noted(loaded: Scenario) -> bool:
-        first = next((c for c in commands(loaded) if c.kind == "request"), None)
+        first = next((s.command for s in commands(loaded) if isinstance(s.command, RequestCommand)), None)
         return first is not None and any(
             a.name == first.name and Limit.RESOLVES_BEFORE_COST_TRIGGERS in a.limits
             for a in loaded.rules.actions
@@ -110,7 +117,8 @@ def test_an_action_resolves_after_the_triggers_its_cost_caused_unless_its_note_s
 
     loaded = next(s for s in map(shipped_scenario, sorted(SCENARIOS.glob("*/*.yaml"))) if noted(s))
     (request, *_) = commands(loaded)
-    action = next(a for a in loaded.rules.actions if a.name == request.name)
+    assert isinstance(request.command, RequestCommand)
+    action = next(a for a in loaded.rules.actions if a.name == request.command.name)
     others = sorted(str(x) for x in action.limits - {Limit.RESOLVES_BEFORE_COST_TRIGGERS})
     plain = _overlay(
         tmp_path / "rules.yaml", loaded, f"actions:\n  change:\n    {action.id}: {{limits: {others}}}\n"
@@ -156,7 +164,7 @@ actions:
 """,
     )
     game = build(rules)
-    play(game, parse_command("p1: 教練"))
+    game.apply(resolve(game, 0, "p1: 教練"))
     twin = game.copy()
     twin.apply(Choice(0, "yes"))
     index = next(i for i, u in enumerate(game.state.players[0].field) if u.uid == first.uid)

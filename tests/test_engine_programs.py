@@ -16,6 +16,7 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.primitives import PRIMITIVES
 from blackpoker.runtime.engine.refs import UnitRef
 from blackpoker.runtime.engine.state import Origin, Request, Resolution
+from blackpoker.runtime.play.resolve import resolve
 from blackpoker.runtime.rules.program import STEP_TYPES, Name, Step, Targetable, walk_steps
 from click.testing import CliRunner
 from editions_support import written_out
@@ -81,8 +82,7 @@ def test_an_overlay_action_made_of_existing_primitives_is_played(tmp_path: Path)
     game = Game.new(rules, seed=4)
     me = game.state.turn_player
     hand = len(game.state.players[me].hand)
-    rally = game.find(me, yaml.safe_load(OVERLAY)["actions"]["add"][0]["name"])
-    assert rally is not None
+    rally = resolve(game, me, yaml.safe_load(OVERLAY)["actions"]["add"][0]["name"])
     game.apply(rally)
     assert len(game.state.players[me].hand) == hand + 1
     assert game.state.chance == me  # immediate: chance stays

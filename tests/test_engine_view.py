@@ -14,7 +14,7 @@ from blackpoker.runtime.engine.state import GameState
 from blackpoker.runtime.engine.view import View, view
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.agents import decide
-from blackpoker.runtime.play.notation import Command
+from blackpoker.runtime.play.resolve import resolve_command
 from blackpoker.runtime.play.selfplay import random_agents
 from blackpoker.runtime.rules.model import Action
 from blackpoker.runtime.rules.program import Choose, walk_steps
@@ -24,14 +24,17 @@ from engine_support import compiled, format_ids, position, reference_edition, sc
 POSITION = "request-aimed-at-a-hidden-character"
 
 
-def _position() -> tuple[Game, Command]:
-    game, (request, *_) = position(POSITION)
+def _position() -> tuple[Game, RequestOption]:
+    """The position and the engine's option its first command names."""
+    game, (step, *_) = position(POSITION)
+    request = resolve_command(game, step.command, step.text)
+    assert isinstance(request, RequestOption)
     return game, request
 
 
-def _aimed(request: Command, ref: str) -> str:
+def _aimed(request: RequestOption, ref: str) -> str:
     """The request's text aimed at the character a view names `ref`."""
-    return f"{request.body().split(' → ')[0]} → {ref}"
+    return f"{str(request).split(' → ')[0]} → {ref}"
 
 
 def test_what_each_player_sees_of_a_position() -> None:
@@ -75,7 +78,7 @@ def test_a_view_answer_maps_back_to_the_engine_option() -> None:
 
     agent = Destroyer()
     chosen = decide(game, (agent, agent))
-    assert str(chosen) == request.body()  # the engine's option, with the real card
+    assert chosen == request  # the engine's option, with the real card
     ((seen, options),) = agent.seen
     assert isinstance(seen, View) and options is seen.options
     assert not _reaches(seen, (Game, GameState))  # the agent never gets the game

@@ -1,10 +1,12 @@
-"""Every broken file in tests/errors gets exactly the located messages in its .expect file."""
+"""Every broken file in tests/errors gets exactly the located messages in its .expect file, alone
+and when its folder is validated at once."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+import yaml
 from blackpoker.cli.main import main
 from blackpoker.compiler.load import load_bytes
 from click.testing import CliRunner
@@ -30,12 +32,21 @@ def test_broken_file_reports_expected_messages(case: Path, monkeypatch: pytest.M
 def test_all_problems_of_a_folder_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(CORPUS)
     result = CliRunner().invoke(main, ["validate", "."])
-    expected = sum(len(c.with_suffix(".expect").read_text(encoding="utf-8").splitlines()) for c in CASES)
     lines = result.stderr.splitlines()
     assert result.exit_code == 1
-    # Each file's own lines, plus one summary line per run instead of per file.
-    assert len(lines) == expected - len(CASES) + 1
-    assert lines[-1].endswith("problems found")
+    # Each file's own lines, in file order, and one summary line for the run instead of one per file.
+    cases = [c.with_suffix(".expect").read_text(encoding="utf-8").splitlines() for c in CASES]
+    assert all(case[-1].endswith(("problem found", "problems found")) for case in cases)
+    mine = [line for case in cases for line in case[:-1]]
+    assert len(lines[:-1]) == len(mine)
+    # an edition file of the folder is known to the others validated with it
+    ids = [
+        yaml.safe_load(c.read_bytes())["id"] for c in CASES if c.read_bytes().startswith(b"kind: edition\n")
+    ]
+    known = "(known: " + "".join(f"{i}, " for i in sorted(ids))
+    for got, wanted in zip(lines[:-1], mine, strict=True):
+        assert got in (wanted, wanted.replace("(known: ", known)), got
+    assert lines[-1] == f"{sum(1 for line in mine if not line.startswith(' '))} problems found"
 
 
 def test_alias_bomb_is_refused_without_expanding() -> None:

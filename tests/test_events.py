@@ -1,4 +1,5 @@
-"""Typed events: the engine records values, the log turns each kind into its own line."""
+"""Typed events: the engine records values; the one printer turns each kind into its own log
+line, and into the words of a scenario and of the table."""
 
 from __future__ import annotations
 
@@ -8,11 +9,19 @@ import typing
 from blackpoker.runtime.engine import events
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Pass
-from blackpoker.runtime.play.log import event_json
+from blackpoker.runtime.engine.refs import Result
+from blackpoker.runtime.play.event_text import SCENARIO, TABLE, in_words, record
 from blackpoker.runtime.play.selfplay import play, random_agents
 from engine_support import compiled, format_ids, reference_edition
 
-SAMPLE = {"int": 1, "str": "x", "bool": True, "tuple[int, ...]": (0,), "Option": Pass(0)}
+SAMPLE = {
+    "int": 1,
+    "str": "x",
+    "bool": True,
+    "tuple[int, ...]": (0,),
+    "Option": Pass(0),
+    "Result": Result.DRAW,
+}
 
 
 def one_of_each() -> list[events.Event]:
@@ -24,7 +33,7 @@ def one_of_each() -> list[events.Event]:
 
 
 def test_every_event_kind_has_its_own_log_line() -> None:
-    names = [event_json(e)["event"] for e in one_of_each()]
+    names = [record(e)["event"] for e in one_of_each()]
     assert len(set(names)) == len(names) == len(typing.get_args(events.Event))
 
 
@@ -38,4 +47,25 @@ def test_a_game_records_typed_events_and_its_log_prints_them() -> None:
     assert {events.SetUp, events.Decided, events.Requested, events.Resolved} <= kinds
     decisions = [e for e in game.events or () if isinstance(e, events.Decided)]
     assert len(decisions) == game.decisions
-    assert all(event_json(e)["player"] in ("p1", "p2") for e in decisions)
+    assert all(record(e)["player"] in ("p1", "p2") for e in decisions)
+
+
+def test_every_event_is_said_from_its_log_record_in_each_readers_words() -> None:
+    """A scenario names every event but a decision (its commands are the decisions); the
+    table says a request only when an effect made it, and never the result."""
+    edition = reference_edition()
+    rules = compiled(edition, format_ids(edition)[-1])
+    game = Game.new(rules, 3, events=[])
+    play(game, random_agents(3), 400)
+    for event in one_of_each() + list(game.events or ()):
+        if not isinstance(event, events.Decided) and hasattr(event, "action"):
+            event = dataclasses.replace(event, action=rules.actions[0].id)  # type: ignore[type-var]
+        line = record(event)
+        scenario, told = in_words(game.rules, event, SCENARIO), in_words(game.rules, event, TABLE)
+        assert (scenario is None) == isinstance(event, events.Decided), event
+        made = line["event"] == "request" and not line.get("indirect")  # a player's: said as decided
+        assert (told is None) == (made or isinstance(event, events.Decided | events.GameOver)), event
+        if "action" in line:
+            name = rules.action(line["action"]).name
+            assert scenario is not None and name in scenario
+            assert told is None or name in told

@@ -11,7 +11,8 @@ import yaml
 from blackpoker.compiler.environment import Environment
 from blackpoker.runtime.play.log import replay
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
-from blackpoker.runtime.scenario.scenario import load, run
+from blackpoker.runtime.scenario.load import load
+from blackpoker.runtime.scenario.run import run
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))

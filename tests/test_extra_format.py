@@ -22,8 +22,8 @@ from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.runtime.rules.program import All, FaceUp, walk
-from blackpoker.runtime.scenario.scenario import build
-from blackpoker.runtime.scenario.scenario import load as load_scenario
+from blackpoker.runtime.scenario.build import build
+from blackpoker.runtime.scenario.load import load as load_scenario
 from click.testing import Result
 from editions_support import ops
 
@@ -178,7 +178,7 @@ def test_open_turns_a_trump_face_up_and_enables_its_actions() -> None:
     ruleset = ENV.compile(PLACING, EXTRA_FORMAT.id)
     # the actions a player requests (a triggered one has its trump's condition in its trigger)
     granted = {
-        t.card: requested
+        str(t.card): requested
         for t in ruleset.trumps
         if (requested := [a for a in t.actions if ruleset.action(a).requires is not None])
     }

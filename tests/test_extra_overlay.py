@@ -41,7 +41,7 @@ def test_the_overlay_compiles_to_its_own_format_with_the_trumps_edited() -> None
     assert not removed_actions & {a.id for a in rules.actions}
     for trump in ADDED:
         rule = by_id[trump["id"]]
-        assert (rule.card, rule.name) == (_card(trump), trump["name"])
+        assert (str(rule.card), rule.name) == (_card(trump), trump["name"])
         assert rule.actions == tuple(a["id"] for a in trump["actions"])
         for action in trump["actions"]:
             requires = rules.action(action["id"]).requires
@@ -79,7 +79,7 @@ def test_the_extra_sheet_marks_the_trumps_the_local_rule_adds_and_changes(tmp_pa
     assert result.exit_code == 0, result.output
     sheet = (out / DATA["edition"] / f"extra-{DATA['name']}.html").read_text(encoding="utf-8")
     official = Environment().compile(DATA["edition"], EXTRA_FORMAT.id).trumps
-    ids = {ref: t.id for t in official for ref in (t.id, t.name, t.card)}
+    ids = {ref: t.id for t in official for ref in (t.id, t.name, str(t.card))}
     expected = {t["id"]: ["追加"] for t in ADDED} | {ids[ref]: ["変更"] for ref in CHANGED}
     headings = re.findall(r'<h3 id="trump-(\w+)-name">(.*?)</h3>', sheet)
     marks = {trump: re.findall(r'<span class="house-change">(\S+)</span>', text) for trump, text in headings}
@@ -99,7 +99,7 @@ def test_simulate_reports_the_new_trump_and_compares_with_the_official_list() ->
     assert {_card(t) for t in ADDED} <= {r["card"] for r in data["compare"][1]["trumps"]}
     compared = data["differences"]["trumps"]
     assert any(d is not None for t in compared.values() for d in t.values())  # both have most
-    official = {t.id: t.card for t in Environment().compile(DATA["edition"], EXTRA_FORMAT.id).trumps}
+    official = {t.id: str(t.card) for t in Environment().compile(DATA["edition"], EXTRA_FORMAT.id).trumps}
     one_side = [_card(t) for t in ADDED] + [official[t] for t in REMOVED]
     assert all(compared[card] == {"opened": None, "owner_wins": None} for card in one_side)  # shown, untested
     text = invoke("simulate", "--compare", EXTRA_FORMAT.id, EXAMPLE, "-n", "4", "--seed", "1").stdout

@@ -10,7 +10,7 @@ from pathlib import Path
 from bad_input_support import invoke
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.compiler.environment import Environment
-from blackpoker.runtime.engine.refs import player_name
+from blackpoker.runtime.engine.refs import Result
 from blackpoker.runtime.play.selfplay import GameRecord
 from blackpoker.runtime.play.stats import summarize
 
@@ -21,20 +21,20 @@ RULES = ENV.compile(EDITION, EXTRA_FORMAT.id)
 EXTRA = ("--edition", EDITION, "--format", EXTRA_FORMAT.id)
 
 
-def _record(index: int, result: str, trumps: tuple[tuple[str, int, bool], ...]) -> GameRecord:
+def _record(index: int, result: Result, trumps: tuple[tuple[str, int, bool], ...]) -> GameRecord:
     return GameRecord(index, index, 0, result, 5, 100, (), trumps=trumps)
 
 
 def test_a_trump_counts_games_placed_and_face_up_and_its_owners_wins_when_face_up() -> None:
-    first, second = (t.card for t in RULES.trumps[:2])
+    first, second = (str(t.card) for t in RULES.trumps[:2])  # a game record prints its trumps
     records = [
-        _record(0, player_name(0), ((first, 0, True), (first, 1, False))),  # both placed it; p1's opened
-        _record(1, player_name(0), ((first, 1, True), (second, 0, False))),  # p2 opened it and lost
-        _record(2, player_name(1), ()),
+        _record(0, Result.P1_WINS, ((first, 0, True), (first, 1, False))),  # both placed it; p1's opened
+        _record(1, Result.P1_WINS, ((first, 1, True), (second, 0, False))),  # p2 opened it and lost
+        _record(2, Result.P2_WINS, ()),
     ]
     summary = summarize(records, RULES, ("random", "random"), 1, 1.0)
     by_card = {t.card: t for t in summary.trumps}
-    assert [t.card for t in summary.trumps] == [t.card for t in RULES.trumps]
+    assert [t.card for t in summary.trumps] == [str(t.card) for t in RULES.trumps]
     assert (by_card[first].placed, by_card[first].opened) == (2, 2)
     assert (by_card[first].wins.count, by_card[first].wins.total) == (1, 2)
     assert (by_card[second].placed, by_card[second].opened, by_card[second].wins.total) == (1, 0, 0)
@@ -49,7 +49,7 @@ def test_simulate_reports_each_trump_in_text_json_and_html(tmp_path: Path) -> No
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     rows = data["trumps"]
-    assert [r["card"] for r in rows] == [t.card for t in RULES.trumps]
+    assert [r["card"] for r in rows] == [str(t.card) for t in RULES.trumps]
     assert all(r["opened"] <= r["placed"] <= data["completed"] for r in rows)
     assert any(r["opened"] for r in rows)  # random agents place and open some trumps
     assert all(r["owner_wins"]["total"] >= r["opened"] for r in rows)  # a game may have it twice
@@ -77,7 +77,7 @@ def test_compare_two_extra_lists_tests_each_trump(tmp_path: Path) -> None:
     a, b = data["compare"]
     assert a["format"] == f"{EXTRA_FORMAT.id} {list_id}" and b["format"].endswith("changed.yaml")
     compared = data["differences"]["trumps"]
-    assert list(compared) == [t.card for t in RULES.trumps]
+    assert list(compared) == [str(t.card) for t in RULES.trumps]
     tested = sum(1 for t in compared.values() for d in t.values() if d is not None)
     assert tested and data["holm"]["comparisons"] >= tested
 

@@ -6,13 +6,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.compiler.environment import Environment
 from blackpoker.runtime.engine.events import LostTarget
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import RequestOption
-from blackpoker.runtime.scenario.scenario import Scenario, build, run
+from blackpoker.runtime.play.notation import AnswerCommand
+from blackpoker.runtime.play.resolve import IllegalCommand, resolve_command
+from blackpoker.runtime.scenario.build import build
+from blackpoker.runtime.scenario.run import run
+from blackpoker.runtime.scenario.scenario import Scenario
 from engine_support import commands, play, scenario
 
 TARGET = "faq-a-target-is-required"  # the shipped scenarios of the two rules
@@ -41,13 +46,14 @@ def test_the_scenarios_edition_states_both_rules_and_the_scenarios_pass() -> Non
 
 def test_a_request_without_a_legal_target_is_refused_only_where_the_rule_holds(tmp_path: Path) -> None:
     loaded = scenario(TARGET)
-    refused = [command for _, command, why in loaded.commands if why is not None]
+    refused = [step for step in loaded.commands if step.refused is not None]
     assert refused, "the scenario writes a refused request"
     strict = build(loaded)
-    assert all(strict.find(c.player, c.body()) is None for c in refused)
+    for step in refused:
+        with pytest.raises(IllegalCommand):
+            resolve_command(strict, step.command, step.text)
     loose = _loose(tmp_path, loaded)
-    written = refused[0]
-    option = loose.find(written.player, written.body())
+    option = resolve_command(loose, refused[0].command, refused[0].text)
     assert isinstance(option, RequestOption) and option.target is None
     loose.apply(option)
     while loose.state.stage:  # both pass until it resolves
@@ -60,7 +66,11 @@ def test_a_request_without_a_legal_target_is_refused_only_where_the_rule_holds(t
 def test_a_request_is_never_its_own_new_target_where_the_rule_holds(tmp_path: Path) -> None:
     loaded = scenario(SELF)
     steps = commands(loaded)
-    answer = next(i for i, c in enumerate(steps) if c.body().startswith("retarget"))
+    answer = next(
+        i
+        for i, s in enumerate(steps)
+        if isinstance(s.command, AnswerCommand) and s.command.word == "retarget"
+    )
     strict, loose = build(loaded), _loose(tmp_path, loaded)
     play(strict, *steps[:answer])
     play(loose, *steps[:answer])

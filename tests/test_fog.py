@@ -23,10 +23,13 @@ from blackpoker.runtime.engine.state import Frame, Origin, Request, Resolution
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.agents import RandomAgent, decide
+from blackpoker.runtime.play.resolve import resolve
 from blackpoker.runtime.rules.cards import Card
 from blackpoker.runtime.rules.diagnostics import CompileError
 from blackpoker.runtime.rules.model import RuleSet
-from blackpoker.runtime.scenario import scenario as scenarios
+from blackpoker.runtime.scenario.build import build
+from blackpoker.runtime.scenario.load import load
+from blackpoker.runtime.scenario.run import run
 from editions_support import written_out
 
 FOG = {"id": "fog", "name": "フォグ"}
@@ -428,8 +431,8 @@ def test_the_buffer_takes_immediate_first_turn_player_first_main_before_quick(tm
     game = Game.new(_probe_edition(tmp_path), 1, check=True, events=[])
     me = game.state.turn_player
     for command in ("probe", "pass"):
-        game.apply(game.find(me, command))
-    game.apply(game.find(1 - me, "pass"))
+        game.apply(resolve(game, me, command))
+    game.apply(resolve(game, 1 - me, "pass"))
     assert _trigger_events(game) == [
         ("Triggered", "immediateMainTurn", me),
         ("Resolved", "immediateMainTurn", me),
@@ -449,11 +452,11 @@ def test_a_main_timing_trigger_is_discarded_while_the_stage_is_not_empty(tmp_pat
     player's main-timing normal trigger finds the stage occupied and is discarded."""
     game = Game.new(_probe_edition(tmp_path), 1, check=True, events=[])
     me = game.state.turn_player
-    game.apply(game.find(me, "probe"))
-    game.apply(game.find(me, "pass"))
-    game.apply(game.find(1 - me, "probe"))
-    game.apply(game.find(1 - me, "pass"))
-    game.apply(game.find(me, "pass"))
+    game.apply(resolve(game, me, "probe"))
+    game.apply(resolve(game, me, "pass"))
+    game.apply(resolve(game, 1 - me, "probe"))
+    game.apply(resolve(game, 1 - me, "pass"))
+    game.apply(resolve(game, me, "pass"))
     found = _trigger_events(game)
     assert ("Discarded", "normalMainTurn", -1) in found
     assert [r.action.id for r in game.state.stage] == ["probe", "normalQuickYou"]
@@ -506,10 +509,10 @@ expect:
 """,
         encoding="utf-8",
     )
-    loaded, problems = scenarios.load(tmp_path / "s.yaml")
+    loaded, problems = load(tmp_path / "s.yaml")
     assert loaded is not None, [p.render() for p in problems]
-    assert scenarios.run(loaded).failures == []
-    game = scenarios.build(loaded)
+    assert run(loaded).failures == []
+    game = build(loaded)
     options = [o for o in game.legal_options() if isinstance(o, RequestOption) and o.action == action["id"]]
     assert options and all([unit for unit, _ in o.payment] == ["B"] for o in options)
 
@@ -550,6 +553,6 @@ expect:
 """,
         encoding="utf-8",
     )
-    loaded, problems = scenarios.load(tmp_path / "s.yaml")
+    loaded, problems = load(tmp_path / "s.yaml")
     assert loaded is not None, [p.render() for p in problems]
-    assert scenarios.run(loaded).failures == []
+    assert run(loaded).failures == []

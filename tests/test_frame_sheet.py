@@ -27,8 +27,11 @@ from blackpoker.site.build import BuildOptions, build_site
 from blackpoker.site.pages import Page
 from click.testing import Result
 from editions_support import EDITIONS, environment
-from pypdf import PdfReader
 from site_support import expected_strings, pdf_text, sentences, squash, text_content
+
+PdfReader = pytest.importorskip(
+    "pypdf", reason="the sheets' PDFs are read with pypdf, of the PDF extra: pip install -e '.[pdf]'"
+).PdfReader
 
 ADDING = [
     (regs, part)

@@ -19,11 +19,13 @@ from blackpoker.runtime.engine.request_checks import CHECKS, causes, first_refus
 from blackpoker.runtime.engine.rules import Recent, Rules
 from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.transitions import move_card, place_units
-from blackpoker.runtime.engine.zones import DECK, DECK_SIZE, card, label, owner
+from blackpoker.runtime.engine.zones import DECK, DECK_SIZE, card, owner
 from blackpoker.runtime.play.agents import decide
-from blackpoker.runtime.play.notation import Command, name_characters, parse_command
+from blackpoker.runtime.play.explain import OPTION
+from blackpoker.runtime.play.notation import RequestCommand, parse_command
+from blackpoker.runtime.play.resolve import AmbiguousCommand, IllegalCommand, resolve_command
 from blackpoker.runtime.play.selfplay import random_agents
-from blackpoker.runtime.rules.cards import Card
+from blackpoker.runtime.rules.cards import Card, Suit
 from blackpoker.runtime.rules.cost import UNITS as COST_UNITS
 from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.runtime.rules.program import CausedBy
@@ -49,11 +51,13 @@ def positions(rules: Rules, games: int, every: int) -> list[Game]:
     return found
 
 
-def command(option: RequestOption) -> Command:
-    return parse_command(f"p{option.player + 1}: {option}")
+def command(option: RequestOption) -> RequestCommand:
+    written = parse_command(f"p{option.player + 1}: {option}")
+    assert isinstance(written, RequestCommand)
+    return written
 
 
-def mutations(game: Game, written: Command, rng: random.Random) -> list[Command]:
+def mutations(game: Game, written: RequestCommand, rng: random.Random) -> list[RequestCommand]:
     """Commands near a legal one: a card, a payment part, the target, the player or the action changed."""
     p = written.player
     cards = [card(c) for c in game.state.players[p].hand] + [rng.choice(DECK) for _ in range(2)]
@@ -94,7 +98,7 @@ def test_legal_options_pass_every_check_and_the_first_refusal_agrees(edition: st
     assert {rule for rule, _ in CHECKS} - rules_seen <= {"once per turn", "only without turn", *unused}
 
 
-def caused_trumps(edition: str) -> set[str]:
+def caused_trumps(edition: str) -> set[Card]:
     """The cards of the trumps of an edition's extra format whose actions are caused."""
     if not ENV.builtin_extras(edition):
         return set()
@@ -113,7 +117,7 @@ def test_caused_actions_agree_with_the_causing_character_check(edition: str) -> 
     games = positions(rules, 4, 5)
     for game in games:
         for cid in (c for p in game.state.players for c in (*p.hand, *p.life, *p.graveyard)):
-            if label(cid) in caused:
+            if card(cid) in caused:
                 move_card(game.state, cid, TRUMP_ZONE.id)
                 game.state.players[owner(cid)].face_up[cid] = game.state.new_uid()
         for side in game.state.players:
@@ -131,7 +135,7 @@ def agreement(games: list[Game], rng: random.Random) -> set[str]:
     are no option; the rules that refused them."""
     accepted = refused = 0
     rules_seen: set[str] = set()
-    recent: list[Command] = []  # requests legal earlier, written again where none is open
+    recent: list[RequestCommand] = []  # requests legal earlier, written again where none is open
     for game in games:
         requests = [o for o in game.legal_options() if isinstance(o, RequestOption)]
         for option in requests:
@@ -143,15 +147,18 @@ def agreement(games: list[Game], rng: random.Random) -> set[str]:
             samples = [replace(rng.choice(recent), player=game.to_move or 0)]
         recent = samples or recent
         for written in samples:
-            for raw in mutations(game, written, rng):
-                # a character written by another of its cards names it as the options do (the edge)
-                mutated = name_characters(game, raw)
-                legal = game.find(mutated.player, mutated.body()) is not None
-                refusal = first_refusal(game, mutated)
-                assert (refusal is None) == legal, f"{mutated}: {refusal} but legal is {legal}"
-                if refusal is not None:
+            for mutated in mutations(game, written, rng):
+                # named options pass every check (above); a command naming none breaks one of them
+                try:
+                    resolve_command(game, mutated, repr(mutated))
+                except AmbiguousCommand:
+                    continue  # it names options: legal ones
+                except IllegalCommand as error:
+                    assert error.refusal.rule != OPTION, (
+                        f"{mutated}: no check refuses it, yet it is no option"
+                    )
                     refused += 1
-                    rules_seen.add(refusal.rule)
+                    rules_seen.add(error.refusal.rule)
     assert accepted > 100 and refused > 100
     return rules_seen
 
@@ -279,7 +286,7 @@ def test_a_character_is_of_every_suit_one_of_its_cards_has() -> None:
     kind = compiled(EDITION)[formats(EDITION)[-1]].characters[0]
     cards = [DECK.index(Card.parse(text)) for text in ("♠J", "♡5")]
     unit = Unit(1, kind, cards, 0, True, True, 1)
-    fits = {suit: causes(CausedBy(suit=suit), unit) for suit in ("♠", "♡", "♢", "♣")}
+    fits = {suit.value: causes(CausedBy(suit=suit), unit) for suit in Suit}
     assert fits == {"♠": True, "♡": True, "♢": False, "♣": False}
     assert causes(CausedBy(type=kind.type, kind=kind.id), unit)
     assert not causes(CausedBy(kind=kind.id + "?"), unit)

@@ -14,9 +14,9 @@ from blackpoker.compiler.documents.diff import diff_rulesets
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.pipeline import load_sides
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.options import Choice
+from blackpoker.runtime.engine.options import Choice, RequestOption
 from blackpoker.runtime.play.log import ReplayError, replay
-from blackpoker.runtime.play.notation import parse_command
+from blackpoker.runtime.play.resolve import resolve
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 from blackpoker.runtime.play.source import sha256
 from blackpoker.runtime.rules.model import RuleSet
@@ -59,17 +59,16 @@ def test_choose_one_labels_may_be_japanese_and_are_typed_as_printed(tmp_path: Pa
     for _ in range(200):  # play the first legal option until someone may request the action
         mover = game.to_move
         assert mover is not None
-        chosen = game.find(mover, str(action["name"]))
-        if chosen is not None:
-            game.play(chosen)
+        named = [o for o in game.legal_options() if isinstance(o, RequestOption) and o.name == action["name"]]
+        if named:
+            game.play(named[0])
             break
         game.play(game.legal_options()[0])
     else:
         raise AssertionError("the added action never became legal")
     choices = [o for o in game.legal_options() if isinstance(o, Choice)]
     assert [c.word for c in choices] == labels
-    typed = parse_command(f"p{mover + 1}: {labels[0]}")  # what a player types at the prompt
-    assert game.find(typed.player, typed.body()) == choices[0]
+    assert resolve(game, mover, labels[0]) == choices[0]  # what a player types at the prompt
 
 
 def test_a_bad_label_says_what_a_label_may_be(tmp_path: Path) -> None:

@@ -12,10 +12,13 @@ import pytest
 from blackpoker.compiler import compile
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option, RequestOption
+from blackpoker.runtime.engine.request_checks import first_refusal
 from blackpoker.runtime.engine.view import View
 from blackpoker.runtime.engine.zones import card, label
-from blackpoker.runtime.play.agents import RandomAgent, ScriptedAgent
+from blackpoker.runtime.play.agents import RandomAgent
 from blackpoker.runtime.play.choosing import Menu, advance, parts
+from blackpoker.runtime.play.notation import RequestCommand, parse_command
+from blackpoker.runtime.play.resolve import IllegalCommand, resolve_seen
 from blackpoker.runtime.play.selfplay import play, random_agents
 from blackpoker.runtime.serve.board import marks
 from editions_support import EDITIONS, acting, formats
@@ -131,6 +134,21 @@ class _Recording:
         return chosen
 
 
+class ScriptedAgent:
+    """Plays the given commands in order, each resolved on the player's view (`pN: ` may be
+    left out)."""
+
+    name = "scripted"
+    reads_view = True
+
+    def __init__(self, commands: list[str]) -> None:
+        self.commands = commands
+
+    def choose(self, view: View | None, options: tuple[Option, ...]) -> Option:
+        assert view is not None and view.options == options
+        return resolve_seen(view, self.commands.pop(0))
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_scripted_agents_replay_a_game_from_its_commands(seed: int) -> None:
     scripts: tuple[list[str], list[str]] = ([], [])
@@ -143,11 +161,16 @@ def test_scripted_agents_replay_a_game_from_its_commands(seed: int) -> None:
     assert again.state_hash() == first.state_hash()
 
 
-def test_a_scripted_command_that_is_not_legal_names_itself() -> None:
+def test_a_scripted_command_that_is_not_legal_names_itself_and_the_rule_it_breaks() -> None:
     game = Game.new(RULESET, SEED)
     end = acting(RULESET, "pass_turn").name  # it has no key: a key card makes it no option
-    with pytest.raises(LookupError, match=f"scripted command 'p1: {end} ★♠7': '{end} ★♠7' is not one of"):
-        play(game, [ScriptedAgent([f"p1: {end} ★♠7"]), ScriptedAgent([])])
+    written = f"p1: {end} ★♠7"
+    with pytest.raises(IllegalCommand, match=f"'{written}': ") as refused:
+        play(game, [ScriptedAgent([written]), ScriptedAgent([])])
+    # the rule the engine's checks name, explained from p1's view: p1's own hand is the game's
+    request = parse_command(written)
+    assert isinstance(request, RequestCommand)
+    assert refused.value.refusal == first_refusal(Game.new(RULESET, SEED), request)
 
 
 def test_a_caused_action_is_chosen_by_its_character_and_marks_it() -> None:

@@ -16,6 +16,7 @@ from blackpoker.compiler.documents.regulation import (
 )
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
+from blackpoker.runtime.engine.refs import Result
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.zones import card, deck_ids
@@ -108,8 +109,8 @@ def test_a_two_deck_match_retires_a_winning_deck_and_ends_at_two_wins() -> None:
         records = play_match(STD, setup, ("random", "random"), 3, index)
         assert 2 <= len(records) <= 3 and all(r.crash is None for r in records)
         wins = Counter(r.result for r in records)
-        assert max(wins["p1"], wins["p2"]) == 2 or wins["draw"]
-        for player, name in ((0, "p1"), (1, "p2")):
+        assert max(wins[Result.P1_WINS], wins[Result.P2_WINS]) == 2 or wins[Result.DRAW]
+        for player, name in ((0, Result.P1_WINS), (1, Result.P2_WINS)):
             won = [r.decks[player] for r in records if r.result == name and r.decks]
             for at, record in enumerate(records):
                 assert record.decks is not None
@@ -127,13 +128,13 @@ def test_a_one_deck_match_is_one_game_and_is_reproducible() -> None:
 
 def test_a_drawn_game_retires_no_deck_and_a_match_without_two_wins_is_drawn() -> None:
     match = Match(setup_of("std+random-half"), random.Random(1))
-    match.record((0, 1), "p1")
+    match.record((0, 1), Result.P1_WINS)
     assert match.retired == ({0}, set()) and not match.over
     assert match.choose()[0] == 1  # p1 must play its other deck
-    match.record((1, 0), "draw")
+    match.record((1, 0), Result.DRAW)
     assert match.retired == ({0}, set()) and not match.over
-    match.record((1, 0), "p2")
-    assert match.over and match.result == "draw" and match.retired == ({0}, {0})
+    match.record((1, 0), Result.P2_WINS)
+    assert match.over and match.result is Result.DRAW and match.retired == ({0}, {0})
 
 
 def test_a_failed_game_ends_the_match_without_a_result() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from blackpoker.cli.main import main
-from blackpoker.runtime.scenario.scenario import load
+from blackpoker.runtime.scenario.load import load
 from click.testing import CliRunner
 from editions_support import EDITIONS
 from regulation_support import regulated_edition

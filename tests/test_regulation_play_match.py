@@ -13,6 +13,7 @@ from typing import Any
 
 from blackpoker.cli.main import main
 from blackpoker.compiler.documents.regulation import parse_regulation
+from blackpoker.runtime.engine.refs import Result as GameResult
 from blackpoker.runtime.play.log import REGULATION, replay
 from blackpoker.runtime.play.regulation import Match, Setup
 from click.testing import CliRunner, Result
@@ -61,7 +62,7 @@ def test_a_match_offers_only_the_decks_that_may_still_be_used() -> None:
     match = Match(setup, random.Random(1))
     everything = match.usable(0)
     assert len(everything) == setup.decks
-    match.record((everything[0], everything[0]), "p1")
+    match.record((everything[0], everything[0]), GameResult.P1_WINS)
     assert match.usable(0) == everything[1:] and match.usable(1) == everything
 
 

@@ -14,7 +14,9 @@ from blackpoker.compiler import CompileError
 from blackpoker.compiler.documents.regulation import builtin_regulations, parse_regulation
 from blackpoker.runtime.engine.zones import card
 from blackpoker.runtime.play.regulation import Match
-from blackpoker.runtime.scenario.scenario import build, load, run
+from blackpoker.runtime.scenario.build import build
+from blackpoker.runtime.scenario.load import load
+from blackpoker.runtime.scenario.run import run
 from regulation_support import tabled_regulation, two_decks
 
 TABLED = next(r for r in builtin_regulations() if r.tables and r.editions)

@@ -12,8 +12,11 @@ from blackpoker.compiler.documents.regulation import Regulations, builtin_regula
 from blackpoker.compiler.upstream.vocabulary import vocabulary
 from blackpoker.site.build import BuildOptions, build_site
 from editions_support import newest_upstream, read_upstream
-from pypdf import PdfReader
 from site_support import pdf_text, sentences, squash, text_content
+
+PdfReader = pytest.importorskip(
+    "pypdf", reason="the sheets' PDFs are read with pypdf, of the PDF extra: pip install -e '.[pdf]'"
+).PdfReader
 
 REGULATIONS = [(edition, r) for r in builtin_regulations() for edition in r.editions]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 from bad_input_support import invoke
-from blackpoker.compiler.cache import CACHE_DIR, compile_cached
+from blackpoker.compiler.cache import CACHE_DIR, DEFAULTS, compile_cached, registry_default
 from blackpoker.compiler.environment import Environment
 
 ENV = Environment()
@@ -87,3 +87,15 @@ def test_simulate_uses_the_cache_unless_told_not_to(tmp_path: Path, monkeypatch:
         entry.unlink()
     folder.rmdir()
     assert invoke("simulate", "-n", "1").exit_code == 0
+
+
+def test_the_registry_defaults_are_kept_and_a_corrupt_entry_is_a_miss(tmp_path: Path) -> None:
+    folder = tmp_path / "cache"
+    expected = {what: ENV.default(what) for what in DEFAULTS}
+    assert {what: registry_default(what, folder) for what in DEFAULTS} == expected
+    (entry,) = folder.glob("defaults-*.json")
+    for fault in ("", "not json", "[1, 2]", '{"edition": 1}'):
+        entry.write_text(fault, "utf-8")
+        assert registry_default("play_format", folder) == expected["play_format"]
+        assert entry.read_text("utf-8") != fault  # written again
+    assert registry_default("edition", None) == expected["edition"]

@@ -17,20 +17,19 @@ from bad_input_support import EXAMPLE, invoke, located, refused
 from blackpoker.runtime.engine import events
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Pass
-from blackpoker.runtime.engine.refs import WrittenCharacter
-from blackpoker.runtime.engine.request_checks import CHECKS, first_refusal
+from blackpoker.runtime.engine.refs import Result, WrittenCharacter
+from blackpoker.runtime.engine.request_checks import CHECKS, Refusal, first_refusal
 from blackpoker.runtime.engine.zones import DECK, card, deck_ids, label
+from blackpoker.runtime.play.event_text import SCENARIO, in_words
 from blackpoker.runtime.play.explain import ANSWER, explain
-from blackpoker.runtime.play.notation import name_characters, parse_command
+from blackpoker.runtime.play.notation import AnswerCommand, RequestCommand, parse_command
+from blackpoker.runtime.play.resolve import IllegalCommand, resolve_command
 from blackpoker.runtime.rules.cards import Card
-from blackpoker.runtime.scenario.scenario import (
-    EVENT_WORDS,
-    Scenario,
-    build,
-    event_text,
-    load,
-    run,
-)
+from blackpoker.runtime.scenario.build import build
+from blackpoker.runtime.scenario.expect import EVENT_WORDS
+from blackpoker.runtime.scenario.load import load
+from blackpoker.runtime.scenario.run import run
+from blackpoker.runtime.scenario.scenario import Scenario
 from engine_support import SCENARIOS, environment
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -235,7 +234,14 @@ def test_checkpoints_see_only_the_events_since_the_one_before(tmp_path: Path) ->
 
 
 def one_of_each() -> list[events.Event]:
-    sample = {"int": 0, "str": "", "bool": True, "tuple[int, ...]": (0, 1), "Option": Pass(0)}
+    sample = {
+        "int": 0,
+        "str": "",
+        "bool": True,
+        "tuple[int, ...]": (0, 1),
+        "Option": Pass(0),
+        "Result": Result.DRAW,
+    }
     return [
         cls(**{f.name: sample[str(f.type)] for f in dataclasses.fields(cls)})
         for cls in typing.get_args(events.Event)
@@ -249,7 +255,7 @@ def test_every_event_but_a_decision_has_a_text_whose_first_word_is_its_own() -> 
     for event in one_of_each():
         if hasattr(event, "action"):
             event = dataclasses.replace(event, action=action)  # type: ignore[type-var]
-        texts[type(event)] = event_text(game, event)
+        texts[type(event)] = in_words(game.rules, event, SCENARIO)
     assert texts.pop(events.Decided) is None  # the commands are the decisions
     words = [text.split(" ", 1)[0] for text in texts.values() if text is not None]
     assert sorted(words) == sorted(EVENT_WORDS) and len(set(words)) == len(words) == len(texts)
@@ -325,24 +331,24 @@ def test_a_life_count_is_the_first_cards_left_in_deck_order() -> None:
 def test_key_cards_with_a_star_each_parse_as_one_list() -> None:
     rng = random.Random(6)
     scenario = loaded(shipped("death-lance-written-as-on-the-sheet"))
-    name = scenario.commands[0][1].name
+    first = scenario.commands[0].command
+    assert isinstance(first, RequestCommand)
     for _ in range(20):
         keys = sorted(rng.sample(DECK, rng.randrange(1, 4)))  # as options print them
-        one = parse_command(f"p1: {name} ★{''.join(map(str, keys))}")
+        one = parse_command(f"p1: {first.name} ★{''.join(map(str, keys))}")
         rng.shuffle(keys)
-        assert parse_command(f"p1: {name} {''.join(f'★{c}' for c in keys)}").body() == one.body()
-        assert sorted(one.keys) == sorted(keys)
+        starred = parse_command(f"p1: {first.name} {''.join(f'★{c}' for c in keys)}")
+        assert isinstance(one, RequestCommand) and isinstance(starred, RequestCommand)
+        assert list(one.keys) == sorted(keys) and starred.keys == tuple(keys)
 
 
 def test_a_character_named_by_a_later_card_is_the_option_named_by_its_first() -> None:
     scenario = loaded(shipped("armed-soldier-named-by-its-second-card"))
     game = build(scenario)
     renamed = 0
-    for _, command, _ in scenario.commands:
-        literal = game.find(command.player, command.body())
-        option = literal or game.find(command.player, name_characters(game, command).body())
-        assert option is not None, str(command)
-        renamed += literal is None
+    for step in scenario.commands:
+        option = resolve_command(game, step.command, step.text)
+        renamed += parse_command(f"p{option.player + 1}: {option}") != step.command
         game.apply(option)
     assert renamed >= 3  # a target, an attacker and a blocked attacker
     assert run(scenario).passed
@@ -352,14 +358,15 @@ def test_a_card_being_placed_is_the_card_not_its_character() -> None:
     """When an effect has a character's cards placed one by one, each answer names a card; none is renamed."""
     scenario = loaded(shipped("death-lance-written-as-on-the-sheet"))
     game = build(scenario)
-    for _, command, _ in scenario.commands:
-        option = game.find(command.player, command.body()) or game.find(
-            command.player, name_characters(game, command).body()
-        )
-        assert option is not None
+    placed = 0
+    for step in scenario.commands:
+        option = resolve_command(game, step.command, step.text)
         if isinstance(option, Choice) and option.a is not None:
-            assert name_characters(game, command) == command
+            assert isinstance(step.command, AnswerCommand)
+            assert step.command.cards[0] == card(option.a)  # the card written, not its character's first
+            placed += 1
         game.apply(option)
+    assert placed
 
 
 # 7. refusals name their rule, from the engine's one legality check --------------------------
@@ -372,16 +379,16 @@ def test_every_explanation_is_the_legality_checks_first_refusal_with_its_rule() 
     scenario = loaded(shipped("refusals-name-their-rule"))
     game = build(scenario)
     seen = 0
-    for _, command, refused_with in scenario.commands:
-        if refused_with is None:
-            game.apply(game.find(command.player, command.body()))  # type: ignore[arg-type]
+    for step in scenario.commands:
+        if step.refused is None:
+            game.apply(resolve_command(game, step.command, step.text))
             continue
-        reason = explain(game, command)
-        assert refused_with in reason
-        refusal = first_refusal(game, command)
-        if command.kind == "request":
-            assert refusal is not None and reason == f"{refusal.message} (rule: {refusal.rule})"
-        assert re.search(r"\(rule: ([a-z ]+)\)$", reason).group(1) in RULES  # type: ignore[union-attr]
+        with pytest.raises(IllegalCommand) as refused_with:
+            resolve_command(game, step.command, step.text)
+        refusal = refused_with.value.refusal
+        assert step.refused in refused_with.value.reason and refusal.rule in RULES
+        if isinstance(step.command, RequestCommand):
+            assert refusal == first_refusal(game, step.command)
         seen += 1
     assert seen >= 5
 
@@ -389,22 +396,33 @@ def test_every_explanation_is_the_legality_checks_first_refusal_with_its_rule() 
 def test_a_payment_without_its_card_says_the_payment_is_missing() -> None:
     scenario = loaded(shipped("refusals-name-their-rule"))
     game = build(scenario)
-    good = next(c for _, c, r in scenario.commands if r is None and c.payment)
+    good = _request(scenario, lambda c: bool(c.payment))
     unit = good.payment[0][0]
     bare = dataclasses.replace(good, payment=((unit, None),))
-    reason = explain(game, bare)
-    assert reason.startswith("the payment is missing its card") and reason.endswith("(rule: payment)")
-    assert "not a valid target" not in reason
+    refusal = explain(game, bare, "")
+    assert refusal.message.startswith("the payment is missing its card") and refusal.rule == "payment"
+    assert "not a valid target" not in refusal.message
 
 
 def test_a_character_the_player_lacks_is_named_as_missing_not_as_an_invalid_target() -> None:
     scenario = loaded(shipped("refusals-name-their-rule"))
     game = build(scenario)
-    good = next(c for _, c, r in scenario.commands if r is None and isinstance(c.target, WrittenCharacter))
+    good = _request(scenario, lambda c: isinstance(c.target, WrittenCharacter))
     assert isinstance(good.target, WrittenCharacter)
     other = 1 - good.target.player
     wrong = dataclasses.replace(good, target=WrittenCharacter(other, good.target.card))
-    assert explain(game, wrong) == f"p{other + 1} has no {good.target.card} on the field (rule: target valid)"
+    assert explain(game, wrong, "") == Refusal(
+        "target valid", f"p{other + 1} has no {good.target.card} on the field"
+    )
+
+
+def _request(scenario: Scenario, wanted: typing.Callable[[RequestCommand], bool]) -> RequestCommand:
+    """The first request the scenario expects accepted that is `wanted`."""
+    return next(
+        s.command
+        for s in scenario.commands
+        if s.refused is None and isinstance(s.command, RequestCommand) and wanted(s.command)
+    )
 
 
 def test_the_docs_list_every_rule_a_refusal_names() -> None:
@@ -415,7 +433,7 @@ def test_the_docs_list_every_rule_a_refusal_names() -> None:
 
 
 def test_an_unparsable_command_still_is_located(tmp_path: Path) -> None:
-    good = next(c for _, c, r in loaded(shipped("refusals-name-their-rule")).commands if r is None)
+    good = next(s.text for s in loaded(shipped("refusals-name-their-rule")).commands if s.refused is None)
     broken = f"{good} ★"
     path = copy(tmp_path, "refusals-name-their-rule", lambda t: t.replace(f'"{good}"', f'"{broken}"', 1))
     result = refused(invoke("scenario", "run", path))

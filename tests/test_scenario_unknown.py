@@ -16,7 +16,8 @@ from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.rules.cards import Card
 from blackpoker.runtime.rules.enums import Face
 from blackpoker.runtime.rules.matcher import compile_matcher
-from blackpoker.runtime.scenario.scenario import build, load
+from blackpoker.runtime.scenario.build import build
+from blackpoker.runtime.scenario.load import load
 from editions_support import EDITIONS, compiled, formats
 
 EDITION = EDITIONS[0]

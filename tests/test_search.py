@@ -16,6 +16,7 @@ from blackpoker.compiler import compile
 from blackpoker.runtime.engine.determinize import named_cards
 from blackpoker.runtime.engine.game import Game, snapshot
 from blackpoker.runtime.engine.invariants import check_invariants
+from blackpoker.runtime.engine.refs import Result
 from blackpoker.runtime.engine.view import View, view
 from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.greedy import GreedyAgent
@@ -120,7 +121,7 @@ def test_the_search_agent_beats_the_random_agent() -> None:
         game = Game.new(SMALLEST, seed)
         seats = [make_agent("random", SMALLEST, seed), make_agent(f"search:{BUDGET}", SMALLEST, seed)]
         play(game, seats if seed % 2 else seats[::-1])
-        wins += game.result == ("p2" if seed % 2 else "p1")
+        wins += game.result is Result.won_by(seed % 2)
     assert wins >= 3
 
 

@@ -41,7 +41,9 @@ def test_the_features_change_sign_when_the_players_swap() -> None:
         seen.add(mine)
         game.apply(decide(game, agents))
     assert len(seen) > 10  # the features follow the game
-    winner = 0 if game.state.result == "p1" else 1
+    assert game.state.result is not None
+    winner = game.state.result.winner
+    assert winner is not None
     assert fitted_value(game.state, winner) == 1.0
 
 

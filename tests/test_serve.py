@@ -15,6 +15,7 @@ import pytest
 from blackpoker.cli.main import main
 from blackpoker.cli.options import declared_edition, declared_format
 from blackpoker.runtime.engine.options import RequestOption
+from blackpoker.runtime.engine.refs import result_name
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.chronicle import said
 from blackpoker.runtime.play.log import replay
@@ -55,7 +56,7 @@ def test_a_whole_game_against_an_agent_is_played_through_the_api(server: Running
     token = server.new_game(seed=SEED, opponent="random")["p1"]
     state = _play_out(server, token, random.Random(1))
     game = server.session(token).game
-    assert game.over and state["board"]["result"] == game.result
+    assert game.over and game.result is not None and state["board"]["result"] == result_name(game.result)
     assert state["decision"] == game.decisions and state["log"], state["log"][-3:]
     _refused(server.call("GET", f"/api/seat/{token}/scenario"), 409, "a result")  # a scenario cannot write it
 

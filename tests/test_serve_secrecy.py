@@ -32,7 +32,7 @@ from blackpoker.runtime.play.chronicle import named_cards
 from blackpoker.runtime.play.log import replay
 from blackpoker.runtime.rules.enums import Face
 from blackpoker.runtime.rules.model import Visibility
-from blackpoker.runtime.scenario.scenario import UNKNOWN
+from blackpoker.runtime.scenario.unknown import UNKNOWN
 from blackpoker.runtime.serve.server import ROUTES
 from editions_support import EDITIONS, environment, formats
 from serve_support import EDITION, SMALLEST, Answer, Running, card_ids, game_log, running

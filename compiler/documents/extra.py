@@ -27,7 +27,7 @@ from blackpoker.compiler.parse import (
     setup_action,
 )
 from blackpoker.compiler.upstream.vocabulary import vocabulary
-from blackpoker.runtime.rules.cards import Suit
+from blackpoker.runtime.rules.cards import Card, Suit
 from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic
 from blackpoker.runtime.rules.model import (
     Action,
@@ -333,7 +333,7 @@ def link_extra(source: EditionSource, extra: ExtraSource) -> RuleSet:
         actions += (a for a in (operation, *extra.variants_of(operation.id)) if a.program)
     trumps = []
     for trump in extra.trumps:
-        card = f"{trump.suit}{trump.number}"
+        card = Card.parse(f"{trump.suit}{trump.number}")
         every = [a for action in trump.every_action for a in (action, *extra.variants_of(action.id))]
         granted = [
             a if caused_by_one_of(a, trump.summoned) else _while_face_up(a, card) for a in every if a.program
@@ -355,7 +355,7 @@ def caused_by_one_of(action: Action, characters: frozenset[str]) -> bool:
     return action.caused_by is not None and action.caused_by.kind in characters
 
 
-def _while_face_up(action: Action, card: str) -> Action:
+def _while_face_up(action: Action, card: Card) -> Action:
     """The action of an ability: available only while its trump lies face up on the side of
     the player who would request it (the triggered player, for a triggered action)."""
     rule = action.triggered_by

@@ -21,7 +21,7 @@ from blackpoker.compiler.checks import (
 )
 from blackpoker.compiler.documents.overlay_names import by_id
 from blackpoker.compiler.link import finish, official
-from blackpoker.compiler.load import Document, PathKey, is_path
+from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.needs import (
     Reference,
     dangling,
@@ -30,6 +30,7 @@ from blackpoker.compiler.needs import (
     turn_passers,
 )
 from blackpoker.compiler.parse import EditionSource, Edits, OverlaySource
+from blackpoker.compiler.paths import is_path
 from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, did_you_mean
 from blackpoker.runtime.rules.model import Edition, RuleSet
 

@@ -18,8 +18,9 @@ from blackpoker.compiler.checks import Added, check_action_names
 from blackpoker.compiler.documents.deck import Deck, deck_from, set_problems
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT, TRUMP_ZONE
 from blackpoker.compiler.emit_json import hashed
-from blackpoker.compiler.load import Document, PathKey, is_path, load_file
+from blackpoker.compiler.load import Document, PathKey, load_file
 from blackpoker.compiler.parse import _ACTION, EditionSource, _fields, setup_action
+from blackpoker.compiler.paths import is_path
 from blackpoker.compiler.validate import schema_problems
 from blackpoker.runtime.rules.cards import Card
 from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, Location, clipped, did_you_mean

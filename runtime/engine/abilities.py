@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.transitions import printed_size
-from blackpoker.runtime.engine.zones import label
+from blackpoker.runtime.engine.zones import card
 from blackpoker.runtime.rules.cost import Cost
 from blackpoker.runtime.rules.model import Action, Limit
 from blackpoker.runtime.rules.program import (
@@ -50,7 +50,7 @@ def on_abilities(g: Table) -> list[On]:
     found = [On(a, -1, -1, Scope.ALL, 0) for a in rules.edition.abilities]
     for index, side in enumerate(g.state.players):
         for cid, since in side.face_up.items():
-            trump = rules.trump_abilities.get(label(cid), ())
+            trump = rules.trump_abilities.get(card(cid), ())
             found += [On(a, index, -1, a.scope or Scope.YOUR, since) for a in trump]
         for unit in side.field:
             found += [On(a, index, unit.uid, a.scope or Scope.THIS, unit.uid) for a in unit.kind.abilities]

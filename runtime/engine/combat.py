@@ -9,7 +9,7 @@ from blackpoker.runtime.engine.abilities import size, soldier_judgement
 from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.transitions import damage, remove_unit
 from blackpoker.runtime.engine.triggers import happened
-from blackpoker.runtime.engine.zones import card, rank, rank_label_of
+from blackpoker.runtime.engine.zones import card, rank
 from blackpoker.runtime.rules.model import Attack, Combat
 from blackpoker.runtime.rules.program import DeclareAttackers, Dies, Event
 
@@ -36,7 +36,7 @@ def can_attack(g: Table, unit: Unit, step: DeclareAttackers) -> bool:
         if step.label not in labels:
             return False
         haste = any(
-            h.label in labels and (not h.ranks or any(rank_label_of(c) in h.ranks for c in unit.cards))
+            h.label in labels and (not h.ranks or any(rank(c) in h.ranks for c in unit.cards))
             for h in step.haste
         )
     return haste or unit.entered < g.state.turn

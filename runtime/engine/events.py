@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from blackpoker.runtime.engine.options import Option
+from blackpoker.runtime.engine.refs import Result
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +94,7 @@ class TurnPassed:
 
 @dataclass(frozen=True, slots=True)
 class GameOver:
-    result: str  # p1, p2 or draw
+    result: Result
 
 
 Event = (

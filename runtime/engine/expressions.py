@@ -11,7 +11,7 @@ from blackpoker.runtime.engine.abilities import number as changed
 from blackpoker.runtime.engine.abilities import on_abilities, size
 from blackpoker.runtime.engine.state import Origin, Request, Resolution, Unit
 from blackpoker.runtime.engine.targets import matches, unit_ok
-from blackpoker.runtime.engine.zones import card, label, owner, rank, rank_label_of
+from blackpoker.runtime.engine.zones import card, owner, rank, suit
 from blackpoker.runtime.rules.enums import SOURCE, Face
 from blackpoker.runtime.rules.model import Action
 from blackpoker.runtime.rules.program import (
@@ -92,9 +92,9 @@ def things(g: Table, res: Resolution, ref: Cards) -> list[Any]:
         return [
             c
             for c in cards_of(things(g, res, ref.of))
-            if (ref.card is None or label(c) == ref.card)
+            if (ref.card is None or card(c) == ref.card)
             and (ref.face is None or (c in state.players[owner(c)].face_up) == (ref.face is Face.UP))
-            and (ref.suit_of is None or _same(g, res, ref.suit_of, c, _suit))
+            and (ref.suit_of is None or _same(g, res, ref.suit_of, c, suit))
             and (ref.rank_of is None or _same(g, res, ref.rank_of, c, rank))
         ]
     if isinstance(ref, Pile):
@@ -105,7 +105,7 @@ def things(g: Table, res: Resolution, ref: Cards) -> list[Any]:
         return [
             c
             for c in side.pile(ref.zone)
-            if (ref.card is None or label(c) == ref.card) and fits(g, res, ref, side.face_up, c)
+            if (ref.card is None or card(c) == ref.card) and fits(g, res, ref, side.face_up, c)
         ]
     if isinstance(ref, Field):
         indexes = range(len(state.players)) if ref.side is None else (player(g, res, ref.side),)
@@ -173,11 +173,11 @@ def fits(g: Table, res: Resolution, spec: Pile | Choose, face_up: dict[int, int]
         return False
     if spec.face is Face.DOWN and cid in g.state.players[owner(cid)].kept_down:
         return False  # held face down this turn: not a card that may turn face up
-    if spec.card is not None and label(cid) != spec.card:
+    if spec.card is not None and card(cid) != spec.card:
         return False
     if spec.match is not None and not matches(cid, spec.match):
         return False
-    if spec.suit_of is not None and not _same(g, res, spec.suit_of, cid, _suit):
+    if spec.suit_of is not None and not _same(g, res, spec.suit_of, cid, suit):
         return False
     return spec.rank_of is None or _same(g, res, spec.rank_of, cid, rank)
 
@@ -185,10 +185,6 @@ def fits(g: Table, res: Resolution, spec: Pile | Choose, face_up: dict[int, int]
 def _same(g: Table, res: Resolution, name: Name, cid: int, feature: Callable[[int], object]) -> bool:
     """Whether the card has the suit (or number) of one of the named cards."""
     return feature(cid) in {feature(c) for c in _named_cards(g, res, name)}
-
-
-def _suit(cid: int) -> object:
-    return card(cid).suit
 
 
 def _named_cards(g: Table, res: Resolution, name: Name) -> list[int]:
@@ -212,8 +208,8 @@ def number(g: Table, res: Resolution, expr: Number) -> int:
     if isinstance(expr, Sum):
         # key cards count as requested, even once the effect has put them elsewhere
         cards = res.request.key_cards if expr.of.name == "key" else cards_of(things(g, res, expr.of))
-        suit = expr.suit
-        return sum(rank(c) for c in cards if suit is None or _suit_value(c) == suit)
+        only = expr.suit
+        return sum(rank(c) for c in cards if only is None or suit(c) is only)
     if isinstance(expr, Count):
         return len(things(g, res, expr.of))
     if isinstance(expr, Size):
@@ -241,7 +237,7 @@ def points(cards: list[int], expr: Points) -> int:
     """The cards' points added up in order (`Points`)."""
     total = 0
     for cid in cards:
-        rule = next((c for c in expr.counts if rank_label_of(cid) in c.ranks), None)
+        rule = next((c for c in expr.counts if rank(cid) in c.ranks), None)
         value = rank(cid) if rule is None else rule.value
         if (
             rule is not None
@@ -282,7 +278,7 @@ def condition(g: Table, res: Resolution, cond: Condition) -> bool:
         who = player(g, res, cond.player)
         side = g.state.players[who] if who >= 0 else None
         return side is not None and any(
-            label(c) == cond.card for c in side.face_up if c in side.pile(cond.zone)
+            card(c) == cond.card for c in side.face_up if c in side.pile(cond.zone)
         )
     assert_never(cond)
 
@@ -323,12 +319,6 @@ def reads_key(action: Action) -> bool:
     )
 
 
-def _suit_value(cid: int) -> str | None:
-    """The card's suit symbol (None for a Joker)."""
-    suit = card(cid).suit
-    return None if suit is None else suit.value
-
-
 def replacement(g: Table, request: Request) -> ReplaceEffect | None:
     """The program a request runs instead of its own (kind (d)): the last `replace_effect`
     on, in order, of its action whose condition holds for the ability's owner."""
@@ -353,7 +343,7 @@ def shielded(g: Table, request: Request) -> tuple[int, ...]:
         if (
             isinstance(ability, PreventDamage)
             and (request.controller == on.owner) == (ability.by is YOU)
-            and (ability.key_suit is None or ability.key_suit in map(_suit_value, request.key_cards))
+            and (ability.key_suit is None or any(suit(c) is ability.key_suit for c in request.key_cards))
             and _holds_for(g, on.owner, request, ability.cond)
         ):
             found.append(on.owner)

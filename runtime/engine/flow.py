@@ -17,7 +17,7 @@ from blackpoker.runtime.engine.interpreter import run
 from blackpoker.runtime.engine.options import Choice, RequestOption
 from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.primitives import Signal
-from blackpoker.runtime.engine.refs import player_name
+from blackpoker.runtime.engine.refs import Result
 from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.state import Followup, Frame, Origin, Request, Resolution
 from blackpoker.runtime.engine.targets import resolve_name
@@ -224,7 +224,7 @@ def _win_check(g: Table) -> None:
     if all(p.life for p in players):  # after most resolutions: nothing to build
         return
     alive = [i for i, p in enumerate(players) if p.life]
-    g.state.result = player_name(alive[0]) if alive else "draw"
+    g.state.result = Result.won_by(alive[0]) if alive else Result.DRAW
     g.record(GameOver(g.state.result))
 
 

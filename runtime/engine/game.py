@@ -20,7 +20,7 @@ from blackpoker.runtime.engine.events import Decided, Event
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.option_search import request_options
 from blackpoker.runtime.engine.options import PASSES, Choice, Option, Pass, RequestOption
-from blackpoker.runtime.engine.refs import option_data, target_data
+from blackpoker.runtime.engine.refs import Result, option_data, result_name, target_data
 from blackpoker.runtime.engine.rules import Rules, rules_of
 from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.state import GameState, PlayerState
@@ -77,7 +77,7 @@ class Game(Table):
         return self.state.result is not None
 
     @property
-    def result(self) -> str | None:
+    def result(self) -> Result | None:
         return self.state.result
 
     @property
@@ -126,10 +126,6 @@ class Game(Table):
         if option not in self.legal_options():
             raise IllegalOption(f"not a legal option now: {option}")
         self.apply(option)
-
-    def find(self, player: int, text: str) -> Option | None:
-        """The legal option of `player` printed as `text`, if any."""
-        return next((o for o in self.legal_options() if o.player == player and str(o) == text), None)
 
     def record(self, event: Event) -> None:
         """Keep an event when the game keeps a log."""
@@ -227,7 +223,7 @@ def snapshot(state: GameState) -> dict[str, Any]:
         "buffer": [request(r) for r in state.buffer],
         "pending": None if state.pending is None else request(state.pending),
         "combat": [state.attackers, sorted(state.blocks.items())],
-        "result": state.result,
+        "result": None if state.result is None else result_name(state.result),
         "rng": hashlib.sha256(repr(state.rng.getstate()).encode()).hexdigest(),
         # only a game whose graveyards are watched has these (other states hash as they did)
         **({"asked": [_answers_data(q.options) for q in state.asked]} if state.asked else {}),

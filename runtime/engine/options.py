@@ -75,14 +75,26 @@ class RequestOption:
         """The action's name, and the character that causes it: `スラッシュ by ♠5`."""
         return self.name if self.source is None else f"{self.name} by {label(self.source)}"
 
+    @property
+    def key_text(self) -> str:
+        """`★♡5♢4`, or '' without key cards."""
+        return "★" + "".join(label(c) for c in self.keys) if self.keys else ""
+
+    @property
+    def payment_text(self) -> str:
+        """`$BD(♠7)` canonically, like a command: by unit, then card order (B/S come in field
+        order); '' without a payment."""
+        if not self.payment:
+            return ""
+        ordered = sorted(self.payment, key=lambda p: (p[0], -1 if p[1] is None else order(p[1])))
+        return "$" + "".join(unit + (f"({label(c)})" if c is not None else "") for unit, c in ordered)
+
     def __str__(self) -> str:
         text = self.head
         if self.keys:
-            text += " ★" + "".join(label(c) for c in self.keys)
+            text += " " + self.key_text
         if self.payment:
-            # canonical like a command: by unit, then card order (B/S come in field order)
-            ordered = sorted(self.payment, key=lambda p: (p[0], -1 if p[1] is None else order(p[1])))
-            text += " $" + "".join(unit + (f"({label(c)})" if c is not None else "") for unit, c in ordered)
+            text += " " + self.payment_text
         if self.target is not None:
             text += " → " + target_text(self.target)
         return text
@@ -114,15 +126,21 @@ class Choice:
         object.__setattr__(self, "b", b)
         object.__setattr__(self, "target", target)
 
-    def __str__(self) -> str:
-        text = self.word
+    @property
+    def rest_text(self) -> str:
+        """What follows the word: `♣9 with ♡3`, `→ p2:♣9`, or ''."""
+        parts = []
         if self.a is not None:
-            text += " " + label(self.a)
+            parts.append(label(self.a))
         if self.b is not None:
-            text += " with " + label(self.b)
+            parts.append("with " + label(self.b))
         if self.target is not None:
-            text += " → " + target_text(self.target)
-        return text
+            parts.append("→ " + target_text(self.target))
+        return " ".join(parts)
+
+    def __str__(self) -> str:
+        rest = self.rest_text
+        return f"{self.word} {rest}" if rest else self.word
 
 
 Option = Pass | RequestOption | Choice

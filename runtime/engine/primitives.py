@@ -29,7 +29,7 @@ from blackpoker.runtime.engine.refs import CharacterByCard, RequestRef, StagePos
 from blackpoker.runtime.engine.state import Followup, Frame, Origin, Request, Resolution, Unit
 from blackpoker.runtime.engine.targets import resolve_name, retarget_candidates, still_valid
 from blackpoker.runtime.engine.triggers import happened, requested
-from blackpoker.runtime.engine.zones import owner, rank, rank_label_of, virtual_card
+from blackpoker.runtime.engine.zones import owner, rank, virtual_card
 from blackpoker.runtime.rules import program
 from blackpoker.runtime.rules.enums import Face
 from blackpoker.runtime.rules.model import Speed
@@ -364,7 +364,7 @@ def _request(g: Table, res: Resolution, step: program.Request) -> Signal | None:
     says `then_pass`. It may be given a target and key cards (bound ones leave their zone)."""
     state = g.state
     action = g.rules.action(step.action)
-    keys, held = [virtual_card(text) for text in step.virtual_key], []  # virtual: held by nobody
+    keys, held = [virtual_card(value) for value in step.virtual_key], []  # virtual: held by nobody
     if step.key is not None:
         keys = held = [c for c in cards_of(things(g, res, step.key)) if t.is_loose(state, c)]
         for cid in keys:
@@ -501,7 +501,7 @@ def _dig_until(g: Table, res: Resolution, step: program.DigUntil) -> Signal | No
     who = player(g, res, step.player)
     life = g.state.players[who].life
     ranks = step.ranks
-    while life and rank_label_of(life[0]) not in ranks:
+    while life and rank(life[0]) not in ranks:
         t.damage(g.state, who, 1)  # the same move as damage: the top card to the graveyard
     res.vars[step.as_] = life[:1]
     return None

@@ -3,13 +3,15 @@
 The state keeps a target by identity (`StateTarget`: a unit id, a request id, a player
 index); an option names it as its text does, without the game (`OptionTarget`: a character
 by its first card, a request by its stage position or resolving depth, a hidden character
-by its id); a written command names a character by owner and card face (`CommandTarget`).
-Options print through `options.target_text`; commands parse in runtime/play/notation.py.
+by its id); a written command names a character by owner and card face (`CommandTarget`), and
+what a view hides as the view names it. Options print through `options.target_text`; commands
+parse in runtime/play/notation.py.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 # Imported at run time, not only for the type checker: a dataclass compiled with mypyc needs
 # its field types then (docs/engine.md, "The compiled engine").
@@ -37,6 +39,41 @@ class RequestRef:
 def player_name(index: int) -> str:
     """How the notation, logs and views name a player: p1, p2."""
     return f"p{index + 1}"
+
+
+class Result(Enum):
+    """How a game (or a match) ended: a seat won, or both players lost at once (a draw).
+    Members are truthy, unlike a seat 0."""
+
+    P1_WINS = 0
+    P2_WINS = 1
+    DRAW = 2
+
+    __hash__ = object.__hash__  # by identity, in C (as cards.Suit)
+
+    @classmethod
+    def won_by(cls, seat: int) -> Result:
+        return _WON_BY[seat]
+
+    @property
+    def winner(self) -> int | None:
+        """The winner's seat; None for a draw."""
+        return None if self is Result.DRAW else self.value
+
+
+_WON_BY = (Result.P1_WINS, Result.P2_WINS)
+_RESULT_NAMES = {Result.P1_WINS: "p1", Result.P2_WINS: "p2", Result.DRAW: "draw"}
+_NAMED_RESULTS = {name: result for result, name in _RESULT_NAMES.items()}
+
+
+def result_name(result: Result) -> str:
+    """How logs, reports, scenarios and the board print a result: p1, p2 or draw."""
+    return _RESULT_NAMES[result]
+
+
+def result_named(text: str) -> Result | None:
+    """The result a printed name (p1, p2, draw) stands for; None for any other text."""
+    return _NAMED_RESULTS.get(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +170,16 @@ StateTarget = UnitRef | RequestRef | PlayerRef | CardRef
 OptionTarget = (
     CharacterByCard | StagePosition | ResolvingDepth | HiddenCharacter | PlayerRef | ZoneCard | HiddenZoneCard
 )
-CommandTarget = WrittenCharacter | StagePosition | ResolvingDepth | PlayerRef | WrittenZoneCard
+# a view's hidden references too: a person names what they see as the view names it
+CommandTarget = (
+    WrittenCharacter
+    | StagePosition
+    | ResolvingDepth
+    | PlayerRef
+    | WrittenZoneCard
+    | HiddenCharacter
+    | HiddenZoneCard
+)
 
 
 def target_data(target: StateTarget) -> list[str | int]:

@@ -28,7 +28,7 @@ from blackpoker.runtime.engine.refs import (
 )
 from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.targets import candidates
-from blackpoker.runtime.engine.zones import card, label, owner
+from blackpoker.runtime.engine.zones import card, owner, suit
 from blackpoker.runtime.rules.cards import Card
 from blackpoker.runtime.rules.model import Action, Limit, Timing
 from blackpoker.runtime.rules.program import CausedBy
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 
 class Written(Protocol):
-    """A request as a player writes it (runtime/play/notation.py's Command is one)."""
+    """A request as a player writes it (runtime/play/notation.py's RequestCommand is one)."""
 
     @property
     def player(self) -> int: ...
@@ -52,7 +52,6 @@ class Written(Protocol):
     def target(self) -> CommandTarget | None: ...
     @property
     def source(self) -> Card | None: ...
-    def body(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,21 +61,27 @@ class Refusal:
 
 
 class Subject:
-    """The request under check and what the checks look up once.
+    """The decision under check (a pass, an answer or a request) and what the checks look up once.
 
     A plain class, not a dataclass: `Table` is known here only to the type checker, and a
     compiled dataclass (mypyc, docs/engine.md) needs its field types at run time."""
 
-    __slots__ = ("action", "game", "written")
+    __slots__ = ("_written", "action", "game", "player")
 
-    def __init__(self, game: Table, written: Written, action: Action | None) -> None:
+    def __init__(self, game: Table, player: int, written: Written | None, action: Action | None) -> None:
         self.game = game
-        self.written = written
+        self.player = player
+        self._written = written  # None for a pass or an answer: only the decision checks run
         self.action = action  # the action it names, if the format has one
 
     @property
     def who(self) -> str:
-        return player_name(self.written.player)
+        return player_name(self.player)
+
+    @property
+    def written(self) -> Written:
+        assert self._written is not None  # the request checks run on requests only
+        return self._written
 
     @property
     def named(self) -> Action:
@@ -125,7 +130,7 @@ def causes(caused: CausedBy, unit: Unit) -> bool:
     return (
         (caused.type is None or unit.kind.type == caused.type)
         and (caused.kind is None or unit.kind.id == caused.kind)
-        and (caused.suit is None or any(label(c)[0] == caused.suit for c in unit.cards))
+        and (caused.suit is None or any(suit(c) is caused.suit for c in unit.cards))
     )
 
 
@@ -158,7 +163,7 @@ def game_on(s: Subject) -> str | None:
 
 def deciding(s: Subject) -> str | None:
     decider = s.game.state.to_move()
-    if decider != s.written.player:
+    if decider != s.player:
         return f"{s.who} cannot act now: {'nobody' if decider is None else player_name(decider)} decides"
     return None
 
@@ -247,7 +252,8 @@ def causing_character(s: Subject) -> str | None:
     caused, written, name = s.named.caused_by, s.written.source, s.named.name
     if caused is None:
         return None if written is None else f"{name} is not caused by a character: drop 'by {written}'"
-    wanted = " ".join(w for w in (caused.suit, caused.type or "character", caused.kind) if w)
+    printed = caused.suit.value if caused.suit is not None else None
+    wanted = " ".join(w for w in (printed, caused.type or "character", caused.kind) if w)
     if written is None:
         return f"{name} is caused by a charged {wanted} of {s.who}'s: name it with 'by CARD'"
     fielded = [u for u in s.game.state.players[s.written.player].field if written in map(card, u.cards)]
@@ -391,15 +397,20 @@ CHECKS: Checks = (
 )
 
 
-def subject(game: Table, written: Written) -> Subject:
-    action = next((a for a in game.rules.actions if a.name == written.name), None)
-    return Subject(game, written, action)
-
-
 def first_refusal(game: Table, written: Written, checks: Checks = CHECKS) -> Refusal | None:
     """The first rule the request breaks (later checks assume the earlier ones passed), or
     None when it breaks none of `checks`: then it is legal."""
-    s = subject(game, written)
+    action = next((a for a in game.rules.actions if a.name == written.name), None)
+    return _first(Subject(game, written.player, written, action), checks)
+
+
+def decision_refusal(game: Table, player: int, checks: Checks) -> Refusal | None:
+    """Why `player` may not make a decision that names no action now (`DECIDING`: an answer;
+    `NOT_ANSWERING`: a pass), or None."""
+    return _first(Subject(game, player, None, None), checks)
+
+
+def _first(s: Subject, checks: Checks) -> Refusal | None:
     for rule, check in checks:
         message = check(s)
         if message is not None:

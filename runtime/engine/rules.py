@@ -16,6 +16,7 @@ from blackpoker.runtime.engine.options import Payment
 from blackpoker.runtime.engine.plans import KeyWays, LastPlan, Planned, Requestable, Timed
 from blackpoker.runtime.engine.state import PLAYERS
 from blackpoker.runtime.engine.zones import DECK, DECK_SIZE
+from blackpoker.runtime.rules.cards import Card
 from blackpoker.runtime.rules.keyspec import CardPattern, KeySpec
 from blackpoker.runtime.rules.matcher import KeyMatcher, compile_matcher
 from blackpoker.runtime.rules.model import Action, Character, Edition, Format, Limit, RuleSet, When
@@ -128,8 +129,8 @@ class Rules:
             t.action for c in ruleset.characters for t in c.triggers if t.when is When.REQUESTED
         )
         self.events: dict[Event, tuple[Action, ...]] = {k: tuple(v) for k, v in events.items()}
-        # card label → the continuous abilities of its trump (on while it lies face up)
-        self.trump_abilities: dict[str, tuple[Ability, ...]] = {
+        # card → the continuous abilities of its trump (on while it lies face up)
+        self.trump_abilities: dict[Card, tuple[Ability, ...]] = {
             t.card: t.abilities for t in ruleset.trumps if t.abilities
         }
         # whether any ability can be on: when none, numbers are read as printed at once

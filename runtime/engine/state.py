@@ -13,7 +13,7 @@ from enum import Enum
 from typing import Any
 
 from blackpoker.runtime.engine.options import Choice, Prompt
-from blackpoker.runtime.engine.refs import StateTarget
+from blackpoker.runtime.engine.refs import Result, StateTarget
 from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.rules.model import Action, Character
 from blackpoker.runtime.rules.program import Step
@@ -244,7 +244,7 @@ class GameState:
     followup: Followup = Followup.NONE
     attackers: list[int] = dataclasses.field(default_factory=list)  # unit uids, in declaration order
     blocks: dict[int, list[int]] = dataclasses.field(default_factory=dict)  # attacker uid → blocker uids
-    result: str | None = None  # "p1", "p2" or "draw" once decided
+    result: Result | None = None  # once decided
     next_uid: int = 1
     start: Start | None = None  # a regulation's start, until the set-up's decisions are made
     # the questions of the rules waiting for an answer, first first: which card lies on top of a
@@ -255,10 +255,13 @@ class GameState:
     arrived: list[int] | None = None
     left: list[int] | None = None
 
-    def copy(self) -> GameState:
-        # made bare, then given the state: `Random()` would first seed itself from the system
-        rng = random.Random.__new__(random.Random)
-        rng.setstate(self.rng.getstate())
+    def copy(self, rng: random.Random | None = None) -> GameState:
+        """A copy with its own lists; its generator is `rng` when given (a dealt game brings
+        its own: copying one costs as much as the rest of the state)."""
+        if rng is None:
+            # made bare, then given the state: `Random()` would first seed itself from the system
+            rng = random.Random.__new__(random.Random)
+            rng.setstate(self.rng.getstate())
         return GameState(
             (self.players[0].copy(), self.players[1].copy()),
             rng,

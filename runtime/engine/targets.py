@@ -121,7 +121,7 @@ def unit_ok(
         if not key_cards or any(card(c).suit is not suit for c in key_cards):
             return False
         counted = kind.suits  # a character of several suits is one of each (リアニメーター)
-        if counted and (suit is None or suit.value not in counted):
+        if counted and (suit is None or suit not in counted):
             return False
         if not counted and any(card(c).suit is not suit for c in unit.cards):
             return False
@@ -135,7 +135,7 @@ def matches(cid: int, spec: CardRange) -> bool:
     return (
         not found.is_joker
         and spec.low <= found.rank <= spec.high
-        and (spec.suit is None or (suit is not None and suit.value == spec.suit))
+        and (spec.suit is None or suit is spec.suit)
     )
 
 

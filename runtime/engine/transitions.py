@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from blackpoker.runtime.engine.refs import CardRef
 from blackpoker.runtime.engine.state import GameState, Request, Unit
-from blackpoker.runtime.engine.zones import card, owner, rank, rank_label_of
+from blackpoker.runtime.engine.zones import card, owner, rank
 from blackpoker.runtime.rules.enums import Face
 from blackpoker.runtime.rules.model import Character, CharacterTrigger, SizeRule, When
 from blackpoker.runtime.rules.program import Kind
@@ -218,7 +218,7 @@ def trigger_for(g: Table, unit: Unit, trigger: CharacterTrigger) -> None:
     state = g.state
     action = g.rules.action(trigger.request)
     ranks = trigger.for_each_card
-    cards = [cid for cid in unit.cards if rank_label_of(cid) in ranks] if ranks else [-1]
+    cards = [cid for cid in unit.cards if rank(cid) in ranks] if ranks else [-1]
     for cid in cards:
         target = CardRef(cid) if trigger.targets_card and cid >= 0 else None
         state.buffer.append(Request(state.new_uid(), action, unit.controller, (), [], target))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from blackpoker.runtime.engine.expressions import condition
 from blackpoker.runtime.engine.state import Origin, Request, Resolution
 from blackpoker.runtime.engine.transitions import trigger_for
-from blackpoker.runtime.engine.zones import label
+from blackpoker.runtime.engine.zones import card
 from blackpoker.runtime.rules.model import When
 from blackpoker.runtime.rules.program import Event, PlayerName
 
@@ -37,7 +37,7 @@ def happened(g: Table, event: Event, about: int, cards: list[int]) -> None:
     for action in g.rules.events.get(event, ()):
         rule = action.triggered_by
         assert rule is not None
-        if rule.card is not None and not any(label(c) == rule.card for c in cards):
+        if rule.card is not None and not any(card(c) == rule.card for c in cards):
             continue
         probe = Resolution(Request(-1, action, about, (), [], cause=tuple(cards)), Origin.TRIGGER, [])
         if rule.cond is None or condition(g, probe, rule.cond):

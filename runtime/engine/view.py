@@ -32,6 +32,7 @@ from blackpoker.runtime.engine.refs import (
     CharacterByCard,
     HiddenCharacter,
     HiddenZoneCard,
+    Result,
     UnitRef,
     ZoneCard,
     player_name,
@@ -99,7 +100,7 @@ class View:
     chance: int | None
     stage: tuple[RequestView, ...]  # bottom first
     resolving: tuple[RequestView, ...]  # outermost first; a request waiting for its cost's triggers first
-    result: str | None
+    result: Result | None
     options: tuple[Option, ...]  # the viewer's legal options, hidden cards named by ref
     # games dealt anew from what the viewer may see, for agents that search (engine/determinize.py)
     public: PublicGame | None = dataclasses.field(default=None, compare=False, repr=False)
@@ -174,9 +175,8 @@ class PublicGame:
     def _dealt(self, rng: random.Random | None, chance: random.Random) -> Game:
         from blackpoker.runtime.engine.game import Game
 
-        state = self._game.state.copy()
+        state = self._game.state.copy(chance)
         deal(state, *self._known(), rng)
-        state.rng = chance
         dealt = Game(self._game.rules, state)
         dealt.decisions = self._game.decisions
         return dealt

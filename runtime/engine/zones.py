@@ -5,12 +5,13 @@ Two Jokers are two distinct physical cards with equal values; the int keeps them
 
 from __future__ import annotations
 
-from blackpoker.runtime.rules.cards import Card, full_deck
+from blackpoker.runtime.rules.cards import Card, Suit, full_deck
 
 DECK: tuple[Card, ...] = full_deck()
 DECK_SIZE = len(DECK)
 # Looked up on every option and view: computed once instead of per call.
 _RANKS: tuple[int, ...] = tuple(c.rank for c in DECK)
+_SUITS: tuple[Suit | None, ...] = tuple(c.suit for c in DECK)
 _LABELS: tuple[str, ...] = tuple(str(c) for c in DECK)
 # A card value's place in the card order (Joker first): equal values, the two Jokers, share it.
 _ORDER: tuple[int, ...] = tuple(sorted(set(DECK)).index(c) for c in DECK)
@@ -29,6 +30,11 @@ def rank(cid: int) -> int:
     return _RANKS[cid % DECK_SIZE]
 
 
+def suit(cid: int) -> Suit | None:
+    """The card's suit (None: a Joker); compare it by identity (`is`), which hashes nothing."""
+    return _SUITS[cid % DECK_SIZE]
+
+
 def order(cid: int) -> int:
     """Sorts like the card's value and is equal exactly for equal values (ints compare fast)."""
     return _ORDER[cid % DECK_SIZE]
@@ -38,10 +44,10 @@ def owner(cid: int) -> int:
     return cid // DECK_SIZE
 
 
-def virtual_card(text: str) -> int:
+def virtual_card(value: Card) -> int:
     """A card that lies in no zone (a key card 仮想的に): an id past both players' decks, of the
-    printed value, so its suit and number read as any card's and no player owns it."""
-    return 2 * DECK_SIZE + _LABELS.index(text)
+    value, so its suit and number read as any card's and no player owns it."""
+    return 2 * DECK_SIZE + DECK.index(value)
 
 
 def deck_ids(player: int) -> range:
@@ -50,9 +56,3 @@ def deck_ids(player: int) -> range:
 
 def label(cid: int) -> str:
     return _LABELS[cid % DECK_SIZE]
-
-
-def rank_label_of(cid: int) -> str:
-    """The rank as the data names it: Joker, A, 2 … 10, J, Q, K."""
-    text = label(cid)
-    return text if text == "Joker" else text[1:]

@@ -1,19 +1,17 @@
-"""The agent protocol, the simple agents (random, first legal, scripted) and `decide`, which asks
-an agent for its player's move from that player's view alone; the greedy agent is greedy.py."""
+"""The agent protocol, the simple agents (random, first legal) and `decide`, which asks an
+agent for its player's move from that player's view alone; the greedy agent is greedy.py, the
+search agent search.py."""
 
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Sequence
 from typing import Protocol
 
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option, Pass
-from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.transitions import draw_below
 from blackpoker.runtime.engine.view import View, view
-from blackpoker.runtime.play.notation import NotationError, parse_command
 
 
 class Agent(Protocol):
@@ -70,47 +68,3 @@ def decide(game: Game, agents: Sequence[Agent]) -> Option:
         return answer
     index = next((i for i, o in enumerate(seen.options) if o is answer), None)
     return options[seen.options.index(answer) if index is None else index]
-
-
-class ScriptedAgent:
-    """Plays the given commands in order, in the scenario notation (`pN: ` may be left out)."""
-
-    name = "scripted"
-    reads_view = True
-
-    def __init__(self, commands: Sequence[str]) -> None:
-        self.commands = list(commands)
-
-    def choose(self, view: View | None, options: Sequence[Option]) -> Option:
-        assert view is not None
-        if not self.commands:
-            raise LookupError("the script has no command left")
-        text = self.commands.pop(0)
-        found = by_command(text, view.me, options)
-        if isinstance(found, str):
-            raise LookupError(f"scripted command '{text}': {found}")
-        return found
-
-
-def by_command(text: str, me: int, options: Sequence[Option]) -> Option | str:
-    """The option a command names, or why there is none.
-
-    An option's own text is taken as it is (a view names hidden characters `face-down#N`,
-    which the notation has no form for); otherwise the command is read in the notation, so
-    key cards and payments may come in any order.
-    """
-    written = text if re.match(r"p[12]\s*:", text) else f"{player_name(me)}: {text}"
-    exact = next((o for o in options if f"{player_name(me)}: {o}" == written), None)
-    if exact is not None:
-        return exact
-    try:
-        command = parse_command(written)
-    except NotationError as error:
-        return error.message
-    if command.player != me:
-        return f"{player_name(command.player)} does not decide now: {player_name(me)} does"
-    body = command.body()
-    found = next((o for o in options if str(o) == body), None)
-    return found if found is not None else f"'{body}' is not one of the options now"
-
-

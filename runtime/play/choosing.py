@@ -8,19 +8,14 @@ and the one step the person chose before them. Labels are Japanese, as on the sh
 
 from __future__ import annotations
 
-import random
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
-from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.rules import Rules
-from blackpoker.runtime.engine.view import View, view
-from blackpoker.runtime.play.agents import by_command
-from blackpoker.runtime.play.explain import explain
-from blackpoker.runtime.play.notation import NotationError, parse_command
+from blackpoker.runtime.engine.view import View
+from blackpoker.runtime.play.notation import InvalidCommand
+from blackpoker.runtime.play.resolve import AmbiguousCommand, IllegalCommand, resolve_seen
 
 REQUEST_STEPS = ("アクション", "キーカード", "支払い", "対象")
 CHOICE_STEPS = ("答え", "カード・対象")
@@ -49,16 +44,14 @@ TARGETS = "対象（p2:♣9 そのカードを持つキャラクター、p2 プ�
 
 
 def parts(option: Option) -> tuple[str, ...]:
-    """An option's text split by the steps it is chosen in (empty where it has no such part)."""
+    """An option's text by the steps it is chosen in (empty where it has no such part), as
+    the option prints them."""
     if isinstance(option, Pass):
         return ("pass",)
     if isinstance(option, Choice):
-        return (option.word, str(option).removeprefix(option.word).strip())
-    text = str(option)
-    keys = " ".join(p for p in text.split(" ") if p.startswith("★"))
-    paid = " ".join(p for p in text.split(" ") if p.startswith("$"))
+        return (option.word, option.rest_text)
     target = "→ " + target_text(option.target) if option.target is not None else ""
-    return (option.head, keys, paid, target)
+    return (option.head, option.key_text, option.payment_text, target)
 
 
 def steps(option: Option) -> tuple[str, ...]:
@@ -174,12 +167,13 @@ def explain_entry(rules: Rules, seen: View, menu: Menu, value: str | None) -> st
     if isinstance(option, Choice):
         meaning = ANSWERS.get(option.word, "効果が示す選択肢のひとつ")
         return "\n".join([f"{value}: {meaning}", *_effect_of_resolving(rules, seen)])
-    if menu.step == 0:
+    step = REQUEST_STEPS[menu.step]
+    if step == "アクション":
         return _action_text(rules, option)
-    if value.startswith("★"):
+    if step == "キーカード" and option.keys:
         return f"{value}: キーカード。手札から表向きに出す"
-    if value.startswith("$"):
-        used = sorted({u for u in re.findall(r"[A-Z]", value) if u in PAYMENTS})
+    if step == "支払い" and option.payment:
+        used = sorted({unit for unit, _ in option.payment if unit in PAYMENTS})
         return "\n".join(f"支払い {PAYMENTS[u]}" for u in used)
     return f"{value}: {TARGETS}"
 
@@ -202,23 +196,16 @@ def _effect_of_resolving(rules: Rules, seen: View) -> list[str]:
     return [f"{action.name}の効果:", *action.effect.splitlines()]
 
 
-def command_option(game: Game, me: int, options: Sequence[Option], text: str, hint: str = "") -> Option | str:
-    """The option a command in the notation names (typed instead of chosen in steps), or why
-    it is refused: the notation's error, or the rule the command breaks (the engine's one
-    legality check, as the ruling scenarios explain it).
-
-    The rule is found in a game dealt from what `me` sees (the view's `public` handle), never in
-    the real one: a refusal must not tell what a hidden card is (`p2 has no ♠5 on the field`
-    would say that a face-down character is ♠5 when it is not said)."""
-    found = by_command(text, me, options)
-    if not isinstance(found, str):
-        return found
-    written = text if re.match(r"p[12]\s*:", text) else f"{player_name(me)}: {text}"
+def command_option(seen: View, text: str, hint: str = "") -> Option | str:
+    """The option of the view a command in the notation names (typed instead of chosen in
+    steps), or why it is refused, in words: the notation's error, the rule the command breaks
+    (explained in a game dealt from the view: a refusal must not tell what a hidden card is),
+    or the options it could mean."""
     try:
-        command = parse_command(written)
-    except NotationError as error:
+        return resolve_seen(seen, text)
+    except InvalidCommand as error:
         return f"'{text}' は選択肢でもコマンドでもありません: {error.message}{hint}"
-    public = view(game, me).public
-    assert public is not None  # every view has its handle
-    seen = public.sample(random.Random(game.decisions))
-    return f"できません: {explain(seen, command)}"
+    except IllegalCommand as error:
+        return f"できません: {error.reason}"
+    except AmbiguousCommand as error:
+        return f"どれのことか決まりません: {' / '.join(map(str, error.candidates))}"

@@ -1,31 +1,17 @@
 """The game's events in words, as a person at the table follows them (`blackpoker play`,
-`blackpoker serve`): decisions as the person may see them, resolutions, turns and draws.
-Labels are Japanese, as on the sheets; action names come from the rule set."""
+`blackpoker serve`): decisions as the person may see them, then the events they caused (in
+the words of event_text.py's `TABLE`), and draws. Labels are Japanese, as on the sheets;
+action names come from the rule set."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from blackpoker.runtime.engine.events import (
-    Decided,
-    Discarded,
-    Event,
-    GameOver,
-    LostTarget,
-    Negated,
-    Requested,
-    Resolved,
-    Revealed,
-    SetUp,
-    Shuffled,
-    Triggered,
-    TurnPassed,
-)
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass
 from blackpoker.runtime.engine.refs import CharacterByCard, player_name
 from blackpoker.runtime.engine.view import hidden_from, masked, view
-from blackpoker.runtime.engine.zones import label
+from blackpoker.runtime.play.event_text import TABLE, in_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,9 +57,9 @@ class Chronicle:
     def follow(self, game: Game) -> None:
         events = game.events or []
         for event in events[self.told :]:
-            said = _event(game, event)
-            if said:
-                self.lines.append(said)
+            line = in_words(game.rules, event, TABLE)
+            if line is not None:
+                self.lines.append(line)
         self.told = len(events)
         # A draw is seen as cards going from the life to the hand: said for whoever drew.
         state = game.state
@@ -112,36 +98,3 @@ def said(option: Option, visible: set[int] | None = None) -> str:
         return str(option)
     word = option.word if isinstance(option, Choice) else option.name
     return f"{word}（非公開のカード）"
-
-
-def _event(game: Game, event: Event) -> str | None:
-    def name(action: str) -> str:
-        return game.rules.action(action).name
-
-    match event:
-        case SetUp(first):
-            return f"{player_name(first)}が先攻"
-        case TurnPassed(player, turn):
-            return f"── ターン{turn}: {player_name(player)}のターン ──"
-        case Revealed(cards):
-            return f"  · 公開: {' '.join(label(c) for c in cards)}"
-        case Shuffled(player):
-            return f"  · {player_name(player)}のライフをシャッフル"
-        case LostTarget(action):
-            return f"  · {name(action)}は対象を失い、効果なし"
-        case Requested(player, action, indirect=True):
-            return f"  · 効果で{name(action)}が起きた"
-        case Triggered(player, action):
-            return f"  · {name(action)}が誘発"
-        case Resolved(player, action):
-            # An effect's request is its controller's, not whoever it acts for (ドロー acts for the
-            # turn player): only a request a player made is said to be theirs.
-            owner = f"{player_name(player)}の" if game.rules.action(action).direct else ""
-            return f"  · {owner}{name(action)}を解決"
-        case Discarded(action):
-            return f"  · {name(action)}は捨てられた"
-        case Negated(action):
-            return f"  · {name(action)}は打ち消された"
-        case Decided() | GameOver() | Requested():
-            return None  # a decision is said as it is made, the result at the end
-    return None

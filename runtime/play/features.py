@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.state import GameState, PlayerState
 from blackpoker.runtime.engine.transitions import printed_size
 from blackpoker.runtime.rules.model import Combat
@@ -85,5 +84,6 @@ def fitted_value(state: GameState, me: int, weights: Sequence[float] = WEIGHTS) 
     """How likely `me` wins from here, 0 … 1: the result when the game is over, else the fitted
     logistic of the position's features."""
     if state.result is not None:
-        return 1.0 if state.result == player_name(me) else 0.0 if state.result != "draw" else 0.5
+        winner = state.result.winner
+        return 0.5 if winner is None else 1.0 if winner == me else 0.0
     return logistic(weights, features(state, me))

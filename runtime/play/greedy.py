@@ -99,7 +99,9 @@ class Loops:
     taken: dict[str, Number]  # how many cards a name bound by `top` takes
 
 
-Program = tuple[tuple[tuple[Step, Enclosing], ...], Loops]
+Ifs = tuple[tuple[If, bool], ...]  # the ifs among them
+# each step where it sits, what the for_eachs run over, and whether a step keeps the key cards
+Program = tuple[tuple[tuple[Step, Enclosing, Ifs], ...], Loops, bool]
 
 
 class GreedyAgent:
@@ -125,6 +127,8 @@ class GreedyAgent:
         # the view being decided, and each option's request in the game arranged from it
         self._view: View | None = None
         self._probes: dict[RequestOption, Resolution] = {}
+        self._option: RequestOption | None = None  # the option last read, and its reading
+        self._read: tuple[Game, Resolution] | None = None
 
     def choose(self, view: View | None, options: Sequence[Option]) -> Option:
         assert view is not None
@@ -144,19 +148,24 @@ class GreedyAgent:
         """What the action's steps do for `option.player`, as far as the view tells: every step
         of its program, nested ones included (each option of a choice; the branch of an if
         whose condition the view decides, else both)."""
-        steps, loops = self._program(option.action)
+        steps, loops, _ = self._program(option.action)
         held: dict[int, bool | None] = {}  # id of an if → its condition, read once for the option
-
-        def branch(node: If) -> bool | None:
-            if id(node) not in held:
-                held[id(node)] = self._holds(view, option, node.cond)
-            return held[id(node)]
-
         return sum(
             self._step(view, option, step, loops) * self._times(view, option, loops, enclosing)
-            for step, enclosing in steps
-            if all(branch(node) in (None, then) for node, then in enclosing if isinstance(node, If))
+            for step, enclosing, ifs in steps
+            if not ifs or self._branch_taken(view, option, ifs, held)
         )
+
+    def _branch_taken(
+        self, view: View, option: RequestOption, ifs: Ifs, held: dict[int, bool | None]
+    ) -> bool:
+        """Whether a step inside these ifs may run: no if's condition is known to go the other way."""
+        for node, then in ifs:
+            if id(node) not in held:
+                held[id(node)] = self._holds(view, option, node.cond)
+            if held[id(node)] not in (None, then):
+                return False
+        return True
 
     def _times(self, view: View, option: RequestOption, loops: Loops, enclosing: Enclosing) -> int:
         """How often a step runs as far as the key cards tell: once per card a for_each runs
@@ -170,20 +179,20 @@ class GreedyAgent:
 
     def _program(self, action_id: str) -> Program:
         """The action's steps in walking order, each with the ifs it sits in (and in which
-        branch), and what each for_each name runs over."""
+        branch), what each for_each name runs over, and whether a step keeps the key cards."""
         known = self._programs.get(action_id)
         if known is None:
             nodes = dict(walk_steps(self.rules.action(action_id).steps))
+            placed = [(n, tuple(_enclosing(nodes, path))) for path, n in nodes.items() if isinstance(n, Step)]
             steps = tuple(
-                (node, tuple(_enclosing(nodes, path)))
-                for path, node in nodes.items()
-                if isinstance(node, Step)
+                (step, enclosing, tuple((n, then) for n, then in enclosing if isinstance(n, If)))
+                for step, enclosing in placed
             )
             loops = Loops(
-                {s.as_: s.in_ for s, _ in steps if isinstance(s, ForEach)},
-                {s.as_: s.count for s, _ in steps if isinstance(s, Top)},
+                {s.as_: s.in_ for s, _, _ in steps if isinstance(s, ForEach)},
+                {s.as_: s.count for s, _, _ in steps if isinstance(s, Top)},
             )
-            known = steps, loops
+            known = steps, loops, any(_keeps_key(s) for s, _, _ in steps)
             self._programs[action_id] = known
         return known
 
@@ -236,6 +245,8 @@ class GreedyAgent:
     def _reading(self, view: View, option: RequestOption) -> tuple[Game, Resolution]:
         """The option's request, before it resolves, in the game arranged from the view (its
         `public` handle): where the engine's evaluator reads the program's values."""
+        if view is self._view and option is self._option and self._read is not None:
+            return self._read  # the values of one option are read one after another
         assert view.public is not None  # a view built by engine/view.py has its handle
         game = view.public.arranged()
         if view is not self._view:
@@ -243,12 +254,15 @@ class GreedyAgent:
         probe = self._probes.get(option)
         if probe is None:
             target = None if option.target is None else resolve_name(game, option.target)
-            field = game.state.players[option.player].field
-            source = next((u.uid for u in field if u.cards[:1] == [option.source]), None)
+            source = None
+            if option.source is not None:  # a caused action: its causing character
+                field = game.state.players[option.player].field
+                source = next((u.uid for u in field if u.cards[:1] == [option.source]), None)
             action = self.rules.action(option.action)
             request = Request(-1, action, option.player, option.keys, list(option.keys), target, source)
             probe = self._probes[option] = Resolution(request, Origin.PLAYER, [])
-        return game, probe
+        self._option, self._read = option, (game, probe)
+        return self._read
 
     def _step(self, view: View, option: RequestOption, step: Step, loops: Loops) -> float:
         me = option.player
@@ -258,8 +272,10 @@ class GreedyAgent:
             return sum(rank(c) for c in option.keys)
         if isinstance(step, Damage):
             hit = self._player(view, option, step.player)
+            if hit is None:
+                return 0.0
             amount = self._amount(view, option, step.amount)
-            return 0.0 if hit is None else amount if hit != me else -amount
+            return amount if hit != me else -amount
         if isinstance(step, Choose):
             return self._chosen(view, option, step)
         if isinstance(step, Move):
@@ -269,10 +285,13 @@ class GreedyAgent:
             units = self._units(view, option, step.cards, loops)
             return sum(self._moved(view, me, u, step.to) for u in units)
         if isinstance(step, ModifySize):
-            by = self._amount(view, option, step.by)
             if isinstance(step.of, Name) and step.of.name == "target":
-                return self._resize(view, option, by)
-            return sum(self._boost(view, me, u, by) for u in self._units(view, option, step.of, loops))
+                return self._resize(view, option, step.by)
+            units = self._units(view, option, step.of, loops)
+            if not units:  # the amount is read only for a character it changes
+                return 0.0
+            by = self._amount(view, option, step.by)
+            return sum(self._boost(view, me, u, by) for u in units)
         if isinstance(step, SetState):
             charged = step.state is State.CHARGED
             units = self._units(view, option, step.of, loops)
@@ -392,19 +411,19 @@ class GreedyAgent:
                 cost += DRIVE
         if option.source is not None:  # the causing character is driven
             cost += DRIVE
-        steps, _ = self._program(option.action)
-        kept = any(_keeps_key(s) for s, _ in steps)
+        _, _, kept = self._program(option.action)
         return cost if kept else cost + SPENT_KEY * len(option.keys)
 
-    def _resize(self, view: View, option: RequestOption, by: int) -> float:
-        """A size change pays in combat, or when it sends an opposing soldier to the graveyard."""
+    def _resize(self, view: View, option: RequestOption, by: Number) -> float:
+        """A size change pays in combat, or when it sends an opposing soldier to the graveyard
+        (the amount is read only where it counts)."""
         unit = _target_unit(view, option)
         if unit is None:
             return 0.0
         mine = _controller(unit, view) == option.player
         if unit.attacking or unit.blocking is not None:
-            return 1.5 if (by > 0) == mine else -1.5
-        if not mine and unit.size is not None and unit.size + by <= 0:
+            return 1.5 if (self._amount(view, option, by) > 0) == mine else -1.5
+        if not mine and unit.size is not None and unit.size + self._amount(view, option, by) <= 0:
             return self._worth(unit)
         return -1.0
 

@@ -1,10 +1,11 @@
 """Command logs (JSON Lines) and their replay.
 
 A log is a header line (rule-set hash, edition, format, seed, agents), then the game's own
-events in order — one line per decision (with the option's index and text) and per
-resolution event — and a closing `end` line with the decision count, the result and the
-state hash. A game is a function of the rule set, the seed and the decisions, so replay
-plays the logged decisions again and checks every event and the final state hash.
+events in order, each as event_text.py records it — one line per decision (with the option's
+index and text) and per resolution event — and a closing `end` line with the decision count,
+the result and the state hash. A game is a function of the rule set, the seed and the
+decisions, so replay plays the logged decisions again and checks every event and the final
+state hash.
 """
 
 from __future__ import annotations
@@ -13,33 +14,20 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, assert_never
+from typing import Any
 
 from blackpoker.compiler.documents.deck import read_deck
 from blackpoker.compiler.documents.regulation import Regulations, additions, parse_regulation
 from blackpoker.compiler.environment import Environment
-from blackpoker.compiler.load import is_path, read_regular_file
+from blackpoker.compiler.load import read_regular_file
 from blackpoker.compiler.parse import EditionSource
-from blackpoker.runtime.engine.events import (
-    Decided,
-    Discarded,
-    Event,
-    GameOver,
-    LostTarget,
-    Negated,
-    Requested,
-    Resolved,
-    Revealed,
-    SetUp,
-    Shuffled,
-    Triggered,
-    TurnPassed,
-)
+from blackpoker.compiler.paths import is_path
+from blackpoker.runtime.engine.events import Event
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
-from blackpoker.runtime.engine.refs import player_name
+from blackpoker.runtime.engine.refs import player_name, result_name
 from blackpoker.runtime.engine.state import PLAYERS
-from blackpoker.runtime.engine.zones import label
+from blackpoker.runtime.play.event_text import record
 from blackpoker.runtime.play.regulation import Dealt, Setup
 from blackpoker.runtime.play.roster import recorded_problem
 from blackpoker.runtime.play.source import (
@@ -123,39 +111,9 @@ def log_lines(
         header[EXTRA] = listed
     if dealt is not None:
         header[REGULATION] = dealt.record(folder)
-    end = {"event": "end", "decisions": game.decisions, "result": game.result, "state": game.state_hash()}
-    return [header, *map(event_json, game.events), end]
-
-
-def event_json(event: Event) -> dict[str, Any]:
-    """A log line of an event: players as p1 / p2, cards and options in the notation."""
-    match event:
-        case SetUp(first):
-            return {"event": "setup", "first": player_name(first)}
-        case Decided(player, index, option):
-            return {"event": "decision", "player": player_name(player), "index": index, "option": str(option)}
-        case Requested(player, action, indirect):
-            line = {"event": "request", "player": player_name(player), "action": action}
-            return {**line, "indirect": True} if indirect else line
-        case Triggered(player, action):
-            return {"event": "triggered", "player": player_name(player), "action": action}
-        case Resolved(player, action):
-            return {"event": "resolved", "player": player_name(player), "action": action}
-        case Discarded(action):
-            return {"event": "discarded", "action": action}
-        case Negated(action):
-            return {"event": "negated", "action": action}
-        case Revealed(cards):
-            return {"event": "reveal", "cards": [label(c) for c in cards]}
-        case Shuffled(player):
-            return {"event": "shuffled", "player": player_name(player)}
-        case LostTarget(action):
-            return {"event": "lost_target", "action": action}
-        case TurnPassed(player, turn):
-            return {"event": "turn", "player": player_name(player), "turn": turn}
-        case GameOver(result):
-            return {"event": "result", "result": result}
-    assert_never(event)
+    result = None if game.result is None else result_name(game.result)
+    end = {"event": "end", "decisions": game.decisions, "result": result, "state": game.state_hash()}
+    return [header, *map(record, game.events), end]
 
 
 def log_text(
@@ -173,7 +131,7 @@ def log_text(
 @dataclass(frozen=True, slots=True)
 class Replayed:
     decisions: int
-    result: str | None
+    result: str | None  # printed, as the log's end line has it
     state: str
 
 
@@ -251,7 +209,8 @@ def replay(
             watch(game, options[index])
     if checked < len(body):
         raise body[checked].error("the replay does not produce this event")
-    replayed = Replayed(game.decisions, game.result, game.state_hash())
+    result = None if game.result is None else result_name(game.result)
+    replayed = Replayed(game.decisions, result, game.state_hash())
     for key in END_FIELDS:
         logged, got = end.data[key], getattr(replayed, key)
         if logged != got:
@@ -497,7 +456,7 @@ def _recorded(
 def _match(produced: list[Event], body: list[_Line], end: _Line, start: int) -> int:
     """Compare the events the replay produced from `start` on with the logged ones."""
     for position in range(start, len(produced)):
-        event = event_json(produced[position])
+        event = record(produced[position])
         if position >= len(body):
             raise end.error(
                 f"the replay goes on with {json.dumps(event, ensure_ascii=False)} but the log ends"

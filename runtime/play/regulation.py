@@ -17,7 +17,7 @@ from typing import Any
 
 from blackpoker.compiler.documents.deck import Deck
 from blackpoker.compiler.documents.regulation import Additions, Count, Frame, Option, Regulation
-from blackpoker.runtime.engine.refs import player_name
+from blackpoker.runtime.engine.refs import Result, player_name, result_name
 from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.state import PLAYERS
 from blackpoker.runtime.engine.zones import card, deck_ids
@@ -176,7 +176,7 @@ class Played:
     """One game of a match: the decks used (indexes into each player's decks) and the winner."""
 
     decks: tuple[int, int]
-    result: str | None  # p1, p2, draw; None: the game failed
+    result: Result | None  # None: the game failed
 
 
 class Match:
@@ -196,11 +196,11 @@ class Match:
         return failed or max(self.wins) >= self.setup.wins or len(self.games) >= self.setup.games
 
     @property
-    def result(self) -> str | None:
+    def result(self) -> Result | None:
         if any(g.result is None for g in self.games):
             return None
         won = [p for p in PLAYERS if self.wins[p] >= self.setup.wins]
-        return player_name(won[0]) if won else "draw"
+        return Result.won_by(won[0]) if won else Result.DRAW
 
     def usable(self, player: int) -> list[int]:
         """The player's decks that may still be used: none that won a game (§5.2.1)."""
@@ -210,13 +210,14 @@ class Match:
         """Why the next game cannot be played with these decks (indexes): the match is over,
         or a deck won an earlier game (§5.2.1); None when it can."""
         if self.over:
-            return f"the match is over after {len(self.games)} games ({self.result} won)"
+            printed = "none" if self.result is None else result_name(self.result)
+            return f"the match is over after {len(self.games)} games ({printed} won)"
         for p in PLAYERS:
             if decks[p] in self.retired[p]:
                 won = next(
                     n
                     for n, g in enumerate(self.games, 1)
-                    if g.decks[p] == decks[p] and g.result == player_name(p)
+                    if g.decks[p] == decks[p] and g.result is Result.won_by(p)
                 )
                 return (
                     f"{player_name(p)}'s deck {decks[p] + 1} won game {won}: a deck that won a game is not "
@@ -229,10 +230,10 @@ class Match:
         picks = [self.rng.choice(self.usable(p)) for p in PLAYERS]
         return picks[0], picks[1]
 
-    def record(self, decks: tuple[int, int], result: str | None) -> None:
+    def record(self, decks: tuple[int, int], result: Result | None) -> None:
         self.games.append(Played(decks, result))
         for p in PLAYERS:
-            if result == player_name(p):
+            if result is Result.won_by(p):
                 self.wins[p] += 1
                 if self.setup.retire:
                     self.retired[p].add(decks[p])

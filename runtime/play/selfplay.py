@@ -7,23 +7,29 @@ import gc
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from blackpoker.compiler.outputs import write_whole
 from blackpoker.runtime.engine.errors import EngineError
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.options import RequestOption
+from blackpoker.runtime.engine.refs import Result
 from blackpoker.runtime.engine.rules import Rules, rules_of
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.agents import Agent, decide
-from blackpoker.runtime.play.log import log_text
-from blackpoker.runtime.play.regulation import Dealt, Match, Setup
 from blackpoker.runtime.play.roster import make_agent
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.rules.model import RuleSet, Visibility
+
+if TYPE_CHECKING:
+    from blackpoker.runtime.play.regulation import Dealt, Setup
+
+# A run without logs or a regulation loads neither their modules nor, through them, the
+# compiler's readers: they are imported where a game writes its log or a match is dealt.
 
 DECISION_CAP = 5_000
 YOUNG_THRESHOLD = 10_000  # allocations between collections of the youngest generation during a run
@@ -37,15 +43,6 @@ class Checks(Enum):
     EVERY = "every"  # after every decision: the first decision that broke one, even if later repaired
 
 
-@dataclass
-class Tally:
-    games: int = 0
-    completed: int = 0  # finished with a result before the decision cap
-    decisions: int = 0
-    results: dict[str, int] = field(default_factory=lambda: {"p1": 0, "p2": 0, "draw": 0})
-    failures: list[str] = field(default_factory=list)
-
-
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     """What a simulation keeps of one game: small and picklable, so worker processes return it."""
@@ -53,7 +50,7 @@ class GameRecord:
     index: int
     seed: int
     first: int  # the player who started (set-up decides)
-    result: str | None  # p1 / p2 / draw; None when the game crashed or reached the decision cap
+    result: Result | None  # None when the game crashed or reached the decision cap
     turns: int
     decisions: int
     uses: tuple[tuple[str, int, int], ...]  # (action id, player, requests by that player's decisions)
@@ -153,13 +150,6 @@ def seated_agents(names: tuple[str, str], rules: RuleSet | None, seed: int) -> t
     return make_agent(names[0], rules, seed * 2 + 1), make_agent(names[1], rules, seed * 2 + 2)
 
 
-def play_random(rules: RuleSet | Rules, seed: int, *, check: bool = True, cap: int = DECISION_CAP) -> Game:
-    """One game between two seeded random agents; the game and agents derive from `seed`."""
-    game = Game.new(rules, seed, check=check)
-    play(game, random_agents(seed), cap)
-    return game
-
-
 def play_game(
     rules: RuleSet | Rules,
     agents: tuple[str, str],
@@ -198,6 +188,8 @@ def play_game(
     # read from the turn player and the turns played since
     first = game.state.turn_player ^ ((game.state.turn - 1) & 1)
     if log is not None:
+        from blackpoker.runtime.play.log import log_text
+
         # into a --logs folder checked new or empty before the run (compiler/outputs.py)
         write_whole(log, log_text(log, game, [a.name for a in seated], source, dealt))
     return GameRecord(
@@ -218,20 +210,6 @@ def log_width(games: int) -> int:
     return max(4, len(str(games - 1)))
 
 
-def tally(records: Sequence[GameRecord]) -> Tally:
-    """The totals of a run (decisions count every game that did not crash)."""
-    total = Tally(games=len(records))
-    for record in records:
-        if record.result is not None:
-            total.completed += 1
-            total.results[record.result] += 1
-        if record.crash is None:
-            total.decisions += record.decisions
-        if record.failure is not None:
-            total.failures.append(record.failure)
-    return total
-
-
 def play_match(
     rules: Rules,
     setup: Setup,
@@ -250,6 +228,8 @@ def play_match(
     and picked from the match's own seed, and game k plays with seed game_seed(match seed, k).
     With `logs`, each game's log goes there: game-INDEX.jsonl for a match's first game alone,
     match-INDEX-game-K.jsonl (K from 1) for the games of a whole match."""
+    from blackpoker.runtime.play.regulation import Dealt, Match
+
     number = game_seed(seed, index)
     match = Match(setup, random.Random(number))
     records: list[GameRecord] = []

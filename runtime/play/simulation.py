@@ -14,9 +14,9 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from multiprocessing import resource_tracker
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from blackpoker.runtime.engine.rules import Rules, rules_of
-from blackpoker.runtime.play.regulation import Setup
 from blackpoker.runtime.play.selfplay import (
     DECISION_CAP,
     Checks,
@@ -28,6 +28,9 @@ from blackpoker.runtime.play.selfplay import (
 )
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.rules.model import RuleSet
+
+if TYPE_CHECKING:
+    from blackpoker.runtime.play.regulation import Setup
 
 # RulesSource is part of this module's interface: a Plan is made from one.
 __all__ = ["CHUNKS_PER_JOB", "Plan", "RulesSource", "chunks", "play_games", "run", "run_all"]

@@ -9,10 +9,13 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from blackpoker.compiler.documents.extra import EXTRA_FORMAT
-from blackpoker.compiler.environment import Environment, is_path
+from blackpoker.compiler.paths import is_path
 from blackpoker.runtime.rules.model import RuleSet
+
+if TYPE_CHECKING:
+    from blackpoker.compiler.environment import Environment
 
 # The header keys of the files a rule set was compiled from (the last: the list file a local
 # rule's `extra:` names), and of a built-in extra list.
@@ -33,7 +36,7 @@ class RulesSource:
     extra: str | None = None  # the extra format's list: a built-in one's id or a file (default: the newest)
 
     def compile(self, env: Environment | None = None) -> RuleSet:
-        return (env or Environment()).compile(self.edition, self.format, self.rules, self.extra)
+        return (env or _environment()).compile(self.edition, self.format, self.rules, self.extra)
 
     def files(self, env: Environment | None = None) -> dict[str, Path]:
         """The files behind the rule set, by header key: an edition file, a local-rule file and
@@ -42,18 +45,28 @@ class RulesSource:
         found |= {EXTRA_FILE: Path(self.extra)} if self.extra is not None and is_path(self.extra) else {}
         if self.rules is None:
             return found
-        listed = (env or Environment()).extra_file(self.rules)
+        listed = (env or _environment()).extra_file(self.rules)
         return found | {RULES_FILE: self.rules} | ({RULES_EXTRA_FILE: listed} if listed is not None else {})
 
     def builtin_extra(self, env: Environment | None = None) -> str | None:
         """The id of the built-in extra list the extra format plays (the one named, or the
         edition's newest, which a later release may change); None for a file or another format."""
+        from blackpoker.compiler.documents.extra import EXTRA_FORMAT
+
         if self.format != EXTRA_FORMAT.id or self.rules is not None:
             return None
         if self.extra is not None:
             return None if is_path(self.extra) else self.extra
-        newest = (env or Environment()).builtin_extras(self.edition)
+        newest = (env or _environment()).builtin_extras(self.edition)
         return newest[0].stem if newest else None
+
+
+def _environment() -> Environment:
+    """The compiler, imported when a source is compiled or its files are looked up: a run
+    handed its compiled rule set (a cache hit, a worker) loads no parser."""
+    from blackpoker.compiler.environment import Environment
+
+    return Environment()
 
 
 def file_record(path: Path, folder: Path) -> dict[str, str]:

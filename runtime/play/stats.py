@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from blackpoker.runtime.engine.refs import player_name
+from blackpoker.runtime.engine.refs import Result, player_name
 from blackpoker.runtime.play.distributions import normal_two_sided, t_quantile, t_two_sided
 from blackpoker.runtime.play.selfplay import GameRecord
 from blackpoker.runtime.rules.model import RuleSet
@@ -276,11 +276,11 @@ def summarize(
     finished = [r for r in records if r.result is not None]
     done = len(finished)
 
-    def wins(who: str | None) -> int:
-        return sum(1 for r in finished if r.result == who)
+    def wins(who: Result) -> int:
+        return sum(1 for r in finished if r.result is who)
 
-    first = sum(1 for r in finished if r.result == player_name(r.first))
-    second = sum(1 for r in finished if r.result == player_name(1 - r.first))
+    first = sum(1 for r in finished if r.result is Result.won_by(r.first))
+    second = sum(1 for r in finished if r.result is Result.won_by(1 - r.first))
     turns = sorted(r.turns for r in finished)
     return Summary(
         rules.edition.id,
@@ -292,11 +292,11 @@ def summarize(
         done,
         sum(r.decisions for r in records if r.crash is None),
         seconds,
-        Rate(wins("p1"), done),
-        Rate(wins("p2"), done),
+        Rate(wins(Result.P1_WINS), done),
+        Rate(wins(Result.P2_WINS), done),
         Rate(first, done),
         Rate(second, done),
-        Rate(wins("draw"), done),
+        Rate(wins(Result.DRAW), done),
         Spread.of(turns),
         Spread.of(sorted(r.decisions for r in finished)),
         tuple(sorted(Counter(turns).items())),
@@ -317,7 +317,7 @@ def _actions(finished: Sequence[GameRecord], rules: RuleSet) -> tuple[ActionUse,
         for action, player, n in record.uses:
             in_game[action] += n
             users[action] += 1
-            winners[action] += record.result == player_name(player)
+            winners[action] += record.result is Result.won_by(player)
         games.update(in_game.keys())
         uses.update(in_game)
         squares.update({action: n * n for action, n in in_game.items()})
@@ -339,10 +339,11 @@ def _trumps(finished: Sequence[GameRecord], rules: RuleSet) -> tuple[TrumpUse, .
         for card, player, up in record.trumps:
             if up:
                 owners[card] += 1
-                winners[card] += record.result == player_name(player)
+                winners[card] += record.result is Result.won_by(player)
+    printed = [(str(t.card), t) for t in rules.trumps]  # a game record names its trumps printed
     return tuple(
-        TrumpUse(t.card, t.name, placed[t.card], opened[t.card], Rate(winners[t.card], owners[t.card]))
-        for t in rules.trumps
+        TrumpUse(card, t.name, placed[card], opened[card], Rate(winners[card], owners[card]))
+        for card, t in printed
     )
 
 
@@ -394,7 +395,7 @@ class MatchSummary:
             for player in (0, 1):
                 deck = record.decks[player] if record.decks else 0
                 used[player, deck] += 1
-                won[player, deck] += record.result == player_name(player)
+                won[player, deck] += record.result is Result.won_by(player)
         decks = tuple(
             DeckUse(player_name(p), names[p][d], Rate(won[p, d], used[p, d]))
             for p in (0, 1)
@@ -405,9 +406,9 @@ class MatchSummary:
             regulation,
             len(by_match),
             n,
-            Rate(results["p1"], n),
-            Rate(results["p2"], n),
-            Rate(results["draw"], n),
+            Rate(results[Result.P1_WINS], n),
+            Rate(results[Result.P2_WINS], n),
+            Rate(results[Result.DRAW], n),
             Spread.of(sorted(len(games) for games in done)),
             decks if any(len(mine) > 1 for mine in names) else (),
         )
@@ -425,7 +426,7 @@ class MatchSummary:
         }
 
 
-def _match_result(games: Sequence[GameRecord], wins: int) -> str:
+def _match_result(games: Sequence[GameRecord], wins: int) -> Result:
     """The player who won `wins` games; else a draw."""
     won = Counter(g.result for g in games)
-    return next((p for p in ("p1", "p2") if won[p] >= wins), "draw")
+    return next((r for r in (Result.P1_WINS, Result.P2_WINS) if won[r] >= wins), Result.DRAW)

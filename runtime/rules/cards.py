@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, IntEnum
 from functools import total_ordering
 from typing import Any
 
@@ -50,6 +50,37 @@ def rank_label(rank: int) -> str:
 # The rank a label names, or None; only exact labels count ("1" and "02" are not ranks).
 # A bound dict.get: the notation parser calls it for every rank it reads.
 rank_from_label: Callable[[str], int | None] = _LABEL_RANKS.get
+
+
+class Rank(IntEnum):
+    """A rank as a program names it (`ranks: [Joker, A, J]`): the card's number, a Joker 0.
+    An int, so it compares with `Card.rank` as it is; printed as the data writes it."""
+
+    JOKER = JOKER_RANK
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+
+    def __str__(self) -> str:
+        return "Joker" if self is Rank.JOKER else _RANK_LABELS[self.value]
+
+    @classmethod
+    def parse(cls, text: str) -> Rank:
+        """The rank the data names: Joker, A, 2 … 10, J, Q, K (the schema checks the word)."""
+        found = JOKER_RANK if text == "Joker" else rank_from_label(text)
+        if found is None:
+            raise ValueError(f"not a rank: {text!r}; write Joker, A, 2–10, J, Q or K")
+        return cls(found)
 
 
 @dataclass(frozen=True, order=True, slots=True)

@@ -12,6 +12,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
+from blackpoker.runtime.rules.cards import Card, Rank, Suit
 from blackpoker.runtime.rules.cost import Cost
 from blackpoker.runtime.rules.enums import Face
 from blackpoker.runtime.rules.frozen import rebuilt
@@ -118,7 +119,7 @@ class When(StrEnum):
 class CharacterTrigger:
     when: When
     request: str
-    for_each_card: tuple[str, ...] = ()  # once per card of these ranks (none: once)
+    for_each_card: tuple[Rank, ...] = ()  # once per card of these ranks (none: once)
     action: str = ""  # with `requested`: the action whose request triggers it
     targets_card: bool = False  # each request targets its card (切札再生 of the summoned J)
 
@@ -160,7 +161,7 @@ class Character:
     untargetable_by: tuple[str, ...] = ()
     must_attack: bool = False  # an attacker whenever it can be, on its owner's turn (巨人)
     bulwark_proof: bool = False  # 防壁の効果によって墓地に移されない
-    suits: tuple[str, ...] = ()  # ♠兵士としても♡兵士としても扱う: its suits whatever its cards
+    suits: tuple[Suit, ...] = ()  # ♠兵士としても♡兵士としても扱う: its suits whatever its cards
 
     def targetable_by(self, action_id: str) -> bool:
         return not self.untargetable and action_id not in self.untargetable_by
@@ -327,7 +328,7 @@ class TrumpRule:
     """A card whose ability is on while it lies face up in its owner's trump zone (extra
     format): the actions the ability grants."""
 
-    card: str  # ♠A
+    card: Card  # ♠A
     id: str
     name: str
     actions: tuple[str, ...]  # in the rule set

@@ -1,6 +1,8 @@
 """Effect programs as a typed tree: one frozen node class per primitive and per value form.
 
-Nodes hold only tuples, strings, ints, enums and other nodes, so a rule set pickles. Each
+Nodes hold only tuples, strings, ints, enums, cards and other nodes, so a rule set pickles;
+cards, suits and ranks are `cards.Card`, `cards.Suit` and `cards.Rank`, printed back as the
+data writes them only where a node is printed (`written`, the compiled JSON). Each
 field knows where it is written in the document (`at`, relative to its node), which gives
 the one walker its paths: `Node.children()` is derived from the dataclass fields, and
 `walk()` yields every node with its document path, for located errors.
@@ -17,7 +19,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum, StrEnum
 from typing import Any, ClassVar
 
-from blackpoker.runtime.rules.cards import rank_label
+from blackpoker.runtime.rules.cards import Card, Rank, Suit, rank_label
 from blackpoker.runtime.rules.cost import Cost
 from blackpoker.runtime.rules.enums import Face
 
@@ -150,13 +152,14 @@ class CardRange(Node):
     """A card filter written as a key spec's one card, `♠2〜10` or `♢J〜K` (suit optional, A=1 …
     K=13): the cards of that suit whose number lies in the range; never a Joker."""
 
-    suit: str | None = field(default=None, metadata=at())
+    suit: Suit | None = field(default=None, metadata=at())
     low: int = field(metadata=at())
     high: int = field(metadata=at())
 
     def __str__(self) -> str:
         low, high = rank_label(self.low), rank_label(self.high)
-        return f"{self.suit or ''}{low if low == high else f'{low}〜{high}'}"
+        suit = "" if self.suit is None else self.suit.value
+        return f"{suit}{low if low == high else f'{low}〜{high}'}"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -181,7 +184,7 @@ class Pile(Node):
     face: Face | None = field(default=None, metadata=at("face"))
     suit_of: Name | None = field(default=None, metadata=at("suit_of"))
     rank_of: Name | None = field(default=None, metadata=at("rank_of"))
-    card: str | None = field(default=None, metadata=at("card"))
+    card: Card | None = field(default=None, metadata=at("card"))
     match: CardRange | None = field(default=None, metadata=at("match"))
 
 
@@ -192,7 +195,7 @@ class Only(Node):
     lying so in their zone (切札破壊: the target, face up, of the key's suit and number)."""
 
     of: Name = field(metadata=at("of"))
-    card: str | None = field(default=None, metadata=at("card"))
+    card: Card | None = field(default=None, metadata=at("card"))
     face: Face | None = field(default=None, metadata=at("face"))
     suit_of: Name | None = field(default=None, metadata=at("suit_of"))
     rank_of: Name | None = field(default=None, metadata=at("rank_of"))
@@ -212,7 +215,7 @@ Cards = Name | Field | Pile | Only | Join
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Sum(Node):
     of: Name = field(metadata=at("sum"))
-    suit: str | None = field(default=None, metadata=at("suit"))
+    suit: Suit | None = field(default=None, metadata=at("suit"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -251,7 +254,7 @@ class RankCount(Node):
     """{ranks: [A], as: 11, else: 1}: a card of these ranks counts `as`, or `else` when `as`
     would take the running total past the limit."""
 
-    ranks: tuple[str, ...] = field(metadata=at("ranks"))
+    ranks: tuple[Rank, ...] = field(metadata=at("ranks"))
     value: int = field(metadata=at("as"))
     fallback: int | None = field(default=None, metadata=at("else"))
 
@@ -315,7 +318,7 @@ class FaceUp(Node):
 
     prefix: ClassVar[PathKey] = ("face_up",)
     zone: str = field(metadata=at("zone"))
-    card: str = field(metadata=at("card"))
+    card: Card = field(metadata=at("card"))
     player: PlayerRef = field(default=Player(name=PlayerName.YOU), metadata=at("player"))
 
 
@@ -395,7 +398,7 @@ class Choose(Step):
     face: Face | None = field(default=None, metadata=at("face"))  # only cards lying so (a trump)
     suit_of: Name | None = field(default=None, metadata=at("suit_of"))  # only a suit of these cards
     rank_of: Name | None = field(default=None, metadata=at("rank_of"))  # only a number of these cards
-    card: str | None = field(default=None, metadata=at("card"))  # only this card (♡4)
+    card: Card | None = field(default=None, metadata=at("card"))  # only this card (♡4)
     match: CardRange | None = field(default=None, metadata=at("match"))  # only cards so (♠2〜10)
 
 
@@ -599,7 +602,7 @@ class Request(Step):
     action: str = field(metadata=at("action"))
     target: Name | None = field(default=None, metadata=at("target"))
     key: Name | None = field(default=None, metadata=at("key"))
-    virtual_key: tuple[str, ...] = field(default=(), metadata=at("virtual_key"))
+    virtual_key: tuple[Card, ...] = field(default=(), metadata=at("virtual_key"))
     then_pass: bool = field(default=False, metadata=at("then_pass"))
     short: Shorthand = field(default=False, metadata=at())
 
@@ -633,7 +636,7 @@ class Haste(Node):
     one of its cards has one of those ranks)."""
 
     label: str = field(metadata=at("label"))
-    ranks: tuple[str, ...] = field(default=(), metadata=at("ranks"))
+    ranks: tuple[Rank, ...] = field(default=(), metadata=at("ranks"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -668,7 +671,7 @@ class DigUntil(Step):
     op = "dig_until"
     prefix = ("dig_until",)
     player: PlayerRef = field(metadata=at("player"))
-    ranks: tuple[str, ...] = field(metadata=at("ranks"))
+    ranks: tuple[Rank, ...] = field(metadata=at("ranks"))
     as_: Binding = field(metadata=at("as"))
 
 
@@ -729,7 +732,7 @@ class TriggeredBy(Node):
     resolved: str | None = field(default=None, metadata=at("resolved"))
     requested: str | None = field(default=None, metadata=at("requested"))
     event: Event | None = field(default=None, metadata=later("event"))
-    card: str | None = field(default=None, metadata=later("card"))
+    card: Card | None = field(default=None, metadata=later("card"))
     player: PlayerName = field(default=PlayerName.TURN_PLAYER, metadata=at("player"))
     cond: Condition | None = field(default=None, metadata=at("if"))
 
@@ -751,7 +754,7 @@ class CausedBy(Node):
 
     prefix: ClassVar[PathKey] = ("caused_by",)
     type: str | None = field(default=None, metadata=at("type"))
-    suit: str | None = field(default=None, metadata=at("suit"))
+    suit: Suit | None = field(default=None, metadata=at("suit"))
     kind: str | None = field(default=None, metadata=at("kind"))
 
 
@@ -839,7 +842,7 @@ class PreventDamage(Ability):
     word = "prevent_damage"
     prefix = ("prevent_damage",)
     by: PlayerName = field(default=PlayerName.OPPONENT, metadata=at("by"))
-    key_suit: str | None = field(default=None, metadata=at("key_suit"))
+    key_suit: Suit | None = field(default=None, metadata=at("key_suit"))
     cond: Condition | None = field(default=None, metadata=at("if"))
 
 
@@ -879,6 +882,8 @@ def branches(step: Step) -> tuple[tuple[PathKey, Steps], ...]:
 def written(value: Any) -> Any:
     """A node as it is written in the data (what parsing reads back to the same node), the
     fields at their defaults left out: what an explanation quotes to the rules' author."""
+    if isinstance(value, Card | Rank):  # as the data writes them: ♡4, Joker, A
+        return str(value)
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, tuple):

@@ -18,6 +18,7 @@ from blackpoker.runtime.engine.refs import (
     OptionTarget,
     PlayerRef,
     player_name,
+    result_name,
 )
 from blackpoker.runtime.engine.view import CharacterView, RequestView, View
 from blackpoker.runtime.engine.zones import card, label
@@ -64,7 +65,7 @@ def board_json(game: Game, seen: View) -> Json:
         "players": players,
         "stage": [_request(game, r) for r in seen.stage],
         "resolving": [_request(game, r) for r in seen.resolving],
-        "result": seen.result,
+        "result": None if seen.result is None else result_name(seen.result),
     }
 
 

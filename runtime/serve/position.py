@@ -23,7 +23,9 @@ from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.source import RulesSource
-from blackpoker.runtime.scenario.scenario import PLAYER_KEYS, UNKNOWN, UNKNOWN_SEED, character_text
+from blackpoker.runtime.scenario.expect import character_text
+from blackpoker.runtime.scenario.scenario import PLAYER_KEYS
+from blackpoker.runtime.scenario.unknown import UNKNOWN, UNKNOWN_SEED
 
 UNKNOWN_SEEDS = 2**31  # a fresh seed per export: the unknown cards are no real ones
 

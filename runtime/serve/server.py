@@ -1,5 +1,6 @@
-"""The HTTP side of `blackpoker serve`: the standard library's ThreadingHTTPServer, pages from
-the site's Jinja templates (autoescaped), assets shipped in the package (site/static/app/), and
+"""The HTTP side of `blackpoker serve`: the standard library's ThreadingHTTPServer, the app's
+page from its Jinja template (autoescaped) and its script and style sheet, all shipped in the
+package beside this module (app/), and
 a JSON API: the routes are the table ROUTES. Every error is a JSON `{"error": …}` with a 4xx
 status (5xx only for a fault of the server itself, never with a traceback); a refused request
 changes nothing.
@@ -35,12 +36,14 @@ from blackpoker.runtime.play.roster import AGENTS, make_agent
 from blackpoker.runtime.play.source import RulesSource, ServedFiles
 from blackpoker.runtime.rules.diagnostics import Diagnostic
 from blackpoker.runtime.rules.model import RuleSet
-from blackpoker.runtime.scenario.scenario import build, load
+from blackpoker.runtime.scenario.build import build
+from blackpoker.runtime.scenario.load import load
 from blackpoker.runtime.serve.board import Json
 from blackpoker.runtime.serve.limits import Connections, Deadline, Limits, served_agent
 from blackpoker.runtime.serve.replays import UPLOAD_NAME, WHO, Replay
 from blackpoker.runtime.serve.session import Refusal, Session, Steps
-from blackpoker.site.render import environment
+from jinja2 import Environment as Pages
+from jinja2 import PackageLoader, StrictUndefined, select_autoescape
 
 MAX_BODY = 8 * 1024 * 1024  # a command log of a whole game is a few hundred KiB
 MAX_SESSIONS = 64  # games and replays kept; the oldest is dropped first
@@ -351,7 +354,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _asset(self, match: re.Match[str], url: SplitResult) -> None:
         name = match.group(1)
-        data = resources.files("blackpoker.site").joinpath("static", "app", name).read_bytes()
+        data = resources.files("blackpoker.runtime.serve").joinpath("app", name).read_bytes()
         self._send(data, ASSETS[name] + "; charset=utf-8")
 
     def _new_game(self, match: re.Match[str], url: SplitResult) -> None:
@@ -420,7 +423,7 @@ class Handler(BaseHTTPRequestHandler):
             raise Refusal(400, f"not a JSON body: {error}") from None
 
     def _page(self, kind: str, key: str) -> None:
-        html = environment().get_template("app.html").render(kind=kind, key=key)
+        html = self.server.pages.get_template("app.html").render(kind=kind, key=key)
         self._send(html.encode(), "text/html; charset=utf-8")
 
     def _json(self, data: Json, status: int = 200) -> None:
@@ -451,6 +454,11 @@ class Server(ThreadingHTTPServer):
     def __init__(self, address: tuple[str, int], app: App) -> None:
         super().__init__(address, Handler)
         self.app = app
+        self.pages = Pages(  # the app's one page, in its kinds (lobby, play, replay)
+            loader=PackageLoader("blackpoker.runtime.serve", "app"),
+            autoescape=select_autoescape(["html"]),
+            undefined=StrictUndefined,
+        )
         self.limits = app.limits
         self.connections = Connections(app.limits)
 

@@ -118,7 +118,7 @@ class Session:
         the rule it breaks."""
         with self.lock:
             self._menu(seat, Steps(decision))  # the decision's and the seat's checks
-            found = command_option(self.game, seat, view(self.game, seat).options, text)
+            found = command_option(view(self.game, seat), text)
             if isinstance(found, str):
                 raise Refusal(400, found)
             return self._play(seat, found)

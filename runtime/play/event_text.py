@@ -1,0 +1,116 @@
+"""The one printer of the engine's events (runtime/engine/events.py), for every reader.
+
+One walk (`record`) turns an event into its record: the command log's line, players as
+p1 / p2, cards and options in the notation. The other readers print that record with a table
+of their own words, one template per kind of event (`in_words`):
+
+* `SCENARIO`: the English words of a scenario's `expect: {events: […]}` (docs/scenarios.md);
+* `TABLE`: the Japanese lines a person at the table reads (`blackpoker play`, `serve`).
+
+A kind missing from a table is not said there (a scenario's decisions are its commands; a
+person sees a decision as it is made, runtime/play/chronicle.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any, assert_never
+
+from blackpoker.runtime.engine.events import (
+    Decided,
+    Discarded,
+    Event,
+    GameOver,
+    LostTarget,
+    Negated,
+    Requested,
+    Resolved,
+    Revealed,
+    SetUp,
+    Shuffled,
+    Triggered,
+    TurnPassed,
+)
+from blackpoker.runtime.engine.refs import player_name, result_name
+from blackpoker.runtime.engine.rules import Rules
+from blackpoker.runtime.engine.zones import label
+
+
+def record(event: Event) -> dict[str, Any]:
+    """The event as a command log's line holds it (the log's format: docs/engine.md)."""
+    match event:
+        case SetUp(first):
+            return {"event": "setup", "first": player_name(first)}
+        case Decided(player, index, option):
+            return {"event": "decision", "player": player_name(player), "index": index, "option": str(option)}
+        case Requested(player, action, indirect):
+            line = {"event": "request", "player": player_name(player), "action": action}
+            return {**line, "indirect": True} if indirect else line
+        case Triggered(player, action):
+            return {"event": "triggered", "player": player_name(player), "action": action}
+        case Resolved(player, action):
+            return {"event": "resolved", "player": player_name(player), "action": action}
+        case Discarded(action):
+            return {"event": "discarded", "action": action}
+        case Negated(action):
+            return {"event": "negated", "action": action}
+        case Revealed(cards):
+            return {"event": "reveal", "cards": [label(c) for c in cards]}
+        case Shuffled(player):
+            return {"event": "shuffled", "player": player_name(player)}
+        case LostTarget(action):
+            return {"event": "lost_target", "action": action}
+        case TurnPassed(player, turn):
+            return {"event": "turn", "player": player_name(player), "turn": turn}
+        case GameOver(result):
+            return {"event": "result", "result": result_name(result)}
+    assert_never(event)
+
+
+# A template per kind of record; `request indirect`: a request an effect made, `resolved
+# direct`: the resolution of a request a player made (an effect's request, such as ドロー for
+# the turn player, is its controller's, not said to be theirs). Fields: the record's, and
+# `name` (the action's printed name) and `cards` (space-separated).
+SCENARIO = {
+    "setup": "first {first}",
+    "request": "requested {name} by {player}",
+    "request indirect": "requested {name} by {player} (indirect)",
+    "triggered": "triggered {name} by {player}",
+    "discarded": "discarded {name}",
+    "negated": "negated {name}",
+    "reveal": "revealed {cards}",
+    "shuffled": "shuffled {player}",
+    "lost_target": "lost {name}",
+    "resolved": "resolved {name} by {player}",
+    "resolved direct": "resolved {name} by {player}",
+    "turn": "turn {turn} {player}",
+    "result": "result {result}",
+}
+TABLE = {
+    "setup": "{first}が先攻",
+    "turn": "── ターン{turn}: {player}のターン ──",
+    "reveal": "  · 公開: {cards}",
+    "shuffled": "  · {player}のライフをシャッフル",
+    "lost_target": "  · {name}は対象を失い、効果なし",
+    "request indirect": "  · 効果で{name}が起きた",
+    "triggered": "  · {name}が誘発",
+    "resolved": "  · {name}を解決",
+    "resolved direct": "  · {player}の{name}を解決",
+    "discarded": "  · {name}は捨てられた",
+    "negated": "  · {name}は打ち消された",
+}
+
+
+def in_words(rules: Rules, event: Event, words: dict[str, str]) -> str | None:
+    """The event in `words` (SCENARIO or TABLE), or None where they say nothing of it."""
+    line = record(event)
+    kind = line["event"]
+    action = rules.action(line["action"]) if "action" in line else None
+    if line.get("indirect"):
+        kind += " indirect"
+    elif kind == "resolved" and action is not None and action.direct:
+        kind += " direct"
+    template = words.get(kind)
+    if template is None:
+        return None
+    name = "" if action is None else action.name
+    return template.format_map({**line, "name": name, "cards": " ".join(line.get("cards", ()))})

@@ -1,0 +1,69 @@
+"""Cards, suits, ranks and results are values inside the compiled program and the engine; text
+is made from them only at the edges (the compiled JSON, logs, reports), as it was printed before."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from blackpoker.compiler import compile
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT
+from blackpoker.compiler.emit_json import ruleset_json
+from blackpoker.compiler.environment import Environment
+from blackpoker.runtime.engine.events import GameOver
+from blackpoker.runtime.engine.flow import _win_check
+from blackpoker.runtime.engine.game import Game, snapshot
+from blackpoker.runtime.engine.refs import Result, result_name, result_named
+from blackpoker.runtime.engine.rules import Rules
+from blackpoker.runtime.play.event_text import record
+from blackpoker.runtime.rules.cards import Card, Rank, Suit
+from blackpoker.runtime.rules.program import DigUntil, FaceUp, walk, walk_steps, written
+from editions_support import EDITIONS
+
+
+def test_a_rank_reads_and_prints_as_the_data_writes_it() -> None:
+    words = ["Joker", "A", *map(str, range(2, 11)), "J", "Q", "K"]
+    assert [str(Rank.parse(w)) for w in words] == words
+    assert [int(Rank.parse(w)) for w in words] == list(range(14))
+    assert Rank.parse("A") == Card.parse("♠A").rank  # an int: compared with a card's rank as it is
+    for bad in ("1", "a", "11", ""):
+        with pytest.raises(ValueError, match="not a rank"):
+            Rank.parse(bad)
+
+
+def test_results_are_typed_and_print_as_logs_always_did() -> None:
+    assert [result_name(r) for r in Result] == ["p1", "p2", "draw"]
+    assert all(result_named(result_name(r)) is r for r in Result) and result_named("p3") is None
+    assert [Result.won_by(seat).winner for seat in (0, 1)] == [0, 1] and Result.DRAW.winner is None
+    assert all(Result)  # a win of seat 0 is still a result
+
+
+def test_both_players_out_of_life_is_a_draw_printed_as_draw() -> None:
+    game = Game.new(Rules(compile(EDITIONS[0], "lite")), 1, events=[])
+    for side in game.state.players:
+        side.life.clear()
+    _win_check(game)
+    assert game.result is Result.DRAW
+    assert snapshot(game.state)["result"] == "draw"
+    assert game.events is not None and game.events[-1] == GameOver(Result.DRAW)
+    assert record(game.events[-1]) == {"event": "result", "result": "draw"}
+
+
+def test_the_program_holds_cards_and_ranks_and_the_json_prints_them() -> None:
+    env = Environment()
+    extra = next(e for e in EDITIONS if env.builtin_extras(e))
+    ruleset = env.compile(extra, EXTRA_FORMAT.id)
+    faces = [
+        n for a in ruleset.actions if a.requires for _, n in walk(a.requires.cond) if isinstance(n, FaceUp)
+    ]
+    assert faces and all(isinstance(f.card, Card) for f in faces)
+    assert {type(t.card) for t in ruleset.trumps} == {Card}
+    digs = [n for a in ruleset.actions for _, n in walk_steps(a.steps) if isinstance(n, DigUntil)]
+    assert digs and all(isinstance(r, Rank) for d in digs for r in d.ranks)
+    assert written(digs[0])["dig_until"]["ranks"] == [str(r) for r in digs[0].ranks]
+    data = ruleset_json(ruleset)
+    printed = json.dumps(data, ensure_ascii=False)
+    assert "Card(" not in printed and "Suit." not in printed and "Rank." not in printed
+    assert {t["card"] for t in data["trumps"]} == {str(t.card) for t in ruleset.trumps}
+    suited = [c for c in ruleset.characters if c.suits]
+    assert suited and all(isinstance(s, Suit) for c in suited for s in c.suits)

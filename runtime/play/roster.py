@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from blackpoker.runtime.play.agents import Agent, FirstLegalAgent, RandomAgent, ScriptedAgent
+from blackpoker.runtime.play.agents import Agent, FirstLegalAgent, RandomAgent
 from blackpoker.runtime.play.greedy import GreedyAgent
 from blackpoker.runtime.play.search import DEFAULT_BUDGET, SearchAgent
 from blackpoker.runtime.rules.diagnostics import did_you_mean
@@ -15,7 +15,7 @@ AGENT_CHOICES = f"{', '.join(AGENTS)}, {BUDGETED}:N"  # as help and errors list 
 PERSON = "human"  # the name a person plays under (`play`)
 # The names a command log records for its players, with the numbers each carries after ':':
 # a seeded agent its seed, the search its budget and seed.
-RECORDED = {PERSON: (), FirstLegalAgent.name: (), ScriptedAgent.name: (), "random": ("seed",)}
+RECORDED = {PERSON: (), FirstLegalAgent.name: (), "random": ("seed",)}
 RECORDED |= {"greedy": ("seed",), BUDGETED: ("budget", "seed")}
 
 

@@ -22,6 +22,8 @@ from blackpoker.compiler.upstream import (
     is_extra,
 )
 from blackpoker.compiler.upstream.convert import EDITION_ID
+from blackpoker.compiler.upstream.read import read_upstream
+from blackpoker.compiler.upstream.vocabulary import vocabulary
 from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
 
 
@@ -61,6 +63,9 @@ def import_command(
     if edition_id is not None and not EDITION_ID.fullmatch(edition_id):
         message = f"'{edition_id}' is not an edition id (letters, digits, '.', '_', '-'; such as v8.2)"
         plan.problems.append(Diagnostic(Location("--id", 0, 0), message))
+    editions = _edition_problems("--like", like) + _edition_problems("--programs-from", programs_from)
+    if editions:  # the upstream file's own problems beside them (it cannot be converted without)
+        plan.problems += editions + read_upstream(upstream, display(upstream))[1]
     check(plan)
     if is_extra(upstream):
         _import_extra(upstream, plan, out, edition_id, force)
@@ -109,6 +114,21 @@ def _builtin_extra_file(list_id: str) -> Path | None:
     return next((p for p in every if p.stem == list_id), None)
 
 
+def _edition_problems(option: str, value: str | None) -> list[Diagnostic]:
+    """Why the edition an option names cannot be read (said under that option), checked with
+    the other options before the upstream file is read: every problem at once."""
+    if value is None:
+        return []
+    try:
+        edition_source(value)
+    except CompileError as error:
+        return [
+            Diagnostic(Location(option, 0, 0), d.message) if d.location.path == "--edition" else d
+            for d in error.diagnostics
+        ]
+    return []
+
+
 def _edition(value: str) -> Reference:
     """A built-in edition id, or the path of an edition file: its id and its (full) data."""
     source = edition_source(value)
@@ -116,12 +136,25 @@ def _edition(value: str) -> Reference:
 
 
 def _write_file(plan: WritePlan, out: Path, file_id: str, text: str, force: bool) -> Path:
-    """`<out>/<file_id>.yaml`, written whole once its place is checked; the path written."""
+    """`<out>/<file_id>.yaml`, written whole once its place is checked and the text passes
+    `validate` as that file (else every problem, located in it as it would be written, and
+    nothing written); the path written."""
     plan.folder(out, "--out", [f"{file_id}.yaml"], replace=force)
     check(plan)
     target = out / f"{file_id}.yaml"
+    problems = [p for p in Environment().check_text(target, text) if not _left_to_complete(p)]
+    if problems:
+        report(problems, f"nothing written: the lines are those {display(target)} would have")
     write(plan, target, "--out", text)
     return target
+
+
+def _left_to_complete(problem: Diagnostic) -> bool:
+    """A field no upstream list has, which the import lists for a person to complete (engine
+    data and history, docs/import.md): its absence is the draft's, not a fault."""
+    words = vocabulary()
+    fields = {*words.action_engine_fields, *words.character_engine_fields, "since", "updates"}
+    return any(problem.message.endswith(f"missing required key '{name}'") for name in fields)
 
 
 def _summary(imported: Imported, target: Path) -> None:

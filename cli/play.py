@@ -31,7 +31,7 @@ from blackpoker.runtime.play.agents import Agent, decide
 from blackpoker.runtime.play.chronicle import Chronicle
 from blackpoker.runtime.play.log import log_text
 from blackpoker.runtime.play.regulation import Dealt, Match, Setup
-from blackpoker.runtime.play.roster import AGENT_CHOICES, agent_name, make_agent
+from blackpoker.runtime.play.roster import AGENT_CHOICES, PERSON, agent_name, make_agent
 from blackpoker.runtime.play.selfplay import game_seed
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.rules.model import RuleSet
@@ -47,7 +47,7 @@ class Quit(Exception):
 class HumanAgent:
     """The person at the table: shown the board and the options step by step, answers typed."""
 
-    name = "human"
+    name = PERSON
     reads_view = True
 
     def __init__(self, table: Table) -> None:

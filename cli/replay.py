@@ -28,7 +28,7 @@ def replay(logs: tuple[Path, ...], edition: str | None) -> None:
         try:
             done = replay_log(file, display(file), edition, env)
         except ReplayError as error:
-            problems.append(error.diagnostic)
+            problems += error.diagnostics
             failed += 1
             click.echo(f"FAIL  {display(file)}")
             continue

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 from blackpoker.cli.report import report, warn
 from blackpoker.compiler import CompileError
-from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.environment import Environment, find_files
 
 
 @click.command()
@@ -28,6 +28,10 @@ def validate(paths: tuple[Path, ...]) -> None:
     count, found = env.check_paths(targets)
     warn(d for d in found if d.warning)
     problems = [d for d in found if not d.warning]
+    if not problems and paths:  # what the checks cannot see of a local extra list, played
+        from blackpoker.runtime.play.trial import trial_problems
+
+        problems = [d for path in find_files(paths, (".yaml", ".yml"))[0] for d in trial_problems(env, path)]
     if problems:
         report(problems)
     click.echo(f"{count} file{'s' if count != 1 else ''} checked: no problems", err=True)

@@ -4,7 +4,7 @@ entries need from each other (compiler/needs.py). The environment runs them once
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,8 +15,10 @@ from blackpoker.compiler.needs import (
     Reference,
     dangling,
     references,
+    replacement_loop,
     request_cycles,
     request_trigger_cycles,
+    stops_the_turn,
     trigger_cycles,
     turn_passers,
 )
@@ -103,6 +105,30 @@ class Added:
 NOTHING_ADDED = Added()  # an edition's own check: every name must be the edition's
 
 
+@dataclass(frozen=True, slots=True)
+class _Ids:
+    """The ids of an edition's entries and those an overlay adds, looked up without joining
+    the two: an entry's check costs no more in a long list than in a short one."""
+
+    own: Collection[str]
+    added: frozenset[str]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.own or name in self.added
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.own
+        yield from sorted(self.added.difference(self.own))
+
+
+def _actions(source: EditionSource, added: Added) -> _Ids:
+    return _Ids(source.action_by_id, added.actions)
+
+
+def _characters(source: EditionSource, added: Added) -> _Ids:
+    return _Ids(source.character_ids, added.characters)
+
+
 def _get(entry: Any, name: str) -> Any:
     return entry.get(name) if isinstance(entry, dict) else getattr(entry, name)
 
@@ -185,9 +211,9 @@ def _check_caused_by(
     if caused is None:
         return []
     types = source.edition.character_types
-    characters = sorted({c.id for c in source.characters} | added.characters)
+    characters = _characters(source, added)
     return [
-        doc.at((*path, *caused.at(name)), f"caused_by.{name}: {_unknown(what, value, known)}")
+        doc.at((*path, *caused.at(name)), f"caused_by.{name}: {_unknown(what, value, sorted(known))}")
         for name, value, what, known in (
             ("type", caused.type, "character type", types),
             ("kind", caused.kind, "character", characters),
@@ -204,7 +230,7 @@ def _check_triggered_by(
     if rule is None:
         return []
     problems = []
-    known = {a.id for a in source.actions} | added.actions
+    known = _actions(source, added)
     for name in ("resolved", "requested"):
         named = getattr(rule, name)
         if named is not None and named not in known:
@@ -221,9 +247,9 @@ def _check_triggered_by(
 def _unknown_names(
     source: EditionSource, action: Any, nodes: Iterable[tuple[PathKey, Node]], added: Added
 ) -> Iterator[tuple[PathKey, str]]:
-    actions = {a.id: a.formats for a in source.actions}
-    untargeted = {a.id for a in source.actions if a.steps and not any(isinstance(s, Target) for s in a.steps)}
-    characters = {c.id for c in source.characters} | added.characters
+    by_id = source.action_by_id
+    actions = _actions(source, added)
+    characters = _characters(source, added)
     official = {f.id for f in source.edition.formats}
     own_formats = [f for f in (_get(action, "formats") or ()) if f in official]
     types = source.edition.character_types
@@ -239,24 +265,21 @@ def _unknown_names(
         if isinstance(node, Step):
             step_at.add(where)
         if isinstance(node, Request):
-            if node.action not in actions and node.action not in added.actions:
+            if node.action not in actions:
                 yield (*where, *node.at("action")), f"request: unknown action '{node.action}'"
                 continue
-            missing = [f for f in own_formats if f not in actions.get(node.action, own_formats)]
+            requested = by_id.get(node.action)
+            missing = [f for f in own_formats if requested is not None and f not in requested.formats]
             if missing:
                 message = f"request: '{node.action}' is not an action of format {', '.join(missing)}"
                 yield (*where, *node.at("action")), message
-            if node.target is not None and node.action in untargeted:
+            if node.target is not None and _untargeted(by_id.get(node.action)):
                 yield (*where, *node.at("target")), f"request.target: '{node.action}' names no target"
-        elif (
-            isinstance(node, Target)
-            and node.action is not None
-            and node.action not in (*actions, *added.actions)
-        ):
+        elif isinstance(node, Target) and node.action is not None and node.action not in actions:
             yield (*where, *node.at("action")), f"target.action: unknown action '{node.action}'"
-        elif isinstance(node, Targetable) and node.by not in (*actions, *added.actions):
+        elif isinstance(node, Targetable) and node.by not in actions:
             yield (*where, *node.at("by")), f"targetable.by: unknown action '{node.by}'"
-        elif isinstance(node, Targetable) and node.by in untargeted:
+        elif isinstance(node, Targetable) and _untargeted(by_id.get(node.by)):
             yield (*where, *node.at("by")), f"targetable.by: '{node.by}' names no target"
         elif isinstance(node, Move) and node.to not in zones:
             yield (*where, *node.at("to")), f"move.to: {_unknown('zone', node.to, zones)}"
@@ -289,6 +312,11 @@ def _unknown_names(
             step = next(where[:n] for n in range(len(where), 0, -1) if where[:n] in step_at)
             inner = ".".join(map(str, (*where[len(step) :], *node.at("type"))))
             yield (*where, *node.at("type")), f"{inner}: {_unknown('character type', type_name, types)}"
+
+
+def _untargeted(action: Action | None) -> bool:
+    """An action of the edition with a program that names no target."""
+    return action is not None and bool(action.steps) and not any(isinstance(s, Target) for s in action.steps)
 
 
 def _target_problems(where: PathKey, node: Target, faces: list[str]) -> Iterator[tuple[PathKey, str]]:
@@ -379,7 +407,7 @@ def check_abilities(
     that is `always` on (an edition's, a local rule's) has no owner: its scope is all, and it
     cannot shield anyone."""
     problems = []
-    actions = {a.id for a in source.actions} | added.actions
+    actions = _actions(source, added)
     for i, ability in enumerate(abilities):
         where = (*path, i)
         if always and ability.scope not in (None, Scope.ALL):
@@ -416,7 +444,7 @@ def check_abilities(
 
 
 def _check_change(
-    source: EditionSource, doc: Document, where: PathKey, change: ChangeNumber, actions: set[str]
+    source: EditionSource, doc: Document, where: PathKey, change: ChangeNumber, actions: _Ids
 ) -> list[Diagnostic]:
     """A `change` names a character type, an action and cost units of the edition, and only
     the fields its number has: an action's cost or use limit names the action; a cost is set
@@ -497,20 +525,60 @@ def _edition_needs(source: EditionSource) -> list[Diagnostic]:
         if not passers & {a.id for a in ruleset.actions}:
             problems.append(doc.at(("formats", k, "id"), f"formats: {NO_PASSER.format(fmt.id)}"))
     problems += [doc.at(path, f"{message}{', '.join(ids)}") for (path, message), ids in missing.items()]
-    for cycle in request_cycles(source.actions):
+    at = {a.id: where[("actions", a.id)] for a in source.actions}
+    problems += loop_problems(doc, source.actions, at)
+    return sorted(set(problems), key=lambda d: (d.location, d.message))
+
+
+def loop_problems(doc: Document, actions: Sequence[Action], at: Mapping[str, PathKey]) -> list[Diagnostic]:
+    """The loops among `actions` that no decision ends (immediate request cycles, triggers that
+    trigger each other), each reported at the action of `at` (id -> path in `doc`) that closes it."""
+    problems = []
+    for cycle in request_cycles(actions):
         closing = cycle[-1]
-        problems.append(doc.at((*where[("actions", closing.referrer)], *closing.at), cycle_message(cycle)))
-    for looped in request_trigger_cycles(source.actions):
+        if closing.referrer in at:
+            problems.append(doc.at((*at[closing.referrer], *closing.at), cycle_message(cycle)))
+    for looped in request_trigger_cycles(actions):
         message = (
             f"triggered_by.requested: '{looped}' resolves at once when triggered and requests what "
             "triggers it again, forever"
         )
-        problems.append(doc.at((*where[("actions", looped)], "triggered_by", "requested"), message))
-    for ring in trigger_cycles(source.actions):
+        if looped in at:
+            problems.append(doc.at((*at[looped], "triggered_by", "requested"), message))
+    for ring in trigger_cycles(actions):
         names = " -> ".join(f"'{name}'" for name in (*ring, ring[0]))
         message = f"triggered_by: {names}: immediate actions that trigger each other on resolution, forever"
-        problems.append(doc.at((*where[("actions", ring[0])], "triggered_by", "resolved"), message))
-    return sorted(set(problems), key=lambda d: (d.location, d.message))
+        if ring[0] in at:
+            problems.append(doc.at((*at[ring[0]], "triggered_by", "resolved"), message))
+    return problems
+
+
+def ability_loops(
+    doc: Document, actions: Sequence[Action], path: PathKey, abilities: Sequence[Ability], owner: str
+) -> list[Diagnostic]:
+    """Continuous abilities that, once on (`owner` says when), make a request come back to
+    itself forever or leave no action that passes the turn: every game would crash or never
+    end. Each at the ability, with the chain that loops."""
+    problems = []
+    for i, ability in enumerate(abilities):
+        where = (*path, i)
+        if isinstance(ability, ReplaceEffect):
+            chain = replacement_loop(actions, ability)
+            if chain is not None:
+                names = " -> ".join(f"'{name}'" for name in chain)
+                message = (
+                    f"replace_effect: while {owner}, a request of '{ability.action}' runs this program, "
+                    f"which requests it again, forever: {names}"
+                )
+                problems.append(doc.at(where, message))
+        stopped = stops_the_turn(actions, ability)
+        if stopped:
+            message = (
+                f"{ability.word}: while {owner}, no action passes the turn ({', '.join(stopped)} "
+                "no longer does): a turn would never end"
+            )
+            problems.append(doc.at(where, message))
+    return problems
 
 
 NO_PASSER = (

@@ -64,6 +64,7 @@ class Environment:
         # formats are linked (only for the editions the read cache holds)
         self._checks: dict[int, tuple[EditionSource, list[Diagnostic]]] = {}
         self._checking: set[Path] = set()  # files whose every problem is being gathered
+        self._unwritten: dict[Path, bytes] = {}  # files checked before they are written (check_text)
 
     # --- built-in editions ------------------------------------------------------------------
 
@@ -157,7 +158,10 @@ class Environment:
 
     def _read_uncached(self, path: Path, below: tuple[Path, ...], files: list[Path]) -> Read:
         files.append(path)
-        doc, loaded = load_file(path, display(path))
+        unwritten = self._unwritten.get(Path(os.path.abspath(path)))
+        doc, loaded = (
+            load_file(path, display(path)) if unwritten is None else load_bytes(unwritten, display(path))
+        )
         if doc is None:
             return None, loaded
         problems = loaded + validate(doc)
@@ -591,6 +595,18 @@ class Environment:
         return source
 
     # --- validating -------------------------------------------------------------------------
+
+    def check_text(self, path: Path, text: str) -> list[Diagnostic]:
+        """Every problem `validate` would find in `text` written at `path` (its siblings read
+        from beside it), before anything is written there."""
+        key = Path(os.path.abspath(path))
+        self._unwritten[key] = text.encode("utf-8")
+        self._read.pop(key, None)
+        try:
+            return [d for d in self.check_paths([path])[1] if not d.warning]
+        finally:
+            del self._unwritten[key]
+            self._read.pop(key, None)
 
     def check_paths(self, paths: Iterable[Path]) -> tuple[int, list[Diagnostic]]:
         """Validate files and folders (recursively, *.yaml / *.yml); return (files read, problems)."""

@@ -9,17 +9,22 @@ Entries are taken as they are in the format; nothing here knows an action id.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from blackpoker.compiler.load import PathKey
 from blackpoker.runtime.rules.model import Action, Character, Speed
 from blackpoker.runtime.rules.program import (
+    Ability,
     Become,
+    ChangeNumber,
     Mount,
     PassTurn,
     PutCharacter,
+    Quantity,
+    ReplaceEffect,
     Request,
+    Steps,
     Target,
     walk_steps,
 )
@@ -160,12 +165,13 @@ def request_trigger_cycles(actions: Sequence[Action]) -> list[str]:
     return rings
 
 
-def turn_passers(actions: Sequence[Action]) -> set[str]:
-    """The actions whose program passes the turn, by a pass_turn step or by requesting one."""
+def turn_passers(actions: Sequence[Action], programs: Mapping[str, Steps] | None = None) -> set[str]:
+    """The actions whose program passes the turn, by a pass_turn step or by requesting one;
+    `programs`: the programs some actions run instead of their own (a replace_effect's)."""
     passers: set[str] = set()
     requests: list[tuple[str, str]] = []  # (requester, requested)
     for action in actions:
-        for _, node in walk_steps(action.steps):
+        for _, node in walk_steps((programs or {}).get(action.id, action.steps)):
             if isinstance(node, PassTurn):
                 passers.add(action.id)
             elif isinstance(node, Request):
@@ -176,3 +182,46 @@ def turn_passers(actions: Sequence[Action]) -> set[str]:
         passers |= more
         grown = bool(more)
     return passers
+
+
+def replacement_loop(actions: Sequence[Action], ability: ReplaceEffect) -> tuple[str, ...] | None:
+    """The requests by which a `replace_effect`'s program leads back to a request of the action
+    it replaces (which runs the same program again, forever), as the chain of action ids from
+    the replaced one back to it; None when there is none. A requested action runs its own
+    program, the replaced one the ability's. An ability with a condition is left to the trial
+    (runtime/play/trial.py): its program may change what the condition reads."""
+    if ability.cond is not None:
+        return None
+    programs = {a.id: a.steps for a in actions}
+    programs[ability.action] = ability.steps
+    came_from: dict[str, str] = {}
+    todo = [ability.action]
+    while todo:
+        current = todo.pop(0)
+        for _, node in walk_steps(programs.get(current, ())):
+            if not isinstance(node, Request) or node.action in came_from:
+                continue
+            came_from[node.action] = current
+            if node.action == ability.action:
+                chain = [node.action]
+                while len(chain) == 1 or chain[-1] != ability.action:
+                    chain.append(came_from[chain[-1]])
+                return tuple(reversed(chain))
+            todo.append(node.action)
+    return None
+
+
+def stops_the_turn(actions: Sequence[Action], ability: Ability) -> list[str]:
+    """The actions that pass the turn while `ability` is off but none of which does while it is
+    on, always (no condition): a replace_effect whose program passes no turn, a use limit of
+    0. The turn would never end. Empty when some action still passes it."""
+    before = turn_passers(actions)
+    if isinstance(ability, ReplaceEffect) and ability.cond is None:
+        after = turn_passers(actions, {ability.action: ability.steps})
+    elif (
+        isinstance(ability, ChangeNumber) and ability.number is Quantity.USES_PER_TURN and ability.set_to == 0
+    ):
+        after = turn_passers([a for a in actions if a.id != ability.action]) if ability.add <= 0 else before
+    else:
+        return []
+    return sorted(before) if before and not after else []

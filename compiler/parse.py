@@ -163,6 +163,14 @@ class EditionSource:
     # `regulations:` edits of what it inherits from the base)
     base: EditionSource | None = None
     edits: Document | None = None
+    # the entries by id, made once: the checks look a name up per entry they check, so a
+    # list of n entries is checked in time linear in n (the last of duplicate ids, reported)
+    action_by_id: Mapping[str, Action] = field(init=False, repr=False, compare=False)
+    character_ids: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "action_by_id", {a.id: a for a in self.actions})
+        object.__setattr__(self, "character_ids", frozenset(c.id for c in self.characters))
 
 
 @dataclass(frozen=True, slots=True)

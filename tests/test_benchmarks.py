@@ -22,6 +22,11 @@ SMOKE: dict[str, tuple[list[str], str]] = {
         ["1"],
         r"compile of all [\w.]+ formats +median +[\d.]+ ms(.|\n)*goal fresh process <= 500 ms: (met|NOT MET)",
     ),
+    "bench_large": (
+        ["1", "--sizes", "20", "--based", "10"],
+        r"[\w.]+ \+ 20 actions +\d+ KiB +median +[\d.]+ s CPU(.|\n)*"
+        r"based on [\w.]+ \+ 10 .*s per 1,000 actions added",
+    ),
     "bench_engine": (["2", "1"], r"goal engine >= 100,000 decisions/s: [\d,]+, (met|NOT MET)"),
     "bench_notation": (["--repeats", "1", "--rounds", "1", "--hands", "1"], r"key parsing +[\d,]+ parses/s"),
     "bench_openspiel": (["2", "2", "1", "--no-setup"], r"goal simulate >= 0.8 x engine: [\d.]+"),

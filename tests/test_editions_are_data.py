@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT
+from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.parse import EditionSource
 from conftest import ROOT
 from editions_support import EDITIONS, environment

@@ -156,3 +156,57 @@ def test_a_file_that_is_not_a_log_is_refused(tmp_path: Path) -> None:
         f"{path}:1:1: not a command log: the first line must be its header (log: {LOG_KIND})" in result.stderr
     )
     assert f"{tmp_path / 'missing.jsonl'}:1:1: cannot read file" in result.stderr
+
+
+# --- the header is an input like any file ------------------------------------------------
+
+
+def _with_header(tmp_path: Path, header: str) -> Path:
+    log, lines = _game_log(tmp_path)
+    log.write_text("\n".join([header, *lines[1:]]) + "\n", encoding="utf-8")
+    return log
+
+
+def test_a_header_with_a_mistyped_agent_and_a_repeated_key_is_refused_with_both(tmp_path: Path) -> None:
+    log, lines = _game_log(tmp_path)
+    header = json.loads(lines[0])
+    agent = header["agents"][0]
+    kind = agent.split(":")[0]
+    mistyped = lines[0].replace(f'"{agent}"', f'"{kind[:-1]}:{agent.partition(":")[2]}"', 1)
+    twice = mistyped.replace('"seed":', f'"format": "{header["format"]}", "seed":', 1)
+    result = CliRunner().invoke(main, ["replay", str(_with_header(tmp_path, twice))])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    column = twice.index('"format"', twice.index('"format"') + 1) + 1
+    assert f"{log}:1:{column}: 'format' is given twice" in result.stderr, result.stderr
+    column = twice.index(f'"{kind[:-1]}:') + 1
+    assert (
+        f"{log}:1:{column}: unknown agent '{kind[:-1]}:" in result.stderr
+        and f"did you mean '{kind}'" in result.stderr
+    )
+    assert result.stderr.splitlines()[-1] == "2 problems found"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda h: h | {"agent": h["agents"]}, "unknown key 'agent'; did you mean 'agents'?"),
+        (lambda h: h | {"agents": h["agents"][:1]}, "'agents' names 1 players, not 2"),
+        (
+            lambda h: h | {"agents": ["search:x:1", h["agents"][1]]},
+            "the search agent is recorded as search:BUDGET:SEED",
+        ),
+        (lambda h: h | {"agents": [7, h["agents"][1]]}, "agent 7 is not a name"),
+    ],
+    ids=["unknown-key", "one-agent", "agent-form", "agent-not-text"],
+)
+def test_a_header_with_an_unknown_value_is_refused_located(tmp_path: Path, change, message: str) -> None:  # type: ignore[no-untyped-def]
+    _, lines = _game_log(tmp_path)
+    header = change(json.loads(lines[0]))
+    result = CliRunner().invoke(
+        main, ["replay", str(_with_header(tmp_path, json.dumps(header, ensure_ascii=False)))]
+    )
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    located = [
+        line for line in result.stderr.splitlines() if line.startswith(f"{tmp_path / 'game.jsonl'}:1:")
+    ]
+    assert any(message in line for line in located), result.stderr

@@ -484,3 +484,60 @@ def test_an_import_onto_its_own_upstream_file_is_refused(tmp_path: Path) -> None
     assert result.exit_code == 1
     assert f"{upstream}:1:1: --out: is {upstream}, an input of this command" in result.stderr
     assert tree(tmp_path) == before
+
+
+# --- what an import writes passes validate -------------------------------------------------
+
+
+def test_an_import_whose_file_would_fail_validate_writes_nothing(tmp_path: Path) -> None:
+    """An upstream extra list giving one card two abilities: the file it would write fails
+    `validate`, so the import reports every problem, located in that file, and writes nothing
+    (an existing file is kept, even with --force)."""
+    name = next(p.name for p in sorted(UPSTREAM.glob("*.yaml")) if "abiList" in read_upstream(p.name))
+    upstream = read_upstream(name)
+    first, second = upstream["abiList"][0], upstream["abiList"][1]
+    text = upstream_file(name).read_text(encoding="utf-8")
+    twice = f"  - suit: {second['suit']}\n    num: {first['num']}\n"
+    text = text.replace(f"  - suit: {second['suit']}\n    num: '{second['num']}'\n", twice, 1)
+    assert twice in text
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    result = invoke("import", tmp_path / name, "--out", out)
+    assert result.exit_code == 1 and not out.exists(), result.output
+    assert re.search(
+        rf"^{re.escape(str(out))}/[^:]+\.yaml:\d+:\d+: card \S+ is given an ability twice$",
+        result.stderr,
+        re.M,
+    )
+    assert "nothing written" in result.stderr
+    out.mkdir()
+    (out / "keep.yaml").write_text("kept", encoding="utf-8")
+    before = tree(tmp_path)
+    assert invoke("import", tmp_path / name, "--out", out, "--id", "keep", "--force").exit_code == 1
+    assert tree(tmp_path) == before
+
+
+def test_unknown_editions_of_the_options_are_reported_together(tmp_path: Path) -> None:
+    """An unknown --like beside an unknown --programs-from, a bad --id and a broken upstream
+    file: every problem at once, each under its option, nothing written."""
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("data: {ver: x}\nactList: [\n", encoding="utf-8")
+    result = invoke(
+        "import",
+        broken,
+        "--out",
+        tmp_path / "out",
+        "--like",
+        "nope",
+        "--programs-from",
+        "nada",
+        "--id",
+        "a b",
+    )
+    assert result.exit_code == 1 and not (tmp_path / "out").exists()
+    lines = result.stderr.splitlines()
+    assert any(line.startswith("--like: unknown edition 'nope'") for line in lines), lines
+    assert any(line.startswith("--programs-from: unknown edition 'nada'") for line in lines), lines
+    assert any(line.startswith("--id: 'a b' is not an edition id") for line in lines), lines
+    assert any(line.startswith(f"{broken}:3:1: YAML syntax error") for line in lines), lines
+    assert lines[-1] == "4 problems found; nothing written"

@@ -8,7 +8,7 @@ and linked exactly like one written out in full, each problem located where its 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from blackpoker.compiler.load import Document, Mark, PathKey
@@ -137,10 +137,13 @@ def _graft_changes(
     changes: dict[str, dict[str, Any]],
 ) -> None:
     """Mark each changed field of a base entry as written in `doc`."""
-    for j, (entry, source, _) in enumerate(entries):
-        for field in changes.get(entry["id"], {}) if source is merged else ():
-            _drop(merged, (name, j, field))
-            _graft(merged, (name, j, field), doc, (name, "change", entry["id"], field))
+    fields = [
+        ((name, j, field), (name, "change", entry["id"], field))
+        for j, (entry, source, _) in enumerate(entries)
+        for field in (changes.get(entry["id"], {}) if source is merged else ())
+    ]
+    _drop(merged, *(at for at, _ in fields))
+    _graft_all(merged, doc, fields)
 
 
 def _rebuild(merged: Document, name: str, entries: list[tuple[dict[str, Any], Document, PathKey]]) -> None:
@@ -149,26 +152,42 @@ def _rebuild(merged: Document, name: str, entries: list[tuple[dict[str, Any], Do
     old = Document(merged.path, merged.text, None, dict(merged.values), dict(merged.keys))
     _drop(merged, (name,))
     merged.data[name] = [entry for entry, _, _ in entries]
-    for j, (source, path) in enumerate(sources):
-        _graft(merged, (name, j), old if source is merged else source, path)
+    for source in {id(s): s for s, _ in sources}.values():
+        moves = [((name, j), path) for j, (of, path) in enumerate(sources) if of is source]
+        _graft_all(merged, old if source is merged else source, moves)
 
 
-def _drop(doc: Document, prefix: PathKey) -> None:
+# Marks are found by prefix in one pass over a document's marks for all the entries moved:
+# a pass per entry would make a list of n entries cost n² (a based edition adding 2,000).
+
+
+def _drop(doc: Document, *prefixes: PathKey) -> None:
+    """Forget the marks strictly under each prefix."""
+    wanted = set(prefixes)
+    lengths = sorted({len(prefix) for prefix in wanted})
     for table in (doc.values, doc.keys):
-        for path in [p for p in table if p[: len(prefix)] == prefix and len(p) > len(prefix)]:
+        for path in [p for p in table if any(p[:n] in wanted and len(p) > n for n in lengths)]:
             del table[path]
 
 
 def _graft(merged: Document, at: PathKey, source: Document, prefix: PathKey) -> None:
     """Copy the marks of `source` under `prefix` to `at`, each naming its file."""
-    n = len(prefix)
+    _graft_all(merged, source, [(at, prefix)])
+
+
+def _graft_all(merged: Document, source: Document, moves: Sequence[tuple[PathKey, PathKey]]) -> None:
+    """For each (at, prefix): copy the marks of `source` under `prefix` to `at`."""
+    targets = {prefix: at for at, prefix in moves}
+    lengths = sorted({len(prefix) for prefix in targets})
     for table, target in ((source.values, merged.values), (source.keys, merged.keys)):
         for path, mark in list(table.items()):
-            if path[:n] == prefix:
-                where = mark.path or source.path
-                target[(*at, *path[n:])] = Mark(
-                    mark.line, mark.column, mark.quoted, "" if where == merged.path else where
-                )
+            for n in lengths:
+                at = targets.get(path[:n])
+                if at is not None:
+                    where = mark.path or source.path
+                    target[(*at, *path[n:])] = Mark(
+                        mark.line, mark.column, mark.quoted, "" if where == merged.path else where
+                    )
 
 
 def _unknown(value: str, known: list[str]) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from blackpoker.compiler.load import Document, load_file
-from blackpoker.compiler.validate import schema_problems
+from blackpoker.compiler.validate import schema_problems, without_broken
 from blackpoker.runtime.rules.cards import Card, full_deck
 from blackpoker.runtime.rules.diagnostics import Diagnostic
 
@@ -40,9 +40,12 @@ def read_deck(path: Path, shown: str) -> tuple[Deck | None, list[Diagnostic]]:
 
 
 def deck_from(doc: Document) -> tuple[Deck | None, list[Diagnostic]]:
-    """A loaded `kind: deck` document as a deck, with every problem found."""
+    """A loaded `kind: deck` document as a deck, with every problem found: a field the schema
+    refuses is left out and the cards are still checked (all problems at once)."""
     problems = schema_problems(doc, "deck")
-    if problems:
+    usable = without_broken(doc) if problems else doc
+    if usable is None or "cards" not in usable.data or usable.data["cards"] != doc.data["cards"]:
+        # the list itself refused: its entries' places are the schema's to name
         return None, problems
     cards: list[tuple[int, Card]] = []
     for index, text in enumerate(doc.data["cards"]):

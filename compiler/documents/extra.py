@@ -8,7 +8,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from blackpoker.compiler.checks import Added, check_abilities, check_action_names
+from blackpoker.compiler.checks import (
+    Added,
+    ability_loops,
+    check_abilities,
+    check_action_names,
+    loop_problems,
+)
 from blackpoker.compiler.link import finish, official
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.needs import dangling, references
@@ -257,6 +263,12 @@ def check_extra(source: ExtraSource, edition: EditionSource) -> list[Diagnostic]
         problems += check_action_names(widened, doc, path, action, own)
     for t, trump in enumerate(source.trumps):
         problems += check_abilities(widened, doc, ("trumps", t, "abilities"), trump.abilities, own)
+    if not problems:  # the loops of the format the list makes, once its names are right
+        played = (*official(edition, edition.edition.formats[-1]).actions, *(a for _, a in located))
+        problems += loop_problems(doc, played, {a.id: path for path, a in located})
+        for t, trump in enumerate(source.trumps):
+            owner = f"{trump.suit}{trump.number} lies face up"
+            problems += ability_loops(doc, played, ("trumps", t, "abilities"), trump.abilities, owner)
     return sorted(set(problems), key=lambda d: (d.location, d.message))
 
 

@@ -23,7 +23,7 @@ from blackpoker.compiler.parse import _ACTION, EditionSource, _fields, setup_act
 from blackpoker.compiler.paths import is_path
 from blackpoker.compiler.validate import schema_problems
 from blackpoker.runtime.rules.cards import Card
-from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, Location, did_you_mean
+from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, Location, clipped, did_you_mean
 from blackpoker.runtime.rules.matcher import compile_matcher
 from blackpoker.runtime.rules.model import Action, Edition, RuleSet, ZoneRule
 from blackpoker.runtime.rules.normalize import normalize
@@ -748,6 +748,14 @@ def parse_regulation(text: str, regulations: Regulations) -> Regulation:
         empty = next((part for part in parts if not part.text), None)
         where = empty or _Part(text, 0)
         raise CompileError([where.at(text, f"a regulation is written {notation}")])
+    most = 2 + len(regulations.options)  # each option at most once: more parts cannot be right
+    if len(parts) > most:
+        allowed = f"each of the {most - 2} options once" if regulations.options else "no option"
+        message = (
+            f"a regulation of {regulations.id} has at most {most} parts (a format, a frame and "
+            f"{allowed}); this is part {most + 1} of {len(parts)}"
+        )
+        raise CompileError([parts[most].at(text, message)])
     problems: list[Diagnostic] = []
     kinds = ["formats", "frames", *["options"] * (len(parts) - 2)]
     chosen: list[Named] = []
@@ -791,7 +799,7 @@ def _lookup(part: _Part, kind: str, regulations: Regulations, text: str) -> Name
     suggestion = did_you_mean(key, by_key, show=lambda near: str(by_key[near]))
     what = {"formats": "a format", "frames": "a frame", "options": "an option"}[kind]
     place = {"formats": "first", "frames": "second", "options": "third and later"}[kind]
-    message = f"'{part.text}' is not {what} (the {place} part is {what}: {known}){suggestion}"
+    message = f"{clipped(part.text)} is not {what} (the {place} part is {what}: {known}){suggestion}"
     return part.at(text, message)
 
 

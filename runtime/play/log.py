@@ -29,6 +29,7 @@ from blackpoker.runtime.engine.refs import player_name, result_name
 from blackpoker.runtime.engine.state import PLAYERS
 from blackpoker.runtime.play.event_text import record
 from blackpoker.runtime.play.regulation import Dealt, Setup
+from blackpoker.runtime.play.roster import recorded_problem
 from blackpoker.runtime.play.source import (
     DECK_FILE,
     EDITION_FILE,
@@ -41,7 +42,13 @@ from blackpoker.runtime.play.source import (
     file_record,
     sha256,
 )
-from blackpoker.runtime.rules.diagnostics import BlackPokerError, CompileError, Diagnostic, Location
+from blackpoker.runtime.rules.diagnostics import (
+    BlackPokerError,
+    CompileError,
+    Diagnostic,
+    Location,
+    did_you_mean,
+)
 from blackpoker.runtime.rules.model import RuleSet
 
 LOG_KIND = "blackpoker-command-log"
@@ -56,6 +63,18 @@ HEADER_FIELDS: dict[str, type | tuple[type, ...]] = {
     "seed": int,
     "agents": list,
 }
+# every key a header may have: what `log_lines` writes
+HEADER_KEYS = (
+    "log",
+    "version",
+    *HEADER_FIELDS,
+    EDITION_FILE,
+    RULES_FILE,
+    RULES_EXTRA_FILE,
+    EXTRA_FILE,
+    EXTRA,
+    REGULATION,
+)
 END_FIELDS: dict[str, type | tuple[type, ...]] = {
     "decisions": int,
     "result": (str, type(None)),
@@ -117,10 +136,11 @@ class Replayed:
 
 
 class ReplayError(BlackPokerError):
-    """A log that is malformed or that the replay does not reproduce, located in the file."""
+    """A log that is malformed or that the replay does not reproduce, located in the file
+    (a header's problems all at once: `diagnostic` is the first)."""
 
-    def __init__(self, diagnostic: Diagnostic) -> None:
-        super().__init__([diagnostic])
+    def __init__(self, diagnostic: Diagnostic, *more: Diagnostic) -> None:
+        super().__init__([diagnostic, *more])
         self.diagnostic = diagnostic
 
 
@@ -131,9 +151,13 @@ class _Line:
     text: str
     data: dict[str, Any]
 
-    def error(self, message: str, key: str | None = None) -> ReplayError:
-        """Located at `key`'s name in the line when given (columns count characters)."""
-        found = self.text.find(json.dumps(key, ensure_ascii=False)) if key is not None else -1
+    def error(self, message: str, key: str | None = None, again: bool = False) -> ReplayError:
+        """Located at `key`'s name in the line when given (its second place: `again`; columns
+        count characters)."""
+        quoted = json.dumps(key, ensure_ascii=False)
+        found = self.text.find(quoted) if key is not None else -1
+        if again and found >= 0:
+            found = self.text.find(quoted, found + 1)
         return ReplayError(
             Diagnostic(Location(self.path, self.number, found + 1 if found >= 0 else 1), message)
         )
@@ -206,9 +230,21 @@ def _read(path: Path, shown: str) -> list[_Line]:
     except UnicodeDecodeError as error:
         raise fail(1, 1, f"not UTF-8 text (byte {error.start})") from None
     lines = []
+    repeated: list[str] = []  # the keys the line being read gives twice
+    header_repeated: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for key, value in items:
+            if key in found:
+                repeated.append(key)
+            found.setdefault(key, value)  # the first, as the header's problems name it
+        return found
+
     for number, raw in enumerate(text.splitlines(), 1):
+        repeated.clear()
         try:
-            data = json.loads(raw)
+            data = json.loads(raw, object_pairs_hook=pairs)
         except json.JSONDecodeError as error:
             raise fail(number, error.colno, f"not a JSON value: {error.msg}") from None
         except RecursionError:
@@ -218,6 +254,9 @@ def _read(path: Path, shown: str) -> list[_Line]:
         if not isinstance(data, dict):
             raise fail(number, 1, "expected a JSON object on every line")
         line = _Line(shown, number, raw, data)
+        if repeated and number > 1:
+            raise line.error(f"'{repeated[0]}' is given twice", repeated[0], again=True)
+        header_repeated += repeated if number == 1 else []
         if number > 1 and not isinstance(data.get("event"), str):
             raise line.error("expected an object with an 'event' name")
         lines.append(line)
@@ -226,11 +265,37 @@ def _read(path: Path, shown: str) -> list[_Line]:
     header = lines[0]
     if header.data.get("version") != LOG_VERSION:
         raise header.error(f"log version {header.data.get('version')!r} is not {LOG_VERSION}", "version")
-    _fields(header, HEADER_FIELDS)
+    problems = _header_problems(header, header_repeated)
+    if problems:
+        raise ReplayError(*problems)
     if len(lines) < 2 or lines[-1].data.get("event") != "end":
         raise lines[-1].error("the log has no closing 'end' line: it was cut short")
     _fields(lines[-1], END_FIELDS)
     return lines
+
+
+def _header_problems(header: _Line, repeated: Sequence[str]) -> list[Diagnostic]:
+    """Every problem of a header, as of any file: keys given twice or unknown, fields missing
+    or of the wrong type, agents a log does not record."""
+    problems = [header.error(f"'{key}' is given twice", key, again=True).diagnostic for key in repeated]
+    for key in header.data:
+        if key not in HEADER_KEYS:
+            known = f"{did_you_mean(key, HEADER_KEYS)} (a header has: {', '.join(HEADER_KEYS)})"
+            problems.append(header.error(f"unknown key '{key}'{known}", key).diagnostic)
+    try:
+        _fields(header, HEADER_FIELDS)
+    except ReplayError as error:
+        return [*problems, error.diagnostic]
+    agents = header.data["agents"]
+    if len(agents) != len(PLAYERS):
+        problems.append(
+            header.error(f"'agents' names {len(agents)} players, not {len(PLAYERS)}", "agents").diagnostic
+        )
+    for agent in agents:
+        why = recorded_problem(agent) if isinstance(agent, str) else f"agent {agent!r} is not a name"
+        if why is not None:
+            problems.append(header.error(why, agent if isinstance(agent, str) else "agents").diagnostic)
+    return problems
 
 
 def _fields(line: _Line, fields: dict[str, type | tuple[type, ...]]) -> None:

@@ -7,6 +7,11 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+# A message quotes at most this much of a line or of a value: a long input gets a window
+# around its fault, so the size of what is printed does not grow with the input's.
+SHOWN_LINE = 160
+SHOWN_VALUE = 60
+
 
 @dataclass(frozen=True, slots=True, order=True)
 class Location:
@@ -34,10 +39,26 @@ class Diagnostic:
         if self.source is None:
             return text
         line = self.source.rstrip("\n")
-        lead = display_width(line[: self.location.col - 1])
-        span = max(1, display_width(line[self.location.col - 1 : self.location.col - 1 + self.width]))
-        shown = [self.before, line, f"{' ' * lead}{'^' * span}", self.after]
+        col, width = self.location.col - 1, min(self.width, SHOWN_LINE // 2)
+        start = max(0, min(col - SHOWN_LINE // 4, len(line) - SHOWN_LINE))
+        lead = display_width(_window(line, start)[: col - start + (1 if start else 0)])
+        span = max(1, display_width(line[col : col + width]))
+        before, quoted, after = (
+            None if part is None else _window(part, start) for part in (self.before, line, self.after)
+        )
+        shown = [before, quoted, f"{' ' * lead}{'^' * span}", after]
         return "\n".join([text, *(f"    {part}" for part in shown if part is not None)])
+
+
+def _window(line: str, start: int) -> str:
+    """SHOWN_LINE characters of a line from `start`, with … where it is cut."""
+    shown = line[start : start + SHOWN_LINE]
+    return f"{'…' if start else ''}{shown}{'…' if start + SHOWN_LINE < len(line) else ''}"
+
+
+def clipped(value: str, limit: int = SHOWN_VALUE) -> str:
+    """A value quoted in a message ('…'), cut to `limit` characters."""
+    return f"'{value}'" if len(value) <= limit else f"'{value[:limit]}…' ({len(value):,} characters)"
 
 
 def display_width(text: str) -> int:
@@ -63,7 +84,10 @@ class BlackPokerError(Exception):
 
     def __init__(self, diagnostics: Iterable[Diagnostic]) -> None:
         self.diagnostics = tuple(sorted(diagnostics, key=lambda d: d.location))
-        super().__init__("\n".join(d.render() for d in self.diagnostics))
+        super().__init__(len(self.diagnostics))
+
+    def __str__(self) -> str:  # rendered when asked: most are reported one by one instead
+        return "\n".join(d.render() for d in self.diagnostics)
 
 
 class CompileError(BlackPokerError):

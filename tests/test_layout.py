@@ -32,7 +32,7 @@ if shutil.which("pdftotext") is None:
 def expected_ids(page: Page | ExtraPage | RegulationsPage) -> list[str]:
     """The articles a page's data gives it: each action of the edition's sections, character
     and fog of a sheet, and a frame's actions; each trump operation, trump, and trump's action
-    and character of an extra list; each match form, frame and option of regulations."""
+    and character of an extra list; each match form, frame, option and added action of regulations."""
     if isinstance(page, Page):
         rules = page.ruleset
         added = page.frame.actions if page.frame else ()
@@ -57,6 +57,7 @@ def expected_ids(page: Page | ExtraPage | RegulationsPage) -> list[str]:
         *(f"match-{m.id}" for m in regulations.matches),
         *(f"frame-{f.id}" for f in regulations.frames),
         *(f"option-{o.id}" for o in regulations.options),
+        *(f"action-{a.id}" for a in regulations.actions),  # the actions frames and options add
     ]
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from blackpoker.runtime.engine.refs import result_name
 from browser_support import CHROMIUM, FLAGS, sync_api
 from serve_support import EDITION, SMALLEST, Running, card_ids, game_log, hidden_cards, positions, running
 
@@ -123,7 +124,7 @@ def test_a_whole_game_against_an_agent_is_played_in_the_page(watched: Watched, s
     game = server.session(token).game
     assert game.over and page.locator(".result").count() == 1
     shown = page.locator(".result").inner_text()
-    assert ("あなたの勝ち" in shown) == (game.result == "p1"), shown
+    assert ("あなたの勝ち" in shown) == (game.result is not None and result_name(game.result) == "p1"), shown
     assert page.locator("#log li").count() > 20 and ways == {"board", "back", "entry"}
     assert watched.problems == []
 

@@ -186,7 +186,8 @@ def test_every_newer_field_is_printed(newer: tuple[str, Any]) -> None:
     fog_list = html[html.index('<h2 id="fog-list">') :]
     assert re.search(r'<h3 id="fog-type-1">滞留魔法</h3>', fog_list)
     fog_text = squash(text_content(articles(fog_list)[f"fog-{fog.id}"]))
-    assert squash(f"フォグの名前(滞留魔法)[{fog.formats[0]}]★♡A〜10") in fog_text
+    # the file's own fog, marked as added against its base (the overlays' mark)
+    assert squash(f"フォグの名前(滞留魔法)[{fog.formats[0]}]追加★♡A〜10") in fog_text
     assert (
         squash(f"(対象)対象の兵士(能力)このターンが終わるまで加算される。(アクション){action.name}")
         in fog_text

@@ -48,7 +48,7 @@ from jinja2 import PackageLoader, StrictUndefined, select_autoescape
 MAX_BODY = 8 * 1024 * 1024  # a command log of a whole game is a few hundred KiB
 MAX_SESSIONS = 64  # games and replays kept; the oldest is dropped first
 SEATS = ("p1", "p2")
-ASSETS = {"app.js": "text/javascript", "backend_http.js": "text/javascript", "app.css": "text/css"}
+ASSETS = {"app.js": "text/javascript", "backend_server.js": "text/javascript", "app.css": "text/css"}
 SCENARIO_NAME = "upload.yaml"  # how an uploaded scenario is named in its errors
 OPTIONS = ("--edition", "--format", "--extra", "--rules")  # where the choices of a new game are located
 SEEDS = 2**63  # a game's seed is below this; the server draws its own from all of them
@@ -74,7 +74,7 @@ def _route(method: str, path: str, name: str) -> Route:
 ROUTES = (
     _route("GET", "/", "lobby_page"),
     _route("GET", "/api/lobby", "lobby"),
-    _route("GET", r"/static/app/(app\.js|backend_http\.js|app\.css)", "asset"),
+    _route("GET", r"/static/app/(app\.js|backend_server\.js|app\.css)", "asset"),
     _route("POST", "/api/games", "new_game"),
     _route("GET", "/play/KEY", "seat_page"),
     _route("GET", "/api/seat/KEY", "seat_state"),

@@ -1,5 +1,5 @@
 // The browser app of `blackpoker serve`: the lobby, a seat's table and the replay viewer.
-// Everything shown comes from the server's JSON, by way of the page's back end (backend_http.js,
+// Everything shown comes from the server's JSON, by way of the page's back end (backend_server.js,
 // or backend_pyodide.js on the static play page); text goes in with textContent only.
 "use strict";
 

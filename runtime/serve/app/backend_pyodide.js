@@ -1,5 +1,5 @@
 // The app's back end on the static play page (`blackpoker build --play`): the same requests
-// as backend_http.js sends to the server, answered in the page by the engine running in
+// as backend_server.js sends to the server, answered in the page by the engine running in
 // Pyodide (runtime/serve/offline.py), from this page's own files only: the runtime in
 // pyodide/, the engine, its modules and the compiled rule sets in game.zip.
 "use strict";

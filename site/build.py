@@ -81,6 +81,11 @@ class Addition(Protocol):
         """Write them under root; the files written, relative to it."""
         ...
 
+    @property
+    def link(self) -> tuple[str, str] | None:
+        """The page the index links to, and the link's words (None: no link)."""
+        ...
+
 
 MANIFEST = ".blackpoker-site.json"  # every file the builds wrote into the output folder
 STAGING_PREFIX = ".blackpoker-staging-"
@@ -251,7 +256,8 @@ def _write_html(
         target.parent.mkdir(exist_ok=True)
         target.write_text(render_regulations(regulations, with_pdf(regulations)), encoding="utf-8")
         files.append(Path(regulations.path))
-    index = render_index(pages, history, with_pdf, extras, rules_of_play)
+    links = [addition.link for addition in options.additions if addition.link is not None]
+    index = render_index(pages, history, with_pdf, extras, rules_of_play, links)
     (root / "index.html").write_text(index, encoding="utf-8")
     return [*files, Path("index.html")]
 

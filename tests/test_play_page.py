@@ -163,7 +163,8 @@ def test_a_whole_game_is_played_on_the_static_page_with_no_request_outside_it(
     page.on("pageerror", lambda e: problems.append(f"exception: {e}"))
     try:
         with static_server(site) as origin:
-            page.goto(f"{origin}/play/index.html")
+            page.goto(f"{origin}/index.html")  # the site's index leads to the page
+            page.click("a[href='play/index.html']")
             page.wait_for_selector("select[name=format] option", state="attached", timeout=120_000)
             page.select_option("select[name=edition]", EDITION)
             page.select_option("select[name=format]", SMALLEST)
@@ -188,8 +189,10 @@ def test_a_whole_game_is_played_on_the_static_page_with_no_request_outside_it(
         context.close()
     assert problems == []
     own = f"{origin}/play/"
-    assert requests and [r for r in requests if not r.startswith(own)] == []
-    assert {r.removeprefix(own) for r in requests} <= {
+    assert requests and [r for r in requests if not r.startswith(f"{origin}/")] == []
+    manifest = json.loads((site / ".blackpoker-site.json").read_text(encoding="utf-8"))
+    assert {r.removeprefix(f"{origin}/") for r in requests} <= set(manifest)  # the site's files only
+    assert {r.removeprefix(own) for r in requests if r.startswith(own)} <= {
         "index.html",
         BUNDLE,
         *(f"app/{name}" for name in ("app.js", "app.css", "backend_pyodide.js")),

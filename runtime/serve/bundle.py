@@ -55,6 +55,10 @@ class PlayPage:
     def files(self) -> list[Path]:
         return [*self.made, *self.copied]
 
+    @property
+    def link(self) -> tuple[str, str]:
+        return (FOLDER / "index.html").as_posix(), "ブラウザでエージェントと対戦する（サーバー不要）"
+
     def write(self, root: Path) -> list[Path]:
         for rel, data in self.made.items():
             (root / rel).parent.mkdir(parents=True, exist_ok=True)

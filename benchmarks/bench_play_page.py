@@ -66,11 +66,17 @@ def sizes(play: Path) -> dict[str, tuple[int, int]]:
     return parts
 
 
-def first_decision(page: Any, url: str) -> float:
-    """Seconds from opening the page to the first menu of a new game."""
+MARKS = """() => Object.fromEntries(["runtime", "engine"].map(
+  (name) => [name, performance.getEntriesByName(`blackpoker:${name}`)[0].startTime / 1000]))"""
+
+
+def first_decision(page: Any, url: str, marks: list[dict[str, float]]) -> float:
+    """Seconds from opening the page to the first menu of a new game; `marks` gets the
+    seconds from the page's start to the Pyodide runtime loaded and to the engine ready."""
     start = time.perf_counter()
     page.goto(url)
     page.wait_for_selector("select[name=format] option", state="attached", timeout=180_000)
+    marks.append(page.evaluate(MARKS))
     page.select_option("select[name=edition]", EDITION)
     page.select_option("select[name=format]", FORMAT)
     page.click("#new-game button[type=submit]")
@@ -106,6 +112,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         threading.Thread(target=server.serve_forever, daemon=True).start()
         url = f"http://127.0.0.1:{server.server_address[1]}/play/index.html"
         cold, warm, clicks = [], [], []
+        marks: list[dict[str, float]] = []
         try:
             with sync_playwright() as playwright:
                 chromium = playwright.chromium.launch(
@@ -114,8 +121,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                 for run in range(args.runs):
                     context = chromium.new_context()
                     page = context.new_page()
-                    cold.append(first_decision(page, url))
-                    warm.append(first_decision(page, url))
+                    cold.append(first_decision(page, url, marks))
+                    warm.append(first_decision(page, url, []))
                     clicks += decisions(page, args.decisions, random.Random(run))
                     context.close()
                 chromium.close()
@@ -131,6 +138,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"{EDITION} {FORMAT} vs greedy, {args.runs} runs:")
     first = f"median {statistics.median(cold):.2f} s cold, {statistics.median(warm):.2f} s warm"
     print(f"time to first decision: {first}")
+    runtime, engine = (statistics.median(m[name] for m in marks) for name in ("runtime", "engine"))
+    print(f"  cold: Pyodide's runtime loaded at {runtime:.2f} s, the engine ready at {engine:.2f} s")
     if clicks:
         median = statistics.median(clicks)
         print(f"decision round-trip in the page: median {median:.1f} ms over {len(clicks)} clicks")

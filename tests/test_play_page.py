@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from blackpoker.runtime.serve.bundle import BUNDLE, PYODIDE_FILES
 from blackpoker.runtime.serve.offline import Table
-from browser_support import CHROMIUM, FLAGS, sync_api
+from browser_support import launched
 from editions_support import EDITIONS, formats
 from play_page_support import static_server
 from site_support import run_cli
@@ -144,10 +144,8 @@ def test_a_build_without_the_npm_package_stops_in_one_line(tmp_path: Path) -> No
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+    with launched() as browser:
         yield browser
-        browser.close()
 
 
 @pytest.mark.parametrize("viewport", [{"width": 1280, "height": 900}, {"width": 390, "height": 844}])

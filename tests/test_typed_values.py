@@ -10,6 +10,7 @@ from blackpoker.compiler import compile
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.compiler.environment import Environment
+from blackpoker.compiler.parse import parse_steps
 from blackpoker.runtime.engine.events import GameOver
 from blackpoker.runtime.engine.flow import _win_check
 from blackpoker.runtime.engine.game import Game, snapshot
@@ -17,7 +18,18 @@ from blackpoker.runtime.engine.refs import Result, result_name, result_named
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.play.event_text import record
 from blackpoker.runtime.rules.cards import Card, Rank, Suit
-from blackpoker.runtime.rules.program import DigUntil, FaceUp, walk, walk_steps, written
+from blackpoker.runtime.rules.program import (
+    DigUntil,
+    FaceUp,
+    Move,
+    Orderer,
+    Player,
+    PlayerName,
+    Request,
+    walk,
+    walk_steps,
+    written,
+)
 from editions_support import EDITIONS
 
 
@@ -67,3 +79,19 @@ def test_the_program_holds_cards_and_ranks_and_the_json_prints_them() -> None:
     assert {t["card"] for t in data["trumps"]} == {str(t.card) for t in ruleset.trumps}
     suited = [c for c in ruleset.characters if c.suits]
     assert suited and all(isinstance(s, Suit) for c in suited for s in c.suits)
+
+
+def test_the_parser_reads_each_field_by_its_type() -> None:
+    """A field's reader is found from its type (not its annotation's text): an optional field
+    by its type's, a union by the union's, a shorthand by the data's shape."""
+    move, request, short = parse_steps(
+        [
+            {"move": {"cards": "key", "to": "hand", "order": "owners"}},
+            {"move": {"cards": "key", "to": "hand", "order": "opponent"}},
+            {"request": "x"},
+        ]
+    )
+    assert isinstance(move, Move) and move.order is Orderer.OWNERS
+    assert isinstance(request, Move) and request.order == Player(name=PlayerName.OPPONENT)
+    assert isinstance(short, Request) and short.short and short.action == "x"
+    assert written(short) == {"request": "x"}  # the shorthand is how it is written, not a field

@@ -17,7 +17,7 @@ import operator
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum, StrEnum
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar, get_type_hints
 
 from blackpoker.runtime.rules.cards import Card, Rank, Suit, rank_label
 from blackpoker.runtime.rules.cost import Cost
@@ -25,7 +25,9 @@ from blackpoker.runtime.rules.enums import Face
 
 PathKey = tuple[str | int, ...]
 Binding = str  # a name a step binds for the steps after it
-Shorthand = bool  # whether a step is written as its one value (`request: ID`)
+# whether a step is written as its one value (`request: ID`): a type of its own, which the
+# parser reads from the data's shape and `written` leaves out
+Shorthand = Annotated[bool, "shorthand"]
 
 
 def at(*path: str | int) -> dict[str, PathKey]:
@@ -107,6 +109,12 @@ class Node:
                 for i, item in enumerate(value):
                     if isinstance(item, Node):
                         yield (*where, i), item
+
+
+def field_types(cls: type[Node]) -> dict[str, Any]:
+    """The type of each field of a node class, as objects (the annotations are text here):
+    what the parser and `written` dispatch on."""
+    return get_type_hints(cls, include_extras=True)
 
 
 def walk(node: Node, path: PathKey = ()) -> Iterator[tuple[PathKey, Node]]:
@@ -898,8 +906,9 @@ def written(value: Any) -> Any:
     tree: Any = _put(None, word, {}) if word else None
     if isinstance(value, Field) and value.side is None:
         tree = {"field": "all"}
+    types = field_types(type(value))
     for f in fields(value):
-        if f.type == "Shorthand":  # how the step is written, which `at` already says
+        if types[f.name] == Shorthand:  # how the step is written, which `at` already says
             continue
         item = getattr(value, f.name)
         path = value.at(f.name)

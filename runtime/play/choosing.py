@@ -135,7 +135,8 @@ def question(rules: Rules, seen: View, menu: Menu, keys: bool = True) -> str:
     if isinstance(left[0], Choice) and seen.resolving:
         action = seen.resolving[-1]
         if {parts(o)[0] for o in left} <= {"yes", "no"}:
-            return f"「{action.name}」{may(rules, action.action)} — しますか？"
+            clause = rules.action(action.action).may_clause
+            return f"「{action.name}」{f': {clause}' if clause else ''} — しますか？"
         word = chosen[0] if chosen else ""
         doing = f"{word}: {ANSWERS[word]}" if word in ANSWERS else f"{so_far} {title}を選ぶ".strip()
         return f"「{action.name}」の解決: {doing}{hint('? で効果の文')}"
@@ -144,15 +145,6 @@ def question(rules: Rules, seen: View, menu: Menu, keys: bool = True) -> str:
         return f"あなたのチャンス: {where}か pass{hint('? 番号で説明・help')}"
     path = f"{so_far} › " if so_far else ""
     return f"{path}{title}を選ぶ{hint('0で戻る')}"
-
-
-def may(rules: Rules, action: str) -> str:
-    """The clause of the effect the player may do (必要であれば…), as the sheet writes it."""
-    for line in rules.action(action).effect.splitlines():
-        if "必要であれば" in line:
-            clause = line.split("必要であれば", 1)[1].lstrip("、,").rstrip("。")
-            return f": {clause}"
-    return ""
 
 
 def explain_entry(rules: Rules, seen: View, menu: Menu, value: str | None) -> str:

@@ -96,6 +96,9 @@ class Action:
     dev_note: str = ""
     format: str = ""  # the first format, as written; `formats` is computed from it
     matcher: KeyMatcher | None = field(default=None, compare=False, repr=False)
+    # what the player may do, as the effect prints it (the clause a `may` step's yes/no
+    # question quotes); found by the compiler, "" when the effect prints none
+    may_clause: str = field(default="", compare=False)
 
     @property
     def direct(self) -> bool:

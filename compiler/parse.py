@@ -546,7 +546,7 @@ def _node_classes(cls: type[Node]) -> Iterator[type[Node]]:
 
 # How each node class is read, found once from its fields' types: (field, where it is written
 # under the node's prefix, reader).
-_PLANS: Mapping[type[Node], tuple[tuple[str, PathKey, Callable[[Any], Any]], ...]] = MappingProxyType(
+_PLANS: Mapping[type[Node], tuple[tuple[str, tuple[Any, ...], Callable[[Any], Any]], ...]] = MappingProxyType(
     {
         cls: tuple((f.name, f.metadata["at"], _reader(types[f.name])) for f in node_fields(cls))
         for cls in _node_classes(Node)

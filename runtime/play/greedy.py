@@ -16,12 +16,11 @@ from dataclasses import dataclass
 from blackpoker.runtime.engine import refs
 from blackpoker.runtime.engine.expressions import condition, named_player, number, player
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
-from blackpoker.runtime.engine.refs import player_name
+from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption
 from blackpoker.runtime.engine.state import Origin, Request, Resolution
 from blackpoker.runtime.engine.targets import resolve_name
 from blackpoker.runtime.engine.view import CharacterView, View
-from blackpoker.runtime.engine.zones import card, rank
+from blackpoker.runtime.engine.zones import card, owner, rank
 from blackpoker.runtime.play.agents import idle
 from blackpoker.runtime.rules.enums import SOURCE, BuiltInName
 from blackpoker.runtime.rules.model import Combat, RuleSet, SizeRule
@@ -370,7 +369,7 @@ class GreedyAgent:
             return -self._worth(unit) * side
         kept = RETURNED * len(unit.cards)
         if side > 0:
-            threatened = any(r.target == unit.ref and r.player != player_name(me) for r in view.stage)
+            threatened = any(r.target == unit.ref and r.player != me for r in view.stage)
             return kept if threatened else kept - self._worth(unit)
         return self._worth(unit) - kept
 
@@ -432,7 +431,7 @@ class GreedyAgent:
         if not isinstance(option.target, refs.StagePosition):
             return 0.0
         request = view.stage[option.target.position - 1]
-        if request.player == player_name(option.player):
+        if request.player == option.player:
             return -5.0
         other = RequestOption(1 - option.player, request.action, request.name, request.key_cards)
         return max(self._gain(view, other), 0.0) + 0.5
@@ -442,10 +441,9 @@ class GreedyAgent:
         if not isinstance(option.target, refs.StagePosition):
             return 0.0
         request = view.stage[option.target.position - 1]
-        mine = player_name(option.player)
-        if request.player == mine:
+        if request.player == option.player:
             return -RETARGET
-        hits_me = request.target == mine or any(
+        hits_me = request.target == refs.PlayerRef(option.player) or any(
             u.ref == request.target for u in view.players[option.player].field
         )
         return RETARGET if hits_me else 0.0
@@ -467,8 +465,7 @@ class GreedyAgent:
         if word == "yes":
             return 0.5 if life > 10 else -0.5
         if word in ("drive", "charge") and view.resolving:
-            target = view.resolving[-1].target or ""
-            mine = target.startswith(f"{player_name(view.me)}:")
+            mine = _on_side(view.resolving[-1].target, view.me)
             return 0.5 if (word == "charge") == mine else -0.5
         return 0.0
 
@@ -535,10 +532,18 @@ def _holding(view: View, cid: int) -> CharacterView | None:
 
 
 def _target_unit(view: View, option: RequestOption) -> CharacterView | None:
-    if not isinstance(option.target, refs.CharacterByCard | refs.HiddenCharacter):
+    ref = option.target
+    if not isinstance(ref, refs.CharacterByCard | refs.HiddenCharacter):
         return None
-    ref = target_text(option.target)
     return next((u for p in view.players for u in p.field if u.ref == ref), None)
+
+
+def _on_side(target: refs.ViewTarget | None, seat: int) -> bool:
+    """Whether a request's target lies on `seat`'s side: a character of theirs, a card of
+    their zone (a player, a request or a hidden character is not)."""
+    if isinstance(target, refs.CharacterByCard | refs.ZoneCard):
+        return owner(target.card) == seat
+    return isinstance(target, refs.HiddenZoneCard) and target.player == seat
 
 
 def _named_unit(view: View, option: RequestOption, name: str) -> CharacterView | None:
@@ -553,4 +558,3 @@ def _named_unit(view: View, option: RequestOption, name: str) -> CharacterView |
 def _controller(unit: CharacterView, view: View) -> int:
     """The player whose field shows the character."""
     return next(i for i, p in enumerate(view.players) if unit in p.field)
-

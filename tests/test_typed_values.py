@@ -13,11 +13,15 @@ from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.parse import parse_steps
 from blackpoker.runtime.engine.events import GameOver
 from blackpoker.runtime.engine.flow import _win_check
-from blackpoker.runtime.engine.game import Game, snapshot
+from blackpoker.runtime.engine.game import Game, _answers_data, snapshot
+from blackpoker.runtime.engine.options import Choice
 from blackpoker.runtime.engine.refs import Result, result_name, result_named
 from blackpoker.runtime.engine.rules import Rules
+from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.event_text import record
+from blackpoker.runtime.play.notation import AnswerCommand, parse_command
 from blackpoker.runtime.rules.cards import Card, Rank, Suit
+from blackpoker.runtime.rules.enums import Answer
 from blackpoker.runtime.rules.program import (
     DigUntil,
     FaceUp,
@@ -95,3 +99,16 @@ def test_the_parser_reads_each_field_by_its_type() -> None:
     assert isinstance(request, Move) and request.order == Player(name=PlayerName.OPPONENT)
     assert isinstance(short, Request) and short.short and short.action == "x"
     assert written(short) == {"request": "x"}  # the shorthand is how it is written, not a field
+
+
+def test_answer_words_are_an_enum_and_a_label_stays_the_rule_sets_word() -> None:
+    assert [str(a) for a in Answer] == [a.value for a in Answer]
+    done = parse_command("p1: done")
+    assert isinstance(done, AnswerCommand) and done.word is Answer.DONE
+    drive = parse_command("p1: drive")  # a choose_one label: the rule set's word, not the engine's
+    assert isinstance(drive, AnswerCommand) and drive.word == "drive" and not isinstance(drive.word, Answer)
+    top = Choice(0, Answer.TOP, 5)
+    assert str(top) == f"top {label(5)}" and str(Choice(0, Answer.DONE)) == "done"
+    assert type(str(Choice(0, Answer.DONE))) is str
+    # a waiting prompt is hashed as the text it always was
+    assert _answers_data((top,)) == "(Choice(player=0, word='top', a=5, b=None, target=None),)"

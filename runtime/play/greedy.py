@@ -22,7 +22,7 @@ from blackpoker.runtime.engine.targets import resolve_name
 from blackpoker.runtime.engine.view import CharacterView, View
 from blackpoker.runtime.engine.zones import card, owner, rank
 from blackpoker.runtime.play.agents import idle
-from blackpoker.runtime.rules.enums import SOURCE, BuiltInName
+from blackpoker.runtime.rules.enums import SOURCE, Answer, BuiltInName
 from blackpoker.runtime.rules.model import Combat, RuleSet, SizeRule
 from blackpoker.runtime.rules.program import (
     All,
@@ -452,17 +452,17 @@ class GreedyAgent:
         me = view.players[view.me]
         life = me.life if isinstance(me.life, int) else 0
         word = choice.word
-        if word == "attacker" and choice.a is not None:
+        if word == Answer.ATTACKER and choice.a is not None:
             unit = _holding(view, choice.a)
             blockers = [u.size for u in view.players[1 - view.me].field if u.charged and u.size is not None]
             return 1.0 if unit is not None and (unit.size or 0) > max(blockers, default=0) else -0.5
-        if word == "block" and choice.a is not None and choice.b is not None:
+        if word == Answer.BLOCK and choice.a is not None and choice.b is not None:
             return self._block(view, choice.a, choice.b, life)
-        if word == "pick" and choice.a is not None:
+        if word == Answer.PICK and choice.a is not None:
             return -_card_worth(choice.a) if choice.a in (me.hand or ()) else _card_worth(choice.a)
-        if word == "discard" and choice.a is not None:
+        if word == Answer.DISCARD and choice.a is not None:
             return -_card_worth(choice.a)
-        if word == "yes":
+        if word == Answer.YES:
             return 0.5 if life > 10 else -0.5
         if word in ("drive", "charge") and view.resolving:
             mine = _on_side(view.resolving[-1].target, view.me)

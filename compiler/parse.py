@@ -19,7 +19,7 @@ from blackpoker.compiler.notation import NotationError, parse_cost, parse_key
 from blackpoker.runtime.rules.cards import Card, Rank, Suit, rank_from_label
 from blackpoker.runtime.rules.cost import Cost
 from blackpoker.runtime.rules.diagnostics import Diagnostic
-from blackpoker.runtime.rules.enums import Face
+from blackpoker.runtime.rules.enums import Destination, Face, Zone, destination_named, zone_named
 from blackpoker.runtime.rules.model import (
     USAGE_LINE,
     Action,
@@ -115,7 +115,7 @@ _ACTION: dict[str, Callable[[Any], Any]] = {
     "trigger": Trigger,
     "limits": lambda values: frozenset(map(Limit, values)),
     "program": tuple,
-    "key_from": tuple,
+    "key_from": lambda values: tuple(map(zone_named, values)),
     "triggered_by": lambda value: _build(TriggeredBy, {"triggered_by": value}),
     "requires": lambda value: _build(Requires, {"requires": value}),
     "caused_by": lambda value: _build(CausedBy, {"caused_by": value}),
@@ -506,6 +506,8 @@ _READERS: Mapping[Any, Callable[[Any], Any]] = MappingProxyType(
         State: State,
         Face: Face,
         Comparison: Comparison,
+        Zone | str: zone_named,
+        Destination | str: destination_named,
         TargetKind: TargetKind,
         Scope: Scope,
         Quantity: Quantity,

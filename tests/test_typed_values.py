@@ -21,12 +21,14 @@ from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.event_text import record
 from blackpoker.runtime.play.notation import AnswerCommand, parse_command
 from blackpoker.runtime.rules.cards import Card, Rank, Suit
-from blackpoker.runtime.rules.enums import Answer
+from blackpoker.runtime.rules.enums import Answer, Destination, Zone
 from blackpoker.runtime.rules.program import (
+    Choose,
     DigUntil,
     FaceUp,
     Move,
     Orderer,
+    Pile,
     Player,
     PlayerName,
     Request,
@@ -112,3 +114,21 @@ def test_answer_words_are_an_enum_and_a_label_stays_the_rule_sets_word() -> None
     assert type(str(Choice(0, Answer.DONE))) is str
     # a waiting prompt is hashed as the text it always was
     assert _answers_data((top,)) == "(Choice(player=0, word='top', a=5, b=None, target=None),)"
+
+
+def test_a_program_names_built_in_zones_by_enum_and_declared_ones_by_id() -> None:
+    choose, move, to_fog = parse_steps(
+        [
+            {"choose": {"player": "you", "from": "graveyard", "as": "x"}},
+            {"move": {"cards": {"zone": "hand", "player": "you"}, "to": "life_bottom"}},
+            {"move": {"cards": "key", "to": "fog"}},
+        ]
+    )
+    assert isinstance(choose, Choose) and choose.zone is Zone.GRAVEYARD
+    assert isinstance(move, Move) and move.to is Destination.LIFE_BOTTOM
+    assert isinstance(move.cards, Pile) and move.cards.zone is Zone.HAND
+    assert isinstance(to_fog, Move) and to_fog.to == "fog" and not isinstance(to_fog.to, Destination)
+    assert written(move) == {"move": {"cards": {"zone": "hand", "player": "you"}, "to": "life_bottom"}}
+    ruleset = compile(EDITIONS[0], "lite")
+    assert all(z is Zone.HAND for a in ruleset.actions for z in a.key_from)
+    assert all(a.key_from == ("hand",) for a in ruleset.actions)  # as the compiled JSON prints it

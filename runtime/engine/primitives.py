@@ -51,7 +51,6 @@ ATTACKER: Final = Answer.ATTACKER
 BLOCK: Final = Answer.BLOCK
 
 
-
 class Signal(Enum):
     WAIT = "wait"
     STOP = "stop"
@@ -238,7 +237,7 @@ def _move(g: Table, res: Resolution, step: program.Move) -> Signal | None:
         if state.unit(unit.uid) is not None:
             t.remove_unit(g, unit, zone, None if sequence is None else [])
     loose = [i for i in items if isinstance(i, int)]
-    dropped = [c for c in loose if zone == "graveyard" and c in state.players[owner(c)].hand]
+    dropped = [c for c in loose if zone == t.GRAVEYARD and c in state.players[owner(c)].hand]
     for cid in loose if sequence is None else sequence:
         if cid in loose:
             t.move_card(state, cid, zone)
@@ -438,7 +437,7 @@ def _discard_down_to(g: Table, res: Resolution, step: program.DiscardDownTo) -> 
     who = player(g, res, step.player)
     answer = _answer(res)
     if answer is not None and answer.a is not None:
-        t.move_card(g.state, answer.a, "graveyard")
+        t.move_card(g.state, answer.a, t.GRAVEYARD)
         happened(g, Event.DISCARDED, who, [answer.a])
     hand = g.state.players[who].hand
     if not hand or len(hand) <= number(g, res, step.count):

@@ -22,7 +22,7 @@ from blackpoker.runtime.engine.targets import resolve_name
 from blackpoker.runtime.engine.view import CharacterView, View
 from blackpoker.runtime.engine.zones import card, owner, rank
 from blackpoker.runtime.play.agents import idle
-from blackpoker.runtime.rules.enums import SOURCE, Answer, BuiltInName
+from blackpoker.runtime.rules.enums import SOURCE, Answer, BuiltInName, Destination, Zone
 from blackpoker.runtime.rules.model import Combat, RuleSet, SizeRule
 from blackpoker.runtime.rules.program import (
     All,
@@ -280,7 +280,8 @@ class GreedyAgent:
         if isinstance(step, Move):
             taken = loops.taken.get(step.cards.name) if isinstance(step.cards, Name) else None
             if taken is not None:  # cards a `top` took from the life: no characters
-                return TURNED_TO_HAND * self._amount(view, option, taken) if step.to == "hand" else 0.0
+                to_hand = step.to == Destination.HAND
+                return TURNED_TO_HAND * self._amount(view, option, taken) if to_hand else 0.0
             units = self._units(view, option, step.cards, loops)
             return sum(self._moved(view, me, u, step.to) for u in units)
         if isinstance(step, ModifySize):
@@ -332,12 +333,12 @@ class GreedyAgent:
         holder = self._player(view, option, step.owner if step.owner is not None else step.player)
         if holder is None:
             return 0.0
-        if step.zone == "life":
+        if step.zone == Zone.LIFE:
             count = 1 if isinstance(step.count, Amount) else step.count
             return SEARCHED * self._amount(view, option, count)
-        if step.zone == "graveyard" and view.players[holder].graveyard:
+        if step.zone == Zone.GRAVEYARD and view.players[holder].graveyard:
             return RECOVERED
-        return HAND_CARD if step.zone == "hand" and holder != option.player else 0.0
+        return HAND_CARD if step.zone == Zone.HAND and holder != option.player else 0.0
 
     def _units(self, view: View, option: RequestOption, ref: Cards, loops: Loops) -> list[CharacterView]:
         """The characters a reference names as far as the view tells: the target, a field, or
@@ -361,11 +362,11 @@ class GreedyAgent:
         over = loops.over.get(ref.name)
         return [] if over is None else self._units(view, option, over, loops)
 
-    def _moved(self, view: View, me: int, unit: CharacterView, zone: str) -> float:
+    def _moved(self, view: View, me: int, unit: CharacterView, zone: Destination | str) -> float:
         """A character leaving the field: lost, or back in its owner's hand (worth it for one's
         own character that an opposing request on the stage is about to hit)."""
         side = _side(unit, view, me)
-        if zone != "hand":
+        if zone != Destination.HAND:
             return -self._worth(unit) * side
         kept = RETURNED * len(unit.cards)
         if side > 0:
@@ -513,7 +514,7 @@ def _keeps_key(step: Step) -> bool:
     """The step keeps the key cards: on the field (a character of them) or back in the hand."""
     cards = step.cards if isinstance(step, PutCharacter | Mount | Move) else None
     on_key = isinstance(cards, Name) and cards.name == "key"
-    return on_key and (not isinstance(step, Move) or step.to == "hand")
+    return on_key and (not isinstance(step, Move) or step.to == Destination.HAND)
 
 
 def _side(unit: CharacterView, view: View, me: int) -> int:

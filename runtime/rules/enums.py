@@ -34,6 +34,21 @@ class Destination(StrEnum):
     LIFE_BOTTOM = "life_bottom"
 
 
+_ZONES = {z.value: z for z in Zone}
+_DESTINATIONS = {d.value: d for d in Destination}
+
+
+def zone_named(text: str) -> Zone | str:
+    """A pile a program or an action's `key_from` names: a built-in one, else the id of a zone
+    the edition declares."""
+    return _ZONES.get(text, text)
+
+
+def destination_named(text: str) -> Destination | str:
+    """Where a `move` puts cards: a built-in destination, else the id of a declared zone."""
+    return _DESTINATIONS.get(text, text)
+
+
 class Answer(StrEnum):
     """The words of the answers the engine asks for inside an effect (`pick ♠5`, `block ♣9
     with ♡3`, `done`); a `choose_one` is answered by one of its labels instead, the rule set's

@@ -14,7 +14,7 @@ from typing import Any
 
 from blackpoker.runtime.rules.cards import Card, Rank, Suit
 from blackpoker.runtime.rules.cost import Cost
-from blackpoker.runtime.rules.enums import Face
+from blackpoker.runtime.rules.enums import Face, Zone
 from blackpoker.runtime.rules.frozen import rebuilt
 from blackpoker.runtime.rules.keyspec import KeySpec
 from blackpoker.runtime.rules.matcher import KeyMatcher
@@ -76,7 +76,7 @@ class Action:
     limits: frozenset[Limit] = frozenset()
     cost: Cost = Cost.NONE
     key: KeySpec | None = None
-    key_from: tuple[str, ...] = ("hand",)  # the zones the key cards are taken from
+    key_from: tuple[Zone | str, ...] = (Zone.HAND,)  # the zones the key cards are taken from
     note: str = ""
     target: str = ""
     unit: str = ""  # 起因: the character that requests it, as printed (upstream's actUnit)

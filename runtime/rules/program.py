@@ -21,7 +21,7 @@ from typing import Annotated, Any, ClassVar, get_type_hints
 
 from blackpoker.runtime.rules.cards import Card, Rank, Suit, rank_label
 from blackpoker.runtime.rules.cost import Cost
-from blackpoker.runtime.rules.enums import Face
+from blackpoker.runtime.rules.enums import Destination, Face, Zone
 
 PathKey = tuple[str | int, ...]
 Binding = str  # a name a step binds for the steps after it
@@ -187,7 +187,7 @@ class Pile(Node):
     edition declares in `core.zones`, such as the fog); `face`, `suit_of` and `rank_of` keep only
     the cards lying so, of a suit or number of the named cards (choose's filters)."""
 
-    zone: str = field(metadata=at("zone"))
+    zone: Zone | str = field(metadata=at("zone"))  # a built-in pile, or a declared zone by id
     side: PlayerRef = field(metadata=at("player"))
     face: Face | None = field(default=None, metadata=at("face"))
     suit_of: Name | None = field(default=None, metadata=at("suit_of"))
@@ -397,7 +397,7 @@ class Choose(Step):
     op = "choose"
     prefix = ("choose",)
     player: PlayerRef = field(metadata=at("player"))
-    zone: str | None = field(default=None, metadata=at("from"))
+    zone: Zone | str | None = field(default=None, metadata=at("from"))
     among: Cards | None = field(default=None, metadata=at("among"))
     owner: PlayerRef | None = field(default=None, metadata=at("owner"))
     count: ChooseCount = field(default=1, metadata=at("count"))
@@ -457,7 +457,7 @@ class Move(Step):
     op = "move"
     prefix = ("move",)
     cards: Cards = field(metadata=at("cards"))
-    to: str = field(metadata=at("to"))
+    to: Destination | str = field(metadata=at("to"))  # a built-in destination, or a declared zone by id
     order: PlayerRef | Orderer | None = field(default=None, metadata=at("order"))
     as_: Binding | None = field(default=None, metadata=at("as"))
 
@@ -596,7 +596,7 @@ class Shuffle(Step):
     op = "shuffle"
     prefix = ("shuffle",)
     player: PlayerRef = field(metadata=at("player"))
-    zone: str = field(metadata=at("zone"))
+    zone: Zone | str = field(metadata=at("zone"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -181,8 +181,8 @@ OptionTarget = (
 )
 # how a player's view names a character: by its first card, or by id when its cards are hidden
 CharacterRef = CharacterByCard | HiddenCharacter
-# how a player's view names a request's target: as an option would, a card that left a zone
-# by itself (a summoned character's card, seen as it left the field), or gone
+# how a player's view names a request's target: as an option would, a card in no zone by itself
+# (a summoned character's card, seen as it left the field), or GONE once it left
 ViewTarget = OptionTarget | CardRef | Gone
 # a view's hidden references too: a person names what they see as the view names it
 CommandTarget = (

@@ -11,18 +11,18 @@
   only (伏せてあるカード: 個人公開). The opponent sees a face-down character, its state and
   a reference `HiddenCharacter(N)` (printed `face-down#N`) — and options that target it name
   it that way, never by card.
-
-References are values, as options hold them (runtime/engine/refs.py): a character is
-`CharacterByCard` or `HiddenCharacter`, a request's target any option target, a card that
-left a zone (`CardRef`) or `GONE`, a player a seat. Text is made at the edges: the terminal,
-the browser's board (runtime/serve/board.py), through `options.target_text` and
-`reference_text` here.
 * The stage, the resolving requests, chance, turn and combat are public.
 * A zone the edition declares (`core.zones`, the fog) shows as its `visibility` says:
   public — its cards to everyone (the fog holds lingering magic's marks, face up);
   owner — its cards to the owner, the count to the opponent; hidden — the count to both (a
   regulation's unopened pack); faces — each card as it lies: a face-up one to everyone, a
   face-down one to its owner (the trumps: 切札).
+
+References are values, as options hold them (runtime/engine/refs.py): a character is
+`CharacterByCard` or `HiddenCharacter`, a request's target any option target, a card off the
+field (`CardRef`) or `GONE`, a player a seat. Text is made at the edges: the terminal,
+the browser's board (runtime/serve/board.py), through `options.target_text` and
+`reference_text` here.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""Cards, suits, ranks and results are values inside the compiled program and the engine; text
-is made from them only at the edges (the compiled JSON, logs, reports), as it was printed before."""
+"""Cards, suits, ranks, results, zones and answer words are values inside the compiled program
+and the engine, and the parser reads a field by its type; text is made from them only at the
+edges (the compiled JSON, logs, reports), as it was printed before."""
 
 from __future__ import annotations
 
@@ -107,8 +108,8 @@ def test_answer_words_are_an_enum_and_a_label_stays_the_rule_sets_word() -> None
     assert [str(a) for a in Answer] == [a.value for a in Answer]
     done = parse_command("p1: done")
     assert isinstance(done, AnswerCommand) and done.word is Answer.DONE
-    drive = parse_command("p1: drive")  # a choose_one label: the rule set's word, not the engine's
-    assert isinstance(drive, AnswerCommand) and drive.word == "drive" and not isinstance(drive.word, Answer)
+    label_ = parse_command("p1: lean")  # a choose_one label: the rule set's word, not the engine's
+    assert isinstance(label_, AnswerCommand) and label_.word == "lean" and not isinstance(label_.word, Answer)
     top = Choice(0, Answer.TOP, 5)
     assert str(top) == f"top {label(5)}" and str(Choice(0, Answer.DONE)) == "done"
     assert type(str(Choice(0, Answer.DONE))) is str
@@ -117,17 +118,18 @@ def test_answer_words_are_an_enum_and_a_label_stays_the_rule_sets_word() -> None
 
 
 def test_a_program_names_built_in_zones_by_enum_and_declared_ones_by_id() -> None:
-    choose, move, to_fog = parse_steps(
+    choose, move, to_declared = parse_steps(
         [
             {"choose": {"player": "you", "from": "graveyard", "as": "x"}},
             {"move": {"cards": {"zone": "hand", "player": "you"}, "to": "life_bottom"}},
-            {"move": {"cards": "key", "to": "fog"}},
+            {"move": {"cards": "key", "to": "declared"}},  # a zone an edition declares, by its id
         ]
     )
     assert isinstance(choose, Choose) and choose.zone is Zone.GRAVEYARD
     assert isinstance(move, Move) and move.to is Destination.LIFE_BOTTOM
     assert isinstance(move.cards, Pile) and move.cards.zone is Zone.HAND
-    assert isinstance(to_fog, Move) and to_fog.to == "fog" and not isinstance(to_fog.to, Destination)
+    assert isinstance(to_declared, Move) and to_declared.to == "declared"
+    assert not isinstance(to_declared.to, Destination)
     assert written(move) == {"move": {"cards": {"zone": "hand", "player": "you"}, "to": "life_bottom"}}
     ruleset = compile(EDITIONS[0], "lite")
     assert all(z is Zone.HAND for a in ruleset.actions for z in a.key_from)

@@ -18,7 +18,8 @@ from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.play.chronicle import Chronicle, glimpse
 from blackpoker.runtime.play.log import replay
 from blackpoker.runtime.play.source import ServedFiles
-from blackpoker.runtime.serve.board import Json, board_json, cards_json
+from blackpoker.runtime.serve.board import board_json
+from blackpoker.runtime.serve.cards import Json, cards_json
 
 UPLOAD_NAME = "upload.jsonl"  # how an uploaded log is named in its errors
 ALL = "all"

@@ -1,0 +1,94 @@
+// The lobby's choice of rules: edition, format (the extra format and its list included), and a
+// regulation's frame and options, as the terminal's `blackpoker play --regulation` takes them.
+// Everything offered comes from /api/lobby; the server checks the choice again.
+"use strict";
+
+// Fills the form's edition and format lists and adds the extra list and regulation choices;
+// returns a function giving the request's fields for them ({extra} or {regulation}).
+function offerChoices(form, lobby) {
+  const option = (value, text) => {
+    const node = document.createElement("option");
+    node.value = value;
+    node.textContent = text;
+    return node;
+  };
+  const labelled = (text, control) => {
+    const label = document.createElement("label");
+    label.append(`${text} `, control);
+    return label;
+  };
+  const extra = document.createElement("select");
+  extra.name = "extra";
+  const regulation = document.createElement("select");
+  regulation.name = "regulation";
+  const options = document.createElement("fieldset");
+  options.className = "regulation-options";
+  const extraLabel = labelled("エクストラリスト", extra);
+  const regulationLabel = labelled("レギュレーション", regulation);
+  form.format.closest("label").after(extraLabel, regulationLabel, options);
+
+  if (lobby.house) {
+    // a server started with a local rule plays it only, under the name it gives its format
+    const note = document.getElementById("local-rules");
+    const format = lobby.house.format;
+    note.textContent = `ローカルルール ${lobby.rules}（${format.name}）で遊びます`;
+    note.hidden = false;
+    form.edition.replaceChildren(option(lobby.defaults.edition, lobby.house.edition));
+    form.format.replaceChildren(option(format.id, format.name));
+    form.edition.disabled = form.format.disabled = true;
+    extraLabel.hidden = regulationLabel.hidden = options.hidden = true;
+    return () => ({});
+  }
+
+  const editions = new Map(lobby.editions.map((edition) => [edition.id, edition]));
+  form.edition.replaceChildren(...lobby.editions.map((e) => option(e.id, e.name)));
+  if (editions.has(lobby.defaults.edition)) form.edition.value = lobby.defaults.edition;
+  const current = () => editions.get(form.edition.value);
+
+  const showOptions = () => {
+    const regulations = current().regulations;
+    options.replaceChildren();
+    options.hidden = !regulation.value || !regulations || !regulations.options.length;
+    if (options.hidden) return;
+    const legend = document.createElement("legend");
+    legend.textContent = "オプション";
+    options.append(legend);
+    for (const choice of regulations.options) {
+      const box = document.createElement("input");
+      box.type = "checkbox";
+      box.name = "regulation-option";
+      box.value = choice.id;
+      options.append(labelled(choice.name, box));
+    }
+  };
+  const showFrames = () => {
+    const edition = current();
+    const format = form.format.value;
+    const isExtra = format === edition.extra_format;
+    extra.replaceChildren(...(isExtra ? edition.extras : []).map((id) => option(id, id)));
+    extraLabel.hidden = !isExtra;
+    const frames = edition.regulations && !isExtra
+      ? edition.regulations.frames.filter((frame) => frame.formats === null || frame.formats.includes(format))
+      : [];
+    regulation.replaceChildren(option("", "なし（普通の対戦）"), ...frames.map((frame) => option(frame.id, frame.name)));
+    regulationLabel.hidden = !frames.length;
+    regulationLabel.title = edition.regulations ? edition.regulations.title : "";
+    showOptions();
+  };
+  const showFormats = () => {
+    form.format.replaceChildren(...current().formats.map((f) => option(f.id, `${f.name}（${f.id}）`)));
+    if (current().formats.some((f) => f.id === lobby.defaults.format)) form.format.value = lobby.defaults.format;
+    showFrames();
+  };
+  form.edition.addEventListener("change", showFormats);
+  form.format.addEventListener("change", showFrames);
+  regulation.addEventListener("change", showOptions);
+  showFormats();
+
+  return () => {
+    if (!extraLabel.hidden && extra.value) return { extra: extra.value };
+    if (!regulation.value) return {};
+    const chosen = [...options.querySelectorAll("input:checked")].map((box) => box.value);
+    return { regulation: [regulation.value, ...chosen].join("+") };
+  };
+}

@@ -219,6 +219,8 @@ class App:
         played = rules.format.name if setup is None or scenario is not None else setup.name
         title = f"{rules.edition.id} {played} · {where} · {against}"
         session = Session(game, source, title, humans, agent)
+        if setup is not None and scenario is None:
+            session.regulation = setup.name
         with self.lock:
             for token in session.tokens:
                 self.seats[token] = session

@@ -89,6 +89,7 @@ class Session:
         self.tokens = {secrets.token_urlsafe(18): seat for seat in humans}
         self.chronicles = {seat: Chronicle() for seat in humans}
         self.notes = {seat: ZoneNotes(seat) for seat in humans} if noted(game) else {}
+        self.regulation: str | None = None  # the name of the regulation it is played under
         self.lock = threading.Lock()
         for chronicle in self.chronicles.values():
             chronicle.follow(game)
@@ -139,6 +140,12 @@ class Session:
     def scenario(self, seat: int) -> str:
         """The position as a scenario file, as the seat sees it: any card it does not see is
         written as unknown (runtime/serve/position.py)."""
+        if self.regulation is not None:  # a written position names no regulation (its pack)
+            raise Refusal(
+                409,
+                f"{self.regulation} の対戦の局面はシナリオに書けません"
+                "（書いた局面はレギュレーションを持てません）",
+            )
         with self.lock:
             game = self.game
             try:

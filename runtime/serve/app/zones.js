@@ -13,7 +13,7 @@ function setTrumps(trumps) {
 function aboutButton(face, shown) {
   const trump = trumpAbilities.get(face);
   if (!trump) return null;
-  const button = el("button", "about", "?");
+  const button = el("button", "trump-help", "?");
   button.type = "button";
   button.setAttribute("aria-label", `切札 ${face}（${trump.name}）の能力`);
   button.title = `${trump.name}\n${trump.about}`;

@@ -126,11 +126,13 @@ class App:
         self.seats: OrderedDict[str, Session] = OrderedDict()
         self.replays: OrderedDict[str, Replay] = OrderedDict()
         self.compiled: dict[RulesSource, RuleSet] = {}
-        self.offered: Json | None = None  # the lobby's choices, read once
         self.lock = threading.Lock()  # for the tables above
         self.compiling = threading.Lock()  # for the environment, which caches what it read
         # the only files a client may name: the ones the server was started with
         self.served = ServedFiles.of(RulesSource(defaults.edition, defaults.format, defaults.rules), self.env)
+        # the lobby's choices, read once before serving (every edition and its regulations: a
+        # second or two), so that no visitor waits for them or holds up a game's compilation
+        self.offered = {"editions": editions_json(self.env, defaults.edition)}
 
     # -- games -------------------------------------------------------------------------------
 
@@ -145,17 +147,13 @@ class App:
 
     def lobby(self) -> Json:
         d = self.defaults
-        with self.compiling:
-            if self.offered is None:
-                self.offered = {"editions": editions_json(self.env, d.edition)}
-            offered = self.offered
         house = (
             None
             if d.rules is None
             else house_rules_json(self.rules(RulesSource(d.edition, d.format, d.rules)))
         )
         return {
-            **offered,
+            **self.offered,
             "agents": list(AGENTS),
             "defaults": {"edition": d.edition, "format": d.format, "seed": d.seed, "opponent": d.opponent},
             "rules": None if d.rules is None else d.rules.name,

@@ -70,10 +70,11 @@ function trumpZone(zone) {
   return box;
 }
 
-// When a step picks one card out of many that lie nowhere on the board (the trumps placed
-// from the deck), the cards are laid out by suit, each with its trump's ability; the list
-// stays, folded, for the keyboard.
+// When the rules have trumps and a step picks one card out of many that lie nowhere on the
+// board (the trumps placed from the deck), the cards are laid out by suit, each with its
+// trump's ability; the list stays, folded, for the keyboard.
 function cardTable(box) {
+  if (!trumpAbilities.size) return;
   const list = box.querySelector(".entries");
   const entries = list ? [...list.querySelectorAll(".entry")] : [];
   const onBoard = new Set();

@@ -259,3 +259,21 @@ def test_a_local_rules_lobby_shows_its_own_format(chromium: Any, tmp_path: Path)
             assert seat.problems == []
         finally:
             seat.close()
+
+
+def test_a_server_started_in_the_extra_format_offers_it_first(chromium: Any) -> None:
+    """`serve --format extra`: the lobby opens on the extra format, and a game starts in it."""
+    with running(Defaults(EXTRA, EXTRA_FORMAT.id)) as extra:
+        seat = Watched(chromium)
+        try:
+            page = seat.page
+            _lobby(page, extra)
+            assert page.locator("select[name=edition]").input_value() == EXTRA
+            assert page.locator("select[name=format]").input_value() == EXTRA_FORMAT.id
+            assert page.locator("select[name=format]").is_enabled()
+            page.click("#new-game button[type=submit]")
+            page.wait_for_selector(".card-table")
+            assert EXTRA_FORMAT.name in page.locator("#title").inner_text()
+            assert seat.problems == []
+        finally:
+            seat.close()

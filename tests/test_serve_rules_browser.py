@@ -1,3 +1,4 @@
+# ruff: noqa: F811 (the browser fixtures of test_serve_browser are imported, then asked for by name)
 """Every format and rule set in the browser (`blackpoker serve` in headless Chromium): the lobby
 offers the extra format and its lists, the regulations' frames and a local rule's own format;
 an extra game is played whole with its trumps drawn and picked on the board; the fog's cards
@@ -17,10 +18,9 @@ from blackpoker.compiler.documents.extra import EXTRA_FORMAT, TRUMP_ZONE
 from blackpoker.runtime.engine.zones import card
 from blackpoker.runtime.rules.model import Visibility
 from blackpoker.runtime.serve.server import Defaults
-from browser_support import CHROMIUM, FLAGS, sync_api
 from editions_support import EDITIONS, environment, formats
 from serve_support import Running, running
-from test_serve_browser import Watched, _decide
+from test_serve_browser import Watched, _decide, chromium, watched  # noqa: F401 (fixtures)
 
 SEED = 3
 EXTRA = next(e for e in EDITIONS if environment().builtin_extras(e))
@@ -65,21 +65,6 @@ def _pack_frame() -> tuple[str, str, str, str, int]:
 def server() -> Iterator[Running]:
     with running() as found:
         yield found
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def watched(chromium: Any) -> Iterator[Watched]:
-    page = Watched(chromium)
-    yield page
-    page.close()
 
 
 def _lobby(page: Any, server: Running) -> None:

@@ -5,15 +5,23 @@ saying what is wrong and starting no game."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.runtime.play.source import offered_formats
+from blackpoker.runtime.rules.model import Visibility
+from blackpoker.runtime.serve.replays import ALL, WHO
 from editions_support import EDITIONS, environment, formats
-from serve_support import Running, running
+from serve_support import Running, game_log, running
 
 EXTRA = next(e for e in EDITIONS if environment().builtin_extras(e))
 LIST = environment().builtin_extras(EXTRA)[0].stem
+FOG = next(  # an edition with a zone every player sees (the fog), in its largest format
+    (e, formats(e)[-1])
+    for e in EDITIONS
+    if any(z.visibility is Visibility.PUBLIC for z in environment().edition(e).edition.core.zones)
+)
 
 
 def _regulated() -> tuple[str, str, list[str]]:
@@ -84,3 +92,35 @@ def test_a_regulations_game_is_played_and_its_position_not_exported(server: Runn
     assert frame["name"] in state["title"]
     refused = server.call("GET", f"/api/seat/{token}/scenario")
     assert refused.status == 409 and frame["name"] in refused.data["error"]
+
+
+def test_a_replays_fog_cards_say_what_they_do(server: Running, tmp_path: Path) -> None:
+    """A replayed game of the fog's format: the frames name, beside each fog card, what it
+    does, as the seat's view (or, in full, its owner's) named it, and the same in every view."""
+    edition, played = FOG
+    for seed in range(10):
+        log = game_log(tmp_path / str(seed), seed, edition, played)
+        opened = server.call(
+            "POST", "/api/replays", log.read_bytes(), {"Content-Type": "application/x-ndjson"}
+        )
+        assert opened.status == 201, opened.text
+        ident = opened.data["page"].rsplit("/", 1)[1]
+        for step in range(opened.data["steps"] + 1):
+            frames = {
+                who: server.call("GET", f"/api/replay/{ident}?step={step}&who={who}").data for who in WHO
+            }
+            noted = {
+                who: {
+                    c["id"]: c.get("note")
+                    for p in f["board"]["players"]
+                    for z in p["zones"]
+                    for c in z["cards"] or ()
+                }
+                for who, f in frames.items()
+            }
+            if any(noted[ALL].values()):
+                names = {f.name for f in environment().compile(edition, played).fogs}
+                assert all(note and note.split(" ")[0] in names for note in noted[ALL].values()), noted
+                assert noted["p1"] == noted["p2"] == noted[ALL]  # the fog is public; no face-down target here
+                return
+    raise AssertionError("no card reached the fog in 10 replayed games")

@@ -12,6 +12,7 @@ from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.runtime.play.source import offered_formats
 from blackpoker.runtime.rules.model import Visibility
 from blackpoker.runtime.serve.replays import ALL, WHO
+from blackpoker.runtime.serve.server import Defaults
 from editions_support import EDITIONS, environment, formats
 from serve_support import Running, game_log, running
 
@@ -124,3 +125,16 @@ def test_a_replays_fog_cards_say_what_they_do(server: Running, tmp_path: Path) -
                 assert noted["p1"] == noted["p2"] == noted[ALL]  # the fog is public; no face-down target here
                 return
     raise AssertionError("no card reached the fog in 10 replayed games")
+
+
+def test_a_servers_edition_file_is_offered_first_by_its_file_name(tmp_path: Path) -> None:
+    edition = EDITIONS[0]
+    copy = tmp_path / environment().builtin_path(edition).name
+    copy.write_bytes(environment().builtin_path(edition).read_bytes())
+    with running(Defaults(str(copy), formats(edition)[0])) as served:
+        offered = served.call("GET", "/api/lobby").data["editions"]
+        assert [e["id"] for e in offered] == [str(copy), *EDITIONS]
+        assert offered[0]["name"] == f"{edition}（{copy.name}）"
+        assert [f["id"] for f in offered[0]["formats"]] == formats(edition)
+        token = served.new_game(edition=str(copy), format=formats(edition)[-1])["p1"]
+        assert served.call("GET", f"/api/seat/{token}").status == 200

@@ -10,6 +10,7 @@ local-rule file offers that file's format only, by the name it gives it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from blackpoker.compiler import CompileError
@@ -41,7 +42,7 @@ def editions_json(env: Environment, served: str) -> list[Json]:
         found.append(
             {
                 "id": edition,
-                "name": env.edition(edition).edition.id,
+                "name": _edition_name(env, edition),
                 "formats": [{"id": f.id, "name": f.name} for f in offered],
                 "extras": extras,  # the lists the extra format may play, the default first
                 "extra_format": offered[-1].id if extras else None,
@@ -49,6 +50,12 @@ def editions_json(env: Environment, served: str) -> list[Json]:
             }
         )
     return found
+
+
+def _edition_name(env: Environment, edition: str) -> str:
+    """An edition as the lobby names it: its id, and a file's name beside a built-in one's."""
+    shown = env.edition(edition).edition.id
+    return f"{shown}（{Path(edition).name}）" if is_path(edition) else shown
 
 
 def _extras(env: Environment, edition: str) -> list[str]:

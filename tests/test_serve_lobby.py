@@ -8,7 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT
+from blackpoker.runtime.engine.zones import card
 from blackpoker.runtime.play.source import offered_formats
 from blackpoker.runtime.rules.model import Visibility
 from blackpoker.runtime.serve.replays import ALL, WHO
@@ -138,3 +140,54 @@ def test_a_servers_edition_file_is_offered_first_by_its_file_name(tmp_path: Path
         assert [f["id"] for f in offered[0]["formats"]] == formats(edition)
         token = served.new_game(edition=str(copy), format=formats(edition)[-1])["p1"]
         assert served.call("GET", f"/api/seat/{token}").status == 200
+
+
+DECKS = sorted((Path(__file__).resolve().parents[1] / "examples" / "decks").glob("*.yaml"))
+
+
+def built_frame() -> tuple[str, str, str]:
+    """A frame whose players bring one deck file each, that the example decks fit: edition,
+    format and the frame's id (found by trying, through the same check the terminal uses)."""
+    from blackpoker.compiler.documents.deck import read_deck
+    from blackpoker.runtime.play.regulation import checked_setup
+
+    decks = [read_deck(path, path.name)[0] for path in DECKS[:2]]
+    for edition in EDITIONS:
+        try:
+            regulations = environment().regulations(edition)
+        except Exception:  # no regulations name it
+            continue
+        for frame in regulations.frames:
+            if frame.needs_decks and frame.match.decks == 1:
+                for played in frame.formats or formats(edition):
+                    checked = checked_setup(
+                        environment(), edition, frame.id, [[decks[0]], [decks[1]]], played
+                    )
+                    if checked.setup is not None:
+                        return edition, played, frame.id
+    raise AssertionError("no frame with one deck file each fits the example decks")
+
+
+def test_a_frame_whose_players_bring_decks_is_played_with_the_uploaded_ones(server: Running) -> None:
+    edition, played, frame = built_frame()
+    texts = [path.read_text(encoding="utf-8") for path in DECKS[:2]]
+    form = {"edition": edition, "format": played, "regulation": frame, "seed": 3}
+    token = server.new_game(**form, decks={"p1": [texts[0]], "p2": [texts[1]]})["p1"]
+    game = server.session(token).game
+    listed = [yaml.safe_load(text)["cards"] for text in texts]
+    for index, player in enumerate(game.state.players):
+        held = [*player.hand, *player.life, *player.graveyard, *(c for u in player.field for c in u.cards)]
+        assert held and sorted(str(card(c)) for c in held) == sorted(listed[index]), index
+    games = len(server.app.seats)
+    broken = texts[0].replace("cards: [", "cards: [♠A, ♠A, ", 1)
+    for decks, people, said in [
+        ({"p1": [texts[0]]}, 1, "--deck: p2"),  # the other player brings none
+        ({"p1": [broken], "p2": [texts[1]]}, 1, "p1-deck1.yaml:"),
+        ({"p1": "text"}, 1, "decks:"),
+        ({"p1": [texts[0]], "p2": [texts[1]]}, 2, "decks:"),  # the sender would know the other's deck
+    ]:
+        answer = server.post(
+            "/api/games", {**form, "decks": decks, "people": people} | ({"seed": None} if people == 2 else {})
+        )
+        assert answer.status == 400 and said in answer.data["error"], (decks, answer.text)
+    assert len(server.app.seats) == games

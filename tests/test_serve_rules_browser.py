@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from blackpoker.cli.options import declared_edition, declared_format
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT, TRUMP_ZONE
 from blackpoker.runtime.engine.zones import card
@@ -21,6 +22,7 @@ from blackpoker.runtime.serve.server import Defaults
 from editions_support import EDITIONS, environment, formats
 from serve_support import Running, running
 from test_serve_browser import Watched, _decide, chromium, watched  # noqa: F401 (fixtures)
+from test_serve_lobby import DECKS, built_frame
 
 SEED = 3
 EXTRA = next(e for e in EDITIONS if environment().builtin_extras(e))
@@ -262,3 +264,25 @@ def test_a_server_started_in_the_extra_format_offers_it_first(chromium: Any) -> 
             assert seat.problems == []
         finally:
             seat.close()
+
+
+def test_deck_files_are_chosen_in_the_lobby_for_a_frame_that_needs_them(
+    watched: Watched, server: Running
+) -> None:
+    edition, played, frame = built_frame()
+    page = watched.page
+    _lobby(page, server)
+    page.select_option("select[name=edition]", edition)
+    page.select_option("select[name=format]", played)
+    assert not page.locator("input[name=my-decks]").is_visible()
+    page.select_option("select[name=regulation]", frame)
+    page.set_input_files("input[name=my-decks]", str(DECKS[0]))
+    page.set_input_files("input[name=their-decks]", str(DECKS[1]))
+    page.fill("input[name=seed]", str(SEED))
+    page.click("#new-game button[type=submit]")
+    page.wait_for_selector("#board .player")
+    game = server.session(page.url.rsplit("/", 1)[1]).game
+    listed = yaml.safe_load(DECKS[0].read_text(encoding="utf-8"))["cards"]
+    mine = game.state.players[0]
+    assert sorted(str(card(c)) for c in [*mine.hand, *mine.life, *mine.graveyard]) == sorted(listed)
+    assert watched.problems == []

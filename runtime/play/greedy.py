@@ -553,4 +553,3 @@ def _named_unit(view: View, option: RequestOption, name: str) -> CharacterView |
 def _controller(unit: CharacterView, view: View) -> int:
     """The player whose field shows the character."""
     return next(i for i, p in enumerate(view.players) if unit in p.field)
-

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from blackpoker.compiler.documents.deck import Deck
+from blackpoker.compiler.documents.deck import Deck, read_deck
 from blackpoker.compiler.documents.regulation import (
     Additions,
     Count,
@@ -217,6 +218,29 @@ def checked_setup(
                 problems += deck_problems(chosen, player_name(p), mine)
     setup = None if problems else Setup.of(chosen, decks, added)
     return Checked(setup, chosen.played_format, tuple(problems), regulations.notes)
+
+
+def uploaded_decks(texts: Sequence[Sequence[str]]) -> tuple[list[list[Deck]], list[Diagnostic]]:
+    """Each player's decks from the texts of deck files (the browser's uploads), read as a
+    deck file is; a problem is located in `pN-deckK.yaml`, the name `upload_name` gives it."""
+    decks: list[list[Deck]] = []
+    problems: list[Diagnostic] = []
+    with tempfile.TemporaryDirectory() as folder:
+        for p, mine in enumerate(texts):
+            decks.append([])
+            for k, text in enumerate(mine, 1):
+                path = Path(folder) / upload_name(p, k)
+                path.write_text(text, encoding="utf-8")
+                deck, found = read_deck(path, path.name)
+                problems += found
+                if deck is not None:
+                    decks[-1].append(deck)
+    return decks, problems
+
+
+def upload_name(player: int, k: int) -> str:
+    """How the browser's deck upload K of a player is named in its problems."""
+    return f"{player_name(player)}-deck{k}.yaml"
 
 
 def _deck_ids(player: int, decks: Sequence[Cards]) -> list[tuple[int, ...]]:

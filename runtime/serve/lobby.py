@@ -15,11 +15,17 @@ from typing import Any
 
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.environment import Environment, is_path
-from blackpoker.runtime.play.regulation import Setup, checked_setup
+from blackpoker.runtime.engine.refs import player_name
+from blackpoker.runtime.play.regulation import Setup, checked_setup, upload_name, uploaded_decks
 from blackpoker.runtime.play.source import RulesSource, offered_formats
 from blackpoker.runtime.rules.diagnostics import Diagnostic
 from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.runtime.serve.cards import Json
+
+MOST_DECKS = 8  # deck files a player may send: a match form has one or two decks
+DECK_NAMES = tuple(
+    upload_name(p, k) for p in (0, 1) for k in range(1, MOST_DECKS + 1)
+)  # their problems' places
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,9 +83,10 @@ def _regulations(env: Environment, edition: str) -> Json | None:
                 "formats": None if f.formats is None else list(f.formats),
                 "extra": f.extra,
                 "games": f.match.games,
+                "decks": f.match.decks if f.needs_decks else 0,  # deck files each player brings
             }
             for f in regulations.frames
-            if f.unplayable is None and not f.needs_decks  # the lobby takes no deck files yet
+            if f.unplayable is None
         ],
         "options": [{"id": o.id, "name": o.name} for o in regulations.options],
     }
@@ -103,10 +110,18 @@ def choice(env: Environment, edition: str, format_id: str, data: dict[str, Any])
         return Choice(RulesSource(edition, format_id, None, extra))
     if not isinstance(regulation, str) or not regulation.strip() or extra is not None:
         return [_said("regulation", "フレームとオプションを + でつないだ名前（例: random-half+preset2）")]
+    texts = data.get("decks", {})
+    if not isinstance(texts, dict) or not all(
+        isinstance(v, list) and len(v) <= MOST_DECKS and all(isinstance(t, str) for t in v)
+        for v in texts.values()
+    ):
+        message = f'各プレイヤーのデッキファイルの中身を {MOST_DECKS} 個まで: {{"p1": [...], "p2": [...]}}'
+        return [_said("decks", message)]
+    decks, problems = uploaded_decks([texts.get(player_name(p), []) for p in (0, 1)])
     # a frame with the extra list plays the extra format: the form names the format it is for
-    checked = checked_setup(env, edition, regulation, format_id=format_id)
-    if checked.setup is None:
-        return list(checked.problems)
+    checked = checked_setup(env, edition, regulation, decks, format_id)
+    if problems or checked.setup is None:
+        return [*problems, *checked.problems]
     return Choice(RulesSource(edition, checked.format), checked.setup)
 
 

@@ -41,7 +41,7 @@ from blackpoker.runtime.scenario.build import build
 from blackpoker.runtime.scenario.load import load
 from blackpoker.runtime.serve.cards import Json
 from blackpoker.runtime.serve.limits import Connections, Deadline, Limits, served_agent
-from blackpoker.runtime.serve.lobby import Choice, choice, editions_json, house_rules_json
+from blackpoker.runtime.serve.lobby import DECK_NAMES, Choice, choice, editions_json, house_rules_json
 from blackpoker.runtime.serve.replays import UPLOAD_NAME, WHO, Replay
 from blackpoker.runtime.serve.session import Refusal, Session, Steps
 from jinja2 import Environment as Pages
@@ -183,6 +183,8 @@ class App:
         # secret one unless the form (or --seed) gives one, which a game between two people
         # cannot take: the one who gave it would know the other's cards.
         seed = data.get("seed", d.seed if people == 1 else None)
+        if "decks" in data and people == 2:  # whoever sends them would know the other's deck
+            raise Refusal(400, "decks: 二人対戦ではデッキファイルを受け付けません")
         if seed is not None and people == 2:
             message = "二人対戦ではシードを指定できません（シードを知る人には相手の手札が分かります）"
             raise Refusal(400, f"seed: {message}")
@@ -230,7 +232,7 @@ class App:
             found = choice(self.env, edition, format_id, data)
         if isinstance(found, Choice):
             return found
-        raise Refusal(400, _shown(found, OPTIONS))
+        raise Refusal(400, _shown(found, (*OPTIONS, "decks", *DECK_NAMES)))
 
     def _scenario_game(self, text: str, seed: int) -> tuple[Game, RulesSource]:
         """A game from an uploaded scenario's set-up (its commands and expectations are not

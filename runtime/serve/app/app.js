@@ -357,10 +357,10 @@ async function startLobby() {
       opponent: form.opponent.value,
       seat: form.seat.value,
       people: Number(form.people.value),
-      ...rules(),
     };
     if (!form.seed.disabled && form.seed.value.trim()) data.seed = Number(form.seed.value.trim());
     try {
+      Object.assign(data, await rules());
       if (form.scenario.files.length) data.scenario = await form.scenario.files[0].text();
       const made = await post("/api/games", data);
       showError("");

@@ -3,8 +3,9 @@
 // Everything offered comes from /api/lobby; the server checks the choice again.
 "use strict";
 
-// Fills the form's edition and format lists and adds the extra list and regulation choices;
-// returns a function giving the request's fields for them ({extra} or {regulation}).
+// Fills the form's edition and format lists and adds the extra list and regulation choices
+// (with deck files for a frame whose players bring them); returns an async function giving
+// the request's fields for them ({extra}, or {regulation, decks}).
 function offerChoices(form, lobby) {
   const option = (value, text) => {
     const node = document.createElement("option");
@@ -25,7 +26,19 @@ function offerChoices(form, lobby) {
   options.className = "regulation-options";
   const extraLabel = labelled("エクストラリスト", extra);
   const regulationLabel = labelled("レギュレーション", regulation);
-  form.format.closest("label").after(extraLabel, regulationLabel, options);
+  // a frame whose players bring their decks: yours and the agent's deck files (`--deck`)
+  const deckInput = (name) => {
+    const input = document.createElement("input");
+    input.type = "file";
+    input.name = name;
+    input.multiple = true;
+    input.accept = ".yaml,.yml";
+    return input;
+  };
+  const mine = deckInput("my-decks");
+  const theirs = deckInput("their-decks");
+  const deckLabels = [labelled("あなたのデッキファイル", mine), labelled("相手のデッキファイル", theirs)];
+  form.format.closest("label").after(extraLabel, regulationLabel, options, ...deckLabels);
 
   if (lobby.house) {
     // a server started with a local rule plays it only, under the name it gives its format
@@ -37,6 +50,7 @@ function offerChoices(form, lobby) {
     form.format.replaceChildren(option(format.id, format.name));
     form.edition.disabled = form.format.disabled = true;
     extraLabel.hidden = regulationLabel.hidden = options.hidden = true;
+    for (const label of deckLabels) label.hidden = true;
     return () => ({});
   }
 
@@ -45,7 +59,16 @@ function offerChoices(form, lobby) {
   if (editions.has(lobby.defaults.edition)) form.edition.value = lobby.defaults.edition;
   const current = () => editions.get(form.edition.value);
 
+  const frame = () => {
+    const regulations = current().regulations;
+    return regulations && regulations.frames.find((f) => f.id === regulation.value);
+  };
   const showOptions = () => {
+    const chosen = frame();
+    for (const label of deckLabels) {
+      label.hidden = !chosen || !chosen.decks;
+      label.title = chosen && chosen.decks ? `各 ${chosen.decks} 個` : "";
+    }
     const regulations = current().regulations;
     options.replaceChildren();
     options.hidden = !regulation.value || !regulations || !regulations.options.length;
@@ -85,10 +108,18 @@ function offerChoices(form, lobby) {
   regulation.addEventListener("change", showOptions);
   showFormats();
 
-  return () => {
+  // the request's fields (a promise: deck files are read)
+  return async () => {
     if (!extraLabel.hidden && extra.value) return { extra: extra.value };
     if (!regulation.value) return {};
     const chosen = [...options.querySelectorAll("input:checked")].map((box) => box.value);
-    return { regulation: [regulation.value, ...chosen].join("+") };
+    const fields = { regulation: [regulation.value, ...chosen].join("+") };
+    if (!deckLabels[0].hidden) {
+      const read = async (input) => Promise.all([...input.files].map((file) => file.text()));
+      const seat = form.seat.value;
+      const other = seat === "p1" ? "p2" : "p1";
+      fields.decks = { [seat]: await read(mine), [other]: await read(theirs) };
+    }
+    return fields;
   };
 }

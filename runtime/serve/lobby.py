@@ -43,7 +43,10 @@ def editions_json(env: Environment, served: str) -> list[Json]:
     found = []
     ids = env.builtin_editions()
     for edition in ([served] if served not in ids else []) + list(ids):
-        offered = offered_formats(env, edition)
+        try:
+            offered = offered_formats(env, edition)
+        except CompileError:  # not offered: a game of it is refused with its problems
+            continue
         extras = _extras(env, edition)
         found.append(
             {

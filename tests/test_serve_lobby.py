@@ -58,8 +58,13 @@ def test_the_lobby_lists_what_the_terminal_plays(server: Running) -> None:
         assert (edition["extra_format"] == EXTRA_FORMAT.id) == bool(edition["extras"])
     shown = {e["id"]: e for e in lobby["editions"]}
     edition, built, _ = _regulated()
-    frames = [f["id"] for f in shown[edition]["regulations"]["frames"]]
-    assert frames and built not in frames  # a frame whose players bring deck files is not offered
+    regulations = environment().regulations(edition)
+    frames = {f["id"]: f for f in shown[edition]["regulations"]["frames"]}
+    assert list(frames) == [f.id for f in regulations.frames if f.unplayable is None]
+    # a frame whose players bring deck files says how many each brings
+    assert built and [f for f in frames if frames[f]["decks"]] == [
+        f.id for f in regulations.frames if f.needs_decks and f.id in frames
+    ]
 
 
 def test_a_wrong_choice_is_refused_with_what_is_wrong(server: Running) -> None:

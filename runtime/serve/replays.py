@@ -19,6 +19,7 @@ from blackpoker.runtime.play.chronicle import Chronicle, glimpse
 from blackpoker.runtime.play.log import replay
 from blackpoker.runtime.play.source import ServedFiles
 from blackpoker.runtime.serve.board import Json, board_json, cards_json
+from blackpoker.runtime.serve.ending import ending_json
 
 UPLOAD_NAME = "upload.jsonl"  # how an uploaded log is named in its errors
 ALL = "all"
@@ -40,6 +41,7 @@ class Replay:
     chronicles: dict[str, Chronicle] = field(default_factory=lambda: {who: Chronicle() for who in WHO})
     told: dict[str, list[int]] = field(default_factory=lambda: {who: [] for who in WHO})
     before: Game | None = None  # while the log is replayed: the position before the next decision
+    ending: Json | None = None  # why the game ended, shown at its last step only
 
     @classmethod
     def of_upload(cls, data: bytes, env: Environment, served: ServedFiles) -> Replay:
@@ -52,9 +54,9 @@ class Replay:
             done = replay(path, UPLOAD_NAME, env=env, watch=book._watch, served=served)
         book.before = None
         game = book.keyframes[0]
+        # no result in the title: the viewer tells it at the end, not before
         book.title = (
-            f"{game.rules.edition.id} {game.rules.format.id} · シード{game.seed} · "
-            f"{done.decisions}回の決定 · 結果 {done.result or 'なし'}"
+            f"{game.rules.edition.id} {game.rules.format.id} · シード{game.seed} · {done.decisions}回の決定"
         )
         return book
 
@@ -82,6 +84,7 @@ class Replay:
             self.told[who].append(len(chronicle.lines))
         if option is not None:
             self.decisions.append(option)
+        self.ending = ending_json(game)  # said from the replayed game, which keeps its events
         if self.steps % KEYFRAME == 0:
             self.keyframes.append(game.copy())
         self.before = game.copy()
@@ -104,4 +107,5 @@ class Replay:
             "who": who,
             "board": board,
             "log": self.chronicles[who].lines[: self.told[who][step]][-300:],
+            "ending": self.ending if step == self.steps else None,
         }

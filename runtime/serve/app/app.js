@@ -4,7 +4,7 @@
 
 const body = document.body;
 const kind = body.dataset.kind;
-const key = body.dataset.key;
+let key = body.dataset.key; // hot-seat (hotseat.js) switches it between the two seats
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -348,7 +348,7 @@ async function startLobby() {
   if (lobby.defaults.seed !== null) form.seed.value = String(lobby.defaults.seed);
   // a seed deals the whole game: in a game between two people the server draws a secret one
   const seeded = () => {
-    form.seed.disabled = form.people.value === "2";
+    form.seed.disabled = form.people.value !== "1";
   };
   form.people.addEventListener("change", seeded);
   seeded();
@@ -365,7 +365,7 @@ async function startLobby() {
       format: form.format.value,
       opponent: form.opponent.value,
       seat: form.seat.value,
-      people: Number(form.people.value),
+      people: form.people.value === "1" ? 1 : 2,
     };
     if (!form.seed.disabled && form.seed.value.trim()) data.seed = Number(form.seed.value.trim());
     try {
@@ -373,6 +373,10 @@ async function startLobby() {
       const made = await post("/api/games", data);
       showError("");
       const seats = Object.entries(made.seats);
+      if (form.people.value === "hotseat") {
+        window.location.assign(hotseatPage(made.seats));
+        return;
+      }
       if (seats.length === 1) {
         window.location.assign(seats[0][1]);
         return;
@@ -409,12 +413,15 @@ async function startLobby() {
   });
 }
 
-if (kind === "play") {
-  document.getElementById("board").addEventListener("click", boardClick);
-  document.getElementById("export").addEventListener("click", exportScenario);
-  refresh();
-} else if (kind === "replay") {
-  startReplay();
-} else {
-  startLobby().catch((error) => showError(error.message));
-}
+// started once every script of the page ran: game.js and hotseat.js wrap the functions above
+document.addEventListener("DOMContentLoaded", () => {
+  if (kind === "play") {
+    document.getElementById("board").addEventListener("click", boardClick);
+    document.getElementById("export").addEventListener("click", exportScenario);
+    refresh();
+  } else if (kind === "replay") {
+    startReplay();
+  } else {
+    startLobby().catch((error) => showError(error.message));
+  }
+});

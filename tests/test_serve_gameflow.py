@@ -13,27 +13,30 @@ from typing import Any
 
 import pytest
 from blackpoker.cli.main import main
-from blackpoker.runtime.engine.zones import label
+from blackpoker.runtime.engine.options import RequestOption
+from blackpoker.runtime.rules.enums import Face
 from browser_support import CHROMIUM, FLAGS, sync_api
 from click.testing import CliRunner
+from editions_support import environment
 from serve_support import EDITION, SMALLEST, Running, card_ids, game_log, hidden_cards, positions, running
 from test_serve_browser import DESKTOP, PHONE, SEED, Watched, _start
 
 HAND = "[♢3, ♢4, ♡5, ♡7, ♠J, ♣K]"
-BULWARKS = "[" + ", ".join(f"{{as: bulwark, cards: [{c}], face: down}}" for c in ("♣3", "♣5", "♠6")) + "]"
 GRAVEYARD = "[♡2, ♡3, ♡4, ♡6, ♡8, ♡9, ♡10, ♡J]"
 
 
 def _scenario() -> str:
-    """p1 to act with three charged face-down bulwarks (a payment of two of them, $BB, is
+    """p1 to act with three charged face-down characters (bulwarks: a payment of two of them is
     legal; their states are several words each) and a long graveyard."""
+    down = next(c for c in environment().compile(EDITION, SMALLEST).characters if c.face is Face.DOWN)
+    field = ", ".join(f"{{as: {down.id}, cards: [{c}], face: down}}" for c in ("♣3", "♣5", "♠6"))
     return f"""kind: scenario
 name: two bulwarks to pay with
 edition: {EDITION}
 format: {SMALLEST}
 setup:
   turn: p1
-  p1: {{life: 30, hand: {HAND}, graveyard: {GRAVEYARD}, field: {BULWARKS}}}
+  p1: {{life: 30, hand: {HAND}, graveyard: {GRAVEYARD}, field: [{field}]}}
   p2: {{life: 40, hand: [♢6, ♢8]}}
 commands: []
 expect: {{winner: none}}
@@ -192,10 +195,12 @@ def _scenario_game(page: Any, server: Running, tmp_path: Path) -> str:
     return page.url.rsplit("/", 1)[1]
 
 
-def _card(page: Any, server: Running, token: str, text: str) -> str:
-    game = server.session(token).game
-    found = next(c for u in game.state.players[0].field for c in u.cards if label(c) == text)
-    return f'#board .card[data-keys="card:{found}"]'
+def _card(card: int) -> str:
+    return f'#board .card[data-keys="card:{card}"]'
+
+
+def _paid(option: RequestOption) -> list[int]:
+    return [c for _, c in option.payment if c is not None]
 
 
 def test_a_payment_of_several_cards_is_chosen_by_toggling_them(
@@ -206,29 +211,31 @@ def test_a_payment_of_several_cards_is_chosen_by_toggling_them(
         page = seat.page
         token = _scenario_game(page, server, tmp_path)
         game = server.session(token).game
-        option = next(o for o in game.legal_options() if str(o).startswith("英雄召喚 ★♠J $B(♣3)B(♣5)"))
+        paying = [o for o in game.legal_options() if isinstance(o, RequestOption) and len(_paid(o)) == 2]
+        option = paying[0]  # a request paid with two of the three: three payments of it
         head, keys = option.head, option.key_text
+        first, second = _paid(option)
         page.click(f'.entry[data-value="{head}"]')
         page.wait_for_selector(f'.entry[data-value="{keys}"]')
         page.click(f'.entry[data-value="{keys}"]')
         page.wait_for_selector(".picking")
         rows = page.locator(".entry-row:visible")
         assert rows.count() == 3
-        page.click(_card(page, server, token, "♣3"))
-        assert rows.count() == 2  # the payments without ♣3 are gone
-        page.click(_card(page, server, token, "♣3"))
+        page.click(_card(first))
+        assert rows.count() == 2  # the payments without the first card are gone
+        page.click(_card(first))
         assert rows.count() == 3  # and back: nothing was sent
-        page.click(_card(page, server, token, "♣3"))
+        page.click(_card(first))
         page.click("button.back")  # the card taken back: still nothing sent
         assert rows.count() == 3 and server.session(token).game.decisions == 0
-        page.click(_card(page, server, token, "♣5"))
+        page.click(_card(second))
         assert rows.count() == 2
         with page.expect_response(lambda r: "/choose" in r.url):  # one payment left: taken
-            page.click(_card(page, server, token, "♣3"))
+            page.click(_card(first))
         page.wait_for_function("() => !document.querySelector('.picking')")
         assert server.session(token).game.decisions > 0
         said = " ".join(page.locator("#log li").all_inner_texts())
-        assert "英雄召喚 ★♠J $B(♣3)B(♣5)L" in said, said
+        assert f"p1: {option}" in said, said
         assert seat.problems == []
     finally:
         seat.close()

@@ -332,3 +332,73 @@ def test_the_opponents_events_are_played_back_one_by_one(chromium: Any, server: 
         assert seat.problems == []
     finally:
         seat.close()
+
+
+def _fight(rules: Any) -> str:
+    """Two people: p1 with two characters able to attack, p2 with a face-down one to block."""
+    up = next(c for c in rules.characters if c.face is Face.UP)
+    down = next(c for c in rules.characters if c.face is Face.DOWN)
+    return f"""kind: scenario
+name: an attack blocked by a face-down character
+edition: {EDITION}
+format: {SMALLEST}
+setup:
+  turn: p1
+  p1: {{life: 30, hand: [♢3, ♢4, ♢5, ♢6, ♢7], field: [{{as: {up.id}, cards: [♠9]}}, {{as: {up.id}, cards: [♠8]}}]}}
+  p2: {{life: 30, hand: [♡3, ♡4, ♡5, ♡6], field: [{{as: {down.id}, cards: [♣7], face: down}}]}}
+commands: []
+expect: {{winner: none}}
+"""
+
+
+def _to_a_hidden_block(game: Any) -> list[Any]:
+    """Decisions (found by random playouts of a copy, paying nothing) after which a face-down
+    character blocks; the ones with a single legal option, which the server takes by itself,
+    are left out."""
+    rng = random.Random(0)
+    for _ in range(2000):
+        again, chosen = game.copy(), []
+        for _ in range(40):
+            options = again.legal_options()
+            if again.over:
+                break
+            # requests that cost nothing: the hands stay full, so that after the block a
+            # person still has a choice and the server stops there
+            free = [o for o in options if not (isinstance(o, RequestOption) and o.payment)]
+            option = rng.choice(free or options)
+            if len(options) > 1:
+                chosen.append(option)
+            again.apply(option)
+            blockers = [again.state.unit(b) for found in again.state.blocks.values() for b in found]
+            if any(unit is not None and not unit.face_up for unit in blockers):
+                return chosen
+    raise AssertionError("no playout reached a block by a face-down character")
+
+
+def test_an_attack_and_its_blocker_are_marked_even_when_the_blocker_is_face_down(
+    chromium: Any, server: Running
+) -> None:
+    rules = environment().compile(EDITION, SMALLEST)
+    seats = server.new_game(scenario=_fight(rules), people=2)
+    session = server.session(seats["p1"])
+    for option in _to_a_hidden_block(session.game.copy()):
+        token = seats[f"p{option.player + 1}"]
+        sent = {"decision": session.game.decisions, "text": str(option)}
+        answer = server.post(f"/api/seat/{token}/command", sent)
+        assert answer.status == 200, answer.text
+    seat = Watched(chromium, DESKTOP)
+    try:
+        page = seat.page
+        page.goto(f"{server.url}/play/{seats['p1']}")
+        page.wait_for_selector(".fight-tag")
+        tags = page.locator(".fight-tag").all_inner_texts()
+        blocked = [t for t in tags if "（裏向き）がブロック" in t]
+        blocking = [t for t in tags if t.endswith("をブロック")]
+        assert blocked and blocking, tags
+        pair = blocked[0].split(":")[0]
+        assert blocking[0].startswith(pair), tags  # the same fight, named on both sides
+        assert page.locator(".player.mine .unit.fight").count() >= 1
+        assert page.locator(".player:not(.mine) .unit.fight.face-down").count() == 1
+        assert seat.problems == []
+    finally:
+        seat.close()

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from blackpoker.cli.main import main
-from blackpoker.runtime.engine.options import RequestOption
+from blackpoker.runtime.engine.options import Choice, RequestOption
 from blackpoker.runtime.rules.enums import Face
 from browser_support import CHROMIUM, FLAGS, sync_api
 from click.testing import CliRunner
@@ -338,13 +338,14 @@ def _fight(rules: Any) -> str:
     """Two people: p1 with two characters able to attack, p2 with a face-down one to block."""
     up = next(c for c in rules.characters if c.face is Face.UP)
     down = next(c for c in rules.characters if c.face is Face.DOWN)
+    attackers = ", ".join(f"{{as: {up.id}, cards: [{card}]}}" for card in ("♠9", "♠8"))
     return f"""kind: scenario
 name: an attack blocked by a face-down character
 edition: {EDITION}
 format: {SMALLEST}
 setup:
   turn: p1
-  p1: {{life: 30, hand: [♢3, ♢4, ♢5, ♢6, ♢7], field: [{{as: {up.id}, cards: [♠9]}}, {{as: {up.id}, cards: [♠8]}}]}}
+  p1: {{life: 30, hand: [♢3, ♢4, ♢5, ♢6, ♢7], field: [{attackers}]}}
   p2: {{life: 30, hand: [♡3, ♡4, ♡5, ♡6], field: [{{as: {down.id}, cards: [♣7], face: down}}]}}
 commands: []
 expect: {{winner: none}}
@@ -399,6 +400,59 @@ def test_an_attack_and_its_blocker_are_marked_even_when_the_blocker_is_face_down
         assert blocking[0].startswith(pair), tags  # the same fight, named on both sides
         assert page.locator(".player.mine .unit.fight").count() >= 1
         assert page.locator(".player:not(.mine) .unit.fight.face-down").count() == 1
+        assert seat.problems == []
+    finally:
+        seat.close()
+
+
+def _to_several(game: Any) -> list[Any]:
+    """Decisions (random playouts of a copy, paying nothing) to one p1 makes again and again
+    until `done` with two or more picks open (the attackers)."""
+    rng = random.Random(1)
+    for _ in range(2000):
+        again, chosen = game.copy(), []
+        for _ in range(40):
+            options = again.legal_options()
+            picks = [o for o in options if isinstance(o, Choice) and o.player == 0 and o.word != "done"]
+            if any(isinstance(o, Choice) and o.word == "done" for o in options) and len(picks) >= 2:
+                return chosen
+            if again.over:
+                break
+            free = [o for o in options if not (isinstance(o, RequestOption) and o.payment)]
+            option = rng.choice(free or options)
+            if len(options) > 1:
+                chosen.append(option)
+            again.apply(option)
+    raise AssertionError("no playout reached a choice of several")
+
+
+def test_several_attackers_are_picked_on_the_board_before_anything_is_sent(
+    chromium: Any, server: Running
+) -> None:
+    rules = environment().compile(EDITION, SMALLEST)
+    seats = server.new_game(scenario=_fight(rules), people=2)
+    session = server.session(seats["p1"])
+    for option in _to_several(session.game.copy()):
+        token = seats[f"p{option.player + 1}"]
+        sent = {"decision": session.game.decisions, "text": str(option)}
+        assert server.post(f"/api/seat/{token}/command", sent).status == 200
+    seat = Watched(chromium, DESKTOP)
+    try:
+        page = seat.page
+        page.goto(f"{server.url}/play/{seats['p1']}")
+        page.wait_for_selector(".picking")
+        units = page.locator(".player.mine .unit .card")
+        decided = session.game.decisions
+        units.nth(0).click()
+        units.nth(0).click()  # taken back
+        assert page.locator(".send-picked").count() == 0
+        units.nth(0).click()
+        units.nth(1).click()
+        assert session.game.decisions == decided  # nothing sent yet
+        page.click(".send-picked")
+        page.wait_for_function("() => !document.querySelector('.picking')")
+        page.wait_for_selector(".unit.fight, .cover, #menu .question")
+        assert len(session.game.state.attackers) == 2, session.game.state.attackers
         assert seat.problems == []
     finally:
         seat.close()

@@ -253,17 +253,21 @@ function drawPicking() {
 }
 
 async function sendSeveral() {
-  // one decision after another, each checked against the menu the server sends back
+  // one decision after another, each found in the menu the server sends back (with one pick
+  // left the menu lists it as a plain entry), then the answer that ends the choice
   const wanted = [...picking.picked];
+  const done = state.menu.several.done;
   picking.picked = [];
   for (const mark of wanted) {
     const menu = state.menu;
     const item = menu && menu.several && menu.several.items.find((i) => i.marks.includes(mark));
-    if (!item) break;
-    await send("choose", item.chosen, item.chosen.map(() => false));
+    const entry = menu && !item && menu.entries.find((e) => e.marks.includes(mark));
+    if (item) await send("choose", item.chosen, item.chosen.map(() => false));
+    else if (entry) await send("choose", [...menu.chosen, entry.value], [...menu.auto, false]);
+    else break;
   }
   const menu = state.menu;
-  if (menu && menu.several) await send("choose", [menu.several.done], [false]);
+  if (menu && menu.chosen.length === 0 && menu.entries.some((e) => e.value === done)) await send("choose", [done], [false]);
 }
 
 document.addEventListener(

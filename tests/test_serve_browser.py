@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from blackpoker.runtime.engine.refs import result_name
-from browser_support import CHROMIUM, FLAGS, sync_api
+from browser_support import launched
 from serve_support import EDITION, SMALLEST, Running, card_ids, game_log, hidden_cards, positions, running
 
 SEED = 3
@@ -44,10 +44,8 @@ def server() -> Iterator[Running]:
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+    with launched() as browser:
         yield browser
-        browser.close()
 
 
 class Watched:

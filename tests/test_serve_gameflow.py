@@ -7,7 +7,7 @@ phone's layout (the dock at the bottom, words kept whole, a long graveyard folde
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ import pytest
 from blackpoker.cli.main import main
 from blackpoker.runtime.engine.options import Choice, RequestOption
 from blackpoker.runtime.rules.enums import Face
-from browser_support import CHROMIUM, FLAGS, sync_api
+from browser_support import launched
 from click.testing import CliRunner
 from editions_support import environment
 from serve_support import EDITION, SMALLEST, Running, card_ids, game_log, hidden_cards, positions, running
@@ -51,10 +51,8 @@ def server() -> Iterator[Running]:
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+    with launched() as browser:
         yield browser
-        browser.close()
 
 
 def _finish(server: Running, token: str) -> None:
@@ -352,41 +350,51 @@ expect: {{winner: none}}
 """
 
 
-def _to_a_hidden_block(game: Any) -> list[Any]:
-    """Decisions (found by random playouts of a copy, paying nothing) after which a face-down
-    character blocks; the ones with a single legal option, which the server takes by itself,
-    are left out."""
+def _hidden_block(game: Any) -> bool:
+    """A face-down character blocks."""
+    blockers = [game.state.unit(b) for found in game.state.blocks.values() for b in found]
+    return any(unit is not None and not unit.face_up for unit in blockers)
+
+
+def _several_picks(game: Any) -> bool:
+    """p1 decides, again and again until `done`, with two or more picks open (the attackers)."""
+    options = game.legal_options()
+    picks = [o for o in options if isinstance(o, Choice) and o.player == 0 and o.word != "done"]
+    return any(isinstance(o, Choice) and o.word == "done" for o in options) and len(picks) >= 2
+
+
+def _drive(server: Running, rules: Any, reached: Callable[[Any], bool]) -> tuple[dict[str, str], Any]:
+    """A game of two people from _fight, its decisions sent as commands over the API until
+    `reached` holds. They are found by random playouts of a copy that pay nothing (the hands
+    stay full, so a person still has a choice there and the server stops); those with a single
+    legal option, which the server takes by itself, are not sent."""
+    seats = server.new_game(scenario=_fight(rules), people=2)
+    session = server.session(seats["p1"])
     rng = random.Random(0)
     for _ in range(2000):
-        again, chosen = game.copy(), []
-        for _ in range(40):
+        again, chosen = session.game.copy(), []
+        while not reached(again) and not again.over and len(chosen) < 40:
             options = again.legal_options()
-            if again.over:
-                break
-            # requests that cost nothing: the hands stay full, so that after the block a
-            # person still has a choice and the server stops there
             free = [o for o in options if not (isinstance(o, RequestOption) and o.payment)]
             option = rng.choice(free or options)
             if len(options) > 1:
                 chosen.append(option)
             again.apply(option)
-            blockers = [again.state.unit(b) for found in again.state.blocks.values() for b in found]
-            if any(unit is not None and not unit.face_up for unit in blockers):
-                return chosen
-    raise AssertionError("no playout reached a block by a face-down character")
+        if reached(again):
+            break
+    else:
+        raise AssertionError("no playout reached the position wanted")
+    for option in chosen:
+        sent = {"decision": session.game.decisions, "text": str(option)}
+        answer = server.post(f"/api/seat/{seats[f'p{option.player + 1}']}/command", sent)
+        assert answer.status == 200, answer.text
+    return seats, session
 
 
 def test_an_attack_and_its_blocker_are_marked_even_when_the_blocker_is_face_down(
     chromium: Any, server: Running
 ) -> None:
-    rules = environment().compile(EDITION, SMALLEST)
-    seats = server.new_game(scenario=_fight(rules), people=2)
-    session = server.session(seats["p1"])
-    for option in _to_a_hidden_block(session.game.copy()):
-        token = seats[f"p{option.player + 1}"]
-        sent = {"decision": session.game.decisions, "text": str(option)}
-        answer = server.post(f"/api/seat/{token}/command", sent)
-        assert answer.status == 200, answer.text
+    seats, _ = _drive(server, environment().compile(EDITION, SMALLEST), _hidden_block)
     seat = Watched(chromium, DESKTOP)
     try:
         page = seat.page
@@ -405,37 +413,10 @@ def test_an_attack_and_its_blocker_are_marked_even_when_the_blocker_is_face_down
         seat.close()
 
 
-def _to_several(game: Any) -> list[Any]:
-    """Decisions (random playouts of a copy, paying nothing) to one p1 makes again and again
-    until `done` with two or more picks open (the attackers)."""
-    rng = random.Random(1)
-    for _ in range(2000):
-        again, chosen = game.copy(), []
-        for _ in range(40):
-            options = again.legal_options()
-            picks = [o for o in options if isinstance(o, Choice) and o.player == 0 and o.word != "done"]
-            if any(isinstance(o, Choice) and o.word == "done" for o in options) and len(picks) >= 2:
-                return chosen
-            if again.over:
-                break
-            free = [o for o in options if not (isinstance(o, RequestOption) and o.payment)]
-            option = rng.choice(free or options)
-            if len(options) > 1:
-                chosen.append(option)
-            again.apply(option)
-    raise AssertionError("no playout reached a choice of several")
-
-
 def test_several_attackers_are_picked_on_the_board_before_anything_is_sent(
     chromium: Any, server: Running
 ) -> None:
-    rules = environment().compile(EDITION, SMALLEST)
-    seats = server.new_game(scenario=_fight(rules), people=2)
-    session = server.session(seats["p1"])
-    for option in _to_several(session.game.copy()):
-        token = seats[f"p{option.player + 1}"]
-        sent = {"decision": session.game.decisions, "text": str(option)}
-        assert server.post(f"/api/seat/{token}/command", sent).status == 200
+    seats, session = _drive(server, environment().compile(EDITION, SMALLEST), _several_picks)
     seat = Watched(chromium, DESKTOP)
     try:
         page = seat.page

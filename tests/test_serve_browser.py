@@ -7,16 +7,27 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from blackpoker.runtime.engine.refs import result_name
 from browser_support import launched
-from serve_support import EDITION, SMALLEST, Running, card_ids, game_log, hidden_cards, positions, running
+from serve_support import (
+    EDITION,
+    SMALLEST,
+    Running,
+    card_ids,
+    frame_cards,
+    game_log,
+    hidden_cards,
+    positions,
+    running,
+)
 
 SEED = 3
+T = TypeVar("T")
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 # Marks an element whose click (with its enclosing character's and player's keys) names
@@ -91,9 +102,20 @@ def _start(page: Any, server: Running, **form: str) -> None:
     page.click("#new-game button[type=submit]")
 
 
+def answered(page: Any, action: Callable[[], T]) -> T:
+    """Do `action` (a click that sends a step) and wait until the page has drawn the answer:
+    the menu's entries of before are gone (a count taken earlier would be the old menu's)."""
+    page.evaluate("() => document.querySelectorAll('#menu .entry').forEach((e) => { e.dataset.stale = ''; })")
+    with page.expect_response(lambda r: "/choose" in r.url or "/back" in r.url):
+        done = action()
+    page.wait_for_function("() => !document.querySelector('#menu .entry[data-stale]')")
+    return done
+
+
 def _decide(page: Any, rng: random.Random) -> str:
     """One step: a board click that names one entry, going back, or an entry button."""
-    with page.expect_response(lambda r: "/choose" in r.url or "/back" in r.url):
+
+    def click() -> str:
         roll = rng.random()
         if roll < 0.3 and page.evaluate(FIND_PICK):
             page.click("[data-test-pick]")
@@ -104,6 +126,8 @@ def _decide(page: Any, rng: random.Random) -> str:
         entries = page.locator(".entry")
         entries.nth(rng.randrange(entries.count())).click()
         return "entry"
+
+    return answered(page, click)
 
 
 def test_a_whole_game_against_an_agent_is_played_in_the_page(watched: Watched, server: Running) -> None:
@@ -213,6 +237,8 @@ def test_two_seats_in_two_browsers_never_receive_the_others_hidden_cards(
             for answer in answers:
                 leaked = card_ids(answer) & hidden_cards(at[answer["decision"]], 1 - me)
                 assert not leaked, (me, answer["decision"], leaked)
+                for decision, cards in frame_cards(answer):  # the boards played back
+                    assert not cards & hidden_cards(at[decision], 1 - me), (me, decision)
             # the check can fail: a seat's own answers carry its own hidden cards
             assert any(card_ids(a) & hidden_cards(at[a["decision"]], me) for a in answers)
             assert seat.problems == []

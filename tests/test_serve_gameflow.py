@@ -18,8 +18,18 @@ from blackpoker.runtime.rules.enums import Face
 from browser_support import launched
 from click.testing import CliRunner
 from editions_support import environment
-from serve_support import EDITION, SMALLEST, Running, card_ids, game_log, hidden_cards, positions, running
-from test_serve_browser import DESKTOP, PHONE, SEED, Watched, _start
+from serve_support import (
+    EDITION,
+    SMALLEST,
+    Running,
+    card_ids,
+    frame_cards,
+    game_log,
+    hidden_cards,
+    positions,
+    running,
+)
+from test_serve_browser import DESKTOP, PHONE, SEED, Watched, _start, answered
 
 HAND = "[♢3, ♢4, ♡5, ♡7, ♠J, ♣K]"
 GRAVEYARD = "[♡2, ♡3, ♡4, ♡6, ♡8, ♡9, ♡10, ♡J]"
@@ -166,8 +176,8 @@ def test_two_people_at_one_screen_see_their_own_views_with_a_cover_between(
                 break
             seen_seats.add(page.locator("#title").inner_text().rsplit("あなたは", 1)[1])
             entries = page.locator(".entry:visible")
-            with page.expect_response(lambda r: "/choose" in r.url):
-                entries.nth(rng.randrange(entries.count())).click()
+            entry = entries.nth(rng.randrange(entries.count()))
+            answered(page, entry.click)
         assert covers >= 2 and seen_seats == {"p1", "p2"}, (covers, seen_seats)
         at = positions(server.session(token).game)
         answers = [a for a in seat.json_answers() if "decision" in a and "seat" in a]
@@ -175,6 +185,8 @@ def test_two_people_at_one_screen_see_their_own_views_with_a_cover_between(
             me = int(answer["seat"][1]) - 1
             leaked = card_ids(answer) & hidden_cards(at[answer["decision"]], 1 - me)
             assert not leaked, (answer["seat"], answer["decision"], leaked)
+            for decision, cards in frame_cards(answer):  # the boards played back
+                assert not cards & hidden_cards(at[decision], 1 - me), (answer["seat"], decision)
         assert {a["seat"] for a in answers} == {"p1", "p2"}
         assert seat.problems == []
     finally:
@@ -313,8 +325,7 @@ def test_the_opponents_events_are_played_back_one_by_one(chromium: Any, server: 
         _start(page, server, opponent="random")
         page.wait_for_selector(".entry")
         for _ in range(300):  # pass until the opponent has done several things
-            with page.expect_response(lambda r: "/choose" in r.url):
-                page.locator(".entry").last.click()
+            answered(page, lambda: page.locator(".entry").last.click())
             if page.locator("#playback").count():
                 break
             page.wait_for_selector(".entry, .ending")
@@ -325,6 +336,8 @@ def test_the_opponents_events_are_played_back_one_by_one(chromium: Any, server: 
         hidden = page.locator("#log li.fresh[hidden]").count()
         assert hidden >= 1  # the later events wait their turn
         page.wait_for_function("t => document.querySelector('.playback-line')?.textContent !== t", arg=first)
+        # the board played back is the one after each of those decisions, as this seat saw it
+        assert any(a.get("frames") for a in seat.json_answers())
         page.click("#playback .skip")
         assert page.locator("#playback").count() == 0 and page.locator("#log li[hidden]").count() == 0
         assert seat.problems == []

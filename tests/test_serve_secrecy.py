@@ -36,7 +36,17 @@ from blackpoker.runtime.rules.model import Visibility
 from blackpoker.runtime.scenario.unknown import UNKNOWN
 from blackpoker.runtime.serve.server import ROUTES
 from editions_support import EDITIONS, environment, formats
-from serve_support import EDITION, SMALLEST, Answer, Running, card_ids, game_log, running
+from serve_support import (
+    EDITION,
+    SMALLEST,
+    Answer,
+    Running,
+    card_ids,
+    frame_cards,
+    game_log,
+    positions,
+    running,
+)
 
 CARD = re.compile(r"(?:[♠♡♢♣](?:10|[2-9AJQK]))|Joker")
 SEATS = ("p1", "p2")
@@ -72,6 +82,7 @@ class Played:
     secret_seeds: list[int] = field(default_factory=list)
     # by game, for each seat, the log lines that would say a card it did not see (_hidden_lines)
     hidden_lines: dict[int, dict[int, set[str]]] = field(default_factory=dict)
+    positions: dict[int, list[Game]] = field(default_factory=dict)  # by game, after each decision
     before: dict[str, str] = field(default_factory=dict)  # what the game-free routes said first
     after: dict[str, Answer] = field(default_factory=dict)  # and last
 
@@ -165,6 +176,7 @@ class Table:
             self.call("seat_log", seat, "GET", "/log")
             self.call("seat_rematch", seat, "POST", "/rematch", {})
         self.played.hidden_lines[self.number] = _hidden_lines(self.game)
+        self.played.positions[self.number] = positions(self.game)
 
     def step(self, seat: int, state: dict[str, Any], rng: random.Random) -> None:
         menu, roll = state["menu"], rng.random()
@@ -280,7 +292,7 @@ def _refusal_names_only_seen_cards(seen: Seen) -> None:
 def _seat_answers(played: Played) -> None:
     names = ("seat_state", "seat_choose", "seat_back", "seat_command")
     answers = _answers(played, *names)
-    refusals = 0
+    refusals = frames = 0
     for seen in answers:
         _no_secret(played, seen)
         if seen.answer.status != 200:
@@ -291,9 +303,13 @@ def _seat_answers(played: Played) -> None:
         assert data["decision"] == seen.game.decisions
         leaked = card_ids(data) - _allowed(seen.game, seen.seat)
         assert not leaked, (seen.seat, data["decision"], sorted(map(label, leaked)))
+        for decision, cards in frame_cards(data):  # each board played back, at its own position
+            frames += 1
+            leaked = cards - _allowed(played.positions[seen.number][decision], seen.seat)
+            assert not leaked, (seen.seat, decision, sorted(map(label, leaked)))
         said = set(data["log"]) & played.hidden_lines[seen.number][seen.seat]
         assert not said, said
-    assert refusals
+    assert refusals and frames
     # the check can fail: a seat's own answers carry its own hidden cards, which the other lacks
     played_out = [s for s in answers if s.answer.status == 200]
     assert any(card_ids(s.answer.data) - _allowed(s.game, 1 - s.seat) for s in played_out)

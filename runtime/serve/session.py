@@ -37,6 +37,7 @@ from blackpoker.runtime.serve.ending import ending_json, log_refusal, seat_log
 from blackpoker.runtime.serve.position import Unwritable, position_scenario, scenario_yaml
 
 DONE = "done"  # the engine's answer that ends a choice asked again and again (choosing.ANSWERS)
+MAX_FRAMES = 200  # boards kept for a playback: an agent's longest turns are far shorter
 MAX_STEPS = 8  # a path is at most a request's four steps: longer is not a path
 
 
@@ -100,6 +101,9 @@ class Session:
         self.rematch: Session | None = None  # the next game, once a seat asked for it
         self.tokens = {secrets.token_urlsafe(18): seat for seat in humans}
         self.chronicles = {seat: Chronicle() for seat in humans}
+        # for each seat, its board after each of the other player's decisions since its own
+        # last one, so that its page can play them back one at a time
+        self.frames: dict[int, list[Json]] = {seat: [] for seat in humans}
         self.lock = threading.Lock()
         for chronicle in self.chronicles.values():
             chronicle.follow(game)
@@ -200,6 +204,12 @@ class Session:
         self.game.play(option)
         for seat, chronicle in self.chronicles.items():
             chronicle.witnessed(self.game, seen[seat])
+            frames = self.frames[seat]
+            if option.player == seat:
+                frames.clear()
+            elif len(frames) < MAX_FRAMES:
+                board = board_json(self.game, view(self.game, seat))
+                frames.append({"decision": self.game.decisions, "said": len(chronicle.lines), "board": board})
 
     def _settle(self) -> None:
         """Play on until a person has a choice to make: the agent's decisions, and a person's
@@ -234,6 +244,8 @@ class Session:
             "board": board_json(game, seen),
             "menu": menu,
             "log": self.chronicles[seat].lines[-300:],
+            "said": len(self.chronicles[seat].lines),
+            "frames": self.frames[seat],
             "ending": ending_json(game),
             "can_save_log": game.over and self.seed_known,
             "rematch": None if self.rematch is None else f"/play/{self.rematch.token_of(seat)}",

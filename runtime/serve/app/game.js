@@ -144,7 +144,7 @@ function newLines(lines) {
   return 0;
 }
 
-function finishPlayback() {
+function stopPlayback() {
   clearTimeout(playback.timer);
   for (const item of playback.left) item.hidden = false;
   playback.left = [];
@@ -152,8 +152,18 @@ function finishPlayback() {
   if (box) box.remove();
 }
 
+function finishPlayback() {
+  // the table as it is now, drawn again over the last board played back
+  stopPlayback();
+  renderBoard(state.board, state.seat);
+  if (state.ending) showEnding();
+  else {
+    renderMenu();
+    drawPicking();
+  }
+}
+
 function playBack(count) {
-  finishPlayback();
   const items = [...document.querySelectorAll("#log li")].slice(-count);
   if (items.length < 2 || !state.log.slice(-count).some((line) => !line.startsWith(`${state.seat}:`) && /^p[12]:/.test(line))) return;
   const box = el("div", "playback");
@@ -170,12 +180,17 @@ function playBack(count) {
     item.classList.add("fresh");
   }
   playback.left = items;
+  let said = state.said - count; // the log's lines said before the first one played back
   const next = () => {
     const item = playback.left.shift();
     if (!item) {
       finishPlayback();
       return;
     }
+    said += 1;
+    // the board after the decision that said this line (the server's frames: the seat's own view)
+    const shown = (state.frames || []).find((f) => f.said >= said);
+    if (shown) renderBoard(shown.board, state.seat);
     item.hidden = false;
     line.textContent = item.textContent;
     document.getElementById("log").scrollTop = document.getElementById("log").scrollHeight;
@@ -298,13 +313,13 @@ document.addEventListener(
 
 const drawTable = render;
 render = function renderFollowed(next) {
+  stopPlayback();
   const fresh = newLines(next.log);
   drawTable(next);
   freshPicking(next.menu);
   if (next.ending) showEnding();
   else drawPicking();
   if (fresh > 1) playBack(fresh);
-  else finishPlayback();
 };
 
 const backOne = goBack;

@@ -39,7 +39,8 @@ function keepWords() {
   // a state is one word: the line breaks between words, never inside one (アタッ/ク中)
   for (const line of document.querySelectorAll("#board .unit-state")) {
     const words = line.textContent.split("・");
-    line.replaceChildren(...words.map((word, n) => el("span", "word", n ? `・${word}` : word)));
+    // the dot ends a word: a line may break after it, never before (it cannot start a line)
+    line.replaceChildren(...words.map((word, n) => el("span", "word", n < words.length - 1 ? `${word}・` : word)));
   }
 }
 

@@ -30,7 +30,7 @@ FLAGS = [  # headless in a container, and nothing fetched from the network on it
 
 @contextmanager
 def launched() -> Iterator[Any]:
-    """Debian chromium, headless, for the time of the block."""
+    """A headless Chromium, closed on leaving."""
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         yield browser

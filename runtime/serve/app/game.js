@@ -320,7 +320,7 @@ render = function renderFollowed(next) {
   freshPicking(next.menu);
   if (next.ending) showEnding();
   else drawPicking();
-  if (fresh > 1) playBack(fresh);
+  if (fresh > 1 && !next.ending) playBack(fresh); // a finished game shows its end at once
 };
 
 const backOne = goBack;

@@ -108,13 +108,15 @@ def hidden_cards(game: Game, opponent: int) -> set[int]:
 
 
 def card_ids(data: Any) -> set[int]:
-    """Every card id a JSON answer carries: card objects, and the menu's `card:ID` marks."""
+    """Every card id a JSON answer carries: card objects, and the menu's `card:ID` marks; not
+    those of its playback's boards (`frames`), each of an earlier position (frame_cards)."""
     found: set[int] = set()
     if isinstance(data, dict):
         if {"id", "label", "suit"} <= data.keys():
             found.add(data["id"])
-        for value in data.values():
-            found |= card_ids(value)
+        for key, value in data.items():
+            if key != "frames":
+                found |= card_ids(value)
     elif isinstance(data, list):
         for value in data:
             found |= card_ids(value)
@@ -129,3 +131,8 @@ def game_log(folder: Path, seed: int, edition: str = EDITION, format_id: str = S
     result = CliRunner().invoke(main, [*args, "--logs", str(folder)])
     assert result.exit_code == 0, result.output
     return next(folder.glob("*.jsonl"))
+
+
+def frame_cards(data: Any) -> list[tuple[int, set[int]]]:
+    """A seat's answer's playback boards: for each, the decision it was drawn after and its cards."""
+    return [(frame["decision"], card_ids(frame["board"])) for frame in data.get("frames", [])]

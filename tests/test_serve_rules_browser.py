@@ -131,13 +131,24 @@ def test_an_extra_game_with_trumps_is_started_from_the_lobby_and_played_whole(
     assert page.locator(".player.mine .trumps .trump .card").count() == len(mine)
     theirs = game.state.players[1]
     down = [c for c in theirs.zones[TRUMP_ZONE.id] if c not in theirs.face_up]
-    # the opponent's face-down trumps: backs named by place, never by card
+    # the opponent's face-down trumps: backs named by place, never by card (drawn once the
+    # opponent's placing has been played back)
+    page.wait_for_selector(".player:not(.mine) .trumps .card.back")
+    page.wait_for_selector("#playback", state="detached")
     assert page.locator(".player:not(.mine) .trumps .card.back").count() == len(down) > 0
     keys = page.locator(".player:not(.mine) .trumps [data-keys]").evaluate_all(
         "n => n.map((x) => x.dataset.keys)"
     )
     assert not any(f"card:{c}" in k for c in down for k in keys)
-    page.locator(".player.mine .trumps .trump-help").first.click()
+    # the board may be drawn anew after a click (the agent answered meanwhile): click until shown
+    page.wait_for_function(
+        """() => {
+        const help = document.querySelector('.player.mine .trumps .trump-help');
+        if (help) help.click();
+        const about = document.querySelector('.player.mine .trump-about');
+        return about && !about.hidden && about.textContent;
+    }"""
+    )
     assert page.locator(".player.mine .trump-about").inner_text()
     rng = random.Random(4)
     ways: set[str] = set()

@@ -11,6 +11,7 @@ exported scenario names, the words of a refusal, and the game's secret seed.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections import Counter
@@ -35,7 +36,17 @@ from blackpoker.runtime.rules.model import Visibility
 from blackpoker.runtime.scenario.unknown import UNKNOWN
 from blackpoker.runtime.serve.server import ROUTES
 from editions_support import EDITIONS, environment, formats
-from serve_support import EDITION, SMALLEST, Answer, Running, card_ids, game_log, running
+from serve_support import (
+    EDITION,
+    SMALLEST,
+    Answer,
+    Running,
+    card_ids,
+    frame_cards,
+    game_log,
+    positions,
+    running,
+)
 
 CARD = re.compile(r"(?:[♠♡♢♣](?:10|[2-9AJQK]))|Joker")
 SEATS = ("p1", "p2")
@@ -49,6 +60,7 @@ EXTRA = next((e, EXTRA_FORMAT.id) for e in EDITIONS if environment().builtin_ext
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 GAMES = ((EDITION, SMALLEST), FOG, EXTRA)
 MOST = 150  # decisions played in each game
+GIVEN_SEED = 11  # the seed a seat gives in the lobby: the game's log may then be downloaded
 
 
 @dataclass
@@ -70,6 +82,7 @@ class Played:
     secret_seeds: list[int] = field(default_factory=list)
     # by game, for each seat, the log lines that would say a card it did not see (_hidden_lines)
     hidden_lines: dict[int, dict[int, set[str]]] = field(default_factory=dict)
+    positions: dict[int, list[Game]] = field(default_factory=dict)  # by game, after each decision
     before: dict[str, str] = field(default_factory=dict)  # what the game-free routes said first
     after: dict[str, Answer] = field(default_factory=dict)  # and last
 
@@ -110,11 +123,14 @@ def _hidden_lines(game: Game) -> dict[int, set[str]]:
 class Table:
     """One game on the server, its seats played by random choices; every answer is kept."""
 
-    def __init__(self, played: Played, edition: str, fmt: str, people: int) -> None:
+    def __init__(self, played: Played, edition: str, fmt: str, people: int, seed: int | None = None) -> None:
         self.played, self.server = played, played.server
         self.number = len(played.hidden_lines)  # the game's number, for the lines hidden in it
         played.hidden_lines[self.number] = {}
-        made = self.server.post("/api/games", {"edition": edition, "format": fmt, "people": people})
+        form = {"edition": edition, "format": fmt, "people": people} | (
+            {} if seed is None else {"seed": seed}
+        )
+        made = self.server.post("/api/games", form)
         assert made.status == 201, made.text
         self.tokens = [path.rsplit("/", 1)[1] for path in made.data["seats"].values()]
         self.game = self.server.session(self.tokens[0]).game
@@ -122,7 +138,8 @@ class Table:
         self.seats = sorted(self.session.tokens[t] for t in self.tokens)
         self.keep("new_game", self.seats[0], made)
         assert self.game.seed is not None
-        played.secret_seeds.append(self.game.seed)
+        if seed is None:
+            played.secret_seeds.append(self.game.seed)
 
     def keep(self, route: str, seat: int, answer: Answer, typed: str = "") -> Answer:
         said = list(self.session.chronicles[seat].lines) if route == "seat_scenario" else []
@@ -150,10 +167,16 @@ class Table:
             if turn % 3 == 0 or any(z for p in self.game.state.players for z in p.zones.values()):
                 for seat in self.seats:
                     self.call("seat_scenario", seat, "GET", "/scenario")
+            if turn % 40 == 0:  # before the end: refused
+                self.call("seat_log", mover, "GET", "/log")
+                self.call("seat_rematch", mover, "POST", "/rematch", {})
             self.step(mover, state, rng)
         for seat in self.seats:
             self.call("seat_page", seat, "GET")
+            self.call("seat_log", seat, "GET", "/log")
+            self.call("seat_rematch", seat, "POST", "/rematch", {})
         self.played.hidden_lines[self.number] = _hidden_lines(self.game)
+        self.played.positions[self.number] = positions(self.game)
 
     def step(self, seat: int, state: dict[str, Any], rng: random.Random) -> None:
         menu, roll = state["menu"], rng.random()
@@ -191,6 +214,8 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
         for n, (edition, fmt) in enumerate(GAMES):
             Table(done, edition, fmt, people=2).play(random.Random(7 + n))
         Table(done, *FOG, people=1).play(random.Random(7 + len(GAMES)))
+        # a game whose seed the seat gave, played to its end: its log is the seat's to have
+        Table(done, EDITION, SMALLEST, people=1, seed=GIVEN_SEED).play(random.Random(3), most=10_000)
         for edition, fmt in GAMES:
             _replay(done, tmp_path_factory.mktemp("logs"), edition, fmt)
         for route, path in GAME_FREE.items():
@@ -267,7 +292,7 @@ def _refusal_names_only_seen_cards(seen: Seen) -> None:
 def _seat_answers(played: Played) -> None:
     names = ("seat_state", "seat_choose", "seat_back", "seat_command")
     answers = _answers(played, *names)
-    refusals = 0
+    refusals = frames = 0
     for seen in answers:
         _no_secret(played, seen)
         if seen.answer.status != 200:
@@ -278,9 +303,13 @@ def _seat_answers(played: Played) -> None:
         assert data["decision"] == seen.game.decisions
         leaked = card_ids(data) - _allowed(seen.game, seen.seat)
         assert not leaked, (seen.seat, data["decision"], sorted(map(label, leaked)))
+        for decision, cards in frame_cards(data):  # each board played back, at its own position
+            frames += 1
+            leaked = cards - _allowed(played.positions[seen.number][decision], seen.seat)
+            assert not leaked, (seen.seat, decision, sorted(map(label, leaked)))
         said = set(data["log"]) & played.hidden_lines[seen.number][seen.seat]
         assert not said, said
-    assert refusals
+    assert refusals and frames
     # the check can fail: a seat's own answers carry its own hidden cards, which the other lacks
     played_out = [s for s in answers if s.answer.status == 200]
     assert any(card_ids(s.answer.data) - _allowed(s.game, 1 - s.seat) for s in played_out)
@@ -353,6 +382,38 @@ def _exports(played: Played) -> None:
     assert all(covered[w] for w in wanted), covered
     refused = [s for s in played.kept["seat_scenario"] if s.answer.status != 200]
     assert refused and all(s.answer.data["error"] for s in refused)  # a stage, a result: said, not written
+
+
+@check("seat_log")
+def _logs(played: Played) -> None:
+    """A command log holds the seed, so every card: it is given only for a finished game whose
+    seat gave the seed (it tells that seat nothing new); any other is refused without a card."""
+    answers = _answers(played, "seat_log")
+    given = [s for s in answers if s.answer.status == 200]
+    for seen in answers:
+        _no_secret(played, seen)
+        if seen.answer.status != 200:
+            assert seen.answer.status == 409 and not CARD.search(seen.answer.data["error"]), seen.answer.text
+            continue
+        header = json.loads(seen.answer.text.splitlines()[0])
+        assert seen.game.over and header["seed"] == GIVEN_SEED == seen.game.seed, header
+    assert given, "no finished game's log was downloaded: the check cannot fail"
+    assert len(given) < len(answers)  # and some were refused: before the end, or by a drawn seed
+
+
+@check("seat_rematch")
+def _rematches(played: Played) -> None:
+    """A rematch says the seat's new page and the title; refused before the end."""
+    answers = _answers(played, "seat_rematch")
+    made = [s for s in answers if s.answer.status == 201]
+    for seen in answers:
+        _no_secret(played, seen)
+        data = seen.answer.data
+        if seen.answer.status != 201:
+            assert not seen.game.over and not CARD.search(data["error"]), data
+            continue
+        assert seen.game.over and set(data) == {"title", "page"} and not CARD.search(data["title"]), data
+    assert made and len(made) < len(answers)
 
 
 @check("replay_frame")

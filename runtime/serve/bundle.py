@@ -31,7 +31,16 @@ PYODIDE_VERSION = "0.28.3"  # the one pyodide/package.json pins, and the page wa
 # The core of the npm package: the loader, the interpreter and its standard library. The page
 # loads no Pyodide package (its lark is the build's own, in the bundle).
 PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
-APP_FILES = ("app.js", "app.css", "backend_pyodide.js", "lobby.js", "zones.js", "zones.css")
+APP_FILES = (
+    "app.js",
+    "app.css",
+    "game.js",
+    "game.css",
+    "backend_pyodide.js",
+    "lobby.js",
+    "zones.js",
+    "zones.css",
+)
 BUNDLE = "game.zip"
 # What offline.py loads, in a fresh interpreter: those modules' files are the bundle's Python.
 _LOADED = (

@@ -22,6 +22,7 @@ from blackpoker.runtime.play.log import replay
 from blackpoker.runtime.play.source import ServedFiles
 from blackpoker.runtime.serve.board import board_json
 from blackpoker.runtime.serve.cards import Json, cards_json
+from blackpoker.runtime.serve.ending import ending_json
 from blackpoker.runtime.serve.zones import ZoneNotes, noted
 
 UPLOAD_NAME = "upload.jsonl"  # how an uploaded log is named in its errors
@@ -47,6 +48,7 @@ class Replay:
     # what the fog's cards do after each step, as each player's view named it (zones.py)
     notes: list[tuple[Mapping[int, str], Mapping[int, str]]] = field(default_factory=list)
     watching: tuple[ZoneNotes, ZoneNotes] | None = None
+    ending: Json | None = None  # why the game ended, shown at its last step only
 
     @classmethod
     def of_upload(cls, data: bytes, env: Environment, served: ServedFiles) -> Replay:
@@ -59,9 +61,9 @@ class Replay:
             done = replay(path, UPLOAD_NAME, env=env, watch=book._watch, served=served)
         book.before = None
         game = book.keyframes[0]
+        # no result in the title: the viewer tells it at the end, not before
         book.title = (
-            f"{game.rules.edition.id} {game.rules.format.id} · シード{game.seed} · "
-            f"{done.decisions}回の決定 · 結果 {done.result or 'なし'}"
+            f"{game.rules.edition.id} {game.rules.format.id} · シード{game.seed} · {done.decisions}回の決定"
         )
         return book
 
@@ -91,6 +93,7 @@ class Replay:
             self.told[who].append(len(chronicle.lines))
         if option is not None:
             self.decisions.append(option)
+        self.ending = ending_json(game)  # said from the replayed game, which keeps its events
         if self.steps % KEYFRAME == 0:
             self.keyframes.append(game.copy())
         self.before = game.copy()
@@ -129,4 +132,5 @@ class Replay:
             "who": who,
             "board": board,
             "log": self.chronicles[who].lines[: self.told[who][step]][-300:],
+            "ending": self.ending if step == self.steps else None,
         }

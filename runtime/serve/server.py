@@ -51,12 +51,18 @@ MAX_BODY = 8 * 1024 * 1024  # a command log of a whole game is a few hundred KiB
 MAX_SESSIONS = 64  # games and replays kept; the oldest is dropped first
 SEATS = ("p1", "p2")
 ASSETS = {
-    "app.js": "text/javascript",
-    "backend_server.js": "text/javascript",
-    "app.css": "text/css",
-    "lobby.js": "text/javascript",
-    "zones.js": "text/javascript",
-    "zones.css": "text/css",
+    name: f"text/{'javascript' if name.endswith('.js') else 'css'}"
+    for name in (
+        "app.js",
+        "backend_server.js",
+        "app.css",
+        "lobby.js",
+        "zones.js",
+        "zones.css",
+        "game.js",
+        "game.css",
+        "hotseat.js",
+    )
 }
 SCENARIO_NAME = "upload.yaml"  # how an uploaded scenario is named in its errors
 # where the choices of a new game are located: the server's options, the form's extra list
@@ -93,6 +99,8 @@ ROUTES = (
     _route("POST", "/api/seat/KEY/back", "seat_back"),
     _route("POST", "/api/seat/KEY/command", "seat_command"),
     _route("GET", "/api/seat/KEY/scenario", "seat_scenario"),
+    _route("GET", "/api/seat/KEY/log", "seat_log"),
+    _route("POST", "/api/seat/KEY/rematch", "seat_rematch"),
     _route("POST", "/api/replays", "new_replay"),
     _route("GET", "/replay/KEY", "replay_page"),
     _route("GET", "/api/replay/KEY", "replay_frame"),
@@ -163,6 +171,27 @@ class App:
 
     def new_game(self, data: Any) -> Json:
         """A game from the lobby's form: {edition, format, opponent, seat, people, seed, scenario}."""
+        session = self._session(data)
+        seats = {SEATS[s]: f"/play/{session.token_of(s)}" for s in sorted(session.humans)}
+        return {"title": session.title, "seats": seats}
+
+    def rematch(self, token: str) -> Json:
+        """The next game of a finished one, made from the same form (the first seat to ask
+        makes it; the other seat's page finds it in its state): a new deal, by a seed the
+        server draws, or the given seed plus one."""
+        session, seat = self.seat(token)
+        with session.lock:
+            if not session.game.over:
+                raise Refusal(409, "再戦はゲームが終わってから始められます")
+            if session.rematch is None:
+                form = dict(session.form)
+                if "seed" in form:
+                    form["seed"] = (form["seed"] + 1) % SEEDS
+                session.rematch = self._session(form)
+            after = session.rematch
+        return {"title": after.title, "page": f"/play/{after.token_of(seat)}"}
+
+    def _session(self, data: Any) -> Session:
         if not isinstance(data, dict):
             raise Refusal(400, "expected a JSON object")
         d = self.defaults
@@ -219,14 +248,17 @@ class App:
         where = "シナリオ" if scenario is not None else f"シード{seed}" if given else "ランダム"
         played = rules.format.name if setup is None or scenario is not None else setup.name
         title = f"{rules.edition.id} {played} · {where} · {against}"
-        session = Session(game, source, title, humans, agent)
+        form = {**data, "people": people, "seat": seat, "opponent": opponent} | (
+            {"seed": seed} if given else {}
+        )
+        session = Session(game, source, title, humans, agent, form, given and scenario is None)
         if setup is not None and scenario is None:
             session.regulation = setup.name
         with self.lock:
             for token in session.tokens:
                 self.seats[token] = session
             _trim(self.seats, MAX_SESSIONS * 2)
-        return {"title": title, "seats": {SEATS[s]: f"/play/{session.token_of(s)}" for s in humans}}
+        return session
 
     def _choice(self, edition: str, format_id: str, data: dict[str, Any]) -> Choice:
         with self.compiling:
@@ -392,6 +424,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def _asset(self, match: re.Match[str], url: SplitResult) -> None:
         name = match.group(1)
+        if name not in ASSETS:
+            raise Refusal(404, f"no such page: {url.path}")
         data = resources.files("blackpoker.runtime.serve").joinpath("app", name).read_bytes()
         self._send(data, ASSETS[name] + "; charset=utf-8")
 
@@ -421,6 +455,14 @@ class Handler(BaseHTTPRequestHandler):
     def _seat_scenario(self, match: re.Match[str], url: SplitResult) -> None:
         session, seat = self.server.app.seat(match.group(1))
         self._send(session.scenario(seat).encode(), "application/yaml; charset=utf-8")
+
+    def _seat_log(self, match: re.Match[str], url: SplitResult) -> None:
+        session, seat = self.server.app.seat(match.group(1))
+        self._send(session.log(seat).encode(), "application/x-ndjson; charset=utf-8")
+
+    def _seat_rematch(self, match: re.Match[str], url: SplitResult) -> None:
+        self._body()  # read, so that the connection's next request starts after it
+        self._json(self.server.app.rematch(match.group(1)), 201)
 
     def _new_replay(self, match: re.Match[str], url: SplitResult) -> None:
         self._json(self.server.app.new_replay(self._body()), 201)

@@ -26,14 +26,20 @@ from blackpoker.runtime.play.choosing import (
     command_option,
     entry,
     explain_entry,
+    parts,
     question,
 )
 from blackpoker.runtime.play.chronicle import Chronicle, glimpse
+from blackpoker.runtime.play.roster import PERSON
 from blackpoker.runtime.play.source import RulesSource
+from blackpoker.runtime.rules.enums import Answer
 from blackpoker.runtime.serve.board import board_json, marks
 from blackpoker.runtime.serve.cards import Json
+from blackpoker.runtime.serve.ending import ending_json, log_refusal, seat_log
 from blackpoker.runtime.serve.zones import ZoneNotes, noted
 
+DONE = Answer.DONE.value  # the answer that ends a choice asked again and again, as menus print it
+MAX_FRAMES = 200  # boards kept for a playback: an agent's longest turns are far shorter
 MAX_STEPS = 8  # a path is at most a request's four steps: longer is not a path
 
 
@@ -88,16 +94,29 @@ class Session:
     """One game: `humans` are the seats people play (by token); an agent plays the others."""
 
     def __init__(
-        self, game: Game, source: RulesSource, title: str, humans: Sequence[int], agent: Agent | None
+        self,
+        game: Game,
+        source: RulesSource,
+        title: str,
+        humans: Sequence[int],
+        agent: Agent | None,
+        form: Json | None = None,
+        seed_known: bool = False,
     ) -> None:
         self.game = game
         self.source = source
         self.title = title
         self.agent = agent
+        self.form = form or {}  # the lobby's form the game was made from: a rematch's
+        self.seed_known = seed_known  # the seat gave the seed, so it knows every card already
+        self.rematch: Session | None = None  # the next game, once a seat asked for it
         self.tokens = {secrets.token_urlsafe(18): seat for seat in humans}
         self.chronicles = {seat: Chronicle() for seat in humans}
         self.notes = {seat: ZoneNotes(seat) for seat in humans} if noted(game) else {}
         self.regulation: str | None = None  # the name of the regulation it is played under
+        # for each seat, its board after each of the other player's decisions since its own
+        # last one, so that its page can play them back one at a time
+        self.frames: dict[int, list[Json]] = {seat: [] for seat in humans}
         self.lock = threading.Lock()
         for chronicle in self.chronicles.values():
             chronicle.follow(game)
@@ -144,6 +163,19 @@ class Session:
             if previous is None:
                 raise Refusal(409, "this is the first step: nothing to go back to")
             return self._state(seat, Steps(path.decision, tuple(previous[0]), tuple(previous[1])))
+
+    def log(self, seat: int) -> str:
+        """The game's command log, when the seat may have it (runtime/serve/ending.py)."""
+        with self.lock:
+            agents = [PERSON if s in self.humans else self._agent_name() for s in (0, 1)]
+            text = seat_log(self.game, self.source, agents, self.seed_known)
+            if text is None:
+                raise Refusal(409, log_refusal(self.game, self.seed_known))
+            return text
+
+    def _agent_name(self) -> str:
+        assert self.agent is not None
+        return self.agent.name
 
     def scenario(self, seat: int) -> str:
         """The position as a scenario file, as the seat sees it: any card it does not see is
@@ -199,6 +231,12 @@ class Session:
             notes.after(self.game, view(self.game, seat))
         for seat, chronicle in self.chronicles.items():
             chronicle.witnessed(self.game, seen[seat])
+            frames = self.frames[seat]
+            if option.player == seat:
+                frames.clear()
+            elif len(frames) < MAX_FRAMES:
+                board = board_json(self.game, view(self.game, seat))
+                frames.append({"decision": self.game.decisions, "said": len(chronicle.lines), "board": board})
 
     def _settle(self) -> None:
         """Play on until a person has a choice to make: the agent's decisions, and a person's
@@ -233,6 +271,11 @@ class Session:
             "board": board_json(game, seen, self.notes[seat].notes if self.notes else None),
             "menu": menu,
             "log": self.chronicles[seat].lines[-300:],
+            "said": len(self.chronicles[seat].lines),
+            "frames": self.frames[seat],
+            "ending": ending_json(game),
+            "can_save_log": game.over and self.seed_known,
+            "rematch": None if self.rematch is None else f"/play/{self.rematch.token_of(seat)}",
         }
 
 
@@ -243,6 +286,7 @@ def _menu_json(game: Game, seen: View, menu: Menu) -> Json:
         "chosen": list(menu.chosen),
         "auto": list(menu.auto),
         "can_back": not all(menu.auto),
+        "several": _several(menu),
         "entries": [
             {
                 "value": value,
@@ -253,6 +297,23 @@ def _menu_json(game: Game, seen: View, menu: Menu) -> Json:
             for value in menu.values
         ],
     }
+
+
+def _several(menu: Menu) -> Json | None:
+    """A decision the engine asks again until `done` (attackers, cards picked one by one): the
+    things it may pick now, each with its path and marks, so that the page can take several
+    clicks before it sends them one decision after another."""
+    if menu.step != 0 or DONE not in menu.values:
+        return None
+    items = []
+    for option in menu.left:
+        words = parts(option)
+        if words[0] == DONE:
+            continue
+        items.append({"chosen": list(words), "text": str(option), "marks": marks(option, 1)})
+    if len(items) < 2 or any(not item["marks"] for item in items):  # one is a click as any other
+        return None
+    return {"done": DONE, "items": items}
 
 
 def _marks(menu: Menu, value: str) -> list[str]:

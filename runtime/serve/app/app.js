@@ -5,7 +5,7 @@
 
 const body = document.body;
 let kind = body.dataset.kind;
-let key = body.dataset.key;
+let key = body.dataset.key; // hot-seat (hotseat.js) switches it between the two seats
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -342,7 +342,7 @@ async function startLobby() {
   if (lobby.defaults.seed !== null) form.seed.value = String(lobby.defaults.seed);
   // a seed deals the whole game: in a game between two people the server draws a secret one
   const seeded = () => {
-    form.seed.disabled = form.people.value === "2";
+    form.seed.disabled = form.people.value !== "1";
   };
   form.people.addEventListener("change", seeded);
   seeded();
@@ -353,7 +353,7 @@ async function startLobby() {
       format: form.format.value,
       opponent: form.opponent.value,
       seat: form.seat.value,
-      people: Number(form.people.value),
+      people: form.people.value === "1" ? 1 : 2,
     };
     if (!form.seed.disabled && form.seed.value.trim()) data.seed = Number(form.seed.value.trim());
     try {
@@ -362,6 +362,10 @@ async function startLobby() {
       const made = await post("/api/games", data);
       showError("");
       const seats = Object.entries(made.seats);
+      if (form.people.value === "hotseat") {
+        window.location.assign(hotseatPage(made.seats));
+        return;
+      }
       if (seats.length === 1) {
         window.backend.open(seats[0][1]);
         return;
@@ -412,4 +416,5 @@ function startPage() {
   }
 }
 
-startPage();
+// started once every script of the page ran: game.js and hotseat.js wrap the functions above
+document.addEventListener("DOMContentLoaded", startPage);

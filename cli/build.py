@@ -7,11 +7,10 @@ from pathlib import Path
 from typing import NoReturn
 
 import click
+from blackpoker.cli.invocation import invocation
 from blackpoker.cli.options import EDITION_HELP, rules_option
 from blackpoker.cli.outputs import Output
-from blackpoker.cli.report import report
-from blackpoker.compiler import CompileError
-from blackpoker.site.build import BuildOptions, BuildRefused, build_site
+from blackpoker.site.build import BuildOptions, build_site
 from blackpoker.site.fonts import FontMissing
 from blackpoker.site.pdf_extra import PdfExtraMissing
 from rich.console import Console
@@ -95,10 +94,9 @@ def build(
         everything=everything,
     )
     console = Console(stderr=True)
+    invocation().outcome = "nothing written"
     try:
-        result = build_site(options, console)
-    except (CompileError, BuildRefused) as error:
-        report(error.diagnostics, "nothing written")
+        result = build_site(options, console, invocation().environment())
     except (FontMissing, PdfExtraMissing) as error:
         _stop(error.message)
     sheets = len(result.pages) + len(result.extras) + len(result.regulations)

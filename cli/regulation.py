@@ -5,15 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from blackpoker.cli.options import default_edition
+from blackpoker.cli.invocation import environment
+from blackpoker.cli.options import deck_option
 from blackpoker.cli.report import report, warn
+from blackpoker.cli.rule_set import edition_of
 from blackpoker.compiler.documents.deck import Deck, read_deck
 from blackpoker.compiler.documents.regulation import (
     Regulation,
     deck_problems,
     parse_regulation,
 )
-from blackpoker.compiler.environment import Environment, display
+from blackpoker.compiler.paths import display
 from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, Location
 
 PLAYERS = ("p1", "p2")
@@ -26,40 +28,43 @@ def regulation() -> None:
 
 @regulation.command()
 @click.argument("text")
-@click.option(
+@click.option(  # not edition_option: built-in regulations and their files are named here too
     "--edition",
-    default=default_edition,
     help="The edition whose regulations apply (a built-in id; default: the registry's), built-in "
     "regulations by their id (their file's name in actionlists/regulations), or the path of a "
     "regulations file.",
 )
-@click.option(
-    "--deck",
-    "decks",
-    multiple=True,
-    metavar="PLAYER=FILE",
-    help="A deck file of p1 or p2; twice for a player who brings two decks.",
-)
-def check(text: str, edition: str, decks: tuple[str, ...]) -> None:
+@deck_option("A deck file of p1 or p2; twice for a player who brings two decks.")
+def check(text: str, edition: str | None, decks: tuple[str, ...]) -> None:
     """Check a regulation, e.g. 'マスター + ランダムハーフ + プリセット2' or 'mast+random-half+preset2',
     and the players' decks against its frame; print the regulation.
 
     Reports every problem as path:line:col: message and exits 1 if there is any.
     """
-    problems: list[Diagnostic] = []
-    by_player = read_decks(decks, problems)
-    try:
-        regulations = Environment().regulations(edition)
-        chosen = parse_regulation(text, regulations)
-    except CompileError as error:
-        report([*error.diagnostics, *problems])
-    warn(regulations.notes)
+    chosen, by_player, problems = read_regulation(edition_of(edition), text, decks)
     if not problems:
         for player, player_decks in by_player.items():
             problems += deck_problems(chosen, player, player_decks)
     if problems:
         report(problems)
     click.echo("\n".join(describe(chosen, by_player)))
+
+
+def read_regulation(
+    edition: str, text: str, given: tuple[str, ...]
+) -> tuple[Regulation, dict[str, list[Deck]], list[Diagnostic]]:
+    """The regulation the text names among the edition's (their notes said), the players' decks
+    (PLAYER=FILE), and the decks' problems; when the regulation cannot be read, exit 1 with its
+    problems and the decks' at once."""
+    problems: list[Diagnostic] = []
+    by_player = read_decks(given, problems)
+    try:
+        regulations = environment().regulations(edition)
+        chosen = parse_regulation(text, regulations)
+    except CompileError as error:
+        report([*error.diagnostics, *problems])
+    warn(regulations.notes)
+    return chosen, by_player, problems
 
 
 def read_decks(given: tuple[str, ...], problems: list[Diagnostic]) -> dict[str, list[Deck]]:

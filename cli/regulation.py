@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
-from blackpoker.cli.invocation import environment
 from blackpoker.cli.options import deck_option
-from blackpoker.cli.report import report, warn
-from blackpoker.cli.rule_set import edition_of
-from blackpoker.compiler.documents.deck import Deck, read_deck
+from blackpoker.cli.report import report
+from blackpoker.cli.rule_set import edition_of, read_regulation
+from blackpoker.compiler.documents.deck import Deck
 from blackpoker.compiler.documents.regulation import (
     Regulation,
     deck_problems,
     parse_regulation,
 )
-from blackpoker.compiler.paths import display
-from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, Location
-
-PLAYERS = ("p1", "p2")
 
 
 @click.group()
@@ -48,41 +41,6 @@ def check(text: str, edition: str | None, decks: tuple[str, ...]) -> None:
     if problems:
         report(problems)
     click.echo("\n".join(describe(chosen, by_player)))
-
-
-def read_regulation(
-    edition: str, text: str, given: tuple[str, ...]
-) -> tuple[Regulation, dict[str, list[Deck]], list[Diagnostic]]:
-    """The regulation the text names among the edition's (their notes said), the players' decks
-    (PLAYER=FILE), and the decks' problems; when the regulation cannot be read, exit 1 with its
-    problems and the decks' at once."""
-    problems: list[Diagnostic] = []
-    by_player = read_decks(given, problems)
-    try:
-        regulations = environment().regulations(edition)
-        chosen = parse_regulation(text, regulations)
-    except CompileError as error:
-        report([*error.diagnostics, *problems])
-    warn(regulations.notes)
-    return chosen, by_player, problems
-
-
-def read_decks(given: tuple[str, ...], problems: list[Diagnostic]) -> dict[str, list[Deck]]:
-    decks: dict[str, list[Deck]] = {}
-    for item in given:
-        player, sign, file = item.partition("=")
-        if not sign or player not in PLAYERS or not file:
-            message = f"expected PLAYER=FILE with PLAYER one of {', '.join(PLAYERS)}; got '{item}'"
-            problems.append(Diagnostic(Location("--deck", 0, 0), message))
-            continue
-        if any(Path(deck.doc.path).resolve() == Path(file).resolve() for deck in decks.get(player, ())):
-            problems.append(Diagnostic(Location("--deck", 0, 0), f"{player}: {file} is given twice"))
-            continue
-        deck, found = read_deck(Path(file), display(Path(file)))
-        problems += found
-        if deck is not None:
-            decks.setdefault(player, []).append(deck)
-    return decks
 
 
 def describe(chosen: Regulation, decks: dict[str, list[Deck]]) -> list[str]:

@@ -13,14 +13,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from blackpoker.cli.invocation import environment
-from blackpoker.cli.report import report
+from blackpoker.cli.report import report, warn
 from blackpoker.compiler.cache import Default, compile_cached, registry_default
+from blackpoker.compiler.paths import display
 from blackpoker.runtime.play.source import RulesSource
+from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, Location
 
 if TYPE_CHECKING:
+    from blackpoker.compiler.documents.deck import Deck
+    from blackpoker.compiler.documents.regulation import Regulation
     from blackpoker.compiler.parse import OverlaySource
     from blackpoker.runtime.play.regulation import Setup
     from blackpoker.runtime.rules.model import RuleSet
+
+PLAYERS = ("p1", "p2")
 
 
 def resolve_rules(
@@ -95,7 +101,6 @@ def regulation_setup(
     format its games play (a frame with the extra list plays the extra format). With
     `format_id` (--format), the text names the frame and options only."""
     # the regulations' reader is imported here, so a command that names none starts without it
-    from blackpoker.cli.regulation import PLAYERS, read_regulation
     from blackpoker.compiler.documents.regulation import additions, deck_problems
     from blackpoker.runtime.play.regulation import Setup, start_problems
 
@@ -114,3 +119,43 @@ def regulation_setup(
     if problems:
         report(problems)
     return Setup.of(chosen, decks, added), chosen.played_format
+
+
+def read_regulation(
+    edition: str, text: str, given: tuple[str, ...]
+) -> tuple[Regulation, dict[str, list[Deck]], list[Diagnostic]]:
+    """The regulation the text names among the edition's (their notes said), the players' decks
+    (PLAYER=FILE), and the decks' problems; when the regulation cannot be read, exit 1 with its
+    problems and the decks' at once."""
+    from blackpoker.compiler.documents.regulation import parse_regulation
+
+    problems: list[Diagnostic] = []
+    by_player = read_decks(given, problems)
+    try:
+        regulations = environment().regulations(edition)
+        chosen = parse_regulation(text, regulations)
+    except CompileError as error:
+        report([*error.diagnostics, *problems])
+    warn(regulations.notes)
+    return chosen, by_player, problems
+
+
+def read_decks(given: tuple[str, ...], problems: list[Diagnostic]) -> dict[str, list[Deck]]:
+    """The players' decks (PLAYER=FILE), each problem added to `problems`."""
+    from blackpoker.compiler.documents.deck import read_deck
+
+    decks: dict[str, list[Deck]] = {}
+    for item in given:
+        player, sign, file = item.partition("=")
+        if not sign or player not in PLAYERS or not file:
+            message = f"expected PLAYER=FILE with PLAYER one of {', '.join(PLAYERS)}; got '{item}'"
+            problems.append(Diagnostic(Location("--deck", 0, 0), message))
+            continue
+        if any(Path(deck.doc.path).resolve() == Path(file).resolve() for deck in decks.get(player, ())):
+            problems.append(Diagnostic(Location("--deck", 0, 0), f"{player}: {file} is given twice"))
+            continue
+        deck, found = read_deck(Path(file), display(Path(file)))
+        problems += found
+        if deck is not None:
+            decks.setdefault(player, []).append(deck)
+    return decks

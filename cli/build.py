@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import NoReturn
 
 import click
-from blackpoker.cli.invocation import invocation
+from blackpoker.cli.invocation import environment, invocation
 from blackpoker.cli.options import EDITION_HELP, rules_option
 from blackpoker.cli.outputs import Output
 from blackpoker.site.build import BuildOptions, build_site
@@ -96,7 +96,7 @@ def build(
     console = Console(stderr=True)
     invocation().outcome = "nothing written"
     try:
-        result = build_site(options, console, invocation().environment())
+        result = build_site(options, console, environment())
     except (FontMissing, PdfExtraMissing) as error:
         _stop(error.message)
     sheets = len(result.pages) + len(result.extras) + len(result.regulations)

@@ -4,13 +4,12 @@ format `compile` takes when not told."""
 
 from __future__ import annotations
 
-from blackpoker.cli.options import default_edition
 from blackpoker.compiler.environment import Environment
 
 
 def _read() -> tuple[str, tuple[str, ...], str]:
     env = Environment()
-    edition = default_edition()
+    edition = env.default("edition")
     return edition, tuple(f.id for f in env.edition(edition).edition.formats), env.default("format")
 
 

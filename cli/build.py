@@ -7,14 +7,12 @@ from pathlib import Path
 from typing import NoReturn
 
 import click
+from blackpoker.cli.invocation import environment, invocation
 from blackpoker.cli.options import EDITION_HELP, rules_option
 from blackpoker.cli.outputs import Output
-from blackpoker.cli.report import report
-from blackpoker.compiler import CompileError
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT
-from blackpoker.compiler.environment import Environment
 from blackpoker.runtime.serve.bundle import PlayPage, PyodideMissing, play_page
-from blackpoker.site.build import BuildOptions, BuildRefused, build_site
+from blackpoker.site.build import BuildOptions, build_site
 from blackpoker.site.fonts import FontMissing
 from blackpoker.site.pdf_extra import PdfExtraMissing
 from rich.console import Console
@@ -99,10 +97,9 @@ def build(
     """Build the action-list site: index, one page per edition and format, A4 and 2-up PDFs.
 
     With --edition or --rules, only the pages of what they name; --all adds every built-in edition."""
+    invocation().outcome = "nothing written"
     try:
         additions = [_play_page(editions, pyodide)] if play else []
-    except CompileError as error:
-        report(error.diagnostics, "nothing written")
     except PyodideMissing as error:
         _stop(str(error))
     options = BuildOptions(
@@ -120,9 +117,7 @@ def build(
     )
     console = Console(stderr=True)
     try:
-        result = build_site(options, console)
-    except (CompileError, BuildRefused) as error:
-        report(error.diagnostics, "nothing written")
+        result = build_site(options, console, environment())
     except (FontMissing, PdfExtraMissing) as error:
         _stop(error.message)
     sheets = len(result.pages) + len(result.extras) + len(result.regulations)
@@ -133,7 +128,7 @@ def build(
 def _play_page(editions: tuple[str, ...], pyodide: Path | None) -> PlayPage:
     """The play page of the built-in editions the build names (none named: every one), each
     with its formats and, when it has an extra list, the extra format."""
-    env = Environment()
+    env = environment()
     builtin = env.builtin_editions()
     offered = {
         edition: [

@@ -6,11 +6,9 @@ from difflib import SequenceMatcher
 from pathlib import Path
 
 import click
+from blackpoker.cli.invocation import environment
 from blackpoker.cli.outputs import Output, check, named_files, write
-from blackpoker.cli.report import report
-from blackpoker.compiler import CompileError
 from blackpoker.compiler.documents.diff import FieldChange, ListDiff, RuleSetDiff, diff_rulesets, side_name
-from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.outputs import WritePlan
 from blackpoker.compiler.pipeline import load_sides
 
@@ -36,15 +34,12 @@ def diff(old: str, new: str, format_id: str | None, html_out: Path | None) -> No
 
     OLD and NEW are built-in edition ids (v7), edition files or local-rule files.
     """
-    env = Environment()
-    plan = WritePlan(named_files([old, new], env))
+    env = environment()
+    plan = WritePlan(named_files([old, new]))
     if html_out is not None:
         plan.file(html_out, "--html", replace=True)
     check(plan, "nothing compared")
-    try:
-        result = diff_rulesets(*load_sides(env, old, new, format_id))
-    except CompileError as error:
-        report(error.diagnostics)
+    result = diff_rulesets(*load_sides(env, old, new, format_id))
     plan.reads(env.files_read())  # the files both sides are based on too
     check(plan, "nothing written")
     click.echo("\n".join(text_lines(result)))

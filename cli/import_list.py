@@ -6,12 +6,12 @@ from pathlib import Path
 from typing import Any
 
 import click
+from blackpoker.cli.invocation import environment, invocation
 from blackpoker.cli.outputs import Output, check, named_files, write
 from blackpoker.cli.report import report
 from blackpoker.compiler import CompileError
-from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.outputs import WritePlan
-from blackpoker.compiler.pipeline import builtin_editions, display, edition_source
+from blackpoker.compiler.paths import display
 from blackpoker.compiler.upstream import (
     Imported,
     Reference,
@@ -57,7 +57,9 @@ def import_command(
     """Convert an official upstream action list (v6-act.yaml, v7-act.yaml, act.yaml) into an
     edition file, and list what a person still has to write (docs/import.md); an extra list
     (extra.yaml, v7-extra.yaml) into an extra file <id>.yaml (docs/extra.md)."""
-    like = like or builtin_editions()[0]
+    invocation().outcome = "nothing written"
+    env = environment()
+    like = like or env.builtin_editions()[0]
     plan = WritePlan(named_files([upstream, like, programs_from]))
     plan.folder(out, "--out")  # the place first: a bad one is said before the reading
     if edition_id is not None and not EDITION_ID.fullmatch(edition_id):
@@ -70,20 +72,14 @@ def import_command(
     if is_extra(upstream):
         _import_extra(upstream, plan, out, edition_id, force)
         return
-    try:
-        imported = import_list(upstream, display(upstream), _edition, like, programs_from, edition_id)
-    except CompileError as error:
-        report(error.diagnostics, "nothing written")
+    imported = import_list(upstream, display(upstream), _edition, like, programs_from, edition_id)
     comment = [f"Imported from {upstream.name} ({imported.data['title']}) by `blackpoker import`."]
     target = _write_file(plan, out, imported.data["id"], edition_yaml(imported.data, comment), force)
     _summary(imported, target)
 
 
 def _import_extra(upstream: Path, plan: WritePlan, out: Path, list_id: str | None, force: bool) -> None:
-    try:
-        conversion = import_extra(upstream, display(upstream), _edition, list_id, _builtin_extra)
-    except CompileError as error:
-        report(error.diagnostics, "nothing written")
+    conversion = import_extra(upstream, display(upstream), _edition, list_id, _builtin_extra)
     data = conversion.data
     comment = [f"Imported from {upstream.name} ({data['title']}, {data['id']}) by `blackpoker import`."]
     plan.reads(filter(None, [_builtin_extra_file(data["id"])]))  # its engine data was kept
@@ -104,12 +100,12 @@ def _builtin_extra(list_id: str) -> dict[str, Any] | None:
     found = _builtin_extra_file(list_id)
     if found is None:
         return None
-    source, problems = Environment().read(found)
+    source, problems = environment().read(found)
     return None if problems or source is None else dict(source.doc.data)
 
 
 def _builtin_extra_file(list_id: str) -> Path | None:
-    env = Environment()
+    env = environment()
     every = [p for e in env.builtin_editions() for p in env.builtin_extras(e)]
     return next((p for p in every if p.stem == list_id), None)
 
@@ -120,7 +116,7 @@ def _edition_problems(option: str, value: str | None) -> list[Diagnostic]:
     if value is None:
         return []
     try:
-        edition_source(value)
+        environment().edition(value)
     except CompileError as error:
         return [
             Diagnostic(Location(option, 0, 0), d.message) if d.location.path == "--edition" else d
@@ -131,7 +127,7 @@ def _edition_problems(option: str, value: str | None) -> list[Diagnostic]:
 
 def _edition(value: str) -> Reference:
     """A built-in edition id, or the path of an edition file: its id and its (full) data."""
-    source = edition_source(value)
+    source = environment().edition(value)
     return source.edition.id, source.doc.data
 
 
@@ -142,7 +138,7 @@ def _write_file(plan: WritePlan, out: Path, file_id: str, text: str, force: bool
     plan.folder(out, "--out", [f"{file_id}.yaml"], replace=force)
     check(plan)
     target = out / f"{file_id}.yaml"
-    problems = [p for p in Environment().check_text(target, text) if not _left_to_complete(p)]
+    problems = [p for p in environment().check_text(target, text) if not _left_to_complete(p)]
     if problems:
         report(problems, f"nothing written: the lines are those {display(target)} would have")
     write(plan, target, "--out", text)

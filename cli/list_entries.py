@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import click
-from blackpoker.cli.options import declared_format, edition_option, rules_option
-from blackpoker.cli.report import report
-from blackpoker.compiler import CompileError, RuleSet
+from blackpoker.cli.invocation import environment
+from blackpoker.cli.options import edition_option, rules_option
+from blackpoker.cli.rule_set import compiled, edition_of, resolve_rules
+from blackpoker.compiler import RuleSet
 from blackpoker.compiler.documents.diff import whole_edition
-from blackpoker.compiler.environment import Environment
 from blackpoker.runtime.rules.diagnostics import display_width
 
 KINDS = {"actions": "アクション", "characters": "キャラクター", "fogs": "フォグ"}
@@ -22,20 +22,16 @@ HEADINGS = ("種類", "id", "名前", "タイプ", "フォーマット")
 @edition_option()
 @click.option("--format", "format_id", help="Only the entries of this format. Default: every entry.")
 @rules_option("A local-rule file: list the entries of its format.")
-def list_command(edition: str, format_id: str | None, rules: Path | None) -> None:
+def list_command(edition: str | None, format_id: str | None, rules: Path | None) -> None:
     """List the actions, characters and fogs of an edition (or of one format): id, name, type
     and formats, one line each."""
-    env = Environment()
-    if rules is not None and format_id is None:
-        format_id = declared_format(rules, "--rules")
-    try:
-        if format_id is None:
-            ruleset = whole_edition(env.edition(edition))
-        else:
-            ruleset = env.compile(edition, format_id, rules)
-    except CompileError as error:
-        report(error.diagnostics)
-    click.echo(ruleset.edition.title + ("" if format_id is None else f" {ruleset.format.name}"))
+    if format_id is None and rules is None:
+        ruleset = whole_edition(environment().edition(edition_of(edition)))
+    else:
+        ruleset = compiled(resolve_rules(edition, format_id, rules)[0])
+    click.echo(
+        ruleset.edition.title + ("" if format_id is None and rules is None else f" {ruleset.format.name}")
+    )
     for line in lines(ruleset):
         click.echo(line)
 

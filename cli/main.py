@@ -9,7 +9,9 @@ import difflib
 import importlib
 
 import click
+from blackpoker.cli.invocation import Invocation
 from blackpoker.runtime.engine import engine_build
+from blackpoker.runtime.rules.diagnostics import BlackPokerError
 
 # Each command: where it lives, imported only when it runs, and its line in --help (a test
 # checks each line against the command's own help).
@@ -88,6 +90,18 @@ class LazyGroup(click.Group):
         rows = [(name, click.utils.make_default_short_help(LAZY_COMMANDS[name][1], limit)) for name in names]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
+
+    def invoke(self, ctx: click.Context) -> object:
+        """Every command runs here with the invocation it shares (cli/invocation.py), and this is
+        the one place bad input raised as an error is reported: each problem located, a count,
+        what the command left undone, exit 1."""
+        invocation = ctx.ensure_object(Invocation)
+        try:
+            return super().invoke(ctx)
+        except BlackPokerError as error:
+            from blackpoker.cli.report import report  # only on this path
+
+            report(error.diagnostics, invocation.outcome)
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]

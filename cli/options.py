@@ -1,21 +1,20 @@
-"""Options several commands share."""
+"""The options several commands share, each declared once. What the rule options leave open
+is decided in one place too: cli/rule_set.py."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import click
-from blackpoker.cli.report import option_error, report
+from blackpoker.cli.report import option_error
+from blackpoker.compiler.cache import Default
 from blackpoker.compiler.paths import display
-
-if TYPE_CHECKING:
-    from blackpoker.compiler.environment import Environment
-    from blackpoker.compiler.parse import OverlaySource
 
 EDITION_HELP = "Edition: a built-in id or the path of an edition file."
 DEFAULTS_HELP = "the registry's (actionlists/editions.yaml)"
+_FORMAT_DEFAULTS = {"format": "the registry's", "play_format": "the registry's play_format"}
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -28,19 +27,20 @@ def _one_file(_ctx: click.Context, _param: click.Parameter, values: tuple[Path, 
     return values[0] if values else None
 
 
-def default_edition() -> str:
-    """The edition a command takes when not told: click calls it only then."""
-    return _environment().default("edition")
+def edition_option(
+    default: str = f"a local-rule file's edition, else the newest, {DEFAULTS_HELP}",
+) -> Callable[[F], F]:
+    """--edition; left out, it is None, and cli/rule_set.py decides (`default` says how)."""
+    return click.option("--edition", help=f"{EDITION_HELP} Default: {default}.")
 
 
-def play_format() -> str:
-    """The format play and simulate take when neither --format nor --rules names one."""
-    return _environment().default("play_format")
-
-
-def edition_option() -> Callable[[F], F]:
+def format_option(default: Default = "format") -> Callable[[F], F]:
+    """--format of a command that compiles one format: left out, it is None, and
+    cli/rule_set.py takes the --rules file's, else the registry's `default`."""
     return click.option(
-        "--edition", default=default_edition, help=f"{EDITION_HELP} Default: the newest, {DEFAULTS_HELP}."
+        "--format",
+        "format_id",
+        help=f"Format id. Default: {_FORMAT_DEFAULTS[default]}, or the --rules file's format.",
     )
 
 
@@ -58,34 +58,29 @@ def extra_option() -> Callable[[F], F]:
     )
 
 
-def declared_format(path: Path, option: str) -> str:
-    """The format a local-rule file declares; anything else is reported where it is wrong."""
-    return _overlay(path, option).format.id
+def regulation_options(command: F) -> F:
+    """--regulation and its --deck, of the commands that play games (simulate, play)."""
+    command = deck_option(
+        "With --regulation: a deck file of p1 or p2; twice for a player who brings two decks.", "deck_files"
+    )(command)
+    return click.option(
+        "--regulation",
+        "regulation_text",
+        metavar="TEXT",
+        help="Play under a regulation, e.g. 'std+random-half+preset2' (docs/regulations.md); with "
+        "--format, its frame and options only ('pack').",
+    )(command)
 
 
-def declared_edition(path: Path, option: str) -> str:
-    """The edition a local-rule file is for: an edition file beside it, or a built-in id."""
-    overlay = _overlay(path, option)
-    named = _environment().find(overlay.edition_id, path.parent)
-    return overlay.edition_id if named is None or not named.is_relative_to(path.parent) else str(named)
+def deck_option(help_text: str, name: str = "decks") -> Callable[[F], F]:
+    return click.option("--deck", name, multiple=True, metavar="PLAYER=FILE", help=help_text)
 
 
-def _overlay(path: Path, option: str) -> OverlaySource:
-    from blackpoker.compiler.parse import OverlaySource
-
-    env = _environment()
-    source, problems = env.read(path)
-    if problems:
-        report(env.all_problems(path))
-    if not isinstance(source, OverlaySource):
-        assert source is not None
-        report([source.doc.at(("kind",), f"kind: {option} expects a local-rule file (kind: overlay)")])
-    return source
+def seed_option(help_text: str, default: int | None = None) -> Callable[[F], F]:
+    return click.option("--seed", type=int, default=default, show_default=default is not None, help=help_text)
 
 
-def _environment() -> Environment:
-    """The compiler, imported when a default or a file is read: a command whose options need
-    neither (a warm `simulate -n 1`) starts without the parser (docs/benchmarks.md)."""
-    from blackpoker.compiler.environment import Environment
-
-    return Environment()
+def jobs_option() -> Callable[[F], F]:
+    return click.option(
+        "--jobs", default=1, show_default=True, type=click.IntRange(min=1), help="Worker processes."
+    )

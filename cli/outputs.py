@@ -5,16 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import click
+from blackpoker.cli.invocation import environment
 from blackpoker.cli.report import report
 from blackpoker.compiler.outputs import WritePlan
 from blackpoker.compiler.paths import display
 from blackpoker.runtime.rules.diagnostics import Diagnostic, Location
-
-if TYPE_CHECKING:
-    from blackpoker.compiler.environment import Environment
 
 
 class Output(click.Path):
@@ -26,13 +24,10 @@ class Output(click.Path):
         self.kind = kind
 
 
-def named_files(values: Iterable[str | Path | None], env: Environment | None = None) -> list[Path]:
+def named_files(values: Iterable[str | Path | None]) -> list[Path]:
     """The files command-line values name: a path of a file, or a built-in edition or extra
     list by its id (`PLAYER=FILE` for a deck)."""
-    if env is None:
-        from blackpoker.compiler.environment import Environment  # the compiler, only when used
-
-        env = Environment()
+    env = environment()
     builtin = {e: env.builtin_path(e) for e in env.builtin_editions()}
     builtin |= {p.stem: p for e in builtin for p in env.builtin_extras(e)}
     found = []

@@ -14,14 +14,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
-from blackpoker.cli.options import declared_format, edition_option, extra_option, play_format, rules_option
+from blackpoker.cli.invocation import environment
+from blackpoker.cli.options import (
+    edition_option,
+    extra_option,
+    format_option,
+    regulation_options,
+    rules_option,
+    seed_option,
+)
 from blackpoker.cli.outputs import Output, check, named_files, write
 from blackpoker.cli.play_terminal import Table, read_line
-from blackpoker.cli.regulated import regulation_options, regulation_setup
-from blackpoker.cli.report import option_error, report
-from blackpoker.compiler import CompileError
+from blackpoker.cli.report import option_error
+from blackpoker.cli.rule_set import compiled, resolve_rules
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT
-from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.outputs import WritePlan
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
@@ -63,14 +69,10 @@ class HumanAgent:
 
 @click.command()
 @edition_option()
-@click.option(
-    "--format",
-    "format_id",
-    help="Format id. Default: the registry's play_format, or the --rules file's format.",
-)
+@format_option("play_format")
 @rules_option(name="rules_file")
 @extra_option()
-@click.option("--seed", type=int, help="The game's seed (default: a random one, printed).")
+@seed_option("The game's seed (default: a random one, printed).")
 @click.option(
     "--seat", type=click.Choice(SEATS), default="p1", show_default=True, help="The player you play."
 )
@@ -91,7 +93,7 @@ class HumanAgent:
 )
 @regulation_options
 def play(
-    edition: str,
+    edition: str | None,
     format_id: str | None,
     rules_file: Path | None,
     extra: str | None,
@@ -111,28 +113,20 @@ def play(
         opponent = agent_name(opponent)
     except ValueError as error:
         option_error("--opponent", str(error))
-    setup = None
-    if regulation_text is not None:
-        if rules_file is not None:
-            option_error("--regulation", "it names the rule set: leave out --rules")
-        setup, format_id = regulation_setup(edition, regulation_text, deck_files, format_id)
-    elif deck_files or whole_match:
+    if regulation_text is not None and rules_file is not None:
+        option_error("--regulation", "it names the rule set: leave out --rules")
+    if regulation_text is None and (deck_files or whole_match):
         option_error("--deck" if deck_files else "--match", "needs --regulation")
-    if format_id is None:
-        format_id = play_format() if rules_file is None else declared_format(rules_file, "--rules")
-    if extra is not None and (format_id != EXTRA_FORMAT.id or rules_file is not None):
+    source, setup = resolve_rules(
+        edition, format_id, rules_file, extra, regulation_text, deck_files, default="play_format"
+    )
+    if extra is not None and (source.format != EXTRA_FORMAT.id or rules_file is not None):
         option_error("--extra", f"needs --format {EXTRA_FORMAT.id} (and no --rules)")
-    source = RulesSource(edition, format_id, rules_file, extra)
-    env = Environment()
-    try:
-        rules = source.compile(env)
-    except CompileError as error:
-        report(error.diagnostics)
-    if setup is not None:  # the actions its frame and options add
-        rules = setup.additions.widen(rules)
+    rules = compiled(source, setup)  # with the actions a regulation's frame and options add
+    edition, format_id = source.edition, source.format
     logs = [log] if log is None or not whole_match or setup is None else _match_logs(log, setup.games)
     # checked before the game: a log that cannot be written after it is lost
-    plan = WritePlan([*env.files_read(), *named_files([edition, rules_file, extra, *deck_files], env)])
+    plan = WritePlan([*environment().files_read(), *named_files([edition, rules_file, extra, *deck_files])])
     for path in filter(None, logs):
         plan.file(path, "--log", replace=force)
     check(plan, "no game played")
@@ -200,7 +194,8 @@ class Sitting:
         except Quit:
             console.print("終了しました: quit")
         if log is not None:
-            write(self.plan, log, "--log", log_text(log, game, [a.name for a in agents], self.source, dealt))
+            text = log_text(log, game, [a.name for a in agents], self.source, dealt, environment())
+            write(self.plan, log, "--log", text)
         if game.result is not None:
             outcome = _outcome(game.result, me)
             for line in [*table.board(view(game, me)), "最近の出来事:", *chronicle.since_mark()[-8:]]:

@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
-from blackpoker.cli.options import default_edition
-from blackpoker.cli.report import report, warn
-from blackpoker.compiler.documents.deck import Deck, read_deck
+from blackpoker.cli.options import deck_option
+from blackpoker.cli.report import report
+from blackpoker.cli.rule_set import edition_of, read_regulation
+from blackpoker.compiler.documents.deck import Deck
 from blackpoker.compiler.documents.regulation import (
     Regulation,
     deck_problems,
     parse_regulation,
 )
-from blackpoker.compiler.environment import Environment, display
-from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, Location
-
-PLAYERS = ("p1", "p2")
 
 
 @click.group()
@@ -26,58 +21,26 @@ def regulation() -> None:
 
 @regulation.command()
 @click.argument("text")
-@click.option(
+@click.option(  # not edition_option: built-in regulations and their files are named here too
     "--edition",
-    default=default_edition,
     help="The edition whose regulations apply (a built-in id; default: the registry's), built-in "
     "regulations by their id (their file's name in actionlists/regulations), or the path of a "
     "regulations file.",
 )
-@click.option(
-    "--deck",
-    "decks",
-    multiple=True,
-    metavar="PLAYER=FILE",
-    help="A deck file of p1 or p2; twice for a player who brings two decks.",
-)
-def check(text: str, edition: str, decks: tuple[str, ...]) -> None:
+@deck_option("A deck file of p1 or p2; twice for a player who brings two decks.")
+def check(text: str, edition: str | None, decks: tuple[str, ...]) -> None:
     """Check a regulation, e.g. 'マスター + ランダムハーフ + プリセット2' or 'mast+random-half+preset2',
     and the players' decks against its frame; print the regulation.
 
     Reports every problem as path:line:col: message and exits 1 if there is any.
     """
-    problems: list[Diagnostic] = []
-    by_player = read_decks(decks, problems)
-    try:
-        regulations = Environment().regulations(edition)
-        chosen = parse_regulation(text, regulations)
-    except CompileError as error:
-        report([*error.diagnostics, *problems])
-    warn(regulations.notes)
+    chosen, by_player, problems = read_regulation(edition_of(edition), text, decks)
     if not problems:
         for player, player_decks in by_player.items():
             problems += deck_problems(chosen, player, player_decks)
     if problems:
         report(problems)
     click.echo("\n".join(describe(chosen, by_player)))
-
-
-def read_decks(given: tuple[str, ...], problems: list[Diagnostic]) -> dict[str, list[Deck]]:
-    decks: dict[str, list[Deck]] = {}
-    for item in given:
-        player, sign, file = item.partition("=")
-        if not sign or player not in PLAYERS or not file:
-            message = f"expected PLAYER=FILE with PLAYER one of {', '.join(PLAYERS)}; got '{item}'"
-            problems.append(Diagnostic(Location("--deck", 0, 0), message))
-            continue
-        if any(Path(deck.doc.path).resolve() == Path(file).resolve() for deck in decks.get(player, ())):
-            problems.append(Diagnostic(Location("--deck", 0, 0), f"{player}: {file} is given twice"))
-            continue
-        deck, found = read_deck(Path(file), display(Path(file)))
-        problems += found
-        if deck is not None:
-            decks.setdefault(player, []).append(deck)
-    return decks
 
 
 def describe(chosen: Regulation, decks: dict[str, list[Deck]]) -> list[str]:

@@ -5,16 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from blackpoker.cli.options import EDITION_HELP
+from blackpoker.cli.invocation import environment
+from blackpoker.cli.options import edition_option
 from blackpoker.cli.report import report
-from blackpoker.compiler.environment import Environment, display, find_files
+from blackpoker.compiler.environment import display, find_files
 from blackpoker.runtime.play.log import ReplayError
 from blackpoker.runtime.play.log import replay as replay_log
 
 
 @click.command()
 @click.argument("logs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--edition", help=f"{EDITION_HELP} Default: the edition each log names.")
+@edition_option("the edition each log names")
 def replay(logs: tuple[Path, ...], edition: str | None) -> None:
     """Replay command logs (files, or folders of *.jsonl) with the current rules.
 
@@ -23,7 +24,7 @@ def replay(logs: tuple[Path, ...], edition: str | None) -> None:
     """
     files, problems = find_files(logs, (".jsonl",))
     failed = 0
-    env = Environment()
+    env = environment()
     for file in files:
         try:
             done = replay_log(file, display(file), edition, env)

@@ -6,7 +6,8 @@ import sys
 from pathlib import Path
 
 import click
-from blackpoker.compiler.environment import Environment, display
+from blackpoker.cli.invocation import environment
+from blackpoker.compiler.environment import display
 from blackpoker.runtime.scenario.load import load, scenario_files
 from blackpoker.runtime.scenario.run import run
 
@@ -24,7 +25,7 @@ def run_command(paths: tuple[Path, ...]) -> None:
     for problem in missing:
         click.echo(problem.render(), err=True)
     passed, failed = 0, len(missing)
-    env = Environment()
+    env = environment()
     for file in files:
         loaded, problems = load(file, env)
         if loaded is None:

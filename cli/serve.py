@@ -6,11 +6,11 @@ import errno
 from pathlib import Path
 
 import click
-from blackpoker.cli.options import declared_format, edition_option, play_format, rules_option
-from blackpoker.cli.report import option_error, report
-from blackpoker.compiler import CompileError
+from blackpoker.cli.invocation import environment
+from blackpoker.cli.options import edition_option, format_option, rules_option, seed_option
+from blackpoker.cli.report import option_error
+from blackpoker.cli.rule_set import compiled, resolve_rules
 from blackpoker.runtime.play.roster import AGENT_CHOICES
-from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.serve.limits import Limits, served_agent
 from blackpoker.runtime.serve.server import App, Defaults, Server
 
@@ -21,13 +21,9 @@ from blackpoker.runtime.serve.server import App, Defaults, Server
     "--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="0: any free port."
 )
 @edition_option()
-@click.option(
-    "--format",
-    "format_id",
-    help="Format id. Default: the registry's play_format, or the --rules file's format.",
-)
+@format_option("play_format")
 @rules_option(help_text="A local-rule file: every game plays it.")
-@click.option("--seed", type=int, help="The games' seed (default: a random one per game).")
+@seed_option("The games' seed (default: a random one per game).")
 @click.option(
     "--opponent",
     default="random",
@@ -37,7 +33,7 @@ from blackpoker.runtime.serve.server import App, Defaults, Server
 def serve(
     host: str,
     port: int,
-    edition: str,
+    edition: str | None,
     format_id: str | None,
     rules: Path | None,
     seed: int | None,
@@ -48,13 +44,9 @@ def serve(
         opponent = served_agent(opponent, Limits())
     except ValueError as error:
         option_error("--opponent", str(error))
-    if format_id is None:
-        format_id = play_format() if rules is None else declared_format(rules, "--rules")
-    try:  # compiled now, so a wrong --edition, --format or --rules is said before serving
-        RulesSource(edition, format_id, rules).compile()
-    except CompileError as error:
-        report(error.diagnostics)
-    app = App(Defaults(edition, format_id, rules, seed, opponent))
+    source, _ = resolve_rules(edition, format_id, rules, default="play_format")
+    compiled(source)  # now, so a wrong --edition, --format or --rules is said before serving
+    app = App(Defaults(source.edition, source.format, rules, seed, opponent), environment())
     try:
         server = Server((host, port), app)
     except OSError as error:

@@ -12,10 +12,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NoReturn
 
-from blackpoker.cli.options import declared_edition
-from blackpoker.cli.regulated import regulation_setup
 from blackpoker.cli.report import option_error, report
-from blackpoker.compiler import CompileError, Diagnostic
+from blackpoker.cli.rule_set import declared_edition, regulation_setup
+from blackpoker.compiler import Diagnostic
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT, ExtraSource
 from blackpoker.compiler.documents.regulation import PLUS
 from blackpoker.compiler.environment import Environment, is_path
@@ -132,23 +131,15 @@ def _file(env: Environment, text: str) -> Side:
 def _formats(env: Environment, side: Side) -> list[str]:
     """The formats a side's edition can play: its own, and the extra format if it has a list."""
     assert side.edition is not None
-    try:
-        source = env.edition(side.edition)
-        extras = env.extras_of(source)
-    except CompileError as error:
-        report(error.diagnostics)
+    source = env.edition(side.edition)
+    extras = env.extras_of(source)
     return [f.id for f in source.edition.formats] + ([EXTRA_FORMAT.id] if extras else [])
 
 
 def _plays(env: Environment, side: Side) -> str | None:
     """The official format a side plays, that an edition alone beside it takes: a local rule's
     base format, an extra list's extra format, a format's own."""
-    if side.rules is not None:
-        try:
-            return env.official_base(side.rules)
-        except CompileError as error:
-            report(error.diagnostics)
-    return side.format
+    return side.format if side.rules is None else env.official_base(side.rules)
 
 
 def _known(env: Environment, side: Side, formats: list[str]) -> None:

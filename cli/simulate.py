@@ -13,18 +13,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
+from blackpoker.cli.invocation import environment
 from blackpoker.cli.options import (
-    DEFAULTS_HELP,
-    EDITION_HELP,
-    declared_edition,
-    declared_format,
+    edition_option,
     extra_option,
+    format_option,
+    jobs_option,
+    regulation_options,
     rules_option,
+    seed_option,
 )
 from blackpoker.cli.outputs import Output, check, make, named_files, write
-from blackpoker.cli.regulated import regulation_options, regulation_setup
-from blackpoker.cli.report import option_error, report
-from blackpoker.compiler.cache import cache_folder, compile_cached, registry_default
+from blackpoker.cli.report import option_error
+from blackpoker.cli.rule_set import resolve_rules
+from blackpoker.compiler.cache import cache_folder, compile_cached
 from blackpoker.compiler.outputs import WritePlan
 from blackpoker.runtime.play import cluster
 from blackpoker.runtime.play.compare import Comparison
@@ -32,7 +34,6 @@ from blackpoker.runtime.play.roster import AGENT_CHOICES, agent_name
 from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord
 from blackpoker.runtime.play.simulation import Plan, RulesSource, order, run
 from blackpoker.runtime.play.stats import MatchSummary, Summary, summarize
-from blackpoker.runtime.rules.diagnostics import CompileError
 from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.site.report_tables import (
     ENGLISH,
@@ -49,7 +50,6 @@ from rich.table import Table
 
 if TYPE_CHECKING:
     from blackpoker.compiler.documents.diff import RuleSetDiff
-    from blackpoker.compiler.environment import Environment
     from blackpoker.runtime.play.regulation import Setup
     from distributed import Client
 
@@ -73,16 +73,15 @@ def _agents(text: str) -> tuple[str, str]:
         option_error("--agents", str(error))
 
 
-def _compiled(source: RulesSource, env: Environment | None, cache: Path | None, read: list[Path]) -> RuleSet:
+def _compiled(source: RulesSource, cache: Path | None, read: list[Path]) -> RuleSet:
     """Compile here, once (or take the on-disk cache's unchanged compilation, its files added to
     `read`): a bad rule set is reported before anything else, and the run plays this compilation
-    (workers get it pickled). A miss compiles in `env` (a new environment when None)."""
-    try:
-        ruleset, files = compile_cached(env, source.edition, source.format, source.rules, source.extra, cache)
-        read += files
-        return ruleset
-    except CompileError as error:
-        report(error.diagnostics)
+    (workers get it pickled). A miss compiles in the command's environment."""
+    ruleset, files = compile_cached(
+        environment, source.edition, source.format, source.rules, source.extra, cache
+    )
+    read += files
+    return ruleset
 
 
 @contextmanager
@@ -91,11 +90,7 @@ def _connected(address: str | None) -> Iterator[Client | None]:
     if address is None:
         yield None
         return
-    try:
-        client = cluster.connect(address)
-    except cluster.ClusterError as error:
-        report(error.diagnostics)
-    with client:
+    with cluster.connect(address) as client:
         yield client
 
 
@@ -132,17 +127,12 @@ def named_apart(a: Summary, b: Summary) -> tuple[Summary, Summary]:
 
 
 @click.command()
-@click.option(
-    "--edition",
-    help=f"{EDITION_HELP} Default: a local-rule file's edition, else the newest, {DEFAULTS_HELP}.",
-)
-@click.option(
-    "--format", "format_id", help="Format id (default: the registry's `play_format`, or the --rules file's)."
-)
+@edition_option()
+@format_option("play_format")
 @rules_option()
 @extra_option()
 @click.option("-n", "games", default=1000, show_default=True, type=click.IntRange(min=1), help="Games.")
-@click.option("--seed", default=1, show_default=True, help="Game i plays with a seed derived from (seed, i).")
+@seed_option("Game i plays with a seed derived from (seed, i).", 1)
 @click.option(
     "--agents",
     "agent_names",
@@ -150,7 +140,7 @@ def named_apart(a: Summary, b: Summary) -> tuple[Summary, Summary]:
     show_default=True,
     help=f"p1's and p2's agents: two of {AGENT_CHOICES} (N: iterations per decision).",
 )
-@click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1), help="Worker processes.")
+@jobs_option()
 @click.option(
     "--cluster",
     "cluster_address",
@@ -242,7 +232,6 @@ def simulate(
     if deck_files and regulation_text is None:
         option_error("--deck", "needs --regulation (with --compare, a side names its decks)")
     cache = None if no_cache else cache_folder()
-    env: Environment | None = None  # the compiler's, made only when files are read
     setups: list[Setup | None] = [None]
     if compare:
         if format_id is not None or rules is not None:
@@ -250,21 +239,14 @@ def simulate(
         if logs is not None:
             option_error("--logs", "not with --compare (the two runs' games share their numbers)")
         from blackpoker.cli.sides import compare_sides
-        from blackpoker.compiler.environment import Environment
 
-        env = Environment()
-        sides = compare_sides(env, compare, edition)
+        sides = compare_sides(environment(), compare, edition)
         sources, setups = [source for source, _ in sides], [setup for _, setup in sides]
     else:
-        edition = edition or (
-            declared_edition(rules, "--rules") if rules else registry_default("edition", cache)
+        source, setup = resolve_rules(
+            edition, format_id, rules, extra, regulation_text, deck_files, default="play_format", cache=cache
         )
-        if regulation_text is not None:
-            setup, format_id = regulation_setup(edition, regulation_text, deck_files, format_id)
-            setups = [setup]
-        if format_id is None:
-            format_id = declared_format(rules, "--rules") if rules else registry_default("play_format", cache)
-        sources = [RulesSource(edition, format_id, rules, extra)]
+        sources, setups = [source], [setup]
     if skill:
         if compare:
             option_error("--skill", "not with --compare: it compares agents on one rule set")
@@ -274,7 +256,7 @@ def simulate(
     if whole_matches and not any(setups):
         option_error("--match", "needs --regulation, or a --compare side that names a regulation")
     read: list[Path] = []  # the files the rule sets were compiled from
-    played = {source: _compiled(source, env, cache, read) for source in sources}  # --skill: one
+    played = {source: _compiled(source, cache, read) for source in sources}  # --skill: one
     compiled = [
         played[source] if setup is None else setup.additions.widen(played[source])
         for source, setup in zip(sources, setups, strict=True)
@@ -285,7 +267,7 @@ def simulate(
     if logs is not None or html_out is not None:
         words = [word for text in compare or () for word in text.split()]  # a regulation side names decks
         named = [*(s.edition for s in sources), *(s.rules for s in sources), *(s.extra for s in sources)]
-        inputs = [*read, *named_files([*named, *words, *deck_files], env)]
+        inputs = [*read, *named_files([*named, *words, *deck_files])]
     plan = WritePlan(inputs)
     if logs is not None:
         plan.folder(logs, "--logs", empty=True)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from blackpoker.cli.invocation import environment
 from blackpoker.cli.report import report, warn
-from blackpoker.compiler import CompileError
-from blackpoker.compiler.environment import Environment, find_files
+from blackpoker.compiler.environment import find_files
 
 
 @click.command()
@@ -18,13 +18,10 @@ def validate(paths: tuple[Path, ...]) -> None:
     Reports every problem as path:line:col: message and exits 1 if there is any; a note
     (warning: …) is printed and does not fail.
     """
-    env = Environment()
-    try:
-        targets = list(paths) or [
-            path for e in env.builtin_editions() for path in (env.builtin_path(e), *env.builtin_extras(e))
-        ]
-    except CompileError as error:
-        report(error.diagnostics)
+    env = environment()
+    targets = list(paths) or [
+        path for e in env.builtin_editions() for path in (env.builtin_path(e), *env.builtin_extras(e))
+    ]
     count, found = env.check_paths(targets)
     warn(d for d in found if d.warning)
     problems = [d for d in found if not d.warning]

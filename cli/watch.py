@@ -25,14 +25,16 @@ from pathlib import Path
 from typing import TypeVar
 
 import click
+from blackpoker.cli.invocation import environment
+from blackpoker.cli.options import jobs_option, seed_option
 from blackpoker.cli.report import option_error, report
+from blackpoker.cli.rule_set import compiled
 from blackpoker.cli.sides import compare_sides
 from blackpoker.cli.simulate import named_apart, run_summary
 from blackpoker.cli.watch_server import Board, WatchServer
-from blackpoker.compiler.cache import cache_folder, compile_cached
+from blackpoker.compiler.cache import cache_folder
 from blackpoker.compiler.documents.diff import diff_rulesets
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT, ExtraSource
-from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.load import MAX_FILE_BYTES, read_regular_file
 from blackpoker.compiler.parse import EditionSource, OverlaySource
 from blackpoker.compiler.paths import display, is_path
@@ -40,7 +42,7 @@ from blackpoker.runtime.play.compare import Comparison
 from blackpoker.runtime.play.selfplay import GameRecord
 from blackpoker.runtime.play.simulation import Plan, RulesSource, order, run
 from blackpoker.runtime.play.stats import Summary
-from blackpoker.runtime.rules.diagnostics import BlackPokerError, CompileError
+from blackpoker.runtime.rules.diagnostics import BlackPokerError
 from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.site.build import BuildOptions, build_site
 from blackpoker.site.watch import Compared, Snapshot
@@ -65,8 +67,8 @@ Stamp = tuple[int, int, int, int] | str  # a file's mtime, size, inode and mode;
     type=click.IntRange(min=0),
     help="Games of each side in the comparison with the base (0: no comparison).",
 )
-@click.option("--seed", default=1, show_default=True, help="The comparison's seed.")
-@click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1), help="Worker processes.")
+@seed_option("The comparison's seed.", 1)
+@jobs_option()
 @click.option(
     "--every",
     default=0.5,
@@ -109,7 +111,7 @@ class _Loop:
 
     def __init__(self, file: Path, board: Board, games: int, seed: int, jobs: int) -> None:
         self.file, self.board, self.games, self.seed, self.jobs = file, board, games, seed, jobs
-        self.env = Environment()  # one for the whole watch: unchanged bases are read once
+        self.env = environment()  # the watch's one: unchanged bases are read once
         self.cache = cache_folder()
 
     def follow(self, every: float) -> None:
@@ -179,7 +181,7 @@ class _Loop:
             options = BuildOptions(self.board.site, rules=self.file, html_only=True)
         quiet = Console(file=io.StringIO())
         try:
-            result = build_site(options, quiet)
+            result = build_site(options, quiet, self.env)
         except BlackPokerError as error:
             return [d.render() for d in error.diagnostics]
         return tuple(p.path for p in (*result.pages, *result.extras, *result.regulations, *result.changes))
@@ -210,20 +212,16 @@ class _Loop:
         sides, refusal = _refused(lambda: compare_sides(self.env, (base, str(self.file)), None))
         if sides is None:
             return refusal
-        try:
-            compiled = [
-                compile_cached(self.env, s.edition, s.format, s.rules, s.extra, self.cache)[0]
-                for s, _ in sides
-            ]
-        except CompileError as error:
-            return [d.render() for d in error.diagnostics]
+        rulesets, refusal = _refused(lambda: [compiled(s, cache=self.cache) for s, _ in sides])
+        if rulesets is None:
+            return refusal
         summaries = []
-        for (source, _), rules in zip(sides, compiled, strict=True):
+        for (source, _), rules in zip(sides, rulesets, strict=True):
             played = self._play(source, rules, stamp)
             if played is None:
                 return None
             summaries.append(played)
-        return Compared(Comparison.of(*named_apart(*summaries)), diff_rulesets(*compiled))
+        return Compared(Comparison.of(*named_apart(*summaries)), diff_rulesets(*rulesets))
 
     def _play(self, source: RulesSource, rules: RuleSet, stamp: Stamp) -> Summary | None:
         """One side's games (None when the file was saved again meanwhile)."""
@@ -246,10 +244,13 @@ def _stamp(file: Path) -> Stamp:
 
 def _refused(step: Callable[[], T]) -> tuple[T | None, list[str]]:
     """What a step of the command line gives; or None, and the lines it printed when it refused
-    (exit 1): the comparison's sides are found by `simulate --compare`'s own code."""
+    (exit 1) or the problems it raised: the comparison's sides are found by `simulate
+    --compare`'s own code."""
     printed = io.StringIO()
     try:
         with contextlib.redirect_stderr(printed):
             return step(), []
+    except BlackPokerError as error:
+        return None, [d.render() for d in error.diagnostics]
     except SystemExit:
         return None, printed.getvalue().splitlines() or ["the comparison was refused"]

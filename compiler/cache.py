@@ -24,6 +24,7 @@ import os
 import pickle
 import stat
 import tempfile
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -55,7 +56,7 @@ def cache_folder() -> Path:
 
 
 def compile_cached(
-    env: Environment | None,
+    env: Environment | Callable[[], Environment] | None,
     edition: str,
     format: str,
     rules: Path | None = None,
@@ -65,10 +66,10 @@ def compile_cached(
     """`env.compile(...)`, from the cache in `folder` when an entry's files are unchanged
     (None: no cache), and the files it was compiled from (a command's inputs, which its
     outputs may not replace). Bad input is reported by the compilation, which a miss runs
-    (in `env`, or in a new environment when None)."""
+    (in `env`, see `_environment`)."""
     if folder is None:
-        env = env or _environment()
-        return env.compile(edition, format, rules, extra), env.files_read()
+        made = _environment(env)
+        return made.compile(edition, format, rules, extra), made.files_read()
     asked = [_absolute(edition), format, None if rules is None else os.path.abspath(rules)]
     asked.append(None if extra is None else _absolute(extra))
     key = hashlib.sha256(json.dumps([_FORMAT, _code_stamp(), asked]).encode()).hexdigest()
@@ -76,19 +77,21 @@ def compile_cached(
     found = _load(entry)
     if found is not None:
         return found
-    env = env or _environment()
-    ruleset = env.compile(edition, format, rules, extra)
-    files = {str(path.resolve()): _digest(path) for path in (*env.files_read(), _index())}
+    made = _environment(env)
+    ruleset = made.compile(edition, format, rules, extra)
+    files = {str(path.resolve()): _digest(path) for path in (*made.files_read(), _index())}
     package = {str(path): _digest(path) for path in _package_metadata()}
     if None not in [*files.values(), *package.values()]:  # else nothing to check against
         _store(entry, pickle.dumps((files, package, ruleset), protocol=pickle.HIGHEST_PROTOCOL))
-    return ruleset, env.files_read()
+    return ruleset, made.files_read()
 
 
-def registry_default(what: Default, folder: Path | None) -> str:
-    """`Environment().default(what)`, from the cache in `folder` while the registry file is
-    unchanged (None: no cache). A faulty registry is reported by the environment, which a miss
-    reads."""
+def registry_default(
+    what: Default, folder: Path | None, env: Environment | Callable[[], Environment] | None = None
+) -> str:
+    """`env.default(what)`, from the cache in `folder` while the registry file is unchanged
+    (None: no cache). A faulty registry is reported by the environment (see `_environment`),
+    which a miss reads."""
     digest = None if folder is None else _digest(_index())
     entry = None if folder is None or digest is None else folder / f"defaults-{digest}.json"
     found = None if entry is None else _read(entry)
@@ -98,17 +101,21 @@ def registry_default(what: Default, folder: Path | None) -> str:
         defaults = None
     if isinstance(defaults, dict) and all(isinstance(defaults.get(w), str) for w in DEFAULTS):
         return str(defaults[what])
-    env = _environment()
-    defaults = {w: env.default(w) for w in DEFAULTS}
+    made = _environment(env)
+    defaults = {w: made.default(w) for w in DEFAULTS}
     if entry is not None:
         _store(entry, json.dumps(defaults).encode())
     return str(defaults[what])
 
 
-def _environment() -> Environment:
-    from blackpoker.compiler.environment import Environment  # the pipeline: on a miss only
+def _environment(env: Environment | Callable[[], Environment] | None) -> Environment:
+    """The environment a miss runs in: `env`, or what it makes (a command's own, made on the
+    first call, so that a hit never makes it), or a new one when None."""
+    if env is None:
+        from blackpoker.compiler.environment import Environment  # the pipeline: on a miss only
 
-    return Environment()
+        return Environment()
+    return env() if callable(env) else env
 
 
 def _index() -> Path:

@@ -105,13 +105,15 @@ class BuildResult:
     regulations: tuple[RegulationsPage, ...] = ()  # the editions' regulations pages
 
 
-def build_site(options: BuildOptions, console: Console | None = None) -> BuildResult:
-    """Build the site; CompileError, PdfExtraMissing and FontMissing are raised before anything
-    is written.
+def build_site(
+    options: BuildOptions, console: Console | None = None, env: Environment | None = None
+) -> BuildResult:
+    """Build the site, reading the rules in `env` (the command's; None: a new one);
+    CompileError, PdfExtraMissing and FontMissing are raised before anything is written.
 
     A build of every format also writes each edition's 変更履歴 page.
     """
-    env = Environment()
+    env = env or Environment()
     options = _asked(env, options)
     pages = plan(env, options.editions, options.formats, options.rules)
     pages += frame_pages(env, options.editions, options.formats, options.frame)

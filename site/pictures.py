@@ -56,7 +56,7 @@ def _sheets(folder: Path, rules: Path) -> dict[str, Path]:
     sheet = formats[1] if len(formats) > 1 else formats[0]  # one that prints two formats' marks
     quiet = Console(quiet=True)
     out = folder / "site"
-    result = build_site(BuildOptions(out, (newest,), (), workers=None), quiet)
+    result = build_site(BuildOptions(out, (newest,), (), workers=None), quiet, env)
     pictures = {"format": out / newest / f"{sheet}.pdf", "all": out / newest / "all.pdf"}
     for history in result.changes[:1]:
         pictures["changes"] = out / history.path

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from blackpoker.cli.main import main
-from blackpoker.cli.options import declared_edition, declared_format
+from blackpoker.cli.rule_set import declared_edition, declared_format
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.refs import result_name
 from blackpoker.runtime.engine.zones import label

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from blackpoker.cli.options import declared_edition, declared_format
+from blackpoker.cli.rule_set import declared_edition, declared_format
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.runtime.play.log import REGULATION
 from blackpoker.runtime.serve.server import Defaults

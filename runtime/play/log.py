@@ -88,12 +88,14 @@ def log_lines(
     source: RulesSource | None = None,
     folder: Path = Path(),
     dealt: Dealt | None = None,
+    env: Environment | None = None,
 ) -> list[dict[str, Any]]:
     """The whole log of a game played with `events=[]` (finished or not). With `source`, the
     header names the edition file and local-rule file played, by path from `folder` (the
     log's) and hash, so that a replay finds them again; with `dealt`, the regulation, the
     match's seed, the decks played and the deck files, alike; the extra format's list by its
-    built-in id or as a file."""
+    built-in id or as a file. The source's files are looked up in `env` (a command's; None: a
+    new one when needed)."""
     assert game.events is not None and game.seed is not None, "a log needs Game.new(..., events=[])"
     header: dict[str, Any] = {
         "log": LOG_KIND,
@@ -104,9 +106,9 @@ def log_lines(
         "seed": game.seed,
         "agents": list(agents),
     }
-    for key, file in (source.files() if source is not None else {}).items():
+    for key, file in (source.files(env) if source is not None else {}).items():
         header[key] = file_record(file, folder)
-    listed = source.builtin_extra() if source is not None else None
+    listed = source.builtin_extra(env) if source is not None else None
     if listed is not None:
         header[EXTRA] = listed
     if dealt is not None:
@@ -122,9 +124,10 @@ def log_text(
     agents: Sequence[str],
     source: RulesSource | None = None,
     dealt: Dealt | None = None,
+    env: Environment | None = None,
 ) -> str:
     """The command log of `game` as file `path` holds it (it names the rule files from its folder)."""
-    lines = log_lines(game, agents, source, path.parent, dealt)
+    lines = log_lines(game, agents, source, path.parent, dealt, env)
     return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 
 

@@ -42,7 +42,8 @@ def load(
     problems = loaded + schema_problems(doc, "scenario")
     if problems:
         return None, bare + problems
-    rules, problems = scenario_rules(doc, path, env or Environment(), served)
+    env = env or Environment()  # one for the rules and the regulation alike
+    rules, problems = scenario_rules(doc, path, env, served)
     if rules is None:
         return None, bare + problems
     problems = bare + problems
@@ -66,7 +67,7 @@ def load(
     regulation: Setup | None = None
     refusals: list[Diagnostic] = []
     if "regulation" in doc.data["setup"]:
-        regulation, refusals, wrong = regulation_of(doc, path, rules, env or Environment(), served)
+        regulation, refusals, wrong = regulation_of(doc, path, rules, env, served)
         problems += wrong
     elif "match" in doc.data["setup"]:
         problems.append(doc.at(("setup", "match"), "match: a match is played under a regulation", key=True))

@@ -16,6 +16,7 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.play.chronicle import Chronicle, glimpse
+from blackpoker.runtime.play.labels import labels
 from blackpoker.runtime.play.log import replay
 from blackpoker.runtime.play.source import ServedFiles
 from blackpoker.runtime.serve.board import Json, board_json, cards_json
@@ -52,9 +53,10 @@ class Replay:
             done = replay(path, UPLOAD_NAME, env=env, watch=book._watch, served=served)
         book.before = None
         game = book.keyframes[0]
+        result = labels()["results"].get(done.result or "", "なし")
         book.title = (
-            f"{game.rules.edition.id} {game.rules.format.id} · シード{game.seed} · "
-            f"{done.decisions}回の決定 · 結果 {done.result or 'なし'}"
+            f"{game.rules.edition.id} {game.rules.format.name} · シード{game.seed} · "
+            f"{done.decisions}回の決定 · 結果 {result}"
         )
         return book
 

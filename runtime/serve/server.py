@@ -31,6 +31,7 @@ from urllib.parse import SplitResult, parse_qs, urlsplit
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.environment import Environment, is_path
 from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.play.labels import labels, raw
 from blackpoker.runtime.play.log import ReplayError
 from blackpoker.runtime.play.roster import AGENTS, make_agent
 from blackpoker.runtime.play.source import RulesSource, ServedFiles
@@ -48,7 +49,7 @@ from jinja2 import PackageLoader, StrictUndefined, select_autoescape
 MAX_BODY = 8 * 1024 * 1024  # a command log of a whole game is a few hundred KiB
 MAX_SESSIONS = 64  # games and replays kept; the oldest is dropped first
 SEATS = ("p1", "p2")
-ASSETS = {"app.js": "text/javascript", "app.css": "text/css"}
+ASSETS = {"app.js": "text/javascript", "labels.js": "text/javascript", "app.css": "text/css"}
 SCENARIO_NAME = "upload.yaml"  # how an uploaded scenario is named in its errors
 OPTIONS = ("--edition", "--format", "--extra", "--rules")  # where the choices of a new game are located
 SEEDS = 2**63  # a game's seed is below this; the server draws its own from all of them
@@ -74,7 +75,7 @@ def _route(method: str, path: str, name: str) -> Route:
 ROUTES = (
     _route("GET", "/", "lobby_page"),
     _route("GET", "/api/lobby", "lobby"),
-    _route("GET", r"/static/app/(app\.js|app\.css)", "asset"),
+    _route("GET", r"/static/app/(app\.js|labels\.js|app\.css)", "asset"),
     _route("POST", "/api/games", "new_game"),
     _route("GET", "/play/KEY", "seat_page"),
     _route("GET", "/api/seat/KEY", "seat_state"),
@@ -187,9 +188,9 @@ class App:
         humans = (0, 1) if people == 2 else (SEATS.index(seat),)
         agent = None if people == 2 else make_agent(opponent, game.rules.ruleset, seed, self.limits.think)
         rules = game.rules.ruleset
-        against = "二人対戦" if people == 2 else f"相手 {opponent}"
+        against = "二人対戦" if people == 2 else f"相手 {labels().agent(opponent)}"
         where = "シナリオ" if scenario is not None else f"シード{seed}" if given else "ランダム"
-        title = f"{rules.edition.id} {rules.format.id} · {where} · {against}"
+        title = f"{rules.edition.id} {rules.format.name} · {where} · {against}"
         session = Session(game, source, title, humans, agent)
         with self.lock:
             for token in session.tokens:
@@ -355,6 +356,8 @@ class Handler(BaseHTTPRequestHandler):
     def _asset(self, match: re.Match[str], url: SplitResult) -> None:
         name = match.group(1)
         data = resources.files("blackpoker.runtime.serve").joinpath("app", name).read_bytes()
+        if name == "labels.js":  # the words the app writes itself, from the one labels file
+            data = b"const LABELS = " + raw() + b";\n" + data
         self._send(data, ASSETS[name] + "; charset=utf-8")
 
     def _new_game(self, match: re.Match[str], url: SplitResult) -> None:

@@ -5,21 +5,11 @@ from __future__ import annotations
 
 import re
 
-ALLOWED = {
-    "BlackPoker",  # the product's name
-    "Joker",  # a card, as the card notation writes it
-    # the command notation's own words, which a person may type (scenarios.md)
-    "pass",
-    "stage",
-    "resolving",
-    "face-down",
-    "by",
-    "with",
-    # the terminal's keys: help, q (quit), b (back)
-    "help",
-    "q",
-    "b",
-}
+ALLOWED = frozenset({"BlackPoker", "Joker"})  # the product's name; a card, as the notation writes it
+# The terminal's keys a prompt names: help, q (quit), b (back).
+KEYS = frozenset({"help", "q", "b"})
+# The command notation's own words, quoted where a help text explains how to type a command.
+NOTATION = frozenset({"pass", "stage", "resolving", "face-down", "by", "with"})
 # Not words: players (p1), edition ids (v9.1.1), a card's or a cost unit's letter (A, J, Q, K,
 # D, B, S, L, C), a cost in the notation ($BD(♠4)L).
 _NOT_WORDS = re.compile(
@@ -28,6 +18,6 @@ _NOT_WORDS = re.compile(
 _WORD = re.compile(r"[A-Za-z][A-Za-z_\-]*")
 
 
-def english_words(text: str) -> list[str]:
-    """The English words of `text` outside the notation and ALLOWED, each once."""
-    return sorted({w for w in _WORD.findall(_NOT_WORDS.sub(" ", text)) if w not in ALLOWED})
+def english_words(text: str, allowed: frozenset[str] = ALLOWED) -> list[str]:
+    """The English words of `text` outside the card and cost notation and `allowed`, each once."""
+    return sorted({w for w in _WORD.findall(_NOT_WORDS.sub(" ", text)) if w not in allowed})

@@ -16,7 +16,7 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.play.choosing import parts
 from editions_support import acting, formats, ops, reference_edition
-from labels_support import english_words
+from labels_support import ALLOWED, KEYS, NOTATION, english_words
 from rich.cells import cell_len
 
 # the newest edition whose smallest format asks a yes/no question (a `may` step) in a game
@@ -204,6 +204,10 @@ def test_a_chance_entry_keeps_its_number_across_prompts(session: Session) -> Non
 
 def test_the_session_says_nothing_in_english(session: Session) -> None:
     """Every line the program printed (not the person's typing, echoed after `> `) is in
-    Japanese, but the notation and the allow-list of labels_support.py."""
+    Japanese, but the card notation, the keys a prompt names and the allow-list of
+    labels_support.py; the help may quote the command notation too."""
     printed = "\n".join(row for row in session.transcript.split("\n") if not row.startswith(">"))
-    assert english_words(printed) == [], english_words(printed)
+    help_text = session.help.split("\n", 1)[1].removesuffix(PROMPT)  # after the typed `help`
+    helped = printed.replace(help_text, "")
+    assert help_text in printed and english_words(helped, ALLOWED | KEYS) == [], english_words(helped)
+    assert english_words(help_text, ALLOWED | KEYS | NOTATION) == []

@@ -95,7 +95,9 @@ def entry(menu: Menu, value: str) -> str:
     first = matching[0]
     if isinstance(first, Choice):
         shown = said.choice(first) if menu.step > 0 or len(matching) == 1 else said.word(value)
-    elif menu.step == 0 and len(matching) == 1:
+    elif menu.step == 0 and isinstance(first, RequestOption):
+        shown = said.option(first) if len(matching) == 1 else said.head(first)
+    elif menu.step == 0:
         shown = said.option(first)
     else:
         shown = said.target(value) or said["menu"]["none"]

@@ -19,7 +19,7 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
-from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption
+from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
 from blackpoker.runtime.engine.refusals import Refusal
 from blackpoker.runtime.engine.zones import label
 
@@ -27,7 +27,8 @@ FILE = "labels.json"
 
 # The target notation (runtime/engine/options.py's target_text) a person reads in words.
 _TARGET = re.compile(
-    r"(?P<stage>stage:(?P<position>\d+))"
+    r"(?P<gone>^gone$)"
+    r"|(?P<stage>stage:(?P<position>\d+))"
     r"|(?P<resolving>resolving:(?P<depth>\d+))"
     r"|(?P<face>face-down#(?P<number>\d+))"
     r"|(?P<hidden>(?P<hplayer>p[12]):(?P<hzone>[^\s:#]+)#(?P<hposition>\d+))"
@@ -70,10 +71,13 @@ class Labels:
 
     def target(self, text: str) -> str:
         """A target (or a text holding targets) as a person reads it: `stage:2` → ステージ2,
-        `face-down#7` → 裏向き#7; a character by its card (`p2:♣9`) and a player stay."""
+        `face-down#7` → 裏向き#7, a view's `gone` (it left); a character by its card (`p2:♣9`)
+        and a player stay."""
         words = self["targets"]
 
         def said(found: re.Match[str]) -> str:
+            if found["gone"]:
+                return words["gone"]
             if found["stage"]:
                 return words["stage"].format(position=found["position"])
             if found["resolving"]:
@@ -107,14 +111,22 @@ class Labels:
             return entries[option.word].format(a=a, b=b, target=target)
         return entries["other"].format(word=self.word(option.word), rest=self.target(option.rest_text))
 
+    def head(self, option: RequestOption) -> str:
+        """A request's action, and the character that causes it: スラッシュ（♠5が起因）."""
+        if option.source is None:
+            return option.name
+        return self.say("menu", "caused", name=option.name, card=label(option.source))
+
     def option(self, option: Option) -> str:
-        """An option as a person reads it: a request in the notation with its target in
-        words, an answer in words, a pass as パス."""
+        """An option as a person reads it: a request's action (and causing character) in
+        words, its cards in the notation, its target in words; an answer in words; a pass
+        as パス."""
         if isinstance(option, Pass):
             return self["menu"]["pass"]
-        if isinstance(option, RequestOption):
-            return self.target(str(option))
-        return self.choice(option)
+        if isinstance(option, Choice):
+            return self.choice(option)
+        target = "" if option.target is None else "→ " + self.target(target_text(option.target))
+        return " ".join(p for p in (self.head(option), option.key_text, option.payment_text, target) if p)
 
 
 @cache

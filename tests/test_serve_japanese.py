@@ -99,7 +99,19 @@ def test_the_replay_viewer_says_nothing_in_english(page: Any, server: Running, t
 
 def test_the_scan_finds_the_english_it_looks_for() -> None:
     said = "can be requested once per turn (rule: once per turn) attacker ♢8 done pick: one_charged"
-    english = ["attacker", "be", "can", "done", "once", "one_charged", "per", "pick", "requested", "rule", "turn"]
+    english = [
+        "attacker",
+        "be",
+        "can",
+        "done",
+        "once",
+        "one_charged",
+        "per",
+        "pick",
+        "requested",
+        "rule",
+        "turn",
+    ]
     assert english_words(said) == english
     assert english_words("p1: 兵士召喚 ★♢4 $B(♠4)L → p2:♣9 face-down#12") == ["face-down"]
     assert english_words("p1: 兵士召喚 ★♢4 $D(Joker)L → p2:♣9 v9.1.1 BlackPoker ★Joker") == []

@@ -190,7 +190,10 @@ def command_option(seen: View, text: str, hint: str = "") -> Option | str:
     try:
         return resolve_seen(seen, text)
     except InvalidCommand as error:
-        return said.say("command", "not notation", text=text, column=error.column + 1) + hint
+        refused = said.say("command", "not notation", text=text, column=error.column + 1)
+        if error.meant is not None:
+            refused += said.say("command", "meant", meant=error.meant)
+        return refused + hint
     except IllegalCommand as error:
         return said.refusal(error.refusal)
     except AmbiguousCommand as error:

@@ -193,7 +193,8 @@ def parse_command(text: str, player: int | None = None) -> Command:
         got = written[at : at + 1] or "end of command"
         respelt = with_suit_symbols(text)
         meant = respelt if respelt != text and _parses(respelt, player) else None  # ★S5, h7: suits as letters
-        hint = f"did you mean '{meant}'?" if meant else "write e.g. 'p1: アップ ★♡5 $D(♠7) → p2:♣9' or 'p2: pass'"
+        example = "write e.g. 'p1: アップ ★♡5 $D(♠7) → p2:♣9' or 'p2: pass'"
+        hint = f"did you mean '{meant}'?" if meant else example
         message = f"command '{text}': unexpected '{got}'; {hint}"
         raise InvalidCommand(message, max(0, at - shift), meant=meant) from None
     try:

@@ -11,9 +11,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.options import Choice, Option
+from blackpoker.runtime.engine.options import Choice, Option, target_text
 from blackpoker.runtime.engine.refs import player_name
-from blackpoker.runtime.engine.view import CharacterView, PlayerView, RequestView, View, ZoneView
+from blackpoker.runtime.engine.view import (
+    CharacterView,
+    PlayerView,
+    RequestView,
+    View,
+    ZoneView,
+    reference_text,
+)
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.choosing import (
     Menu,
@@ -139,7 +146,7 @@ class Table:
         grave = " ".join(label(c) for c in p.graveyard[-8:]) or "なし"
         if mine and len(p.graveyard) > 8:
             grave = f"({len(p.graveyard)}枚) … {grave}"
-        head = f"{p.name}（{'あなた' if mine else '相手'}） ライフ{p.life}枚 · 手札 {hand}"
+        head = f"{player_name(index)}（{'あなた' if mine else '相手'}） ライフ{p.life}枚 · 手札 {hand}"
         lines = [head, f"  墓地{'' if mine else 'の一番上'}: {grave}"]
         for zone in p.zones:
             lines.append(f"  {zone.name}: {_zone_text(zone) or 'なし'}")
@@ -148,8 +155,8 @@ class Table:
         return lines + (_wrap(characters, self.width, "  場:", "    ") if characters else ["  場: なし"])
 
     def _character(self, unit: CharacterView, entered: int, size_mod: int) -> str:
-        cards = "+".join(label(c) for c in unit.cards) if unit.cards else labels().target(unit.ref)
         words = labels()
+        cards = "+".join(label(c) for c in unit.cards) if unit.cards else words.target(target_text(unit.ref))
         states = [words["board"]["charged" if unit.charged else "driven"]]
         if entered >= self.game.state.turn:
             states.append(words["board"]["new"])
@@ -162,13 +169,13 @@ class Table:
         if unit.attacking:
             states.append(words["board"]["attacking"])
         if unit.blocking is not None:
-            states.append(words.say("board", "blocking", target=words.target(unit.blocking)))
+            states.append(words.say("board", "blocking", target=words.target(target_text(unit.blocking))))
         return f"[{unit.name} {cards} {'·'.join(states)}]"
 
     def _request(self, position: int, r: RequestView) -> str:
         keys = " ★" + "".join(label(c) for c in r.key_cards) if r.key_cards else ""
-        target = f" → {labels().target(r.target)}" if r.target else ""
-        who = f"（{r.player}）" if self.game.rules.action(r.action).direct else "（効果）"
+        target = f" → {labels().target(reference_text(r.target))}" if r.target is not None else ""
+        who = f"（{player_name(r.player)}）" if self.game.rules.action(r.action).direct else "（効果）"
         return f"{position}. {r.name}{keys}{target}{who}"
 
     # -- choosing ----------------------------------------------------------------------------

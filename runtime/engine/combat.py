@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from blackpoker.runtime.engine.abilities import size, soldier_judgement
 from blackpoker.runtime.engine.events import Damaged, Died
 from blackpoker.runtime.engine.state import Unit
-from blackpoker.runtime.engine.transitions import damage, remove_unit
+from blackpoker.runtime.engine.transitions import GRAVEYARD, damage, remove_unit
 from blackpoker.runtime.engine.triggers import happened
 from blackpoker.runtime.engine.zones import card, rank
 from blackpoker.runtime.rules.model import Attack, Combat
@@ -124,4 +124,4 @@ def _dies(g: Table, unit: Unit) -> None:
     """A character the fight sends to the graveyard, said before what its leaving triggers;
     by its cards when they lie face up (a bulwark turns face up as it fights)."""
     g.record(Died(unit.controller, tuple(unit.cards) if unit.face_up else ()))
-    remove_unit(g, unit, "graveyard")
+    remove_unit(g, unit, GRAVEYARD)

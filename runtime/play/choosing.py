@@ -17,6 +17,7 @@ from blackpoker.runtime.engine.view import View
 from blackpoker.runtime.play.labels import labels
 from blackpoker.runtime.play.notation import InvalidCommand
 from blackpoker.runtime.play.resolve import AmbiguousCommand, IllegalCommand, resolve_seen
+from blackpoker.runtime.rules.enums import Answer
 
 REQUEST_STEPS = ("アクション", "キーカード", "支払い", "対象")
 CHOICE_STEPS = ("答え", "カード・対象")
@@ -116,8 +117,9 @@ def question(rules: Rules, seen: View, menu: Menu, keys: bool = True) -> str:
     title = steps(left[0])[step]
     if isinstance(left[0], Choice) and seen.resolving:
         action = seen.resolving[-1]
-        if {parts(o)[0] for o in left} <= {"yes", "no"}:
-            return f"「{action.name}」{may(rules, action.action)} — しますか？"
+        if all(isinstance(o, Choice) and o.word in (Answer.YES, Answer.NO) for o in left):
+            clause = rules.action(action.action).may_clause
+            return f"「{action.name}」{f': {clause}' if clause else ''} — しますか？"
         word = chosen[0] if chosen else ""
         answers = said["answers"]
         doing = answers[word] if word in answers else f"{so_far} {title}を選ぶ".strip()
@@ -127,15 +129,6 @@ def question(rules: Rules, seen: View, menu: Menu, keys: bool = True) -> str:
         return f"あなたのチャンス: {where}かパスする{hint('? 番号で説明・help')}"
     path = f"{so_far} › " if so_far else ""
     return f"{path}{title}を選ぶ{hint('0で戻る')}"
-
-
-def may(rules: Rules, action: str) -> str:
-    """The clause of the effect the player may do (必要であれば…), as the sheet writes it."""
-    for line in rules.action(action).effect.splitlines():
-        if "必要であれば" in line:
-            clause = line.split("必要であれば", 1)[1].lstrip("、,").rstrip("。")
-            return f": {clause}"
-    return ""
 
 
 def explain_entry(rules: Rules, seen: View, menu: Menu, value: str | None) -> str:

@@ -1,8 +1,8 @@
 """The words a person at the table reads, from one data file: `labels.json` beside this module.
 
 The terminal (`blackpoker play`), the log lines (chronicle.py) and the server's responses
-(`blackpoker serve`) print through `Labels`; the browser app fetches the same file
-(`/api/labels`) for the words it writes itself. The engine says refusals by id
+(`blackpoker serve`) print through `Labels`; the browser app gets the same file with its
+labels script (`browser_script`) for the words it writes itself. The engine says refusals by id
 (runtime/engine/refusals.py): their Japanese is the file's `refusals`, under the same ids.
 The command notation (`pass`, `block ♣9 with ♡3`, `stage:1`) stays as it is in commands and
 command logs: these are only the words shown beside or instead of it. docs/play.md lists the
@@ -38,8 +38,14 @@ _TARGET = re.compile(
 
 @cache
 def raw() -> bytes:
-    """The file as shipped: what the server sends the browser."""
+    """The file as shipped."""
     return resources.files(__package__).joinpath(FILE).read_bytes()
+
+
+def browser_script(script: bytes) -> bytes:
+    """The browser app's labels script (runtime/serve/app/labels.js) with the file above it as
+    `LABELS`: what `serve` and the static play page hand the page."""
+    return b"const LABELS = " + raw() + b";\n" + script
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from blackpoker.runtime.engine.zones import card, deck_ids
 from blackpoker.runtime.play.source import file_record
 from blackpoker.runtime.rules.cards import Card, full_deck
 from blackpoker.runtime.rules.diagnostics import Diagnostic
+from blackpoker.runtime.rules.enums import Destination
 from blackpoker.runtime.rules.model import Edition
 
 Cards = tuple[Card, ...]
@@ -44,7 +45,7 @@ class Setup:
     wins: int  # wins that take the match
     retire: bool  # a deck that won a game cannot be used again
     preset: tuple[str, ...]
-    unfit: str
+    unfit: Destination | str
     left_out: str | None
     given: tuple[tuple[Cards, ...], tuple[Cards, ...]]  # each player's deck files (none: dealt)
     names: tuple[tuple[str, ...], tuple[str, ...]]  # each player's deck names
@@ -65,7 +66,7 @@ class Setup:
         frame, match = regulation.frame, regulation.frame.match
         parts: tuple[Frame | Option, ...] = (frame, *regulation.options)
         preset = tuple(t for part in parts for t in part.preset)
-        unfit = next((part.unfit for part in parts if part.preset), "graveyard")
+        unfit = next((part.unfit for part in parts if part.preset), Destination.GRAVEYARD)
         left_out = next((o.left_out for o in regulation.options if o.left_out), None)
         names = tuple(
             tuple(d.name for d in mine) if mine else tuple(f"deck {n + 1}" for n in range(match.decks))

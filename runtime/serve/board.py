@@ -21,7 +21,7 @@ from blackpoker.runtime.engine.refs import (
     player_name,
     result_name,
 )
-from blackpoker.runtime.engine.view import CharacterView, RequestView, View
+from blackpoker.runtime.engine.view import CharacterView, RequestView, View, reference_text
 from blackpoker.runtime.engine.zones import card, label
 from blackpoker.runtime.play.labels import labels
 
@@ -45,8 +45,8 @@ def board_json(game: Game, seen: View) -> Json:
         units = game.state.players[index].field  # the view keeps the field's order
         players.append(
             {
-                "name": p.name,
-                "life": p.life,
+                "name": player_name(p.seat),
+                "life": p.life if isinstance(p.life, int) else str(p.life),
                 "hand": None if p.hand is None else cards_json(p.hand),
                 "hand_count": p.hand_count,
                 "graveyard": cards_json(p.graveyard),
@@ -73,7 +73,7 @@ def board_json(game: Game, seen: View) -> Json:
 
 def _unit(unit: CharacterView, new: bool, size_mod: int) -> Json:
     return {
-        "ref": unit.ref,
+        "ref": target_text(unit.ref),
         "name": unit.name,
         "cards": cards_json(unit.cards),
         "face_up": unit.face_up,
@@ -82,16 +82,16 @@ def _unit(unit: CharacterView, new: bool, size_mod: int) -> Json:
         "size": unit.size,
         "size_mod": size_mod if unit.size is not None else 0,
         "attacking": unit.attacking,
-        "blocking": unit.blocking and labels().target(unit.blocking),
+        "blocking": None if unit.blocking is None else labels().target(target_text(unit.blocking)),
     }
 
 
 def _request(game: Game, r: RequestView) -> Json:
     return {
         "name": r.name,
-        "player": r.player,
+        "player": player_name(r.player),
         "keys": cards_json(r.key_cards),
-        "target": r.target and labels().target(r.target),
+        "target": None if r.target is None else labels().target(reference_text(r.target)),
         "by_effect": not game.rules.action(r.action).direct,
     }
 

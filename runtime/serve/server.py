@@ -31,7 +31,7 @@ from urllib.parse import SplitResult, parse_qs, urlsplit
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.environment import Environment, is_path
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.play.labels import labels, raw
+from blackpoker.runtime.play.labels import browser_script, labels
 from blackpoker.runtime.play.log import ReplayError
 from blackpoker.runtime.play.roster import AGENTS, make_agent
 from blackpoker.runtime.play.source import RulesSource, ServedFiles
@@ -42,14 +42,19 @@ from blackpoker.runtime.scenario.load import load
 from blackpoker.runtime.serve.board import Json
 from blackpoker.runtime.serve.limits import Connections, Deadline, Limits, served_agent
 from blackpoker.runtime.serve.replays import UPLOAD_NAME, WHO, Replay
-from blackpoker.runtime.serve.session import Refusal, Session, Steps
+from blackpoker.runtime.serve.session import Refusal, Session, Steps, read_command
 from jinja2 import Environment as Pages
 from jinja2 import PackageLoader, StrictUndefined, select_autoescape
 
 MAX_BODY = 8 * 1024 * 1024  # a command log of a whole game is a few hundred KiB
 MAX_SESSIONS = 64  # games and replays kept; the oldest is dropped first
 SEATS = ("p1", "p2")
-ASSETS = {"app.js": "text/javascript", "labels.js": "text/javascript", "app.css": "text/css"}
+ASSETS = {
+    "app.js": "text/javascript",
+    "backend_server.js": "text/javascript",
+    "labels.js": "text/javascript",
+    "app.css": "text/css",
+}
 SCENARIO_NAME = "upload.yaml"  # how an uploaded scenario is named in its errors
 OPTIONS = ("--edition", "--format", "--extra", "--rules")  # where the choices of a new game are located
 SEEDS = 2**63  # a game's seed is below this; the server draws its own from all of them
@@ -75,7 +80,7 @@ def _route(method: str, path: str, name: str) -> Route:
 ROUTES = (
     _route("GET", "/", "lobby_page"),
     _route("GET", "/api/lobby", "lobby"),
-    _route("GET", r"/static/app/(app\.js|labels\.js|app\.css)", "asset"),
+    _route("GET", r"/static/app/(app\.js|backend_server\.js|labels\.js|app\.css)", "asset"),
     _route("POST", "/api/games", "new_game"),
     _route("GET", "/play/KEY", "seat_page"),
     _route("GET", "/api/seat/KEY", "seat_state"),
@@ -356,8 +361,8 @@ class Handler(BaseHTTPRequestHandler):
     def _asset(self, match: re.Match[str], url: SplitResult) -> None:
         name = match.group(1)
         data = resources.files("blackpoker.runtime.serve").joinpath("app", name).read_bytes()
-        if name == "labels.js":  # the words the app writes itself, from the one labels file
-            data = b"const LABELS = " + raw() + b";\n" + data
+        if name == "labels.js":
+            data = browser_script(data)
         self._send(data, ASSETS[name] + "; charset=utf-8")
 
     def _new_game(self, match: re.Match[str], url: SplitResult) -> None:
@@ -381,11 +386,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _seat_command(self, match: re.Match[str], url: SplitResult) -> None:
         session, seat = self.server.app.seat(match.group(1))
-        data = self._json_body()
-        decision, text = (data.get("decision"), data.get("text")) if isinstance(data, dict) else (None, None)
-        if not isinstance(decision, int) or not isinstance(text, str) or not text.strip():
-            raise Refusal(400, "expected a JSON object {decision, text}: the decision number and a command")
-        self._json(session.command(seat, decision, text.strip()))
+        self._json(session.command(seat, *read_command(self._json_body())))
 
     def _seat_scenario(self, match: re.Match[str], url: SplitResult) -> None:
         session, seat = self.server.app.seat(match.group(1))
@@ -426,7 +427,7 @@ class Handler(BaseHTTPRequestHandler):
             raise Refusal(400, f"not a JSON body: {error}") from None
 
     def _page(self, kind: str, key: str) -> None:
-        html = self.server.pages.get_template("app.html").render(kind=kind, key=key)
+        html = self.server.pages.get_template("app.html").render(kind=kind, key=key, offline=False)
         self._send(html.encode(), "text/html; charset=utf-8")
 
     def _json(self, data: Json, status: int = 200) -> None:

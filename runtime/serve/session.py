@@ -32,7 +32,6 @@ from blackpoker.runtime.play.chronicle import Chronicle, glimpse
 from blackpoker.runtime.play.labels import labels
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.serve.board import Json, board_json, marks
-from blackpoker.runtime.serve.position import Unwritable, position_scenario, scenario_yaml
 
 MAX_STEPS = 8  # a path is at most a request's four steps: longer is not a path
 
@@ -73,6 +72,15 @@ class Steps:
         if len(chosen) > MAX_STEPS:
             raise Refusal(400, f"chosen: a path has at most {MAX_STEPS} steps")
         return cls(decision, tuple(chosen), tuple(auto))
+
+
+def read_command(data: Any) -> tuple[int, str]:
+    """A typed command's request {decision, text}, checked for shape: the decision number and
+    the command's text."""
+    decision, text = (data.get("decision"), data.get("text")) if isinstance(data, dict) else (None, None)
+    if not isinstance(decision, int) or not isinstance(text, str) or not text.strip():
+        raise Refusal(400, "expected a JSON object {decision, text}: the decision number and a command")
+    return decision, text.strip()
 
 
 class Session:
@@ -136,7 +144,10 @@ class Session:
 
     def scenario(self, seat: int) -> str:
         """The position as a scenario file, as the seat sees it: any card it does not see is
-        written as unknown (runtime/serve/position.py)."""
+        written as unknown (runtime/serve/position.py). Its writer is imported here: it needs
+        the YAML and scenario packages, which the static page's engine does not ship."""
+        from blackpoker.runtime.serve.position import Unwritable, position_scenario, scenario_yaml
+
         with self.lock:
             game = self.game
             try:

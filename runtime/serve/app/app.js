@@ -1,10 +1,11 @@
 // The browser app of `blackpoker serve`: the lobby, a seat's table and the replay viewer.
-// Everything shown comes from the server's JSON; text goes in with textContent only.
+// Everything shown comes from the server's JSON, by way of the page's back end (backend_server.js,
+// or backend_pyodide.js on the static play page); text goes in with textContent only.
 "use strict";
 
 const body = document.body;
-const kind = body.dataset.kind;
-const key = body.dataset.key;
+let kind = body.dataset.kind;
+let key = body.dataset.key;
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -19,12 +20,8 @@ function showError(message) {
   box.hidden = !message;
 }
 
-async function api(path, options) {
-  const response = await fetch(path, options);
-  const type = response.headers.get("Content-Type") || "";
-  const data = type.startsWith("application/json") ? await response.json() : await response.text();
-  if (!response.ok) throw new Error(typeof data === "object" && data.error ? data.error : String(data));
-  return data;
+function api(path, options) {
+  return window.backend.request(path, options);
 }
 
 function post(path, data, raw) {
@@ -375,7 +372,7 @@ async function startLobby() {
       showError("");
       const seats = Object.entries(made.seats);
       if (seats.length === 1) {
-        window.location.assign(seats[0][1]);
+        window.backend.open(seats[0][1]);
         return;
       }
       const list = document.getElementById("link-list");
@@ -403,19 +400,25 @@ async function startLobby() {
     }
     try {
       const opened = await post("/api/replays", await files[0].text(), true);
-      window.location.assign(opened.page);
+      window.backend.open(opened.page);
     } catch (error) {
       showError(error.message);
     }
   });
 }
 
-if (kind === "play") {
-  document.getElementById("board").addEventListener("click", boardClick);
-  document.getElementById("export").addEventListener("click", exportScenario);
-  refresh();
-} else if (kind === "replay") {
-  startReplay();
-} else {
-  startLobby().catch((error) => showError(error.message));
+function startPage() {
+  kind = body.dataset.kind;
+  key = body.dataset.key;
+  if (kind === "play") {
+    document.getElementById("board").addEventListener("click", boardClick);
+    document.getElementById("export").addEventListener("click", exportScenario);
+    refresh();
+  } else if (kind === "replay") {
+    startReplay();
+  } else {
+    startLobby().catch((error) => showError(error.message));
+  }
 }
+
+startPage();

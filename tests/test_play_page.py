@@ -49,7 +49,7 @@ def unpacked(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_build_writes_the_page_the_app_the_runtime_and_the_bundle(site: Path) -> None:
     play = site / "play"
     assert {p.name for p in (play / "pyodide").iterdir()} == set(PYODIDE_FILES)
-    assert {p.name for p in (play / "app").iterdir()} == {"app.js", "app.css", "backend_pyodide.js"}
+    assert {p.name for p in (play / "app").iterdir()} == {"app.js", "labels.js", "app.css", "backend_pyodide.js"}
     page = (play / "index.html").read_text(encoding="utf-8")
     # relative addresses only: the page works wherever the site is put
     assert 'src="pyodide/pyodide.js"' in page and 'src="app/app.js"' in page and "/static/" not in page
@@ -193,6 +193,6 @@ def test_a_whole_game_is_played_on_the_static_page_with_no_request_outside_it(
     assert {r.removeprefix(own) for r in requests if r.startswith(own)} <= {
         "index.html",
         BUNDLE,
-        *(f"app/{name}" for name in ("app.js", "app.css", "backend_pyodide.js")),
+        *(f"app/{name}" for name in ("app.js", "labels.js", "app.css", "backend_pyodide.js")),
         *(f"pyodide/{name}" for name in PYODIDE_FILES),
     }

@@ -49,7 +49,8 @@ def unpacked(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_build_writes_the_page_the_app_the_runtime_and_the_bundle(site: Path) -> None:
     play = site / "play"
     assert {p.name for p in (play / "pyodide").iterdir()} == set(PYODIDE_FILES)
-    assert {p.name for p in (play / "app").iterdir()} == {"app.js", "labels.js", "app.css", "backend_pyodide.js"}
+    app = {"app.js", "labels.js", "app.css", "backend_pyodide.js"}
+    assert {p.name for p in (play / "app").iterdir()} == app
     page = (play / "index.html").read_text(encoding="utf-8")
     # relative addresses only: the page works wherever the site is put
     assert 'src="pyodide/pyodide.js"' in page and 'src="app/app.js"' in page and "/static/" not in page

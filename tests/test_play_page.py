@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from blackpoker.runtime.serve.bundle import BUNDLE, PYODIDE_FILES
+from blackpoker.runtime.serve.bundle import APP_FILES, BUNDLE, PYODIDE_FILES
 from blackpoker.runtime.serve.offline import Table
 from browser_support import launched
 from editions_support import EDITIONS, formats
@@ -49,8 +49,7 @@ def unpacked(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_build_writes_the_page_the_app_the_runtime_and_the_bundle(site: Path) -> None:
     play = site / "play"
     assert {p.name for p in (play / "pyodide").iterdir()} == set(PYODIDE_FILES)
-    app = {"app.js", "labels.js", "app.css", "backend_pyodide.js"}
-    assert {p.name for p in (play / "app").iterdir()} == app
+    assert {p.name for p in (play / "app").iterdir()} == set(APP_FILES)
     page = (play / "index.html").read_text(encoding="utf-8")
     # relative addresses only: the page works wherever the site is put
     assert 'src="pyodide/pyodide.js"' in page and 'src="app/app.js"' in page and "/static/" not in page
@@ -69,7 +68,8 @@ from blackpoker.runtime.serve.offline import Table
 table = Table(Path(sys.argv[1]))
 lobby = json.loads(table.answer("GET", "/api/lobby", None)[1])
 edition = lobby["defaults"]["edition"]
-form = {"edition": edition, "format": lobby["editions"][edition][0], "opponent": "search", "seed": 1}
+first = next(e for e in lobby["editions"] if e["id"] == edition)["formats"][0]["id"]
+form = {"edition": edition, "format": first, "opponent": "search", "seed": 1}
 status, made = table.answer("POST", "/api/games", json.dumps(form))
 token = json.loads(made)["seats"]["p1"].rsplit("/", 1)[1]
 state = json.loads(table.answer("GET", "/api/seat/" + token, None)[1])
@@ -109,7 +109,8 @@ def test_the_page_back_end_answers_as_the_server_does(unpacked: Path) -> None:
         return status, json.loads(text)
 
     status, lobby = answer("GET", "/api/lobby")
-    assert status == 200 and lobby["editions"][EDITION][0] == SMALLEST
+    offered = {e["id"]: [f["id"] for f in e["formats"]] for e in lobby["editions"]}
+    assert status == 200 and offered[EDITION][0] == SMALLEST
     assert lobby["agents"] == ["random", "greedy", "search"]
     form = {"edition": EDITION, "format": SMALLEST, "opponent": "greedy"}
     for bad, field in (
@@ -194,6 +195,6 @@ def test_a_whole_game_is_played_on_the_static_page_with_no_request_outside_it(
     assert {r.removeprefix(own) for r in requests if r.startswith(own)} <= {
         "index.html",
         BUNDLE,
-        *(f"app/{name}" for name in ("app.js", "labels.js", "app.css", "backend_pyodide.js")),
+        *(f"app/{name}" for name in APP_FILES),
         *(f"pyodide/{name}" for name in PYODIDE_FILES),
     }

@@ -9,7 +9,7 @@ game, only what the table shows everyone is added: whether a character entered t
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass, target_text
@@ -18,28 +18,19 @@ from blackpoker.runtime.engine.refs import (
     HiddenCharacter,
     OptionTarget,
     PlayerRef,
+    ZoneCard,
     player_name,
     result_name,
 )
 from blackpoker.runtime.engine.view import CharacterView, RequestView, View, reference_text
-from blackpoker.runtime.engine.zones import card, label
 from blackpoker.runtime.play.labels import labels
-
-Json = dict[str, Any]
-SUITS = {"♠": "spade", "♡": "heart", "♢": "diamond", "♣": "club"}
-
-
-def card_json(cid: int) -> Json:
-    suit = card(cid).suit
-    return {"id": cid, "label": label(cid), "suit": SUITS[suit.value] if suit is not None else "joker"}
+from blackpoker.runtime.serve.cards import Json, cards_json
+from blackpoker.runtime.serve.zones import trumps_json, zones_json
 
 
-def cards_json(cards: tuple[int, ...] | list[int]) -> list[Json]:
-    return [card_json(c) for c in cards]
-
-
-def board_json(game: Game, seen: View) -> Json:
-    """The view `seen` of `game` (a player's, or a merge of both for the full state)."""
+def board_json(game: Game, seen: View, notes: Mapping[int, str] | None = None) -> Json:
+    """The view `seen` of `game` (a player's, or a merge of both for the full state); `notes`:
+    what the cards of a public zone (the fog) do (runtime/serve/zones.py)."""
     players = []
     for index, p in enumerate(seen.players):
         units = game.state.players[index].field  # the view keeps the field's order
@@ -50,10 +41,7 @@ def board_json(game: Game, seen: View) -> Json:
                 "hand": None if p.hand is None else cards_json(p.hand),
                 "hand_count": p.hand_count,
                 "graveyard": cards_json(p.graveyard),
-                "zones": [
-                    {"name": z.name, "cards": z.cards and cards_json(z.cards), "count": z.count}
-                    for z in p.zones
-                ],
+                "zones": zones_json(game, index, p.zones, notes or {}),
                 "field": [
                     _unit(u, units[n].entered >= game.state.turn, units[n].size_mod)
                     for n, u in enumerate(p.field)
@@ -68,6 +56,7 @@ def board_json(game: Game, seen: View) -> Json:
         "stage": [_request(game, r) for r in seen.stage],
         "resolving": [_request(game, r) for r in seen.resolving],
         "result": None if seen.result is None else result_name(seen.result),
+        "trumps": trumps_json(game.rules.ruleset),
     }
 
 
@@ -114,7 +103,7 @@ def marks(option: Option, step: int | None = None) -> list[str]:
 
 
 def _mark(target: OptionTarget) -> str:
-    if isinstance(target, CharacterByCard):
+    if isinstance(target, CharacterByCard | ZoneCard):  # a zone's card the chooser sees (a trump)
         return f"card:{target.card}"
     if isinstance(target, HiddenCharacter):
         return f"unit:{target_text(target)}"

@@ -22,6 +22,7 @@ from pathlib import Path
 from blackpoker.compiler.environment import Environment
 from blackpoker.runtime.play.labels import browser_script
 from blackpoker.runtime.play.source import RulesSource
+from blackpoker.runtime.serve.cards import Json
 from blackpoker.runtime.serve.offline import LOBBY, RULES
 from jinja2 import Environment as Pages
 from jinja2 import PackageLoader, StrictUndefined, select_autoescape
@@ -31,7 +32,7 @@ PYODIDE_VERSION = "0.28.3"  # the one pyodide/package.json pins, and the page wa
 # The core of the npm package: the loader, the interpreter and its standard library. The page
 # loads no Pyodide package (its lark is the build's own, in the bundle).
 PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
-APP_FILES = ("app.js", "app.css", "backend_pyodide.js")
+APP_FILES = ("app.js", "app.css", "backend_pyodide.js", "lobby.js", "zones.js", "zones.css", "labels.js")
 BUNDLE = "game.zip"
 # What offline.py loads, in a fresh interpreter: those modules' files are the bundle's Python.
 _LOADED = (
@@ -93,12 +94,27 @@ def play_page(env: Environment, offered: dict[str, list[str]], pyodide: Path | N
     folder = pyodide_folder(pyodide)
     files: dict[str, str] = {}
     rulesets: dict[str, bytes] = {}
+    editions: list[Json] = []  # the shape of the server's lobby (runtime/serve/lobby.py)
     for edition, formats in offered.items():
+        named = []
         for format_id in formats:
             name = f"{len(rulesets)}.pickle"
             ruleset = RulesSource(edition, format_id).compile(env)
             rulesets[name] = pickle.dumps(ruleset, protocol=pickle.HIGHEST_PROTOCOL)
             files[f"{edition} {format_id}"] = name
+            named.append({"id": format_id, "name": ruleset.format.name})
+        # the extra format plays the edition's newest list; no regulation: a frame's set-up
+        # needs the compiler, which the page does not ship
+        editions.append(
+            {
+                "id": edition,
+                "name": edition,
+                "formats": named,
+                "extras": [],
+                "extra_format": None,
+                "regulations": None,
+            }
+        )
     first = next(iter(offered))
     play_format = env.default("play_format")
     defaults = {
@@ -107,11 +123,11 @@ def play_page(env: Environment, offered: dict[str, list[str]], pyodide: Path | N
         "seed": None,
         "opponent": "greedy",
     }
-    lobby = {"editions": offered, "files": files, "defaults": defaults}
+    lobby = {"editions": editions, "files": files, "defaults": defaults}
     app = resources.files("blackpoker.runtime.serve").joinpath("app")
     made = {FOLDER / "index.html": _page().encode()}
     made |= {FOLDER / "app" / name: app.joinpath(name).read_bytes() for name in APP_FILES}
-    made[FOLDER / "app" / "labels.js"] = browser_script(app.joinpath("labels.js").read_bytes())
+    made[FOLDER / "app" / "labels.js"] = browser_script(made[FOLDER / "app" / "labels.js"])
     made[FOLDER / BUNDLE] = _bundle(json.dumps(lobby, ensure_ascii=False), rulesets)
     return PlayPage(made, {FOLDER / "pyodide" / name: folder / name for name in PYODIDE_FILES})
 

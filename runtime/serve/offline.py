@@ -22,7 +22,7 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.play.roster import make_agent
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.rules.model import RuleSet
-from blackpoker.runtime.serve.board import Json
+from blackpoker.runtime.serve.cards import Json
 from blackpoker.runtime.serve.limits import Limits, served_agent
 from blackpoker.runtime.serve.session import Refusal, Session, Steps, read_command
 
@@ -45,7 +45,7 @@ class Table:
     def __init__(self, folder: Path, seeds: random.Random | None = None) -> None:
         self.folder = folder
         lobby = json.loads((folder / LOBBY).read_text(encoding="utf-8"))
-        self.editions: dict[str, list[str]] = lobby["editions"]
+        self.editions: list[Json] = lobby["editions"]  # as the server's lobby gives them
         self.files: dict[str, str] = lobby["files"]  # "edition format" -> pickle's name
         self.defaults: Json = lobby["defaults"]
         self.seeds = seeds or random.SystemRandom()
@@ -63,7 +63,7 @@ class Table:
     def _route(self, method: str, path: str, body: str | None) -> Json:
         if (method, path) == ("GET", "/api/lobby"):
             lobby = {"editions": self.editions, "agents": list(AGENTS), "defaults": self.defaults}
-            return lobby | {"rules": None}  # no local rule: the lobby offers every choice
+            return lobby | {"rules": None, "house": None}  # no local rule: every choice offered
         if (method, path) == ("POST", "/api/games"):
             return self.new_game(_json(body))
         match = SEAT_ROUTE.fullmatch(path)

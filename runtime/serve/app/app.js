@@ -89,9 +89,7 @@ function playerNode(player, mine, label) {
     box.append(hand);
   }
   box.append(pile(player.hand ? "墓地（下から順に）" : "墓地の一番上", player.graveyard));
-  for (const zone of player.zones) {
-    box.append(zone.cards ? pile(zone.name, zone.cards) : pile(`${zone.name} ${zone.count}枚`, []));
-  }
+  for (const zone of player.zones) box.append(zoneNode(zone));
   const field = el("div", "field");
   field.append(el("span", "pile-title", "場"));
   if (!player.field.length) field.append(el("span", "empty", "なし"));
@@ -119,6 +117,7 @@ function requestsNode(title, requests, prefix) {
 }
 
 function renderBoard(board, me) {
+  setTrumps(board.trumps);
   const root = document.getElementById("board");
   root.replaceChildren();
   const chance = board.chance || "なし";
@@ -205,6 +204,7 @@ function renderMenu() {
     if (input.value.trim()) sendCommand(input.value.trim());
   });
   box.append(back, typed);
+  cardTable(box);
 }
 
 async function sendCommand(text) {
@@ -338,10 +338,7 @@ async function startLobby() {
     select.replaceChildren(...values.map((value) => el("option", "", value)));
     if (values.includes(chosen)) select.value = chosen;
   };
-  fill(form.edition, Object.keys(lobby.editions), lobby.defaults.edition);
-  const formats = () => fill(form.format, lobby.editions[form.edition.value] || [], lobby.defaults.format);
-  formats();
-  form.edition.addEventListener("change", formats);
+  const rules = offerChoices(form, lobby); // lobby.js
   fill(form.opponent, lobby.agents, lobby.defaults.opponent);
   if (lobby.defaults.seed !== null) form.seed.value = String(lobby.defaults.seed);
   // a seed deals the whole game: in a game between two people the server draws a secret one
@@ -350,12 +347,6 @@ async function startLobby() {
   };
   form.people.addEventListener("change", seeded);
   seeded();
-  if (lobby.rules) {
-    const note = document.getElementById("local-rules");
-    note.textContent = `ローカルルール ${lobby.rules}（${lobby.defaults.format}）で遊びます`;
-    note.hidden = false;
-    form.edition.disabled = form.format.disabled = true;
-  }
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const data = {
@@ -367,6 +358,7 @@ async function startLobby() {
     };
     if (!form.seed.disabled && form.seed.value.trim()) data.seed = Number(form.seed.value.trim());
     try {
+      Object.assign(data, await rules());
       if (form.scenario.files.length) data.scenario = await form.scenario.files[0].text();
       const made = await post("/api/games", data);
       showError("");

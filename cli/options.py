@@ -13,6 +13,8 @@ from blackpoker.compiler.paths import display
 if TYPE_CHECKING:
     from blackpoker.compiler.environment import Environment
     from blackpoker.compiler.parse import OverlaySource
+    from blackpoker.runtime.play.source import RulesSource
+    from blackpoker.runtime.rules.model import RuleSet
 
 EDITION_HELP = "Edition: a built-in id or the path of an edition file."
 DEFAULTS_HELP = "the registry's (actionlists/editions.yaml)"
@@ -89,3 +91,20 @@ def _environment() -> Environment:
     from blackpoker.compiler.environment import Environment
 
     return Environment()
+
+
+def compiled_rules(
+    source: RulesSource, env: Environment | None, cache: Path | None, read: list[Path]
+) -> RuleSet:
+    """Compile here, once (or take the on-disk cache's unchanged compilation, its files added to
+    `read`): a bad rule set is reported before anything else, and the run plays this compilation
+    (workers get it pickled). A miss compiles in `env` (a new environment when None)."""
+    from blackpoker.compiler.cache import compile_cached
+    from blackpoker.runtime.rules.diagnostics import CompileError
+
+    try:
+        ruleset, files = compile_cached(env, source.edition, source.format, source.rules, source.extra, cache)
+        read += files
+        return ruleset
+    except CompileError as error:
+        report(error.diagnostics)

@@ -369,8 +369,12 @@ def simulate(
         for (played, _), setup in zip(records, setups, strict=True)
         if setup is not None and whole_matches
     ]
+    # a game an agent forfeited (a cmd: program that failed) counts as won by the other player
+    forfeits = [f"seed {r.seed}: {r.forfeit}" for part, _ in records for r in part if r.forfeit is not None]
     if as_json:
         data = result.json()
+        if forfeits:
+            data["forfeits"] = forfeits
         if fit_first:
             data["fit"] = fit_json(fits)
         if matches:
@@ -389,10 +393,8 @@ def simulate(
 
         appended = tuple(t for m in matches for t in match_sections(m, JAPANESE))
         write(plan, html_out, "--html", render_report(result, changes, appended))
-    for part, _ in records:
-        for record in part:
-            if record.forfeit is not None:
-                click.echo(f"FORFEIT seed {record.seed}: {record.forfeit}", err=True)
+    for forfeit in forfeits:
+        click.echo(f"FORFEIT {forfeit}", err=True)
     failures = [f for s in summaries for f in s.failures]
     for failure in failures:
         click.echo(f"FAILED {failure}", err=True)

@@ -170,7 +170,7 @@ def test_the_message_is_the_players_view_alone() -> None:
     [
         (["--agents", "cmd:,greedy"], "--agents: cmd: names no program"),
         (["--agents", "cmd:'unclosed,greedy"], "--agents: cannot read the program"),
-        (["--agents", "cmd:agent,greedy", "--cluster", "tcp://127.0.0.1:9"], "--cluster: not with a cmd: agent"),
+        (["--agents", "cmd:bot,greedy", "--cluster", "tcp://h:9"], "--cluster: not with a cmd: agent"),
     ],
 )
 def test_a_cmd_agent_that_cannot_be_run_is_refused_before_any_game(args: list[str], message: str) -> None:

@@ -19,6 +19,7 @@ import shlex
 import subprocess
 import time
 from collections.abc import Sequence
+from dataclasses import asdict
 from types import TracebackType
 from typing import Any
 
@@ -93,27 +94,11 @@ def _player(p: PlayerView) -> dict[str, Any]:
 
 
 def _character(u: CharacterView) -> dict[str, Any]:
-    return {
-        "ref": u.ref,
-        "kind": u.kind,
-        "name": u.name,
-        "cards": _cards(u.cards),
-        "face_up": u.face_up,
-        "charged": u.charged,
-        "size": u.size,
-        "attacking": u.attacking,
-        "blocking": u.blocking,
-    }
+    return {**asdict(u), "cards": _cards(u.cards)}
 
 
 def _request(r: RequestView) -> dict[str, Any]:
-    return {
-        "action": r.action,
-        "name": r.name,
-        "player": r.player,
-        "keys": _cards(r.key_cards),
-        "target": r.target,
-    }
+    return {**asdict(r), "key_cards": _cards(r.key_cards)}
 
 
 class CommandAgent:

@@ -18,7 +18,7 @@ from blackpoker.compiler.load import Document, load_file
 from blackpoker.compiler.paths import display
 from blackpoker.runtime.play.features import NAMES
 from blackpoker.runtime.play.fitting import Fitted
-from blackpoker.runtime.rules.diagnostics import BlackPokerError, Diagnostic, Location
+from blackpoker.runtime.rules.diagnostics import BlackPokerError, Diagnostic
 from blackpoker.runtime.rules.model import RuleSet
 
 KIND = "value-weights"
@@ -127,7 +127,3 @@ def _number(value: object) -> float | None:
         return float(value)
     return None
 
-
-def refused(path: str, message: str) -> WeightsError:
-    """A weights file refused before it is read (the option naming it), at the option."""
-    return WeightsError([Diagnostic(Location(path, 0, 0), message)])

@@ -137,7 +137,7 @@ class CommandAgent:
             return resolve_seen(view, answer)
         except CommandError as error:
             why = "; ".join(d.message for d in error.diagnostics)
-            raise Forfeit(f"answered '{clipped(answer)}', which plays no legal option: {why}") from None
+            raise Forfeit(f"answered {clipped(answer)}, which plays no legal option: {why}") from None
 
     def _started(self) -> subprocess.Popen[bytes]:
         if self.process is None:

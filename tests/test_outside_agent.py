@@ -21,7 +21,7 @@ from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.greedy import GreedyAgent
 from blackpoker.runtime.play.outside import CommandAgent, message
 from blackpoker.runtime.play.roster import Seat, run_agent_name
-from blackpoker.runtime.play.selfplay import play_game
+from blackpoker.runtime.play.selfplay import game_seed, play_game
 from click.testing import CliRunner
 from editions_support import EDITIONS, compiled, formats
 
@@ -176,3 +176,11 @@ def test_the_message_is_the_players_view_alone() -> None:
 def test_a_cmd_agent_that_cannot_be_run_is_refused_before_any_game(args: list[str], message: str) -> None:
     result = CliRunner().invoke(main, ["simulate", "-n", "1", *args])
     assert result.exit_code == 1 and message in result.output, result.output
+
+
+def test_agent_timeout_sets_the_time_a_program_may_take(tmp_path: Path) -> None:
+    name = _program(tmp_path, f"{READ}time.sleep(30)\n")
+    args = ["simulate", "--edition", EDITION, "--format", SMALLEST, "-n", "1", "--agents", f"greedy,{name}"]
+    result = CliRunner().invoke(main, [*args, "--agent-timeout", "0.3"])
+    assert result.exit_code == 0, result.output
+    assert f"FORFEIT seed {game_seed(1, 0)}: p2 {name}: gave no answer within 0.3 s" in result.stderr

@@ -126,4 +126,3 @@ def _number(value: object) -> float | None:
     if isinstance(value, str) and _EXPONENT.fullmatch(value):
         return float(value)
     return None
-

@@ -10,6 +10,7 @@ import json
 import random
 import shlex
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from blackpoker.cli.main import main
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.refs import Result
 from blackpoker.runtime.engine.view import view
-from blackpoker.runtime.play.agents import decide
+from blackpoker.runtime.play.agents import Forfeit, decide
 from blackpoker.runtime.play.greedy import GreedyAgent
 from blackpoker.runtime.play.outside import CommandAgent, message
 from blackpoker.runtime.play.roster import Seat, run_agent_name
@@ -184,3 +185,11 @@ def test_agent_timeout_sets_the_time_a_program_may_take(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, [*args, "--agent-timeout", "0.3"])
     assert result.exit_code == 0, result.output
     assert f"FORFEIT seed {game_seed(1, 0)}: p2 {name}: gave no answer within 0.3 s" in result.stderr
+
+
+def test_a_program_that_stops_reading_forfeits_instead_of_hanging() -> None:
+    agent = CommandAgent([sys.executable, "-c", "import time; time.sleep(30)"], 0.5)
+    with agent:
+        process = agent._started()
+        with pytest.raises(Forfeit, match=r"did not read its decision within 0\.5 s"):
+            agent._send(process, b"x" * 1_000_000, time.monotonic() + 0.5)  # more than a pipe holds

@@ -126,13 +126,9 @@ class CommandAgent:
         assert view is not None
         line = json.dumps(message(view), ensure_ascii=False) + "\n"
         process = self._started()
-        assert process.stdin is not None
-        try:
-            process.stdin.write(line.encode())
-            process.stdin.flush()
-        except OSError:
-            raise Forfeit(f"the program {self._ended(process)} before the decision was sent") from None
-        answer = self._answer(process)
+        deadline = time.monotonic() + self.timeout
+        self._send(process, line.encode(), deadline)
+        answer = self._answer(process, deadline)
         try:
             return resolve_seen(view, answer)
         except CommandError as error:
@@ -147,11 +143,27 @@ class CommandAgent:
                 raise Forfeit(f"cannot start {self.words[0]}: {error.strerror}") from None
         return self.process
 
-    def _answer(self, process: subprocess.Popen[bytes]) -> str:
+    def _send(self, process: subprocess.Popen[bytes], data: bytes, deadline: float) -> None:
+        """The decision written against its deadline: a program that stops reading while its
+        input's pipe is full (it answers without reading) must not hang the game."""
+        assert process.stdin is not None
+        stream = process.stdin.fileno()
+        os.set_blocking(stream, False)
+        while data:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([], [stream], [], left)[1]:
+                raise Forfeit(f"did not read its decision within {self.timeout:g} s")
+            try:
+                data = data[os.write(stream, data) :]
+            except BlockingIOError:  # another writer's bytes filled the pipe since select
+                continue
+            except OSError:
+                raise Forfeit(f"the program {self._ended(process)} before the decision was sent") from None
+
+    def _answer(self, process: subprocess.Popen[bytes], deadline: float) -> str:
         """The program's next line, read against the decision's deadline."""
         assert process.stdout is not None
         stream = process.stdout.fileno()
-        deadline = time.monotonic() + self.timeout
         while b"\n" not in self.pending:
             if len(self.pending) > MAX_ANSWER:
                 raise Forfeit(f"answered more than {MAX_ANSWER} bytes without ending the line")

@@ -9,7 +9,6 @@ from pathlib import Path
 from blackpoker.cli.report import option_error, report
 from blackpoker.runtime.play.fitting import Fitted
 from blackpoker.runtime.play.roster import BUDGETED, OUTSIDE, WEIGHED, Seat, weights_file
-from blackpoker.runtime.play.weights_file import WeightsError, read_weights
 from blackpoker.runtime.rules.diagnostics import Diagnostic
 from blackpoker.runtime.rules.model import RuleSet
 
@@ -40,6 +39,9 @@ def seats(
         if fitted is not None and searched(name):
             weights = fitted.weights
         elif (path := weights_file(name)) is not None:
+            # the loader (yaml), only when a file is named: a warm run loads no parser
+            from blackpoker.runtime.play.weights_file import WeightsError, read_weights
+
             try:
                 weights = read_weights(Path(path), rules)
             except WeightsError as error:

@@ -28,8 +28,6 @@ from blackpoker.runtime.engine.refs import player_name, result_name
 from blackpoker.runtime.engine.view import CharacterView, PlayerView, RequestView, View
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.agents import Forfeit
-from blackpoker.runtime.play.notation import CommandError
-from blackpoker.runtime.play.resolve import resolve_seen
 from blackpoker.runtime.rules.diagnostics import clipped
 
 DEFAULT_TIMEOUT = 10.0  # seconds a program may take over one decision (simulate --agent-timeout)
@@ -129,6 +127,11 @@ class CommandAgent:
         deadline = time.monotonic() + self.timeout
         self._send(process, line.encode(), deadline)
         answer = self._answer(process, deadline)
+        # the notation's parser, loaded once a program answers: a run of the built-in agents
+        # (which imports this module through the roster) loads no parser (docs/benchmarks.md)
+        from blackpoker.runtime.play.notation import CommandError
+        from blackpoker.runtime.play.resolve import resolve_seen
+
         try:
             return resolve_seen(view, answer)
         except CommandError as error:

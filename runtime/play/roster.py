@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from blackpoker.runtime.play.agents import Agent, FirstLegalAgent, RandomAgent
+from blackpoker.runtime.play.features import WEIGHTS
 from blackpoker.runtime.play.greedy import GreedyAgent
 from blackpoker.runtime.play.outside import DEFAULT_TIMEOUT, CommandAgent, program_words
 from blackpoker.runtime.play.search import DEFAULT_BUDGET, SearchAgent
@@ -22,8 +23,8 @@ PERSON = "human"  # the name a person plays under (`play`)
 # The names a command log records for its players, with the numbers each carries after ':':
 # a seeded agent its seed, the search its budget and seed.
 RECORDED = {PERSON: (), FirstLegalAgent.name: (), "random": ("seed",)}
-RECORDED |= {"greedy": ("seed",), BUDGETED: ("budget", "seed"), CommandAgent.name: ()}
-OUTSIDE = "cmd"  # cmd:PROGRAM, an outside program
+OUTSIDE = CommandAgent.name  # cmd:PROGRAM, an outside program (a log records it as `cmd`)
+RECORDED |= {"greedy": ("seed",), BUDGETED: ("budget", "seed"), OUTSIDE: ()}
 WEIGHED = "@"  # search:N@FILE, a search agent with the weights of a file `blackpoker fit` wrote
 RUN_CHOICES = f"{AGENT_CHOICES}, {BUDGETED}:N@WEIGHTS.json, {OUTSIDE}:PROGRAM"
 
@@ -101,9 +102,7 @@ def make_agent(
         raise ValueError(f"the {kind} agent needs the rule set")
     if kind == "greedy":
         return GreedyAgent(rules, seed)
-    if seat.weights is not None:
-        return SearchAgent(rules, seed, int(budget), weights=seat.weights, seconds=seconds)
-    return SearchAgent(rules, seed, int(budget), seconds=seconds)
+    return SearchAgent(rules, seed, int(budget), weights=seat.weights or WEIGHTS, seconds=seconds)
 
 
 def recorded_problem(text: str) -> str | None:

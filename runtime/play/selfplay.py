@@ -152,8 +152,9 @@ def seated_agents(
 ) -> tuple[Agent, Agent]:
     """p1's and p2's agents of the game played with `seed`, each seeded apart from the other."""
     first, second = seats or (None, None)
-    return make_agent(names[0], rules, seed * 2 + 1, seat=first), make_agent(
-        names[1], rules, seed * 2 + 2, seat=second
+    return (
+        make_agent(names[0], rules, seed * 2 + 1, seat=first),
+        make_agent(names[1], rules, seed * 2 + 2, seat=second),
     )
 
 

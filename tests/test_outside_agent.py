@@ -31,6 +31,8 @@ SMALLEST = formats(EDITION)[0]
 RULES = compiled(EDITION)[SMALLEST]
 READ = "import sys, time\nsys.stdin.readline()\n"  # a program's start: the first decision read
 KEEP = "; sys.stdout.flush()\nsys.stdin.read()\n"  # its end: what it wrote sent, and the game awaited
+# time enough for a program to start and answer on a loaded machine, where none is to run out
+PATIENT = Seat(timeout=60.0)
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "agents" / "longest.py"
 
 
@@ -47,7 +49,7 @@ def _example() -> str:
 
 def test_the_example_agent_plays_whole_games_against_greedy() -> None:
     for index in range(2):
-        record = play_game(RULES, (_example(), "greedy"), 1, index)
+        record = play_game(RULES, (_example(), "greedy"), 1, index, seats=(PATIENT, PATIENT))
         assert record.crash is None and record.forfeit is None
         assert record.result is not None and record.decisions > 20
     # and as p2, through the command line
@@ -63,6 +65,8 @@ def test_the_example_agent_plays_whole_games_against_greedy() -> None:
             "2",
             "--agents",
             f"greedy,{_example()}",
+            "--agent-timeout",
+            str(PATIENT.timeout),
         ],
     )
     assert result.exit_code == 0, result.output
@@ -109,7 +113,7 @@ def test_a_program_that_cannot_start_forfeits(tmp_path: Path) -> None:
 def test_simulate_reports_a_forfeit_and_goes_on(tmp_path: Path) -> None:
     name = _program(tmp_path, "import sys\nfor line in sys.stdin:\n    print('?', flush=True)\n")
     args = ["simulate", "--edition", EDITION, "--format", SMALLEST, "-n", "2", "--agents", f"{name},greedy"]
-    result = CliRunner().invoke(main, [*args, "--json"])
+    result = CliRunner().invoke(main, [*args, "--json", "--agent-timeout", str(PATIENT.timeout)])
     assert result.exit_code == 0, result.output
     assert result.stderr.count("FORFEIT seed ") == 2
     data = json.loads(result.stdout)
@@ -120,7 +124,7 @@ def test_simulate_reports_a_forfeit_and_goes_on(tmp_path: Path) -> None:
 def test_the_program_runs_without_a_shell(tmp_path: Path) -> None:
     marker = tmp_path / "touched"
     words = f"{shlex.quote(sys.executable)} {shlex.quote(str(EXAMPLE))} ; touch {marker} $(touch {marker})"
-    record = play_game(RULES, (f"cmd:{words}", "greedy"), 1, 0)
+    record = play_game(RULES, (f"cmd:{words}", "greedy"), 1, 0, seats=(PATIENT, PATIENT))
     assert record.forfeit is None and record.result is not None  # the words are arguments, unread
     assert not marker.exists()
 
@@ -134,7 +138,7 @@ def test_the_program_is_ended_with_its_game(tmp_path: Path) -> None:
         "time.sleep(60)\n"
     )
     name = _program(tmp_path, "import json\n" + body)
-    agent = CommandAgent(shlex.split(name.partition(":")[2]), 5.0)
+    agent = CommandAgent(shlex.split(name.partition(":")[2]), PATIENT.timeout)
     game = Game.new(RULES, 1)
     with agent:
         seats = (agent, GreedyAgent(RULES, 2))

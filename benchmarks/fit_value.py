@@ -40,8 +40,6 @@ HAND_TUNED = tuple(w / 6 for w in (1, LIFE_PRESSURE, 2.5, 0, SOLDIER_BASE, 1, BU
 FIRST_FIT = (-0.1657, 1.8495, 0.1415, -0.2014, 0.0334, 0.0513, 0.2135, 0.0047, -0.1940, 0.0020, 0.0195)
 AGENT_WEIGHTS = {"hand-tuned": HAND_TUNED, "first-fit": FIRST_FIT}
 
-__all__ = ["fit", "measure"]  # the method, as the tests call it through this script
-
 
 def positions(format_id: str, pairing: str, seed: int, agent_weights: str) -> list[Sample]:
     """The quiet positions of one game of the default edition with the result for the player

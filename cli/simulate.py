@@ -381,7 +381,7 @@ def simulate(
             data["matches"] = matches[0].json() if len(sources) == 1 else [m.json() for m in matches]
         click.echo(json.dumps(data, ensure_ascii=False))
     else:
-        out = Console(highlight=False, markup=False)  # names from a rules file stay text
+        out = Console(highlight=False, markup=False, emoji=False)  # names from a rules file stay text
         if not out.is_terminal:
             out.width = PIPED_WIDTH
         for line in fit_lines(["A: ", "B: "] if len(fits) == 2 else [""], fits):

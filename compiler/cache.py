@@ -2,9 +2,12 @@
 played before skips the pipeline (docs/engine.md, "The rule-set cache").
 
 An entry is found by what was asked (edition, format, local-rule file, extra list, as absolute
-paths) with the package's version and a stamp of the compiler's code, and holds every file
-the compilation read with its SHA-256: it is used only while each file still has that
-content, so it is never stale. A missing, unreadable or corrupt entry is a miss, an entry is
+paths) with a stamp of the compiler's code, and holds every file the compilation read with
+its SHA-256, and the SHA-256 of the installed package's metadata (which names its version):
+it is used only while each file still has that content, so it is never stale, and an entry
+of another version of the package is a miss. A hit reads the version that way, by a digest,
+because importing importlib.metadata to ask for it would cost a one-game command more than
+the rest of the cache. A missing, unreadable or corrupt entry is a miss, an entry is
 written to a temporary file and renamed into place, and a write that fails is skipped: the
 folder is safe to delete at any time.
 
@@ -21,7 +24,7 @@ import os
 import pickle
 import stat
 import tempfile
-from importlib import metadata, resources
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -32,7 +35,7 @@ if TYPE_CHECKING:
     from blackpoker.compiler.environment import Environment
 
 CACHE_DIR = "BLACKPOKER_CACHE_DIR"  # overrides the user cache folder (the tests use their own)
-_FORMAT = 1  # of an entry: (files and digests, rule set)
+_FORMAT = 2  # of an entry: (files and digests, the package's metadata and digest, rule set)
 Default = Literal["edition", "format", "play_format"]
 DEFAULTS: tuple[Default, ...] = ("edition", "format", "play_format")
 
@@ -68,7 +71,7 @@ def compile_cached(
         return env.compile(edition, format, rules, extra), env.files_read()
     asked = [_absolute(edition), format, None if rules is None else os.path.abspath(rules)]
     asked.append(None if extra is None else _absolute(extra))
-    key = hashlib.sha256(json.dumps([_FORMAT, _version(), _code_stamp(), asked]).encode()).hexdigest()
+    key = hashlib.sha256(json.dumps([_FORMAT, _code_stamp(), asked]).encode()).hexdigest()
     entry = folder / f"{key}.pickle"
     found = _load(entry)
     if found is not None:
@@ -76,8 +79,9 @@ def compile_cached(
     env = env or _environment()
     ruleset = env.compile(edition, format, rules, extra)
     files = {str(path.resolve()): _digest(path) for path in (*env.files_read(), _index())}
-    if None not in files.values():  # else a file could not be read again: nothing to check against
-        _store(entry, pickle.dumps((files, ruleset), protocol=pickle.HIGHEST_PROTOCOL))
+    package = {str(path): _digest(path) for path in _package_metadata()}
+    if None not in [*files.values(), *package.values()]:  # else nothing to check against
+        _store(entry, pickle.dumps((files, package, ruleset), protocol=pickle.HIGHEST_PROTOCOL))
     return ruleset, env.files_read()
 
 
@@ -121,8 +125,8 @@ def _load(entry: Path) -> tuple[RuleSet, tuple[Path, ...]] | None:
     if data is None:
         return None
     try:
-        files, ruleset = pickle.loads(data)
-        fresh = isinstance(files, dict) and all(_digest(Path(p)) == d for p, d in files.items())
+        files, package, ruleset = pickle.loads(data)
+        fresh = all(_digest(Path(p)) == d for p, d in (*files.items(), *package.items()))
     except Exception:  # any fault of a cache entry (truncated, foreign, of an old format) is a miss
         return None
     return (ruleset, tuple(map(Path, files))) if fresh and isinstance(ruleset, RuleSet) else None
@@ -160,11 +164,17 @@ def _digest(path: Path) -> str | None:
         return None
 
 
-def _version() -> str:
+def _package_metadata() -> list[Path]:
+    """The installed package's METADATA file, which holds its version (none when the package
+    is not installed, as when run from a source tree)."""
+    from importlib import metadata  # on a miss only
+
     try:
-        return metadata.version("blackpoker")
+        found = metadata.distribution("blackpoker").files or []
     except metadata.PackageNotFoundError:
-        return "unknown"
+        return []
+    named = [f for f in found if f.name == "METADATA" and f.parent.name.endswith(".dist-info")]
+    return [Path(str(f.locate())).resolve() for f in named]
 
 
 def _code_stamp() -> list[tuple[str, int, int]]:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 import tempfile
 from collections.abc import Iterable
@@ -221,7 +220,7 @@ class WritePlan:
 
 def write_whole(path: Path, data: str | bytes) -> None:
     """`data` in file `path`, whole or not at all: written beside it, then renamed over it."""
-    temporary = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
+    temporary = path.with_name(f".{path.name}.{os.urandom(8).hex()}.tmp")  # secrets.token_hex(8)
     # a new name (O_EXCL: not even a link of it is followed), with the mode open() would give
     handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 from bad_input_support import invoke
+from blackpoker.compiler import cache
 from blackpoker.compiler.cache import CACHE_DIR, DEFAULTS, compile_cached, registry_default
 from blackpoker.compiler.environment import Environment
 
@@ -48,6 +49,22 @@ def test_a_changed_source_is_compiled_anew(tmp_path: Path) -> None:
     with pytest.raises(AssertionError):  # the entry now holds the new one, which is unchanged
         path.write_text(path.read_text("utf-8").replace("二", "三"), "utf-8")
         compile_cached(Refusing(), str(path), FORMAT, folder=folder)
+
+
+def test_an_entry_of_another_version_of_the_package_is_a_miss(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The package's metadata names its version; an entry holds its digest, which a hit
+    checks as it checks the sources'."""
+    metadata = tmp_path / "METADATA"
+    metadata.write_text("Name: blackpoker\nVersion: 1.0\n", "utf-8")
+    monkeypatch.setattr(cache, "_package_metadata", lambda: [metadata])
+    folder = tmp_path / "cache"
+    first, _ = compile_cached(Environment(), EDITION, FORMAT, folder=folder)
+    assert compile_cached(Refusing(), EDITION, FORMAT, folder=folder)[0] == first
+    metadata.write_text("Name: blackpoker\nVersion: 1.1\n", "utf-8")
+    with pytest.raises(AssertionError):
+        compile_cached(Refusing(), EDITION, FORMAT, folder=folder)
 
 
 @pytest.mark.parametrize("fault", [b"", b"not a pickle", b"\x80\x05garbage"])

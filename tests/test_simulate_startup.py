@@ -56,6 +56,8 @@ def test_a_warm_one_game_simulate_loads_no_parser(tmp_path: Path) -> None:
     assert {"yaml", "lark", "blackpoker.compiler.parse"} <= cold  # a miss compiles
     warm, again = _loaded(tmp_path, cache, "simulate", "-n", "1", "--seed", "3")
     assert _heavy(warm) == []
+    # nor what only a miss (the package's version) or several jobs need
+    assert not warm & {"importlib.metadata", "multiprocessing"}
     assert "blackpoker.runtime.engine.game" in warm  # the game was played
     # the same game, reported alike (but for its time)
     assert [line.split(" in ")[0] for line in again.splitlines()] == [

@@ -7,12 +7,10 @@ jobs gives the same records, which are returned in game order.
 
 from __future__ import annotations
 
-import multiprocessing
 import signal
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
-from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -116,6 +114,8 @@ def run(plan: Plan, jobs: int = 1, rules: RuleSet | None = None) -> Iterator[lis
         for start, stop in parts:
             yield play_games(shared, plan, start, stop)
         return
+    import multiprocessing  # several jobs only: one game in one process does without it
+
     context = multiprocessing.get_context("spawn")
     with ExitStack() as stack:  # leaving it terminates the workers, finished or not
         with _interrupts_held():
@@ -138,6 +138,8 @@ def _interrupts_held() -> Iterator[None]:
     """Ctrl-C waits while the workers start: they are born ignoring it (an ignored signal stays
     ignored through exec, and Python then leaves it so), and the parent gets it right after and
     stops the run; no worker prints a traceback, even halfway through its imports."""
+    from multiprocessing import resource_tracker
+
     # Started first: starting it unblocks Ctrl-C, which the ignoring below would then lose.
     resource_tracker.ensure_running()
     held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # pending, not lost (Linux)

@@ -10,7 +10,6 @@ Lengths are medians and quartiles.
 from __future__ import annotations
 
 import math
-import statistics
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -160,6 +159,8 @@ class Spread:
             return cls(0.0, 0.0, 0.0, 0, 0)
         if len(values) == 1:
             return cls(values[0], values[0], values[0], values[0], values[0])
+        import statistics  # with fractions and decimal: a one-game run does without them
+
         q1, median, q3 = statistics.quantiles(values, n=4, method="inclusive")
         return cls(median, q1, q3, min(values), max(values))
 

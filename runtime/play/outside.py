@@ -49,7 +49,7 @@ def program_words(text: str) -> tuple[str, ...]:
 
 
 def message(view: View) -> dict[str, Any]:
-    """What the program gets at a decision: the view, cards by their labels (♠4, JK), and the
+    """What the program gets at a decision: the view, cards by their labels (♠4, Joker), and the
     legal options as the commands that play them."""
     return {
         "protocol": PROTOCOL,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from blackpoker.cli.report import option_error, report
+from blackpoker.runtime.play.features import WEIGHTS
 from blackpoker.runtime.play.fitting import Fitted
 from blackpoker.runtime.play.roster import BUDGETED, OUTSIDE, WEIGHED, Seat, weights_file
 from blackpoker.runtime.rules.diagnostics import Diagnostic
@@ -37,7 +38,7 @@ def seats(
     for name in agents:
         weights = None
         if fitted is not None and searched(name):
-            weights = fitted.weights
+            weights = fitted.weights if kept(fitted) else WEIGHTS
         elif (path := weights_file(name)) is not None:
             # the loader (yaml), only when a file is named: a warm run loads no parser
             from blackpoker.runtime.play.weights_file import WeightsError, read_weights
@@ -52,12 +53,23 @@ def seats(
     return made[0], made[1]
 
 
+def kept(fitted: Fitted) -> bool:
+    """Whether --fit plays a fit: only one that foresees the held-out games better (a lower
+    log-loss) than the built-in weights; a short fit often does not, and plays worse."""
+    return fitted.loss < fitted.default_loss
+
+
 def fit_lines(labels: list[str], fits: list[tuple[RuleSet, Fitted] | None]) -> list[str]:
     """The report's lines on --fit: each side's fit and how it foresees held-out games."""
     return [
         f"{label}the search agent's value fitted to {fit[0].edition.id} {fit[0].format.id} on "
         f"{fit[1].games} games: held-out log-loss {fit[1].loss:.4f} (built-in weights: "
-        f"{fit[1].default_loss:.4f}), winner foreseen {fit[1].accuracy:.1%} ({fit[1].default_accuracy:.1%})"
+        f"{fit[1].default_loss:.4f}), winner foreseen {fit[1].accuracy:.1%} ({fit[1].default_accuracy:.1%}); "
+        + (
+            "played with the fitted weights"
+            if kept(fit[1])
+            else "the built-in weights foresee better: played with them"
+        )
         for label, fit in zip(labels, fits, strict=True)
         if fit is not None
     ]
@@ -77,6 +89,7 @@ def fit_json(fits: list[tuple[RuleSet, Fitted] | None]) -> list[dict[str, object
             "default_log_loss": fit[1].default_loss,
             "default_accuracy": fit[1].default_accuracy,
             "weights": list(fit[1].weights),
+            "played": kept(fit[1]),  # the fitted weights played, else the built-in ones
         }
         for fit in fits
     ]

@@ -5,6 +5,7 @@ side first and says so (docs/simulate.md#fitting-the-value-to-a-rule-set)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from functools import cache
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 from blackpoker.cli.main import main
+from blackpoker.cli.seats import seats
 from blackpoker.runtime.play.features import NAMES, WEIGHTS
 from blackpoker.runtime.play.fitting import FEWEST, Fitted, fit_rules
 from blackpoker.runtime.play.roster import Seat, make_agent, run_agent_name
@@ -74,6 +76,13 @@ def test_fit_refuses_an_existing_out_file_and_plays_no_game(tmp_path: Path) -> N
     assert out.read_text(encoding="utf-8") == "mine"
     missing = _invoke("fit", "--edition", EDITION, "--out", tmp_path / "nowhere" / "w.json")
     assert missing.exit_code == 1 and "no such folder" in missing.output
+
+
+def test_fit_plays_a_fit_only_where_it_foresees_better_than_the_built_in_weights() -> None:
+    better, worse = (dataclasses.replace(_fitted(SMALLEST), loss=x, default_loss=0.5) for x in (0.4, 0.6))
+    for fitted, weights in ((better, better.weights), (worse, WEIGHTS)):
+        chairs = seats(("search:4@fit", "greedy"), RULES, 1.0, fitted)
+        assert chairs == (Seat(weights, 1.0), Seat(None, 1.0))
 
 
 def test_a_search_agent_plays_with_the_weights_of_its_file(weights: tuple[Path, Result]) -> None:
@@ -197,6 +206,11 @@ def test_simulate_fit_fits_each_side_first_and_says_so() -> None:
             f"held-out log-loss {fit['log_loss']:.4f} (built-in weights: {fit['default_log_loss']:.4f})"
             in result.output
         )
+        # the fit is played only where it foresees the held-out games better than the built-in weights
+        assert fit["played"] == (fit["log_loss"] < fit["default_log_loss"])
+        played = "played with the fitted weights" if fit["played"] else "foresee better: played with them"
+        line = next(t for t in result.output.splitlines() if t.startswith(f"{label}: the search agent's"))
+        assert line.endswith(played)
     assert "p1 search:4@fit vs p2 greedy" in result.output
 
 

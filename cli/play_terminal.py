@@ -11,9 +11,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.options import Option
+from blackpoker.runtime.engine.options import Option, target_text
 from blackpoker.runtime.engine.refs import player_name
-from blackpoker.runtime.engine.view import CharacterView, PlayerView, RequestView, View, ZoneView
+from blackpoker.runtime.engine.view import (
+    CharacterView,
+    PlayerView,
+    RequestView,
+    View,
+    ZoneView,
+    reference_text,
+)
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.choosing import (
     Menu,
@@ -120,7 +127,7 @@ class Table:
         grave = " ".join(label(c) for c in p.graveyard[-8:]) or "なし"
         if mine and len(p.graveyard) > 8:
             grave = f"({len(p.graveyard)}枚) … {grave}"
-        head = f"{p.name}（{'あなた' if mine else '相手'}） ライフ{p.life}枚 · 手札 {hand}"
+        head = f"{player_name(index)}（{'あなた' if mine else '相手'}） ライフ{p.life}枚 · 手札 {hand}"
         lines = [head, f"  墓地{'' if mine else 'の一番上'}: {grave}"]
         for zone in p.zones:
             lines.append(f"  {zone.name}: {_zone_text(zone) or 'なし'}")
@@ -129,7 +136,7 @@ class Table:
         return lines + (_wrap(characters, self.width, "  場:", "    ") if characters else ["  場: なし"])
 
     def _character(self, unit: CharacterView, entered: int, size_mod: int) -> str:
-        cards = "+".join(label(c) for c in unit.cards) if unit.cards else unit.ref
+        cards = "+".join(label(c) for c in unit.cards) if unit.cards else target_text(unit.ref)
         states = ["チャージ" if unit.charged else "ドライブ"]
         if entered >= self.game.state.turn:
             states.append("準備")
@@ -140,13 +147,13 @@ class Table:
         if unit.attacking:
             states.append("アタック中")
         if unit.blocking is not None:
-            states.append(f"{unit.blocking}をブロック")
+            states.append(f"{target_text(unit.blocking)}をブロック")
         return f"[{unit.name} {cards} {'·'.join(states)}]"
 
     def _request(self, position: int, r: RequestView) -> str:
         keys = " ★" + "".join(label(c) for c in r.key_cards) if r.key_cards else ""
-        target = f" → {r.target}" if r.target else ""
-        who = f"（{r.player}）" if self.game.rules.action(r.action).direct else "（効果）"
+        target = f" → {reference_text(r.target)}" if r.target is not None else ""
+        who = f"（{player_name(r.player)}）" if self.game.rules.action(r.action).direct else "（効果）"
         return f"{position}. {r.name}{keys}{target}{who}"
 
     # -- choosing ----------------------------------------------------------------------------

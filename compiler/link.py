@@ -38,7 +38,25 @@ def official(source: EditionSource, fmt: Format) -> RuleSet:
     )
 
 
+# How the sheets print a `may` step (必要であれば、…): the words that open the clause a
+# player may do, the same in every edition
+MAY_MARKER = "必要であれば"
+
+
 def finish(ruleset: RuleSet) -> RuleSet:
-    """The rule set as the engine runs it: each key's matcher compiled, and its hash."""
-    actions = tuple(replace(a, matcher=compile_matcher(a.key) if a.key else None) for a in ruleset.actions)
+    """The rule set as the engine runs it: each key's matcher compiled, the clause a player
+    may do found in each effect, and its hash."""
+    actions = tuple(
+        replace(a, matcher=compile_matcher(a.key) if a.key else None, may_clause=may_clause(a.effect))
+        for a in ruleset.actions
+    )
     return hashed(replace(ruleset, actions=actions))
+
+
+def may_clause(effect: str) -> str:
+    """The clause after the marker on the first line of the effect that prints one, without
+    its comma and full stop ("" when none does): `更にライフの一番上からカードを1枚引き、手札に加える`."""
+    for line in effect.splitlines():
+        if MAY_MARKER in line:
+            return line.split(MAY_MARKER, 1)[1].lstrip("、,").rstrip("。")
+    return ""

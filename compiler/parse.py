@@ -6,17 +6,20 @@ overlay's changed cost is parsed (and its errors located) exactly like an editio
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import operator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import fields as node_fields
-from types import MappingProxyType
-from typing import Any, TypeVar
+from functools import reduce
+from types import MappingProxyType, NoneType, UnionType
+from typing import Any, TypeVar, get_args
 
 from blackpoker.compiler.load import Document, PathKey
 from blackpoker.compiler.notation import NotationError, parse_cost, parse_key
 from blackpoker.runtime.rules.cards import Card, Rank, Suit, rank_from_label
+from blackpoker.runtime.rules.cost import Cost
 from blackpoker.runtime.rules.diagnostics import Diagnostic
-from blackpoker.runtime.rules.enums import Face
+from blackpoker.runtime.rules.enums import Destination, Face, Zone, destination_named, zone_named
 from blackpoker.runtime.rules.model import (
     USAGE_LINE,
     Action,
@@ -51,6 +54,7 @@ from blackpoker.runtime.rules.program import (
     CardRange,
     Cards,
     CausedBy,
+    ChooseCount,
     Compare,
     Comparison,
     Condition,
@@ -87,6 +91,7 @@ from blackpoker.runtime.rules.program import (
     Request,
     Requires,
     Scope,
+    Shorthand,
     Size,
     State,
     Step,
@@ -95,6 +100,7 @@ from blackpoker.runtime.rules.program import (
     Targetable,
     TargetKind,
     TriggeredBy,
+    field_types,
 )
 
 Fields = dict[str, Any]
@@ -109,7 +115,7 @@ _ACTION: dict[str, Callable[[Any], Any]] = {
     "trigger": Trigger,
     "limits": lambda values: frozenset(map(Limit, values)),
     "program": tuple,
-    "key_from": tuple,
+    "key_from": lambda values: tuple(map(zone_named, values)),
     "triggered_by": lambda value: _build(TriggeredBy, {"triggered_by": value}),
     "requires": lambda value: _build(Requires, {"requires": value}),
     "caused_by": lambda value: _build(CausedBy, {"caused_by": value}),
@@ -408,16 +414,16 @@ _CONDITIONS: Mapping[str, type[Node]] = MappingProxyType(
 
 def _build(cls: type[N], data: Any) -> N:
     """A node from the data written at its place: each field is read at its `at` path with
-    the reader its annotation names; a field the data leaves out keeps its default."""
+    the reader of its type; a field the data leaves out keeps its default."""
     values = {}
-    for f in node_fields(cls):
+    for name, path, read in _PLANS[cls]:
         value = data
-        for key in (*cls.prefix, *f.metadata["at"]):
+        for key in (*cls.prefix, *path):
             if not isinstance(value, dict | list) or (isinstance(value, dict) and key not in value):
                 break
             value = value[key]
         else:
-            values[f.name] = _READERS[f.type.removesuffix(" | None")](value)
+            values[name] = read(value)
     return cls(**values)
 
 
@@ -481,45 +487,72 @@ def _kind(value: str | dict[str, Any]) -> Kind:
     return value if isinstance(value, str) else _build(KindOfType, value)
 
 
-# The reader of each field annotation the program nodes use.
-_READERS: Mapping[str, Callable[[Any], Any]] = MappingProxyType(
+# The reader of each field type the program nodes use, keyed by the type itself (an optional
+# field, `X | None`, is read as X).
+_READERS: Mapping[Any, Callable[[Any], Any]] = MappingProxyType(
     {
-        "str": str,
-        "bool": bool,
-        "int": int,
-        "int | Cost": lambda value: value,  # a cost set is parsed, located, beforehand
-        "Binding": str,
-        "Shorthand": lambda value: not isinstance(value, dict),
-        "tuple[int, ...]": tuple,
-        "tuple[str, ...]": tuple,
-        "Card": Card.parse,
-        "tuple[Card, ...]": lambda items: tuple(map(Card.parse, items)),
-        "Suit": Suit,
-        "tuple[Rank, ...]": _ranks,
-        "PlayerName": PlayerName,
-        "State": State,
-        "Face": Face,
-        "TargetKind": TargetKind,
-        "Scope": Scope,
-        "Quantity": Quantity,
-        "Dies": Dies,
-        "Event": Event,
-        "Name": _name,
-        "PlayerRef": _player,
-        "Cards": _cards,
-        "tuple[Cards, ...]": lambda items: tuple(map(_cards, items)),
-        "Number": _number,
-        "ChooseCount": lambda value: Amount(value) if isinstance(value, str) else _number(value),
-        "PlayerRef | Orderer": lambda value: Orderer(value) if value in tuple(Orderer) else _player(value),
-        "CardRange": _card_range,
-        "Condition": _condition,
-        "tuple[Condition, ...]": lambda items: tuple(map(_condition, items)),
-        "Kind": _kind,
-        "Steps": parse_steps,
-        "tuple[Option, ...]": lambda items: tuple(_build(Option, item) for item in items),
-        "tuple[Haste, ...]": lambda items: tuple(_build(Haste, item) for item in items),
-        "tuple[Number, ...]": lambda items: tuple(map(_number, items)),
-        "tuple[RankCount, ...]": lambda items: tuple(_build(RankCount, item) for item in items),
+        str: str,
+        bool: bool,
+        int: int,
+        int | Cost: lambda value: value,  # a cost set is parsed, located, beforehand
+        Shorthand: lambda value: not isinstance(value, dict),
+        tuple[int, ...]: tuple,
+        tuple[str, ...]: tuple,
+        Card: Card.parse,
+        tuple[Card, ...]: lambda items: tuple(map(Card.parse, items)),
+        Suit: Suit,
+        tuple[Rank, ...]: _ranks,
+        PlayerName: PlayerName,
+        State: State,
+        Face: Face,
+        Comparison: Comparison,
+        Zone | str: zone_named,
+        Destination | str: destination_named,
+        TargetKind: TargetKind,
+        Scope: Scope,
+        Quantity: Quantity,
+        Dies: Dies,
+        Event: Event,
+        Name: _name,
+        PlayerRef: _player,
+        Cards: _cards,
+        tuple[Cards, ...]: lambda items: tuple(map(_cards, items)),
+        Number: _number,
+        ChooseCount: lambda value: Amount(value) if isinstance(value, str) else _number(value),
+        PlayerRef | Orderer: lambda value: Orderer(value) if value in tuple(Orderer) else _player(value),
+        CardRange: _card_range,
+        Condition: _condition,
+        tuple[Condition, ...]: lambda items: tuple(map(_condition, items)),
+        Kind: _kind,
+        Steps: parse_steps,
+        tuple[Option, ...]: lambda items: tuple(_build(Option, item) for item in items),
+        tuple[Haste, ...]: lambda items: tuple(_build(Haste, item) for item in items),
+        tuple[Number, ...]: lambda items: tuple(map(_number, items)),
+        tuple[RankCount, ...]: lambda items: tuple(_build(RankCount, item) for item in items),
+    }
+)
+
+
+def _reader(kind: Any) -> Callable[[Any], Any]:
+    """The reader of a field's type; an optional one's, of the type without None."""
+    if isinstance(kind, UnionType) and NoneType in get_args(kind):
+        kind = reduce(operator.or_, [k for k in get_args(kind) if k is not NoneType])
+    return _READERS[kind]
+
+
+def _node_classes(cls: type[Node]) -> Iterator[type[Node]]:
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _node_classes(sub)
+
+
+# How each node class is read, found once from its fields' types: (field, where it is written
+# under the node's prefix, reader).
+_PLANS: Mapping[type[Node], tuple[tuple[str, tuple[Any, ...], Callable[[Any], Any]], ...]] = MappingProxyType(
+    {
+        cls: tuple((f.name, f.metadata["at"], _reader(types[f.name])) for f in node_fields(cls))
+        for cls in _node_classes(Node)
+        for types in (field_types(cls),)
     }
 )
 

@@ -23,6 +23,7 @@ from dataclasses import astuple, dataclass, replace
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import Protocol
 
 from blackpoker.compiler.environment import Environment, display
 from blackpoker.compiler.outputs import WritePlan
@@ -66,6 +67,24 @@ class BuildOptions:
     frame: str | None = None  # a frame's or option's id: its formats' sheets with its actions too
     beta: bool = False  # a beta sheet marks in red what its version adds and updates; a release prints black
     everything: bool = False  # with `rules`: every built-in edition too (else the file's pages only)
+    additions: Sequence[Addition] = ()  # files made elsewhere that the site holds too (the play page)
+
+
+class Addition(Protocol):
+    """Files the build writes beside the sheets, made before it starts (`build --play`'s page)."""
+
+    def files(self) -> list[Path]:
+        """The files, relative to the output folder."""
+        ...
+
+    def write(self, root: Path) -> list[Path]:
+        """Write them under root; the files written, relative to it."""
+        ...
+
+    @property
+    def link(self) -> tuple[str, str] | None:
+        """The page the index links to, and the link's words (None: no link)."""
+        ...
 
 
 MANIFEST = ".blackpoker-site.json"  # every file the builds wrote into the output folder
@@ -105,6 +124,7 @@ def build_site(options: BuildOptions, console: Console | None = None) -> BuildRe
     # Every file of the site is named and checked before the first is written.
     writes = WritePlan([*env.files_read(), *([options.rules] if options.rules else [])])
     names = _site_files(pages, history, extras, rules_of_play, options.html_only)
+    names += [name for addition in options.additions for name in addition.files()]
     writes.folder(options.out, "--out", [*names, MANIFEST])
     owned = _owned(options.out, options.force, writes.problems)
     if writes.problems:
@@ -114,6 +134,7 @@ def build_site(options: BuildOptions, console: Console | None = None) -> BuildRe
         sheets = len(pages) + len(extras) + len(rules_of_play)
         task = progress.add_task("HTML", total=sheets * (1 if options.html_only else 2) + 1)
         files = _write_html(staging, pages, history, extras, rules_of_play, options, owned)
+        files += [name for addition in options.additions for name in addition.write(staging)]
         progress.update(task, advance=sheets + 1, refresh=True)
         if not options.html_only:
             progress.update(task, description="PDF", refresh=True)
@@ -235,7 +256,8 @@ def _write_html(
         target.parent.mkdir(exist_ok=True)
         target.write_text(render_regulations(regulations, with_pdf(regulations)), encoding="utf-8")
         files.append(Path(regulations.path))
-    index = render_index(pages, history, with_pdf, extras, rules_of_play)
+    links = [addition.link for addition in options.additions if addition.link is not None]
+    index = render_index(pages, history, with_pdf, extras, rules_of_play, links)
     (root / "index.html").write_text(index, encoding="utf-8")
     return [*files, Path("index.html")]
 

@@ -176,8 +176,10 @@ def render_index(
     with_pdf: Callable[[Page | ExtraPage | RegulationsPage], bool],
     extras: Sequence[ExtraPage] = (),
     regulations: Sequence[RegulationsPage] = (),
+    links: Sequence[tuple[str, str]] = (),
 ) -> str:
-    """Links to every page, grouped by edition in the pages' order (newest edition first),
+    """Links to every page (and to `links`, pages beside the sheets: address, words), grouped
+    by edition in the pages' order (newest edition first),
     each edition's extra lists after its formats; an edition with only extra lists or
     regulations (a build of just those) is listed after the others. `with_pdf`: whether
     a page has its PDFs beside it."""
@@ -200,6 +202,7 @@ def render_index(
             regulations={page.edition: page for page in regulations},
             side_name=side_name,
             downloads=lambda page: pdf_names(page) if with_pdf(page) else None,
+            links=links,
         )
     )
 

@@ -5,6 +5,9 @@ module, naming what is missing, when chromium or playwright is absent (CI instal
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import pytest
 
@@ -23,3 +26,12 @@ FLAGS = [  # headless in a container, and nothing fetched from the network on it
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+@contextmanager
+def launched() -> Iterator[Any]:
+    """A headless Chromium, closed on leaving."""
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield browser
+        browser.close()

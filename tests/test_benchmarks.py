@@ -35,6 +35,10 @@ SMOKE: dict[str, tuple[list[str], str]] = {
         r"search:4 vs greedy(.|\n)*goal search:4 >= [\d.]+ games/s on one core: [\d.]+, (met|NOT MET)",
     ),
     "bench_simulate": (["1", "1", "2", "1"], r"\w+ --jobs 1: [\d.]+ games/s, --jobs 2: [\d.]+ games/s"),
+    "bench_play_page": (
+        ["1", "2"],
+        r"page size [\d.]+ MB(.|\n)*time to first decision: median [\d.]+ s cold",
+    ),
     "bench_serve": (["10", "1"], r"goal decision round-trip <= 50 ms: [\d.]+ ms, (met|NOT MET)"),
     "bench_startup": (["1"], r"goal --version <= 3 x python3 -c pass: [\d.]+, (met|NOT MET)"),
 }

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption
-from blackpoker.runtime.engine.refs import CharacterByCard
+from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
+from blackpoker.runtime.engine.refs import GONE, CharacterByCard, CharacterRef, HiddenCharacter
 from blackpoker.runtime.engine.state import GameState
-from blackpoker.runtime.engine.view import View, view
+from blackpoker.runtime.engine.view import AtLeast, View, reference_text, view
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.resolve import resolve_command
@@ -32,15 +32,16 @@ def _position() -> tuple[Game, RequestOption]:
     return game, request
 
 
-def _aimed(request: RequestOption, ref: str) -> str:
+def _aimed(request: RequestOption, ref: CharacterRef) -> str:
     """The request's text aimed at the character a view names `ref`."""
-    return f"{str(request).split(' → ')[0]} → {ref}"
+    return f"{str(request).split(' → ')[0]} → {target_text(ref)}"
 
 
 def test_what_each_player_sees_of_a_position() -> None:
     game, request = _position()
     mine, theirs = view(game, 0).players
-    assert mine.life == 12 and theirs.life == "10+"  # the owner knows the count; 10 or more shows as 10+
+    assert mine.life == 12 and theirs.life == AtLeast(10)  # the owner knows the count, else 10 or more
+    assert str(theirs.life) == "10+"
     assert mine.hand is not None and len(mine.hand) == 3
     assert theirs.hand is None and theirs.hand_count == 2
     assert theirs.graveyard == (game.state.players[1].graveyard[-1],)  # the top card only
@@ -49,17 +50,42 @@ def test_what_each_player_sees_of_a_position() -> None:
         bulwark.cards == ()
         and bulwark.size is None
         and not bulwark.face_up
-        and bulwark.ref.startswith("face-")
+        and bulwark.ref == HiddenCharacter(game.state.players[1].field[0].uid)
     )
-    assert soldier.ref == "p2:♡9" and soldier.size == 9
+    assert soldier.ref == CharacterByCard(soldier.cards[0]) and soldier.size == 9
+    assert target_text(soldier.ref) == "p2:♡9" and target_text(bulwark.ref).startswith("face-down#")
     own_bulwark = mine.field[0]
-    assert own_bulwark.ref == "p1:♢K" and own_bulwark.size == 13  # the owner may look at it
-    texts = [str(o) for o in view(game, 0).options]
+    assert (
+        own_bulwark.ref == CharacterByCard(own_bulwark.cards[0]) and own_bulwark.size == 13
+    )  # the owner may look at it
+    assert target_text(own_bulwark.ref) == "p1:♢K"
+    options = view(game, 0).options
+    aimed = {o.target for o in options if isinstance(o, RequestOption)}
+    assert {bulwark.ref, own_bulwark.ref} <= aimed  # the options name characters as the view does
+    texts = [str(o) for o in options]
     assert _aimed(request, bulwark.ref) in texts and _aimed(request, own_bulwark.ref) in texts
     hidden = label(game.state.players[1].field[0].cards[0])
     assert not any(hidden in text for text in texts)
     assert view(game, 1).options == ()  # not deciding: no options
     assert view(game, 1).players[1].field[0].cards == tuple(game.state.players[1].field[0].cards)
+
+
+def test_a_request_names_its_player_by_seat_and_a_target_that_left_as_gone() -> None:
+    game, request = _position()
+    game.apply(request)  # aimed at p2's face-down bulwark
+    hidden, shown = (view(game, seat).stage[0] for seat in (0, 1))
+    assert hidden.player == shown.player == 0
+    assert (
+        hidden.target
+        == view(game, 0).players[1].field[0].ref
+        == HiddenCharacter(game.state.players[1].field[0].uid)
+    )
+    assert shown.target == CharacterByCard(game.state.players[1].field[0].cards[0])  # its owner sees the card
+    assert reference_text(shown.target) == "p2:♠K"
+    game.state.players[1].field.pop(0)  # the target leaves the field (as a counter's effect would)
+    for seat in (0, 1):
+        (left,) = view(game, seat).stage
+        assert left.target is GONE and reference_text(left.target) == "gone"
 
 
 def test_a_view_answer_maps_back_to_the_engine_option() -> None:

@@ -9,7 +9,7 @@ import random
 from pathlib import Path
 
 import pytest
-from blackpoker.runtime.engine.options import Choice, RequestOption
+from blackpoker.runtime.engine.options import Choice, RequestOption, target_text
 from blackpoker.runtime.engine.refs import HiddenCharacter
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.engine.zones import label
@@ -121,8 +121,9 @@ def test_a_player_names_a_hidden_character_as_the_view_does_never_by_its_card() 
     head = str(engine).split(" → ")[0]
     with pytest.raises(IllegalCommand):
         resolve_seen(seen, step.text)  # p1 cannot know that the face-down card is ♠K
-    shown = resolve_seen(seen, f"{head} → {hidden.ref}")
-    assert isinstance(shown, RequestOption) and isinstance(shown.target, HiddenCharacter)
+    shown = resolve_seen(seen, f"{head} → {target_text(hidden.ref)}")
+    assert isinstance(shown, RequestOption) and shown.target == hidden.ref
+    assert isinstance(hidden.ref, HiddenCharacter)
     assert game.legal_options()[seen.options.index(shown)] == engine
 
 

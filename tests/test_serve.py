@@ -8,6 +8,7 @@ import json
 import random
 import socket
 from collections.abc import Iterator
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -64,10 +65,11 @@ def test_a_whole_game_against_an_agent_is_played_through_the_api(server: Running
 def test_the_page_and_its_assets_are_served_from_the_package(server: Running) -> None:
     page = server.call("GET", "/")
     assert page.status == 200 and page.kind.startswith("text/html"), page.status
-    for asset in ("/static/app/app.js", "/static/app/app.css"):
+    for asset in ("/static/app/app.js", "/static/app/backend_server.js", "/static/app/app.css"):
         assert f'"{asset}"' in page.text, asset
         answer = server.call("GET", asset)
-        assert answer.status == 200 and len(answer.text) > 1000, asset
+        shipped = resources.files("blackpoker.runtime.serve").joinpath("app", asset.rsplit("/", 1)[1])
+        assert answer.status == 200 and answer.text == shipped.read_text(encoding="utf-8"), asset
     assert "http" not in page.text.replace("http-equiv", ""), "no address off this server"
     token = server.new_game(seed=SEED)["p1"]
     assert server.call("GET", f"/play/{token}").status == 200

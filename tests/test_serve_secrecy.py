@@ -476,3 +476,26 @@ def test_an_export_names_the_cards_every_player_sees() -> None:
             exported = yaml.safe_load(server.call("GET", f"/api/seat/{token}/scenario").text)
             for (who, zone), cards in _public_cards(path).items():
                 assert sorted(exported["setup"][who]["zones"][zone]) == sorted(cards), (who, zone)
+
+
+def test_an_opponents_face_down_trump_is_drawn_by_its_place_only(played: Played) -> None:
+    """The board's trump zone (a zone whose cards have faces) gives each of the opponent's
+    face-down cards as its place there (`p2:trump#1`) and nothing else: how many lie there and
+    which lie face up, never what the others are."""
+    hidden = 0
+    for seen in played.kept["seat_state"] + played.kept["seat_choose"]:
+        if seen.answer.status != 200 or seen.game.rules.format.id != EXTRA_FORMAT.id:
+            continue
+        other = seen.game.state.players[1 - seen.seat]
+        for zone in seen.answer.data["board"]["players"][1 - seen.seat]["zones"]:
+            if "places" not in zone:
+                continue
+            lying = other.zones[zone["id"]]
+            assert len(zone["places"]) == len(lying)
+            for place, cid in zip(zone["places"], lying, strict=True):
+                if cid in other.face_up:
+                    assert place["id"] == cid and place["face_up"]
+                else:
+                    assert set(place) == {"hidden"} and not CARD.search(place["hidden"]), place
+                    hidden += 1
+    assert hidden  # the check can fail: face-down trumps were drawn

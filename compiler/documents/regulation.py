@@ -24,6 +24,7 @@ from blackpoker.compiler.paths import is_path
 from blackpoker.compiler.validate import schema_problems
 from blackpoker.runtime.rules.cards import Card
 from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, Location, clipped, did_you_mean
+from blackpoker.runtime.rules.enums import Destination, destination_named
 from blackpoker.runtime.rules.matcher import compile_matcher
 from blackpoker.runtime.rules.model import Action, Edition, RuleSet, ZoneRule
 from blackpoker.runtime.rules.normalize import normalize
@@ -133,7 +134,7 @@ class Frame(Named):
     default_deck: str | None = None  # full: without deck files, a built frame plays the whole set
     set_aside: tuple[tuple[str, int], ...] = ()  # (zone, N): the shuffled deck's top N go there
     preset: tuple[str, ...] = ()  # as an option's
-    unfit: str = "graveyard"
+    unfit: Destination | str = Destination.GRAVEYARD
     setup: Action | None = None  # each player's decisions at the start (the rare card)
     extra: bool = False  # played with the edition's extra list: the extra format
     scenario: tuple[Chosen, ...] = ()  # シナリオ構築: the parts chosen, in order (they make `setup`)
@@ -152,7 +153,7 @@ class Option(Named):
     start: tuple[str, ...]
     actions: tuple[str, ...]
     preset: tuple[str, ...] = ()  # character types placed from the deck's top at the start
-    unfit: str = "graveyard"  # where a preset card goes that makes no character of its type
+    unfit: Destination | str = Destination.GRAVEYARD  # where a preset card that fits no character goes
     left_out: str | None = None  # the zone holding the cards not in the deck (the pack)
 
 
@@ -669,10 +670,10 @@ def _option(raw: Mapping[str, Any]) -> Option:
     )
 
 
-def _preset(raw: Mapping[str, Any]) -> tuple[tuple[str, ...], str]:
+def _preset(raw: Mapping[str, Any]) -> tuple[tuple[str, ...], Destination | str]:
     """A frame's or an option's preset: the types, and where an unfit card goes."""
-    preset = raw.get("preset", {"types": (), "unfit": "graveyard"})
-    return tuple(preset["types"]), preset["unfit"]
+    preset = raw.get("preset", {"types": (), "unfit": Destination.GRAVEYARD})
+    return tuple(preset["types"]), destination_named(preset["unfit"])
 
 
 def _table(doc: Document, index: int, raw: Mapping[str, Any], problems: list[Diagnostic]) -> Table:

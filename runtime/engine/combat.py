@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from blackpoker.runtime.engine.abilities import size, soldier_judgement
 from blackpoker.runtime.engine.state import Unit
-from blackpoker.runtime.engine.transitions import damage, remove_unit
+from blackpoker.runtime.engine.transitions import GRAVEYARD, damage, remove_unit
 from blackpoker.runtime.engine.triggers import happened
 from blackpoker.runtime.engine.zones import card, rank
 from blackpoker.runtime.rules.model import Attack, Combat
@@ -91,8 +91,8 @@ def _bulwark(g: Table, attacker: Unit, bulwark: Unit) -> None:
     killed = shown.is_joker or any(rank(c) == shown.rank for c in attacker.cards)
     cards = list(attacker.cards)  # as it attacked: the attacker may be gone already
     if killed and not attacker.kind.bulwark_proof:
-        remove_unit(g, attacker, "graveyard")
-    remove_unit(g, bulwark, "graveyard")
+        remove_unit(g, attacker, GRAVEYARD)
+    remove_unit(g, bulwark, GRAVEYARD)
     happened(g, Event.BULWARK_FELL, bulwark.controller, cards)
 
 
@@ -105,9 +105,9 @@ def _soldiers(g: Table, attacker: Unit, blockers: list[Unit]) -> None:
         attack, block = block, attack  # the comparison turned round: the larger side loses
     if block <= attack:
         for blocker in blockers:
-            remove_unit(g, blocker, "graveyard")
+            remove_unit(g, blocker, GRAVEYARD)
     if attack <= block:
-        remove_unit(g, attacker, "graveyard")
+        remove_unit(g, attacker, GRAVEYARD)
     if rule.damage and attack != block:
         loser = 1 - attacker.controller if block < attack else attacker.controller
         damage(g.state, loser, abs(attack - block))

@@ -234,9 +234,9 @@ def snapshot(state: GameState) -> dict[str, Any]:
 
 def _answers_data(options: tuple[Choice, ...]) -> str:
     """A waiting prompt's answers as the hash has always read them: the text of a tuple of
-    Choice records whose targets are plain tuples."""
+    Choice records whose targets are plain tuples (and words plain text)."""
     shown = [
-        f"Choice(player={c.player!r}, word={c.word!r}, a={c.a!r}, b={c.b!r}, "
+        f"Choice(player={c.player!r}, word={str(c.word)!r}, a={c.a!r}, b={c.b!r}, "
         f"target={None if c.target is None else option_data(c.target)!r})"
         for c in options
     ]

@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING
 
 from blackpoker.runtime.engine.options import Choice, Prompt, distinct_values
 from blackpoker.runtime.engine.transitions import put_on_top
+from blackpoker.runtime.rules.enums import Answer
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
 
-WORD = "top"  # the answer's word: `top ♠5`
+WORD = Answer.TOP  # the answer's word: `top ♠5`
 
 
 def settle(g: Table) -> bool:

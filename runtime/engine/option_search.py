@@ -28,6 +28,7 @@ from blackpoker.runtime.engine.request_checks import (
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.targets import candidates
 from blackpoker.runtime.engine.zones import CARD_SORT_KEY, card, order
+from blackpoker.runtime.rules.enums import Zone
 from blackpoker.runtime.rules.model import Action, Limit
 from blackpoker.runtime.rules.program import Target
 
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 
 
 NO_KEYS: list[tuple[int, ...]] = [()]
-HAND = ("hand",)  # where key cards come from unless an action says otherwise
+HAND = (Zone.HAND,)  # where key cards come from unless an action says otherwise
 NO_TARGET: list[OptionTarget | None] = [None]
 NO_COST: list[tuple[Payment, ...]] = [()]
 

@@ -24,6 +24,7 @@ from blackpoker.runtime.engine.refs import (
     player_name,
 )
 from blackpoker.runtime.engine.zones import CARD_SORT_KEY, label, order, owner
+from blackpoker.runtime.rules.enums import Answer
 
 Payment = tuple[str, int | None]  # (unit, card id): D the discarded card, B/S a card of the character
 
@@ -103,10 +104,11 @@ class RequestOption:
 @dataclass(frozen=True, slots=True)
 class Choice:
     """An answer inside an effect: `word` alone, or with one or two cards (`block ♣9 with ♡3`),
-    or with a target named as a request option names it (`retarget → p2:♣9`)."""
+    or with a target named as a request option names it (`retarget → p2:♣9`). The word is the
+    engine's (`Answer`) or a choose_one's label, the rule set's."""
 
     player: int
-    word: str
+    word: Answer | str
     a: int | None = None
     b: int | None = None
     target: OptionTarget | None = None
@@ -115,7 +117,7 @@ class Choice:
     def __init__(
         self,
         player: int,
-        word: str,
+        word: Answer | str,
         a: int | None = None,
         b: int | None = None,
         target: OptionTarget | None = None,
@@ -140,7 +142,7 @@ class Choice:
 
     def __str__(self) -> str:
         rest = self.rest_text
-        return f"{self.word} {rest}" if rest else self.word
+        return f"{self.word} {rest}" if rest else str(self.word)
 
 
 Option = Pass | RequestOption | Choice

@@ -96,7 +96,7 @@ class Discard(PaymentUnit):
 
     def pay(self, g: Table, p: int, cid: int | None) -> None:
         assert cid is not None
-        t.move_card(g.state, cid, "graveyard")
+        t.move_card(g.state, cid, t.GRAVEYARD)
         happened(g, Event.DISCARDED, p, [cid])
 
     def refusal(self, g: Table, p: int, paid: Card | None, spent: Spent) -> str | None:
@@ -202,7 +202,7 @@ class Sacrifice(OwnCharacter):
         return True
 
     def pay(self, g: Table, p: int, cid: int | None) -> None:
-        t.remove_unit(g, self.unit_of(g, p, cid), "graveyard")
+        t.remove_unit(g, self.unit_of(g, p, cid), t.GRAVEYARD)
 
 
 # The registry: letter → its one implementation (read-only).

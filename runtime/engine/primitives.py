@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.combat import block_pairs, can_attack, judge
@@ -31,12 +31,24 @@ from blackpoker.runtime.engine.targets import resolve_name, retarget_candidates,
 from blackpoker.runtime.engine.triggers import happened, requested
 from blackpoker.runtime.engine.zones import owner, rank, virtual_card
 from blackpoker.runtime.rules import program
-from blackpoker.runtime.rules.enums import Face
+from blackpoker.runtime.rules.enums import Answer, Face
 from blackpoker.runtime.rules.model import Speed
 from blackpoker.runtime.rules.program import Event, PlayerRef, State, Step, Steps
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
+
+# Answer words bound once (an enum member read as `Answer.DONE` goes through the enum class's
+# attribute hook: see engine/targets.py)
+PICK: Final = Answer.PICK
+DONE: Final = Answer.DONE
+PLACE: Final = Answer.PLACE
+YES: Final = Answer.YES
+NO: Final = Answer.NO
+RETARGET: Final = Answer.RETARGET
+DISCARD: Final = Answer.DISCARD
+ATTACKER: Final = Answer.ATTACKER
+BLOCK: Final = Answer.BLOCK
 
 
 class Signal(Enum):
@@ -92,10 +104,10 @@ def _choose(g: Table, res: Resolution, step: program.Choose) -> Signal | None:
     items = _choosable(g, res, step, who)
     answer = _answer(res)
     picked = res.vars.get(step.as_, []) if answer is not None else []
-    if answer is not None and answer.word != "done":
+    if answer is not None and answer.word != DONE:
         picked = [*picked, _picked(g, items, answer)]
     res.vars[step.as_] = picked
-    if (answer is not None and answer.word == "done") or who < 0:
+    if (answer is not None and answer.word == DONE) or who < 0:
         return None
     taken = set(cards_of(picked))
     left = [i for i in items if not taken.intersection(cards_of([i]))]
@@ -103,9 +115,9 @@ def _choose(g: Table, res: Resolution, step: program.Choose) -> Signal | None:
     if not left or (not isinstance(count, program.Amount) and len(picked) >= number(g, res, count)):
         return None
     # equal loose cards are one decision
-    units = [Choice(who, "pick", target=CharacterByCard(u.cards[0])) for u in _units(left)]
-    loose = [Choice(who, "pick", cid) for cid in distinct_values([i for i in left if isinstance(i, int)])]
-    done = [Choice(who, "done")] if isinstance(count, program.Amount) and len(picked) >= step.least else []
+    units = [Choice(who, PICK, target=CharacterByCard(u.cards[0])) for u in _units(left)]
+    loose = [Choice(who, PICK, cid) for cid in distinct_values([i for i in left if isinstance(i, int)])]
+    done = [Choice(who, DONE)] if isinstance(count, program.Amount) and len(picked) >= step.least else []
     return _ask(res, who, [*units, *loose, *done])
 
 
@@ -146,7 +158,7 @@ def _choose_request(g: Table, res: Resolution, step: program.ChooseRequest) -> S
     res.vars[step.as_] = []
     most = None if step.single_key_at_most is None else number(g, res, step.single_key_at_most)
     choices = [
-        Choice(who, "pick", target=StagePosition(i))
+        Choice(who, PICK, target=StagePosition(i))
         for i, r in enumerate(stage, 1)
         if (not step.key_cards or len(r.key_cards) in step.key_cards)
         and (most is None or len(r.key_cards) != 1 or rank(r.key_cards[0]) <= most)
@@ -218,14 +230,14 @@ def _move(g: Table, res: Resolution, step: program.Move) -> Signal | None:
         for who, group in groups:
             left = [c for c in group if c not in picked]
             if len(left) > 1 and who >= 0:
-                return _ask(res, who, [Choice(who, "place", cid) for cid in distinct_values(left)])
+                return _ask(res, who, [Choice(who, PLACE, cid) for cid in distinct_values(left)])
             sequence += t.placing_order([c for c in picked if c in group] + left, zone)
     # in an ordered move the characters leave first, then every card is placed in order
     for unit in _units(items):
         if state.unit(unit.uid) is not None:
             t.remove_unit(g, unit, zone, None if sequence is None else [])
     loose = [i for i in items if isinstance(i, int)]
-    dropped = [c for c in loose if zone == "graveyard" and c in state.players[owner(c)].hand]
+    dropped = [c for c in loose if zone == t.GRAVEYARD and c in state.players[owner(c)].hand]
     for cid in loose if sequence is None else sequence:
         if cid in loose:
             t.move_card(state, cid, zone)
@@ -299,7 +311,7 @@ def _if(g: Table, res: Resolution, step: program.If) -> Signal | None:
 @primitive(program.May)
 def _may(g: Table, res: Resolution, step: program.May) -> Signal | None:
     # 必要であれば: a choice between doing the steps and doing nothing.
-    return _branch(g, res, step.player, {"yes": step.steps, "no": ()})
+    return _branch(g, res, step.player, {YES: step.steps, NO: ()})
 
 
 @primitive(program.Repeat)
@@ -311,8 +323,8 @@ def _repeat(g: Table, res: Resolution, step: program.Repeat) -> Signal | None:
     who = player(g, res, step.player)
     answer = _answer(res)
     if answer is None:
-        return _ask(res, who, [Choice(who, "yes"), Choice(who, "no")])
-    if answer.word == "yes":
+        return _ask(res, who, [Choice(who, YES), Choice(who, NO)])
+    if answer.word == YES:
         res.frames.append(Frame((step,)))
         res.frames.append(Frame(step.steps))
     return None
@@ -416,7 +428,7 @@ def _retarget(g: Table, res: Resolution, step: program.Retarget) -> Signal | Non
         requests[0].target = resolve_name(g, answer.target)
         return None
     who = res.request.controller
-    choices = [Choice(who, "retarget", target=c) for c in retarget_candidates(g, requests[0], res.request)]
+    choices = [Choice(who, RETARGET, target=c) for c in retarget_candidates(g, requests[0], res.request)]
     return _ask(res, who, choices) if choices else None
 
 
@@ -425,12 +437,12 @@ def _discard_down_to(g: Table, res: Resolution, step: program.DiscardDownTo) -> 
     who = player(g, res, step.player)
     answer = _answer(res)
     if answer is not None and answer.a is not None:
-        t.move_card(g.state, answer.a, "graveyard")
+        t.move_card(g.state, answer.a, t.GRAVEYARD)
         happened(g, Event.DISCARDED, who, [answer.a])
     hand = g.state.players[who].hand
     if not hand or len(hand) <= number(g, res, step.count):
         return None
-    return _ask(res, who, [Choice(who, "discard", cid) for cid in distinct_values(hand)])
+    return _ask(res, who, [Choice(who, DISCARD, cid) for cid in distinct_values(hand)])
 
 
 @primitive(program.PassTurn)
@@ -458,7 +470,7 @@ def _declare_attackers(g: Table, res: Resolution, step: program.DeclareAttackers
         state.attackers.clear()
         state.blocks.clear()
     else:
-        if answer.word == "done":
+        if answer.word == DONE:
             return None
         unit = next(u for u in state.players[who].field if answer.a in u.cards)
         unit.charged = False
@@ -467,8 +479,8 @@ def _declare_attackers(g: Table, res: Resolution, step: program.DeclareAttackers
     if not eligible:
         return None
     # one that must attack whenever it can (巨人) is declared before the player may stop
-    done = [] if any(u.kind.must_attack for u in eligible) else [Choice(who, "done")]
-    return _ask(res, who, [*(Choice(who, "attacker", u.cards[0]) for u in eligible), *done])
+    done = [] if any(u.kind.must_attack for u in eligible) else [Choice(who, DONE)]
+    return _ask(res, who, [*(Choice(who, ATTACKER, u.cards[0]) for u in eligible), *done])
 
 
 @primitive(program.DeclareBlockers)
@@ -477,7 +489,7 @@ def _declare_blockers(g: Table, res: Resolution, step: program.DeclareBlockers) 
     state = g.state
     answer = _answer(res)
     if answer is not None:
-        if answer.word == "done":
+        if answer.word == DONE:
             return None
         attacker = next(uid for uid in state.attackers if (u := state.unit(uid)) and answer.a in u.cards)
         blocker = next(u for u in state.players[who].field if answer.b in u.cards)
@@ -486,7 +498,7 @@ def _declare_blockers(g: Table, res: Resolution, step: program.DeclareBlockers) 
     if not pairs:
         return None
     return _ask(
-        res, who, [*(Choice(who, "block", a.cards[0], b.cards[0]) for a, b in pairs), Choice(who, "done")]
+        res, who, [*(Choice(who, BLOCK, a.cards[0], b.cards[0]) for a, b in pairs), Choice(who, DONE)]
     )
 
 

@@ -3,9 +3,10 @@
 The state keeps a target by identity (`StateTarget`: a unit id, a request id, a player
 index); an option names it as its text does, without the game (`OptionTarget`: a character
 by its first card, a request by its stage position or resolving depth, a hidden character
-by its id); a written command names a character by owner and card face (`CommandTarget`), and
-what a view hides as the view names it. Options print through `options.target_text`; commands
-parse in runtime/play/notation.py.
+by its id); a player's view names its characters and its requests' targets as options do, or
+`GONE` once a target left (`CharacterRef`, `ViewTarget`); a written command names a character
+by owner and card face (`CommandTarget`), and what a view hides as the view names it.
+Options print through `options.target_text`; commands parse in runtime/play/notation.py.
 """
 
 from __future__ import annotations
@@ -166,10 +167,23 @@ class WrittenCharacter:
     card: Card
 
 
+@dataclass(frozen=True, slots=True)
+class Gone:
+    """In a player's view, a request's target that is no longer where it was named (a
+    character that left the field, a request that left the stage)."""
+
+
+GONE = Gone()
+
 StateTarget = UnitRef | RequestRef | PlayerRef | CardRef
 OptionTarget = (
     CharacterByCard | StagePosition | ResolvingDepth | HiddenCharacter | PlayerRef | ZoneCard | HiddenZoneCard
 )
+# how a player's view names a character: by its first card, or by id when its cards are hidden
+CharacterRef = CharacterByCard | HiddenCharacter
+# how a player's view names a request's target: as an option would, a card in no zone by itself
+# (a summoned character's card, seen as it left the field), or GONE once it left
+ViewTarget = OptionTarget | CardRef | Gone
 # a view's hidden references too: a person names what they see as the view names it
 CommandTarget = (
     WrittenCharacter

@@ -30,6 +30,7 @@ from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.targets import candidates
 from blackpoker.runtime.engine.zones import card, owner, suit
 from blackpoker.runtime.rules.cards import Card
+from blackpoker.runtime.rules.enums import Zone
 from blackpoker.runtime.rules.model import Action, Limit, Timing
 from blackpoker.runtime.rules.program import CausedBy
 
@@ -286,7 +287,7 @@ def keys_in_hand(s: Subject) -> str | None:
     if not isinstance(missing, Card):
         return None
     names = {z.id: z.name for z in s.game.rules.edition.core.zones}
-    where = " or ".join("hand" if z == "hand" else names.get(z, z) for z in s.named.key_from)
+    where = " or ".join(str(z) if z == Zone.HAND else names.get(z, z) for z in s.named.key_from)
     return f"key card {missing} is not in {s.who}'s {where}"
 
 

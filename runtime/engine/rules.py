@@ -17,6 +17,7 @@ from blackpoker.runtime.engine.plans import KeyWays, LastPlan, Planned, Requesta
 from blackpoker.runtime.engine.state import PLAYERS
 from blackpoker.runtime.engine.zones import DECK, DECK_SIZE
 from blackpoker.runtime.rules.cards import Card
+from blackpoker.runtime.rules.enums import Zone
 from blackpoker.runtime.rules.keyspec import CardPattern, KeySpec
 from blackpoker.runtime.rules.matcher import KeyMatcher, compile_matcher
 from blackpoker.runtime.rules.model import Action, Character, Edition, Format, Limit, RuleSet, When
@@ -104,7 +105,8 @@ class Rules:
         # the zones other than the hand that direct actions take key cards from (the rare card)
         self.key_zones: tuple[str, ...] = tuple(
             sorted(
-                {z for a in ruleset.actions if a.key is not None and a.direct for z in a.key_from} - {"hand"}
+                {z for a in ruleset.actions if a.key is not None and a.direct for z in a.key_from}
+                - {Zone.HAND}
             )
         )
         # the direct actions each timing situation allows: made by the option search when it

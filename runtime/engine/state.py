@@ -10,15 +10,20 @@ import dataclasses
 import random
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, Final
 
 from blackpoker.runtime.engine.options import Choice, Prompt
 from blackpoker.runtime.engine.refs import Result, StateTarget
 from blackpoker.runtime.engine.start import Start
+from blackpoker.runtime.rules.enums import Zone
 from blackpoker.runtime.rules.model import Action, Character
 from blackpoker.runtime.rules.program import Step
 
 PLAYERS = (0, 1)
+# the built-in piles, bound once (see engine/targets.py)
+HAND: Final = Zone.HAND
+GRAVEYARD: Final = Zone.GRAVEYARD
+LIFE: Final = Zone.LIFE
 
 
 class Origin(Enum):
@@ -220,13 +225,13 @@ class PlayerState:
         """The once-per-turn actions requested this turn, each once per use, sorted."""
         return sorted(a for a, n in self.used.items() for _ in range(n))
 
-    def pile(self, zone: str) -> list[int]:
+    def pile(self, zone: Zone | str) -> list[int]:
         """The cards of a zone a program reads: hand, graveyard, life or a declared zone."""
-        if zone == "graveyard":
+        if zone == GRAVEYARD:
             return self.graveyard
-        if zone == "hand":
+        if zone == HAND:
             return self.hand
-        return self.life if zone == "life" else self.zones[zone]
+        return self.life if zone == LIFE else self.zones[zone]
 
 
 @dataclass(slots=True)

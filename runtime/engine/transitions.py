@@ -8,17 +8,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from blackpoker.runtime.engine.refs import CardRef
 from blackpoker.runtime.engine.state import GameState, Request, Unit
 from blackpoker.runtime.engine.zones import card, owner, rank
-from blackpoker.runtime.rules.enums import Face
+from blackpoker.runtime.rules.enums import Destination, Face
 from blackpoker.runtime.rules.model import Character, CharacterTrigger, SizeRule, When
 from blackpoker.runtime.rules.program import Kind
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
+
+# the built-in destinations, bound once (see engine/targets.py)
+HAND: Final = Destination.HAND
+GRAVEYARD: Final = Destination.GRAVEYARD
+LIFE_TOP: Final = Destination.LIFE_TOP
+LIFE_BOTTOM: Final = Destination.LIFE_BOTTOM
 
 
 def take_card(state: GameState, cid: int) -> None:
@@ -49,24 +55,24 @@ def is_loose(state: GameState, cid: int) -> bool:
     return not any(cid in u.cards for p in state.players for u in p.field)
 
 
-def put_card(state: GameState, cid: int, zone: str) -> None:
+def put_card(state: GameState, cid: int, zone: Destination | str) -> None:
     """Onto the owner's zone: graveyard, hand, life_top, life_bottom or a declared zone (fog)."""
     player = state.players[owner(cid)]
-    if zone == "graveyard":
+    if zone == GRAVEYARD:
         player.graveyard.append(cid)
         if state.arrived is not None:
             state.arrived.append(cid)
-    elif zone == "hand":
+    elif zone == HAND:
         player.hand.append(cid)
-    elif zone == "life_top":
+    elif zone == LIFE_TOP:
         player.life.insert(0, cid)
-    elif zone == "life_bottom":
+    elif zone == LIFE_BOTTOM:
         player.life.append(cid)
     else:
         player.zones[zone].append(cid)
 
 
-def move_card(state: GameState, cid: int, zone: str) -> None:
+def move_card(state: GameState, cid: int, zone: Destination | str) -> None:
     take_card(state, cid)
     put_card(state, cid, zone)
 
@@ -94,7 +100,7 @@ def shuffle(state: GameState, pile: list[int]) -> None:
 def release_keys(state: GameState, request: Request) -> None:
     """A request that left the stage or finished: the key cards it still holds go to the graveyard."""
     for cid in request.held:
-        put_card(state, cid, "graveyard")
+        put_card(state, cid, GRAVEYARD)
     request.held.clear()
 
 
@@ -190,7 +196,7 @@ def mount(g: Table, unit: Unit, cards: list[int], kind_id: str) -> None:
     unit.kind = g.rules.character(kind_id)
 
 
-def remove_unit(g: Table, unit: Unit, zone: str, placing: Sequence[int] | None = None) -> None:
+def remove_unit(g: Table, unit: Unit, zone: Destination | str, placing: Sequence[int] | None = None) -> None:
     """A character leaves the field (its cards placed one by one in `placing` order, default
     its own); to the graveyard it may trigger (世代交代)."""
     state = g.state
@@ -206,9 +212,9 @@ def remove_unit(g: Table, unit: Unit, zone: str, placing: Sequence[int] | None =
 
 
 # the triggers a character leaving the field for a zone meets
-_LEAVING = {
-    "graveyard": (When.LEAVES_FIELD_TO_GRAVEYARD, When.LEAVES_FIELD_TO_GRAVEYARD_OR_HAND),
-    "hand": (When.LEAVES_FIELD_TO_GRAVEYARD_OR_HAND,),
+_LEAVING: dict[Destination | str, tuple[When, ...]] = {
+    GRAVEYARD: (When.LEAVES_FIELD_TO_GRAVEYARD, When.LEAVES_FIELD_TO_GRAVEYARD_OR_HAND),
+    HAND: (When.LEAVES_FIELD_TO_GRAVEYARD_OR_HAND,),
 }
 
 
@@ -239,9 +245,9 @@ def printed_size(unit: Unit) -> int:
     return sum(rank(c) for c in unit.cards) if kind.size is SizeRule.KEY_SUM else rank(unit.cards[0])
 
 
-def placing_order(top_first: Sequence[int], zone: str) -> list[int]:
+def placing_order(top_first: Sequence[int], zone: Destination | str) -> list[int]:
     """The order to put cards one by one so that they lie `top_first` in the zone."""
-    return list(top_first)[::-1] if zone in ("life_top", "graveyard") else list(top_first)
+    return list(top_first)[::-1] if zone in (LIFE_TOP, GRAVEYARD) else list(top_first)
 
 
 def put_on_top(state: GameState, cid: int) -> None:

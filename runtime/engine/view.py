@@ -1,20 +1,28 @@
 """What one player may see (seed 001 §3.12.1 公開・非公開情報): the only thing agents get.
 
 * Life: the contents are hidden from everyone; the owner knows the count (個人公開), the
-  opponent sees it below 10 and "10+" from 10 on (完全公開: 10枚未満のライフ枚数).
+  opponent sees it below 10 and `AtLeast(10)` (printed "10+") from 10 on (完全公開:
+  10枚未満のライフ枚数).
 * Hand: the owner sees the cards, the opponent only the count.
 * Graveyard: the owner sees the contents (個人公開); its top card is public (完全公開: 墓地の
   一番上のカード), so the opponent sees that one, and `top` names it for both. Which card is on
   top follows the edition's `core.graveyard_top` (`owner_chooses`: its owner chooses it).
 * Field: face-up cards are public; a face-down character (a bulwark) is seen by its owner
   only (伏せてあるカード: 個人公開). The opponent sees a face-down character, its state and
-  a reference `face-down#N` — and options that target it name it that way, never by card.
+  a reference `HiddenCharacter(N)` (printed `face-down#N`) — and options that target it name
+  it that way, never by card.
 * The stage, the resolving requests, chance, turn and combat are public.
 * A zone the edition declares (`core.zones`, the fog) shows as its `visibility` says:
   public — its cards to everyone (the fog holds lingering magic's marks, face up);
   owner — its cards to the owner, the count to the opponent; hidden — the count to both (a
   regulation's unopened pack); faces — each card as it lies: a face-up one to everyone, a
   face-down one to its owner (the trumps: 切札).
+
+References are values, as options hold them (runtime/engine/refs.py): a character is
+`CharacterByCard` or `HiddenCharacter`, a request's target any option target, a card off the
+field (`CardRef`) or `GONE`, a player a seat. Text is made at the edges: the terminal,
+the browser's board (runtime/serve/board.py), through `options.target_text` and
+`reference_text` here.
 """
 
 from __future__ import annotations
@@ -26,16 +34,19 @@ from typing import TYPE_CHECKING
 
 from blackpoker.runtime.engine.abilities import size
 from blackpoker.runtime.engine.determinize import deal, named_cards
-from blackpoker.runtime.engine.options import Option, Pass, hidden_ref, target_text
+from blackpoker.runtime.engine.options import Option, Pass, target_text
 from blackpoker.runtime.engine.refs import (
+    GONE,
     CardRef,
     CharacterByCard,
+    CharacterRef,
+    Gone,
     HiddenCharacter,
     HiddenZoneCard,
     Result,
     UnitRef,
+    ViewTarget,
     ZoneCard,
-    player_name,
 )
 from blackpoker.runtime.engine.state import GameState, Request, Unit
 from blackpoker.runtime.engine.targets import named
@@ -49,8 +60,18 @@ LIFE_SHOWN_BELOW = 10  # the opponent's life count is exact below this, else "10
 
 
 @dataclass(frozen=True, slots=True)
+class AtLeast:
+    """A count the viewer knows only a floor of: the opponent's life of 10 cards or more."""
+
+    count: int
+
+    def __str__(self) -> str:
+        return f"{self.count}+"
+
+
+@dataclass(frozen=True, slots=True)
 class CharacterView:
-    ref: str  # how options and the stage name it: `p2:♣9`, or `face-down#N` when its cards are hidden
+    ref: CharacterRef  # as options and the stage name it: by its first card, by id when its cards are hidden
     kind: str  # character id; a face-down character is a bulwark, which is public
     name: str
     cards: tuple[int, ...]  # () when hidden from the viewer
@@ -58,7 +79,7 @@ class CharacterView:
     charged: bool
     size: int | None  # None when hidden
     attacking: bool
-    blocking: str | None  # the ref of the attacker it blocks
+    blocking: CharacterRef | None  # the ref of the attacker it blocks
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +93,8 @@ class ZoneView:
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:
-    name: str  # p1 / p2
-    life: int | str  # a count, or "10+" for the opponent's life of 10 cards or more
+    seat: int  # 0 / 1 (printed p1 / p2)
+    life: int | AtLeast  # a count, or at least 10 for the opponent's life of 10 cards or more
     hand: tuple[int, ...] | None  # None: the opponent's hand is hidden
     hand_count: int
     graveyard: tuple[int, ...]  # top last; the opponent's shows the top card only
@@ -86,9 +107,9 @@ class PlayerView:
 class RequestView:
     action: str
     name: str
-    player: str
+    player: int  # the requester's seat
     key_cards: tuple[int, ...]  # key cards are played face up
-    target: str | None  # a character ref, `stage:N` or a player; "gone" once it left
+    target: ViewTarget | None  # a character, a request by place, a player, a card; GONE once it left
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,8 +249,8 @@ def _player(game: Game, index: int, me: int, hidden: set[int]) -> PlayerView:
         field = tuple(_character(game, u, u.uid in hidden, False, None) for u in p.field)
     life = len(p.life)
     return PlayerView(
-        player_name(index),
-        life if mine or life < LIFE_SHOWN_BELOW else f"{LIFE_SHOWN_BELOW}+",
+        index,
+        life if mine or life < LIFE_SHOWN_BELOW else AtLeast(LIFE_SHOWN_BELOW),
         tuple(p.hand) if mine else None,
         len(p.hand),
         tuple(p.graveyard) if mine else tuple(p.graveyard[-1:]),
@@ -248,12 +269,18 @@ def _player(game: Game, index: int, me: int, hidden: set[int]) -> PlayerView:
     )
 
 
-def _ref(unit: Unit, hidden: set[int]) -> str:
-    return (
-        hidden_ref(unit.uid)
-        if unit.uid in hidden
-        else f"{player_name(unit.controller)}:{label(unit.cards[0])}"
-    )
+def _ref(unit: Unit, hidden: set[int]) -> CharacterRef:
+    return HiddenCharacter(unit.uid) if unit.uid in hidden else CharacterByCard(unit.cards[0])
+
+
+def reference_text(target: ViewTarget) -> str:
+    """How the terminal and the board print a request's target: as an option names it, a
+    card by its face, `gone` once it left."""
+    if isinstance(target, Gone):
+        return "gone"
+    if isinstance(target, CardRef):
+        return label(target.card)
+    return target_text(target)
 
 
 def _resolving(state: GameState) -> list[Request]:
@@ -262,23 +289,25 @@ def _resolving(state: GameState) -> list[Request]:
 
 
 def _request(state: GameState, r: Request, hidden: set[int], me: int) -> RequestView:
-    target = None
+    target: ViewTarget | None = None
     if isinstance(r.target, UnitRef):
         unit = state.unit(r.target.uid)
-        target = _ref(unit, hidden) if unit is not None else "gone"
+        target = _ref(unit, hidden) if unit is not None else GONE
     elif isinstance(r.target, CardRef):
         shown = named(state, r.target)  # a trump: by its place when it lies face down for `me`
         if isinstance(shown, ZoneCard):
-            target = target_text(hidden_zone_card(state, me, shown.zone, shown.card) or shown)
+            target = hidden_zone_card(state, me, shown.zone, shown.card) or shown
         else:
-            target = label(r.target.card)  # a summoned character's card, seen as it left the field
+            target = r.target  # a summoned character's card, seen as it left the field
     elif r.target is not None:
         shown = named(state, r.target)
-        target = target_text(shown) if shown is not None else "gone"
-    return RequestView(r.action.id, r.action.name, player_name(r.controller), r.key_cards, target)
+        target = shown if shown is not None else GONE
+    return RequestView(r.action.id, r.action.name, r.controller, r.key_cards, target)
 
 
-def _character(game: Game, unit: Unit, secret: bool, attacking: bool, blocking: str | None) -> CharacterView:
+def _character(
+    game: Game, unit: Unit, secret: bool, attacking: bool, blocking: CharacterRef | None
+) -> CharacterView:
     """A view is built for every decision and characters rarely change between two, so their
     views are kept in the game's cache by everything they show."""
     known = game.views
@@ -297,7 +326,7 @@ def _character(game: Game, unit: Unit, secret: bool, attacking: bool, blocking: 
     found = known.get(key)
     if found is None:
         found = known[key] = CharacterView(
-            hidden_ref(unit.uid) if secret else f"{player_name(unit.controller)}:{label(unit.cards[0])}",
+            HiddenCharacter(unit.uid) if secret else CharacterByCard(unit.cards[0]),
             unit.kind.id,
             unit.kind.name,
             () if secret else tuple(unit.cards),

@@ -16,22 +16,22 @@ from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.view import View
 from blackpoker.runtime.play.notation import InvalidCommand
 from blackpoker.runtime.play.resolve import AmbiguousCommand, IllegalCommand, resolve_seen
+from blackpoker.runtime.rules.enums import Answer
 
 REQUEST_STEPS = ("アクション", "キーカード", "支払い", "対象")
 CHOICE_STEPS = ("答え", "カード・対象")
-# The engine's answer words (runtime/engine/primitives.py, and `top` of runtime/engine/graveyard.py);
-# a choose_one label is the rule set's.
-ANSWERS = {
-    "pick": "カードを選ぶ",
-    "place": "次に置くカードを選ぶ（上から順に）",
-    "discard": "捨てるカードを選ぶ",
-    "attacker": "アタックするキャラクターを選ぶ",
-    "block": "ブロックする組（アタッカー with ブロッカー）を選ぶ",
-    "retarget": "新しい対象を選ぶ",
-    "top": "墓地の一番上に置くカードを選ぶ（公開される）",
-    "done": "選び終える",
-    "yes": "する",
-    "no": "しない",
+# What each of the engine's answers means (rules/enums.py); a choose_one label is the rule set's.
+ANSWERS: dict[str, str] = {
+    Answer.PICK: "カードを選ぶ",
+    Answer.PLACE: "次に置くカードを選ぶ（上から順に）",
+    Answer.DISCARD: "捨てるカードを選ぶ",
+    Answer.ATTACKER: "アタックするキャラクターを選ぶ",
+    Answer.BLOCK: "ブロックする組（アタッカー with ブロッカー）を選ぶ",
+    Answer.RETARGET: "新しい対象を選ぶ",
+    Answer.TOP: "墓地の一番上に置くカードを選ぶ（公開される）",
+    Answer.DONE: "選び終える",
+    Answer.YES: "する",
+    Answer.NO: "しない",
 }
 PAYMENTS = {
     "D": "D(カード): 手札のそのカードを捨てる",
@@ -134,8 +134,9 @@ def question(rules: Rules, seen: View, menu: Menu, keys: bool = True) -> str:
     title = steps(left[0])[step]
     if isinstance(left[0], Choice) and seen.resolving:
         action = seen.resolving[-1]
-        if {parts(o)[0] for o in left} <= {"yes", "no"}:
-            return f"「{action.name}」{may(rules, action.action)} — しますか？"
+        if all(isinstance(o, Choice) and o.word in (Answer.YES, Answer.NO) for o in left):
+            clause = rules.action(action.action).may_clause
+            return f"「{action.name}」{f': {clause}' if clause else ''} — しますか？"
         word = chosen[0] if chosen else ""
         doing = f"{word}: {ANSWERS[word]}" if word in ANSWERS else f"{so_far} {title}を選ぶ".strip()
         return f"「{action.name}」の解決: {doing}{hint('? で効果の文')}"
@@ -144,15 +145,6 @@ def question(rules: Rules, seen: View, menu: Menu, keys: bool = True) -> str:
         return f"あなたのチャンス: {where}か pass{hint('? 番号で説明・help')}"
     path = f"{so_far} › " if so_far else ""
     return f"{path}{title}を選ぶ{hint('0で戻る')}"
-
-
-def may(rules: Rules, action: str) -> str:
-    """The clause of the effect the player may do (必要であれば…), as the sheet writes it."""
-    for line in rules.action(action).effect.splitlines():
-        if "必要であれば" in line:
-            clause = line.split("必要であれば", 1)[1].lstrip("、,").rstrip("。")
-            return f": {clause}"
-    return ""
 
 
 def explain_entry(rules: Rules, seen: View, menu: Menu, value: str | None) -> str:

@@ -16,14 +16,13 @@ from dataclasses import dataclass
 from blackpoker.runtime.engine import refs
 from blackpoker.runtime.engine.expressions import condition, named_player, number, player
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
-from blackpoker.runtime.engine.refs import player_name
+from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption
 from blackpoker.runtime.engine.state import Origin, Request, Resolution
 from blackpoker.runtime.engine.targets import resolve_name
 from blackpoker.runtime.engine.view import CharacterView, View
-from blackpoker.runtime.engine.zones import card, rank
+from blackpoker.runtime.engine.zones import card, owner, rank
 from blackpoker.runtime.play.agents import idle
-from blackpoker.runtime.rules.enums import SOURCE, BuiltInName
+from blackpoker.runtime.rules.enums import SOURCE, Answer, BuiltInName, Destination, Zone
 from blackpoker.runtime.rules.model import Combat, RuleSet, SizeRule
 from blackpoker.runtime.rules.program import (
     All,
@@ -281,7 +280,8 @@ class GreedyAgent:
         if isinstance(step, Move):
             taken = loops.taken.get(step.cards.name) if isinstance(step.cards, Name) else None
             if taken is not None:  # cards a `top` took from the life: no characters
-                return TURNED_TO_HAND * self._amount(view, option, taken) if step.to == "hand" else 0.0
+                to_hand = step.to == Destination.HAND
+                return TURNED_TO_HAND * self._amount(view, option, taken) if to_hand else 0.0
             units = self._units(view, option, step.cards, loops)
             return sum(self._moved(view, me, u, step.to) for u in units)
         if isinstance(step, ModifySize):
@@ -333,12 +333,12 @@ class GreedyAgent:
         holder = self._player(view, option, step.owner if step.owner is not None else step.player)
         if holder is None:
             return 0.0
-        if step.zone == "life":
+        if step.zone == Zone.LIFE:
             count = 1 if isinstance(step.count, Amount) else step.count
             return SEARCHED * self._amount(view, option, count)
-        if step.zone == "graveyard" and view.players[holder].graveyard:
+        if step.zone == Zone.GRAVEYARD and view.players[holder].graveyard:
             return RECOVERED
-        return HAND_CARD if step.zone == "hand" and holder != option.player else 0.0
+        return HAND_CARD if step.zone == Zone.HAND and holder != option.player else 0.0
 
     def _units(self, view: View, option: RequestOption, ref: Cards, loops: Loops) -> list[CharacterView]:
         """The characters a reference names as far as the view tells: the target, a field, or
@@ -362,15 +362,15 @@ class GreedyAgent:
         over = loops.over.get(ref.name)
         return [] if over is None else self._units(view, option, over, loops)
 
-    def _moved(self, view: View, me: int, unit: CharacterView, zone: str) -> float:
+    def _moved(self, view: View, me: int, unit: CharacterView, zone: Destination | str) -> float:
         """A character leaving the field: lost, or back in its owner's hand (worth it for one's
         own character that an opposing request on the stage is about to hit)."""
         side = _side(unit, view, me)
-        if zone != "hand":
+        if zone != Destination.HAND:
             return -self._worth(unit) * side
         kept = RETURNED * len(unit.cards)
         if side > 0:
-            threatened = any(r.target == unit.ref and r.player != player_name(me) for r in view.stage)
+            threatened = any(r.target == unit.ref and r.player != me for r in view.stage)
             return kept if threatened else kept - self._worth(unit)
         return self._worth(unit) - kept
 
@@ -432,7 +432,7 @@ class GreedyAgent:
         if not isinstance(option.target, refs.StagePosition):
             return 0.0
         request = view.stage[option.target.position - 1]
-        if request.player == player_name(option.player):
+        if request.player == option.player:
             return -5.0
         other = RequestOption(1 - option.player, request.action, request.name, request.key_cards)
         return max(self._gain(view, other), 0.0) + 0.5
@@ -442,10 +442,9 @@ class GreedyAgent:
         if not isinstance(option.target, refs.StagePosition):
             return 0.0
         request = view.stage[option.target.position - 1]
-        mine = player_name(option.player)
-        if request.player == mine:
+        if request.player == option.player:
             return -RETARGET
-        hits_me = request.target == mine or any(
+        hits_me = request.target == refs.PlayerRef(option.player) or any(
             u.ref == request.target for u in view.players[option.player].field
         )
         return RETARGET if hits_me else 0.0
@@ -454,21 +453,20 @@ class GreedyAgent:
         me = view.players[view.me]
         life = me.life if isinstance(me.life, int) else 0
         word = choice.word
-        if word == "attacker" and choice.a is not None:
+        if word == Answer.ATTACKER and choice.a is not None:
             unit = _holding(view, choice.a)
             blockers = [u.size for u in view.players[1 - view.me].field if u.charged and u.size is not None]
             return 1.0 if unit is not None and (unit.size or 0) > max(blockers, default=0) else -0.5
-        if word == "block" and choice.a is not None and choice.b is not None:
+        if word == Answer.BLOCK and choice.a is not None and choice.b is not None:
             return self._block(view, choice.a, choice.b, life)
-        if word == "pick" and choice.a is not None:
+        if word == Answer.PICK and choice.a is not None:
             return -_card_worth(choice.a) if choice.a in (me.hand or ()) else _card_worth(choice.a)
-        if word == "discard" and choice.a is not None:
+        if word == Answer.DISCARD and choice.a is not None:
             return -_card_worth(choice.a)
-        if word == "yes":
+        if word == Answer.YES:
             return 0.5 if life > 10 else -0.5
         if word in ("drive", "charge") and view.resolving:
-            target = view.resolving[-1].target or ""
-            mine = target.startswith(f"{player_name(view.me)}:")
+            mine = _on_side(view.resolving[-1].target, view.me)
             return 0.5 if (word == "charge") == mine else -0.5
         return 0.0
 
@@ -516,7 +514,7 @@ def _keeps_key(step: Step) -> bool:
     """The step keeps the key cards: on the field (a character of them) or back in the hand."""
     cards = step.cards if isinstance(step, PutCharacter | Mount | Move) else None
     on_key = isinstance(cards, Name) and cards.name == "key"
-    return on_key and (not isinstance(step, Move) or step.to == "hand")
+    return on_key and (not isinstance(step, Move) or step.to == Destination.HAND)
 
 
 def _side(unit: CharacterView, view: View, me: int) -> int:
@@ -535,10 +533,18 @@ def _holding(view: View, cid: int) -> CharacterView | None:
 
 
 def _target_unit(view: View, option: RequestOption) -> CharacterView | None:
-    if not isinstance(option.target, refs.CharacterByCard | refs.HiddenCharacter):
+    ref = option.target
+    if not isinstance(ref, refs.CharacterByCard | refs.HiddenCharacter):
         return None
-    ref = target_text(option.target)
     return next((u for p in view.players for u in p.field if u.ref == ref), None)
+
+
+def _on_side(target: refs.ViewTarget | None, seat: int) -> bool:
+    """Whether a request's target lies on `seat`'s side: a character of theirs, a card of
+    their zone (a player, a request or a hidden character is not)."""
+    if isinstance(target, refs.CharacterByCard | refs.ZoneCard):
+        return owner(target.card) == seat
+    return isinstance(target, refs.HiddenZoneCard) and target.player == seat
 
 
 def _named_unit(view: View, option: RequestOption, name: str) -> CharacterView | None:
@@ -553,4 +559,3 @@ def _named_unit(view: View, option: RequestOption, name: str) -> CharacterView |
 def _controller(unit: CharacterView, view: View) -> int:
     """The player whose field shows the character."""
     return next(i for i, p in enumerate(view.players) if unit in p.field)
-

@@ -26,6 +26,7 @@ from blackpoker.runtime.engine.refs import (
 )
 from blackpoker.runtime.rules.cards import Card, with_suit_symbols
 from blackpoker.runtime.rules.diagnostics import BlackPokerError, Diagnostic, Location
+from blackpoker.runtime.rules.enums import Answer, answer_word
 from lark import Lark, Token, Transformer, UnexpectedInput
 
 _PREFIX = re.compile(r"\s*p[12]\s*:")  # a command that names its player
@@ -55,7 +56,7 @@ class AnswerCommand:
     """An answer inside an effect: a word, with up to two cards (`block ♣9 with ♡3`) or a target."""
 
     player: int
-    word: str
+    word: Answer | str  # the engine's answer, or a choose_one's label
     cards: tuple[Card, ...] = ()
     target: CommandTarget | None = None
 
@@ -162,7 +163,7 @@ class _Build(Transformer[Token, Command]):
         return ResolvingDepth(int(str(items[0])))
 
     def choice(self, items: list[object]) -> AnswerCommand:
-        word = str(items[0])
+        word = answer_word(str(items[0]))
         cards = tuple(c for c in items[1:] if isinstance(c, Card))
         target = next((t for t in items[1:] if isinstance(t, CommandTarget)), None)
         return AnswerCommand(0, word, cards, target)

@@ -10,13 +10,23 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from blackpoker.compiler.documents.deck import Deck
-from blackpoker.compiler.documents.regulation import Additions, Count, Frame, Option, Regulation
+from blackpoker.compiler.documents.deck import Deck, read_deck
+from blackpoker.compiler.documents.regulation import (
+    Additions,
+    Count,
+    Frame,
+    Option,
+    Regulation,
+    additions,
+    deck_problems,
+    parse_regulation,
+)
 from blackpoker.runtime.engine.refs import Result, player_name, result_name
 from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.state import PLAYERS
@@ -24,7 +34,11 @@ from blackpoker.runtime.engine.zones import card, deck_ids
 from blackpoker.runtime.play.source import file_record
 from blackpoker.runtime.rules.cards import Card, full_deck
 from blackpoker.runtime.rules.diagnostics import Diagnostic
+from blackpoker.runtime.rules.enums import Destination
 from blackpoker.runtime.rules.model import Edition
+
+if TYPE_CHECKING:
+    from blackpoker.compiler.environment import Environment
 
 Cards = tuple[Card, ...]
 
@@ -44,7 +58,7 @@ class Setup:
     wins: int  # wins that take the match
     retire: bool  # a deck that won a game cannot be used again
     preset: tuple[str, ...]
-    unfit: str
+    unfit: Destination | str
     left_out: str | None
     given: tuple[tuple[Cards, ...], tuple[Cards, ...]]  # each player's deck files (none: dealt)
     names: tuple[tuple[str, ...], tuple[str, ...]]  # each player's deck names
@@ -65,7 +79,7 @@ class Setup:
         frame, match = regulation.frame, regulation.frame.match
         parts: tuple[Frame | Option, ...] = (frame, *regulation.options)
         preset = tuple(t for part in parts for t in part.preset)
-        unfit = next((part.unfit for part in parts if part.preset), "graveyard")
+        unfit = next((part.unfit for part in parts if part.preset), Destination.GRAVEYARD)
         left_out = next((o.left_out for o in regulation.options if o.left_out), None)
         names = tuple(
             tuple(d.name for d in mine) if mine else tuple(f"deck {n + 1}" for n in range(match.decks))
@@ -162,6 +176,72 @@ def start_problems(regulation: Regulation, edition: Edition) -> list[Diagnostic]
                     message = f"preset: '{name}' is not a character type of {edition.id} ({', '.join(known)})"
                     problems.append(data.at((part, index, "preset", "types", at), message))
     return problems
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """A regulation text checked with the players' decks: the set-up and the format its
+    games play, or the problems that keep it from being played; `notes`: warnings."""
+
+    setup: Setup | None
+    format: str
+    problems: tuple[Diagnostic, ...] = ()
+    notes: tuple[Diagnostic, ...] = ()
+
+
+def checked_setup(
+    env: Environment,
+    edition: str,
+    text: str,
+    decks: Sequence[Sequence[Deck]] = ((), ()),
+    format_id: str | None = None,
+) -> Checked:
+    """The regulation `text` of the edition's regulations and each player's decks, checked as
+    `regulation check` checks them, with the format its games play (a frame with the extra
+    list plays the extra format). With `format_id`, the text names the frame and options only.
+    What the terminal's --regulation and the browser's lobby both start games from."""
+    from blackpoker.runtime.rules.diagnostics import CompileError
+
+    if format_id is not None:
+        text = f"{format_id}+{text}"
+    try:
+        regulations = env.regulations(edition)
+        chosen = parse_regulation(text, regulations)
+        source = env.edition(edition)
+    except CompileError as error:
+        return Checked(None, "", tuple(error.diagnostics))
+    problems = start_problems(chosen, source.edition)
+    added, wrong = additions(chosen, source)
+    problems += wrong
+    if not problems:
+        for p, mine in enumerate(decks):
+            if mine or chosen.frame.needs_decks:  # other frames deal, or play the whole set
+                problems += deck_problems(chosen, player_name(p), mine)
+    setup = None if problems else Setup.of(chosen, decks, added)
+    return Checked(setup, chosen.played_format, tuple(problems), regulations.notes)
+
+
+def uploaded_decks(texts: Sequence[Sequence[str]]) -> tuple[list[list[Deck]], list[Diagnostic]]:
+    """Each player's decks from the texts of deck files (the browser's uploads), read as a
+    deck file is; a problem is located in `pN-deckK.yaml`, the name `upload_name` gives it."""
+    decks: list[list[Deck]] = []
+    problems: list[Diagnostic] = []
+    with tempfile.TemporaryDirectory() as folder:
+        for p, mine in enumerate(texts):
+            decks.append([])
+            for k, text in enumerate(mine, 1):
+                path = Path(folder) / upload_name(p, k)
+                path.write_text(text, encoding="utf-8")
+                deck, found = read_deck(path, path.name)
+                problems += found
+                if deck is not None:
+                    decks[-1].append(deck)
+    return decks, problems
+
+
+def upload_name(player: int, k: int) -> str:
+    """How the browser's deck upload K of a player is named in its problems."""
+    return f"{player_name(player)}-deck{k}.yaml"
 
 
 def _deck_ids(player: int, decks: Sequence[Cards]) -> list[tuple[int, ...]]:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from blackpoker.compiler.paths import is_path
-from blackpoker.runtime.rules.model import RuleSet
+from blackpoker.runtime.rules.model import Format, RuleSet
 
 if TYPE_CHECKING:
     from blackpoker.compiler.environment import Environment
@@ -59,6 +59,15 @@ class RulesSource:
             return None if is_path(self.extra) else self.extra
         newest = (env or _environment()).builtin_extras(self.edition)
         return newest[0].stem if newest else None
+
+
+def offered_formats(env: Environment, edition: str) -> tuple[Format, ...]:
+    """The formats a game of the edition may be played in (`play --format`, the browser's
+    lobby): the edition's own, and the extra format when it has a built-in extra list."""
+    from blackpoker.compiler.documents.extra import EXTRA_FORMAT
+
+    own = env.edition(edition).edition.formats
+    return (*own, EXTRA_FORMAT) if not is_path(edition) and env.builtin_extras(edition) else own
 
 
 def _environment() -> Environment:

@@ -14,7 +14,7 @@ from typing import Any
 
 from blackpoker.runtime.rules.cards import Card, Rank, Suit
 from blackpoker.runtime.rules.cost import Cost
-from blackpoker.runtime.rules.enums import Face
+from blackpoker.runtime.rules.enums import Face, Zone
 from blackpoker.runtime.rules.frozen import rebuilt
 from blackpoker.runtime.rules.keyspec import KeySpec
 from blackpoker.runtime.rules.matcher import KeyMatcher
@@ -76,7 +76,7 @@ class Action:
     limits: frozenset[Limit] = frozenset()
     cost: Cost = Cost.NONE
     key: KeySpec | None = None
-    key_from: tuple[str, ...] = ("hand",)  # the zones the key cards are taken from
+    key_from: tuple[Zone | str, ...] = (Zone.HAND,)  # the zones the key cards are taken from
     note: str = ""
     target: str = ""
     unit: str = ""  # 起因: the character that requests it, as printed (upstream's actUnit)
@@ -96,6 +96,9 @@ class Action:
     dev_note: str = ""
     format: str = ""  # the first format, as written; `formats` is computed from it
     matcher: KeyMatcher | None = field(default=None, compare=False, repr=False)
+    # what the player may do, as the effect prints it (the clause a `may` step's yes/no
+    # question quotes); found by the compiler, "" when the effect prints none
+    may_clause: str = field(default="", compare=False)
 
     @property
     def direct(self) -> bool:

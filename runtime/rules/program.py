@@ -17,15 +17,17 @@ import operator
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum, StrEnum
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar, get_type_hints
 
 from blackpoker.runtime.rules.cards import Card, Rank, Suit, rank_label
 from blackpoker.runtime.rules.cost import Cost
-from blackpoker.runtime.rules.enums import Face
+from blackpoker.runtime.rules.enums import Destination, Face, Zone
 
 PathKey = tuple[str | int, ...]
 Binding = str  # a name a step binds for the steps after it
-Shorthand = bool  # whether a step is written as its one value (`request: ID`)
+# whether a step is written as its one value (`request: ID`): a type of its own, which the
+# parser reads from the data's shape and `written` leaves out
+Shorthand = Annotated[bool, "shorthand"]
 
 
 def at(*path: str | int) -> dict[str, PathKey]:
@@ -109,6 +111,12 @@ class Node:
                         yield (*where, i), item
 
 
+def field_types(cls: type[Node]) -> dict[str, Any]:
+    """The type of each field of a node class, as objects (the annotations are text here):
+    what the parser and `written` dispatch on."""
+    return get_type_hints(cls, include_extras=True)
+
+
 def walk(node: Node, path: PathKey = ()) -> Iterator[tuple[PathKey, Node]]:
     """The node and every node below it, each with its document path."""
     yield path, node
@@ -179,7 +187,7 @@ class Pile(Node):
     edition declares in `core.zones`, such as the fog); `face`, `suit_of` and `rank_of` keep only
     the cards lying so, of a suit or number of the named cards (choose's filters)."""
 
-    zone: str = field(metadata=at("zone"))
+    zone: Zone | str = field(metadata=at("zone"))  # a built-in pile, or a declared zone by id
     side: PlayerRef = field(metadata=at("player"))
     face: Face | None = field(default=None, metadata=at("face"))
     suit_of: Name | None = field(default=None, metadata=at("suit_of"))
@@ -389,7 +397,7 @@ class Choose(Step):
     op = "choose"
     prefix = ("choose",)
     player: PlayerRef = field(metadata=at("player"))
-    zone: str | None = field(default=None, metadata=at("from"))
+    zone: Zone | str | None = field(default=None, metadata=at("from"))
     among: Cards | None = field(default=None, metadata=at("among"))
     owner: PlayerRef | None = field(default=None, metadata=at("owner"))
     count: ChooseCount = field(default=1, metadata=at("count"))
@@ -449,7 +457,7 @@ class Move(Step):
     op = "move"
     prefix = ("move",)
     cards: Cards = field(metadata=at("cards"))
-    to: str = field(metadata=at("to"))
+    to: Destination | str = field(metadata=at("to"))  # a built-in destination, or a declared zone by id
     order: PlayerRef | Orderer | None = field(default=None, metadata=at("order"))
     as_: Binding | None = field(default=None, metadata=at("as"))
 
@@ -588,7 +596,7 @@ class Shuffle(Step):
     op = "shuffle"
     prefix = ("shuffle",)
     player: PlayerRef = field(metadata=at("player"))
-    zone: str = field(metadata=at("zone"))
+    zone: Zone | str = field(metadata=at("zone"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -898,8 +906,9 @@ def written(value: Any) -> Any:
     tree: Any = _put(None, word, {}) if word else None
     if isinstance(value, Field) and value.side is None:
         tree = {"field": "all"}
+    types = field_types(type(value))
     for f in fields(value):
-        if f.type == "Shorthand":  # how the step is written, which `at` already says
+        if types[f.name] == Shorthand:  # how the step is written, which `at` already says
             continue
         item = getattr(value, f.name)
         path = value.at(f.name)

@@ -8,7 +8,7 @@ character entered this turn (準備) and its size change.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass, target_text
@@ -17,41 +17,29 @@ from blackpoker.runtime.engine.refs import (
     HiddenCharacter,
     OptionTarget,
     PlayerRef,
+    ZoneCard,
     player_name,
     result_name,
 )
-from blackpoker.runtime.engine.view import CharacterView, RequestView, View
-from blackpoker.runtime.engine.zones import card, label
-
-Json = dict[str, Any]
-SUITS = {"♠": "spade", "♡": "heart", "♢": "diamond", "♣": "club"}
+from blackpoker.runtime.engine.view import CharacterView, RequestView, View, reference_text
+from blackpoker.runtime.serve.cards import Json, cards_json
+from blackpoker.runtime.serve.zones import trumps_json, zones_json
 
 
-def card_json(cid: int) -> Json:
-    suit = card(cid).suit
-    return {"id": cid, "label": label(cid), "suit": SUITS[suit.value] if suit is not None else "joker"}
-
-
-def cards_json(cards: tuple[int, ...] | list[int]) -> list[Json]:
-    return [card_json(c) for c in cards]
-
-
-def board_json(game: Game, seen: View) -> Json:
-    """The view `seen` of `game` (a player's, or a merge of both for the full state)."""
+def board_json(game: Game, seen: View, notes: Mapping[int, str] | None = None) -> Json:
+    """The view `seen` of `game` (a player's, or a merge of both for the full state); `notes`:
+    what the cards of a public zone (the fog) do (runtime/serve/zones.py)."""
     players = []
     for index, p in enumerate(seen.players):
         units = game.state.players[index].field  # the view keeps the field's order
         players.append(
             {
-                "name": p.name,
-                "life": p.life,
+                "name": player_name(p.seat),
+                "life": p.life if isinstance(p.life, int) else str(p.life),
                 "hand": None if p.hand is None else cards_json(p.hand),
                 "hand_count": p.hand_count,
                 "graveyard": cards_json(p.graveyard),
-                "zones": [
-                    {"name": z.name, "cards": z.cards and cards_json(z.cards), "count": z.count}
-                    for z in p.zones
-                ],
+                "zones": zones_json(game, index, p.zones, notes or {}),
                 "field": [
                     _unit(u, units[n].entered >= game.state.turn, units[n].size_mod)
                     for n, u in enumerate(p.field)
@@ -66,12 +54,13 @@ def board_json(game: Game, seen: View) -> Json:
         "stage": [_request(game, r) for r in seen.stage],
         "resolving": [_request(game, r) for r in seen.resolving],
         "result": None if seen.result is None else result_name(seen.result),
+        "trumps": trumps_json(game.rules.ruleset),
     }
 
 
 def _unit(unit: CharacterView, new: bool, size_mod: int) -> Json:
     return {
-        "ref": unit.ref,
+        "ref": target_text(unit.ref),
         "name": unit.name,
         "cards": cards_json(unit.cards),
         "face_up": unit.face_up,
@@ -80,16 +69,16 @@ def _unit(unit: CharacterView, new: bool, size_mod: int) -> Json:
         "size": unit.size,
         "size_mod": size_mod if unit.size is not None else 0,
         "attacking": unit.attacking,
-        "blocking": unit.blocking,
+        "blocking": None if unit.blocking is None else target_text(unit.blocking),
     }
 
 
 def _request(game: Game, r: RequestView) -> Json:
     return {
         "name": r.name,
-        "player": r.player,
+        "player": player_name(r.player),
         "keys": cards_json(r.key_cards),
-        "target": r.target,
+        "target": None if r.target is None else reference_text(r.target),
         "by_effect": not game.rules.action(r.action).direct,
     }
 
@@ -112,7 +101,7 @@ def marks(option: Option, step: int | None = None) -> list[str]:
 
 
 def _mark(target: OptionTarget) -> str:
-    if isinstance(target, CharacterByCard):
+    if isinstance(target, CharacterByCard | ZoneCard):  # a zone's card the chooser sees (a trump)
         return f"card:{target.card}"
     if isinstance(target, HiddenCharacter):
         return f"unit:{target_text(target)}"

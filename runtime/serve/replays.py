@@ -8,6 +8,7 @@ player did not see is said by its word), the full state shows all."""
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -15,10 +16,13 @@ from blackpoker.compiler.environment import Environment
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.view import view
+from blackpoker.runtime.engine.zones import owner
 from blackpoker.runtime.play.chronicle import Chronicle, glimpse
 from blackpoker.runtime.play.log import replay
 from blackpoker.runtime.play.source import ServedFiles
-from blackpoker.runtime.serve.board import Json, board_json, cards_json
+from blackpoker.runtime.serve.board import board_json
+from blackpoker.runtime.serve.cards import Json, cards_json
+from blackpoker.runtime.serve.zones import ZoneNotes, noted
 
 UPLOAD_NAME = "upload.jsonl"  # how an uploaded log is named in its errors
 ALL = "all"
@@ -40,6 +44,9 @@ class Replay:
     chronicles: dict[str, Chronicle] = field(default_factory=lambda: {who: Chronicle() for who in WHO})
     told: dict[str, list[int]] = field(default_factory=lambda: {who: [] for who in WHO})
     before: Game | None = None  # while the log is replayed: the position before the next decision
+    # what the fog's cards do after each step, as each player's view named it (zones.py)
+    notes: list[tuple[Mapping[int, str], Mapping[int, str]]] = field(default_factory=list)
+    watching: tuple[ZoneNotes, ZoneNotes] | None = None
 
     @classmethod
     def of_upload(cls, data: bytes, env: Environment, served: ServedFiles) -> Replay:
@@ -70,6 +77,8 @@ class Replay:
         return game
 
     def _watch(self, game: Game, option: Option | None) -> None:
+        if option is None or self.notes:  # the set-up, or rules with a public zone
+            self._note(game, option)
         for seat, who in enumerate(WHO):
             chronicle = self.chronicles[who]
             if option is None:
@@ -86,17 +95,33 @@ class Replay:
             self.keyframes.append(game.copy())
         self.before = game.copy()
 
+    def _note(self, game: Game, option: Option | None) -> None:
+        if option is None:
+            if noted(game):
+                self.watching = (ZoneNotes(0), ZoneNotes(1))
+                self.notes.append(({}, {}))
+            return
+        assert self.before is not None and self.watching is not None
+        for seat, notes in enumerate(self.watching):
+            notes.before(self.before, view(self.before, seat), option)
+            notes.after(game, view(game, seat))
+        self.notes.append((self.watching[0].notes, self.watching[1].notes))
+
     def frame(self, step: int, who: str) -> Json:
         """The position after `step` decisions, as `who` (p1, p2) saw it or in full (all)."""
         game = self.position(step)
         if who == ALL:
             mine = (view(game, 0), view(game, 1))  # each player as its owner sees them
             seen = replace(mine[0], players=(mine[0].players[0], mine[1].players[1]), options=())
-            board = board_json(game, seen)
+            both = self.notes[step] if self.notes else ({}, {})  # each card as its owner named it
+            board = board_json(
+                game, seen, {c: n for seat in (0, 1) for c, n in both[seat].items() if owner(c) == seat}
+            )
             for index, player in enumerate(board["players"]):
                 player["life_cards"] = cards_json(game.state.players[index].life)
         else:
-            board = board_json(game, view(game, WHO.index(who)))
+            seat = WHO.index(who)
+            board = board_json(game, view(game, seat), self.notes[step][seat] if self.notes else None)
         return {
             "title": self.title,
             "step": step,

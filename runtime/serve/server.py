@@ -32,25 +32,36 @@ from blackpoker.compiler import CompileError
 from blackpoker.compiler.environment import Environment, is_path
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.play.log import ReplayError
+from blackpoker.runtime.play.regulation import Dealt, Match
 from blackpoker.runtime.play.roster import AGENTS, make_agent
 from blackpoker.runtime.play.source import RulesSource, ServedFiles
 from blackpoker.runtime.rules.diagnostics import Diagnostic
 from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.runtime.scenario.build import build
 from blackpoker.runtime.scenario.load import load
-from blackpoker.runtime.serve.board import Json
+from blackpoker.runtime.serve.cards import Json
 from blackpoker.runtime.serve.limits import Connections, Deadline, Limits, served_agent
+from blackpoker.runtime.serve.lobby import DECK_NAMES, Choice, choice, editions_json, house_rules_json
 from blackpoker.runtime.serve.replays import UPLOAD_NAME, WHO, Replay
-from blackpoker.runtime.serve.session import Refusal, Session, Steps
+from blackpoker.runtime.serve.session import Refusal, Session, Steps, read_command
 from jinja2 import Environment as Pages
 from jinja2 import PackageLoader, StrictUndefined, select_autoescape
 
 MAX_BODY = 8 * 1024 * 1024  # a command log of a whole game is a few hundred KiB
 MAX_SESSIONS = 64  # games and replays kept; the oldest is dropped first
 SEATS = ("p1", "p2")
-ASSETS = {"app.js": "text/javascript", "app.css": "text/css"}
+ASSETS = {
+    "app.js": "text/javascript",
+    "backend_server.js": "text/javascript",
+    "app.css": "text/css",
+    "lobby.js": "text/javascript",
+    "zones.js": "text/javascript",
+    "zones.css": "text/css",
+}
 SCENARIO_NAME = "upload.yaml"  # how an uploaded scenario is named in its errors
-OPTIONS = ("--edition", "--format", "--extra", "--rules")  # where the choices of a new game are located
+# where the choices of a new game are located: the server's options, the form's extra list
+# and regulation
+OPTIONS = ("--edition", "--format", "--extra", "--rules", "extra", "regulation", "--deck")
 SEEDS = 2**63  # a game's seed is below this; the server draws its own from all of them
 KEY = r"([A-Za-z0-9_-]{1,64})"  # a seat's token or a replay's id
 
@@ -74,7 +85,7 @@ def _route(method: str, path: str, name: str) -> Route:
 ROUTES = (
     _route("GET", "/", "lobby_page"),
     _route("GET", "/api/lobby", "lobby"),
-    _route("GET", r"/static/app/(app\.js|app\.css)", "asset"),
+    _route("GET", "/static/app/(" + "|".join(map(re.escape, ASSETS)) + ")", "asset"),
     _route("POST", "/api/games", "new_game"),
     _route("GET", "/play/KEY", "seat_page"),
     _route("GET", "/api/seat/KEY", "seat_state"),
@@ -120,6 +131,9 @@ class App:
         self.compiling = threading.Lock()  # for the environment, which caches what it read
         # the only files a client may name: the ones the server was started with
         self.served = ServedFiles.of(RulesSource(defaults.edition, defaults.format, defaults.rules), self.env)
+        # the lobby's choices, read once before serving (every edition and its regulations: a
+        # second or two), so that no visitor waits for them or holds up a game's compilation
+        self.offered = {"editions": editions_json(self.env, defaults.edition)}
 
     # -- games -------------------------------------------------------------------------------
 
@@ -134,14 +148,17 @@ class App:
 
     def lobby(self) -> Json:
         d = self.defaults
-        editions = {
-            e: [f.id for f in self.env.edition(e).edition.formats] for e in self.env.builtin_editions()
-        }
+        house = (
+            None
+            if d.rules is None
+            else house_rules_json(self.rules(RulesSource(d.edition, d.format, d.rules)))
+        )
         return {
-            "editions": editions,
+            **self.offered,
             "agents": list(AGENTS),
             "defaults": {"edition": d.edition, "format": d.format, "seed": d.seed, "opponent": d.opponent},
             "rules": None if d.rules is None else d.rules.name,
+            "house": house,
         }
 
     def new_game(self, data: Any) -> Json:
@@ -167,6 +184,8 @@ class App:
         # secret one unless the form (or --seed) gives one, which a game between two people
         # cannot take: the one who gave it would know the other's cards.
         seed = data.get("seed", d.seed if people == 1 else None)
+        if "decks" in data and people == 2:  # whoever sends them would know the other's deck
+            raise Refusal(400, "decks: 二人対戦ではデッキファイルを受け付けません")
         if seed is not None and people == 2:
             message = "二人対戦ではシードを指定できません（シードを知る人には相手の手札が分かります）"
             raise Refusal(400, f"seed: {message}")
@@ -179,9 +198,18 @@ class App:
         if scenario is not None and not isinstance(scenario, str):
             raise Refusal(400, "scenario: the text of a scenario file")
         # a server started with local rules plays them only
-        source = RulesSource(d.edition, d.format, d.rules) if d.rules else RulesSource(edition, format_id)
+        chosen = (
+            Choice(RulesSource(d.edition, d.format, d.rules))
+            if d.rules
+            else self._choice(edition, format_id, data)
+        )
+        source, setup = chosen.source, chosen.setup
         if scenario is not None:
             game, source = self._scenario_game(scenario, seed)
+        elif setup is not None:  # the first game of a match: its decks dealt from the seed, as the terminal's
+            rules = setup.additions.widen(self.rules(source))
+            dealt = Dealt(setup, seed, Match(setup, random.Random(seed)).choose())
+            game = Game.new(rules, seed, start=dealt.start(), check=True, events=[])
         else:
             game = Game.new(self.rules(source), seed, check=True, events=[])
         humans = (0, 1) if people == 2 else (SEATS.index(seat),)
@@ -189,13 +217,23 @@ class App:
         rules = game.rules.ruleset
         against = "二人対戦" if people == 2 else f"相手 {opponent}"
         where = "シナリオ" if scenario is not None else f"シード{seed}" if given else "ランダム"
-        title = f"{rules.edition.id} {rules.format.id} · {where} · {against}"
+        played = rules.format.name if setup is None or scenario is not None else setup.name
+        title = f"{rules.edition.id} {played} · {where} · {against}"
         session = Session(game, source, title, humans, agent)
+        if setup is not None and scenario is None:
+            session.regulation = setup.name
         with self.lock:
             for token in session.tokens:
                 self.seats[token] = session
             _trim(self.seats, MAX_SESSIONS * 2)
         return {"title": title, "seats": {SEATS[s]: f"/play/{session.token_of(s)}" for s in humans}}
+
+    def _choice(self, edition: str, format_id: str, data: dict[str, Any]) -> Choice:
+        with self.compiling:
+            found = choice(self.env, edition, format_id, data)
+        if isinstance(found, Choice):
+            return found
+        raise Refusal(400, _shown(found, (*OPTIONS, "decks", *DECK_NAMES)))
 
     def _scenario_game(self, text: str, seed: int) -> tuple[Game, RulesSource]:
         """A game from an uploaded scenario's set-up (its commands and expectations are not
@@ -378,11 +416,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _seat_command(self, match: re.Match[str], url: SplitResult) -> None:
         session, seat = self.server.app.seat(match.group(1))
-        data = self._json_body()
-        decision, text = (data.get("decision"), data.get("text")) if isinstance(data, dict) else (None, None)
-        if not isinstance(decision, int) or not isinstance(text, str) or not text.strip():
-            raise Refusal(400, "expected a JSON object {decision, text}: the decision number and a command")
-        self._json(session.command(seat, decision, text.strip()))
+        self._json(session.command(seat, *read_command(self._json_body())))
 
     def _seat_scenario(self, match: re.Match[str], url: SplitResult) -> None:
         session, seat = self.server.app.seat(match.group(1))
@@ -423,7 +457,7 @@ class Handler(BaseHTTPRequestHandler):
             raise Refusal(400, f"not a JSON body: {error}") from None
 
     def _page(self, kind: str, key: str) -> None:
-        html = self.server.pages.get_template("app.html").render(kind=kind, key=key)
+        html = self.server.pages.get_template("app.html").render(kind=kind, key=key, offline=False)
         self._send(html.encode(), "text/html; charset=utf-8")
 
     def _json(self, data: Json, status: int = 200) -> None:

@@ -30,8 +30,9 @@ from blackpoker.runtime.play.choosing import (
 )
 from blackpoker.runtime.play.chronicle import Chronicle, glimpse
 from blackpoker.runtime.play.source import RulesSource
-from blackpoker.runtime.serve.board import Json, board_json, marks
-from blackpoker.runtime.serve.position import Unwritable, position_scenario, scenario_yaml
+from blackpoker.runtime.serve.board import board_json, marks
+from blackpoker.runtime.serve.cards import Json
+from blackpoker.runtime.serve.zones import ZoneNotes, noted
 
 MAX_STEPS = 8  # a path is at most a request's four steps: longer is not a path
 
@@ -74,6 +75,15 @@ class Steps:
         return cls(decision, tuple(chosen), tuple(auto))
 
 
+def read_command(data: Any) -> tuple[int, str]:
+    """A typed command's request {decision, text}, checked for shape: the decision number and
+    the command's text."""
+    decision, text = (data.get("decision"), data.get("text")) if isinstance(data, dict) else (None, None)
+    if not isinstance(decision, int) or not isinstance(text, str) or not text.strip():
+        raise Refusal(400, "expected a JSON object {decision, text}: the decision number and a command")
+    return decision, text.strip()
+
+
 class Session:
     """One game: `humans` are the seats people play (by token); an agent plays the others."""
 
@@ -86,6 +96,8 @@ class Session:
         self.agent = agent
         self.tokens = {secrets.token_urlsafe(18): seat for seat in humans}
         self.chronicles = {seat: Chronicle() for seat in humans}
+        self.notes = {seat: ZoneNotes(seat) for seat in humans} if noted(game) else {}
+        self.regulation: str | None = None  # the name of the regulation it is played under
         self.lock = threading.Lock()
         for chronicle in self.chronicles.values():
             chronicle.follow(game)
@@ -136,6 +148,16 @@ class Session:
     def scenario(self, seat: int) -> str:
         """The position as a scenario file, as the seat sees it: any card it does not see is
         written as unknown (runtime/serve/position.py)."""
+        if self.regulation is not None:  # a written position names no regulation (its pack)
+            raise Refusal(
+                409,
+                f"{self.regulation} の対戦の局面はシナリオに書けません"
+                "（書いた局面はレギュレーションを持てません）",
+            )
+        # Its writer is imported here: it needs the YAML and scenario packages, which the
+        # static page's engine does not ship.
+        from blackpoker.runtime.serve.position import Unwritable, position_scenario, scenario_yaml
+
         with self.lock:
             game = self.game
             try:
@@ -170,7 +192,11 @@ class Session:
 
     def _apply(self, option: Option) -> None:
         seen = {seat: glimpse(self.game, option, seat) for seat in self.humans}
+        for seat, notes in self.notes.items():
+            notes.before(self.game, view(self.game, seat), option)
         self.game.play(option)
+        for seat, notes in self.notes.items():
+            notes.after(self.game, view(self.game, seat))
         for seat, chronicle in self.chronicles.items():
             chronicle.witnessed(self.game, seen[seat])
 
@@ -204,7 +230,7 @@ class Session:
             "people": len(self.humans),
             "decision": game.decisions,
             "to_move": None if game.to_move is None else player_name(game.to_move),
-            "board": board_json(game, seen),
+            "board": board_json(game, seen, self.notes[seat].notes if self.notes else None),
             "menu": menu,
             "log": self.chronicles[seat].lines[-300:],
         }

@@ -1,10 +1,11 @@
 // The browser app of `blackpoker serve`: the lobby, a seat's table and the replay viewer.
-// Everything shown comes from the server's JSON; text goes in with textContent only.
+// Everything shown comes from the server's JSON, by way of the page's back end (backend_server.js,
+// or backend_pyodide.js on the static play page); text goes in with textContent only.
 "use strict";
 
 const body = document.body;
-const kind = body.dataset.kind;
-const key = body.dataset.key;
+let kind = body.dataset.kind;
+let key = body.dataset.key;
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -19,12 +20,8 @@ function showError(message) {
   box.hidden = !message;
 }
 
-async function api(path, options) {
-  const response = await fetch(path, options);
-  const type = response.headers.get("Content-Type") || "";
-  const data = type.startsWith("application/json") ? await response.json() : await response.text();
-  if (!response.ok) throw new Error(typeof data === "object" && data.error ? data.error : String(data));
-  return data;
+function api(path, options) {
+  return window.backend.request(path, options);
 }
 
 function post(path, data, raw) {
@@ -91,9 +88,7 @@ function playerNode(player, mine, label) {
     box.append(hand);
   }
   box.append(pile(player.hand ? "墓地（下から順に）" : "墓地の一番上", player.graveyard));
-  for (const zone of player.zones) {
-    box.append(zone.cards ? pile(zone.name, zone.cards) : pile(`${zone.name} ${zone.count}枚`, []));
-  }
+  for (const zone of player.zones) box.append(zoneNode(zone));
   const field = el("div", "field");
   field.append(el("span", "pile-title", "場"));
   if (!player.field.length) field.append(el("span", "empty", "なし"));
@@ -121,6 +116,7 @@ function requestsNode(title, requests, prefix) {
 }
 
 function renderBoard(board, me) {
+  setTrumps(board.trumps);
   const root = document.getElementById("board");
   root.replaceChildren();
   const chance = board.chance || "なし";
@@ -207,6 +203,7 @@ function renderMenu() {
     if (input.value.trim()) sendCommand(input.value.trim());
   });
   box.append(back, typed);
+  cardTable(box);
 }
 
 async function sendCommand(text) {
@@ -340,10 +337,7 @@ async function startLobby() {
     select.replaceChildren(...values.map((value) => el("option", "", value)));
     if (values.includes(chosen)) select.value = chosen;
   };
-  fill(form.edition, Object.keys(lobby.editions), lobby.defaults.edition);
-  const formats = () => fill(form.format, lobby.editions[form.edition.value] || [], lobby.defaults.format);
-  formats();
-  form.edition.addEventListener("change", formats);
+  const rules = offerChoices(form, lobby); // lobby.js
   fill(form.opponent, lobby.agents, lobby.defaults.opponent);
   if (lobby.defaults.seed !== null) form.seed.value = String(lobby.defaults.seed);
   // a seed deals the whole game: in a game between two people the server draws a secret one
@@ -352,12 +346,6 @@ async function startLobby() {
   };
   form.people.addEventListener("change", seeded);
   seeded();
-  if (lobby.rules) {
-    const note = document.getElementById("local-rules");
-    note.textContent = `ローカルルール ${lobby.rules}（${lobby.defaults.format}）で遊びます`;
-    note.hidden = false;
-    form.edition.disabled = form.format.disabled = true;
-  }
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const data = {
@@ -369,12 +357,13 @@ async function startLobby() {
     };
     if (!form.seed.disabled && form.seed.value.trim()) data.seed = Number(form.seed.value.trim());
     try {
+      Object.assign(data, await rules());
       if (form.scenario.files.length) data.scenario = await form.scenario.files[0].text();
       const made = await post("/api/games", data);
       showError("");
       const seats = Object.entries(made.seats);
       if (seats.length === 1) {
-        window.location.assign(seats[0][1]);
+        window.backend.open(seats[0][1]);
         return;
       }
       const list = document.getElementById("link-list");
@@ -402,19 +391,25 @@ async function startLobby() {
     }
     try {
       const opened = await post("/api/replays", await files[0].text(), true);
-      window.location.assign(opened.page);
+      window.backend.open(opened.page);
     } catch (error) {
       showError(error.message);
     }
   });
 }
 
-if (kind === "play") {
-  document.getElementById("board").addEventListener("click", boardClick);
-  document.getElementById("export").addEventListener("click", exportScenario);
-  refresh();
-} else if (kind === "replay") {
-  startReplay();
-} else {
-  startLobby().catch((error) => showError(error.message));
+function startPage() {
+  kind = body.dataset.kind;
+  key = body.dataset.key;
+  if (kind === "play") {
+    document.getElementById("board").addEventListener("click", boardClick);
+    document.getElementById("export").addEventListener("click", exportScenario);
+    refresh();
+  } else if (kind === "replay") {
+    startReplay();
+  } else {
+    startLobby().catch((error) => showError(error.message));
+  }
 }
+
+startPage();

@@ -23,9 +23,9 @@ from dataclasses import asdict
 from types import TracebackType
 from typing import Any
 
-from blackpoker.runtime.engine.options import Option
+from blackpoker.runtime.engine.options import Option, target_text
 from blackpoker.runtime.engine.refs import player_name, result_name
-from blackpoker.runtime.engine.view import CharacterView, PlayerView, RequestView, View
+from blackpoker.runtime.engine.view import CharacterView, PlayerView, RequestView, View, reference_text
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.agents import Forfeit
 from blackpoker.runtime.rules.diagnostics import clipped
@@ -71,8 +71,8 @@ def _cards(cards: Sequence[int] | None) -> list[str] | None:
 
 def _player(p: PlayerView) -> dict[str, Any]:
     return {
-        "name": p.name,
-        "life": p.life,
+        "name": player_name(p.seat),
+        "life": p.life if isinstance(p.life, int) else str(p.life),  # the opponent's 10 or more: "10+"
         "hand": _cards(p.hand),
         "hand_count": p.hand_count,
         "graveyard": _cards(p.graveyard),
@@ -92,11 +92,14 @@ def _player(p: PlayerView) -> dict[str, Any]:
 
 
 def _character(u: CharacterView) -> dict[str, Any]:
-    return {**asdict(u), "cards": _cards(u.cards)}
+    # references as the options write them: p2:♣9, or face-down#3 for a hidden character
+    refs = {"ref": target_text(u.ref), "blocking": None if u.blocking is None else target_text(u.blocking)}
+    return {**asdict(u), "cards": _cards(u.cards), **refs}
 
 
 def _request(r: RequestView) -> dict[str, Any]:
-    return {**asdict(r), "key_cards": _cards(r.key_cards)}
+    target = None if r.target is None else reference_text(r.target)
+    return {**asdict(r), "player": player_name(r.player), "key_cards": _cards(r.key_cards), "target": target}
 
 
 class CommandAgent:

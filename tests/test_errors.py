@@ -23,6 +23,7 @@ PACKAGES = (
 SIGNALS = {
     "blackpoker.cli.play.Quit": "the player typed q: ends the prompt loop",
     "blackpoker.runtime.rules.keyspec.InvalidKeySpec": "caught by notation.py, which locates each flaw",
+    "blackpoker.runtime.play.agents.Forfeit": "an outside agent gave up: self-play ends its game, it loses",
 }
 
 

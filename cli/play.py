@@ -195,7 +195,7 @@ class Sitting:
         except Quit:
             console.print("終了しました")
         if log is not None:
-            text = log_text(log, game, [a.name for a in agents], self.source, dealt, environment())
+            text = log_text(log, game, [a.name for a in agents], self.source.named(environment()), dealt)
             write(self.plan, log, "--log", text)
         if game.result is not None:
             outcome = _outcome(game.result, me)

@@ -335,6 +335,8 @@ def simulate(
             Plan(source, pairing, seed, games, checks, cap, logs, setup, whole_matches, seats=chairs)
             for source, setup, pairing, chairs in zip(sources, setups, pairings, seated, strict=True)
         ]
+        if logs is not None:  # the files the logs name, looked up in the command's environment
+            plans = [plan.looked_up(environment()) for plan in plans]
         records = [
             _play(plan, rules, jobs, client, progress) for plan, rules in zip(plans, compiled, strict=True)
         ]

@@ -26,7 +26,7 @@ from blackpoker.compiler.parse import EditionSource
 from blackpoker.runtime.rules.cards import rank_label
 from blackpoker.runtime.rules.cost import CAUSE, Cost
 from blackpoker.runtime.rules.diagnostics import Diagnostic
-from blackpoker.runtime.rules.enums import BUILT_IN_NAMES, SOURCE, Destination, Zone
+from blackpoker.runtime.rules.enums import BUILT_IN_NAMES, SOURCE, BuiltInName, Destination, Zone
 from blackpoker.runtime.rules.model import Action, Edition, Trigger, Visibility
 from blackpoker.runtime.rules.program import (
     Ability,
@@ -189,7 +189,7 @@ def _check_program(
     problems += [
         doc.at(where, f"requires: '{node.name}' names cards of a request, which does not exist yet")
         for where, node in (walk(requires, path) if requires is not None else ())
-        if isinstance(node, Name) and node.name != "key"
+        if isinstance(node, Name) and node.name != BuiltInName.KEY
     ]
     caused = _get(action, "caused_by")
     _bound(doc, program, steps, () if caused is None else (SOURCE,), problems)

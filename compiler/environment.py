@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
 from blackpoker.compiler.checks import check_edition
 from blackpoker.compiler.documents.based import apply_changes, edit_document, part_of
@@ -50,6 +50,7 @@ _SUFFIXES = (".yaml", ".yml")
 __all__ = ["Environment", "Read", "display", "find_files", "is_path"]
 
 Read = tuple[Source | ExtraSource | None, list[Diagnostic]]
+K = TypeVar("K", EditionSource, ExtraSource, OverlaySource)  # a kind of document an option reads
 
 
 class Environment:
@@ -275,16 +276,9 @@ class Environment:
 
     def edition(self, edition: str) -> EditionSource:
         """An edition (built-in id or file path), parsed; CompileError if it has problems."""
-        path = self.edition_path(edition)
-        source, problems = self.read(path)
-        if problems:
-            raise CompileError(self.all_problems(path))
-        if not isinstance(source, EditionSource):
-            assert source is not None
-            raise CompileError(
-                [source.doc.at(("kind",), "kind: --edition expects an edition file (kind: edition)")]
-            )
-        return source
+        return self._read_as(
+            self.edition_path(edition), EditionSource, "--edition expects an edition file (kind: edition)"
+        )
 
     def edition_problems(self, source: EditionSource) -> list[Diagnostic]:
         """The problems of an edition on its own (compiler/checks.py), found once per edition read."""
@@ -395,13 +389,7 @@ class Environment:
         return tuple(inherited)
 
     def _extra_file(self, path: Path) -> ExtraSource:
-        found, problems = self.read(path)
-        if problems:
-            raise CompileError(self.all_problems(path))
-        if not isinstance(found, ExtraSource):
-            assert found is not None
-            raise CompileError([found.doc.at(("kind",), "kind: --extra expects an extra list (kind: extra)")])
-        return found
+        return self._read_as(path, ExtraSource, "--extra expects an extra list (kind: extra)")
 
     def _with_lent_programs(
         self, extra: ExtraSource, below: tuple[str, ...] = ()
@@ -584,15 +572,18 @@ class Environment:
         return {f.id: link(source, f.id) for f in source.edition.formats}
 
     def _overlay(self, path: Path) -> OverlaySource:
-        source, problems = self.read(path)
+        return self._read_as(path, OverlaySource, "--rules expects a local-rule file (kind: overlay)")
+
+    def _read_as(self, path: Path, kind: type[K], expected: str) -> K:
+        """The file read as the kind of document an option expects; CompileError with all its
+        problems, or with what the option expects when it is another kind."""
+        found, problems = self.read(path)
         if problems:
             raise CompileError(self.all_problems(path))
-        if not isinstance(source, OverlaySource):
-            assert source is not None
-            raise CompileError(
-                [source.doc.at(("kind",), "kind: --rules expects a local-rule file (kind: overlay)")]
-            )
-        return source
+        if not isinstance(found, kind):
+            assert found is not None
+            raise CompileError([found.doc.at(("kind",), f"kind: {expected}")])
+        return found
 
     # --- validating -------------------------------------------------------------------------
 

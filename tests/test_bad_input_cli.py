@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 from bad_input_support import EXAMPLE, EXAMPLE_FORMAT, invoke, located, refused
 from blackpoker.cli.play_terminal import number
+from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.compiler.pipeline import compile_ruleset
 from blackpoker.runtime.engine.game import Game
-from editions_support import EDITIONS, formats
+from editions_support import EDITIONS, environment, formats
 
 RULES_COMMANDS = {
     "compile": ["compile", "--rules"],
@@ -95,3 +96,27 @@ def test_wrong_kind_of_path_is_exit_1_not_a_usage_error(
     result = invoke(*args)
     assert result.exit_code == 1, result.output
     assert message in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("option", "expected"),
+    [
+        ("--edition", "--edition expects an edition file (kind: edition)"),
+        ("--rules", "--rules expects a local-rule file (kind: overlay)"),
+        ("--extra", "--extra expects an extra list (kind: extra)"),
+    ],
+)
+def test_a_file_of_another_kind_is_located_at_its_kind(option: str, expected: str) -> None:
+    """Each option that reads a file names the kind it expects, at the file's `kind:`."""
+    wrong = (
+        EXAMPLE if option == "--edition" else environment().builtin_path(EDITIONS[-1])
+    )  # the oldest: no base
+    more = ["--format", EXTRA_FORMAT.id] if option == "--extra" else []
+    result = invoke("compile", *more, option, str(wrong))
+    assert result.exit_code == 1, result.output
+    line = next(
+        n
+        for n, text in enumerate(wrong.read_text(encoding="utf-8").splitlines(), 1)
+        if text.startswith("kind:")
+    )
+    assert f"{wrong.name}:{line}:7: kind: {expected}\n" in result.stderr, result.stderr

@@ -4,12 +4,14 @@ reported by the one handler of the `blackpoker` group (cli/main.py)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from blackpoker.cli.main import main
 from blackpoker.compiler.cache import CACHE_DIR
 from blackpoker.compiler.environment import Environment
+from blackpoker.runtime.play.source import RULES_FILE
 from click.testing import CliRunner, Result
 from editions_support import EDITIONS, environment, formats
 
@@ -40,6 +42,11 @@ COMMANDS: dict[str, tuple[list[str], str | None]] = {
     "play a regulation": (["play", "--regulation", "<regulation>", "--seed", "1"], "q\n"),
     "simulate --compare": (["simulate", "-n", "1", "--compare", str(EXAMPLE), "<format>"], None),
     "simulate a local rule": (["simulate", "-n", "1", "--rules", str(EXAMPLE)], None),
+    # the files the logs name are looked up once per run, not in each game's log
+    "simulate a local rule's logs": (
+        ["simulate", "-n", "5", "--rules", str(EXAMPLE), "--logs", "<logs>"],
+        None,
+    ),
     "regulation check": (["regulation", "check", "<regulation>"], None),
     "scenario run": (["scenario", "run", "<scenario>"], None),
 }
@@ -67,6 +74,7 @@ def _invoke(args: list[str], stdin: str | None, folder: Path = Path()) -> Result
         "<format>": lambda: formats(EDITION)[0],
         "<scenario>": lambda: str(_scenario()),
         "<log>": lambda: str(folder / "game.jsonl"),
+        "<logs>": lambda: str(folder / "logs"),
     }
     return CliRunner().invoke(main, [words[a]() if a in words else a for a in args], input=stdin)
 
@@ -77,6 +85,11 @@ def test_a_command_makes_one_environment(case: str, made: list[Environment], tmp
     result = _invoke(args, stdin, tmp_path)
     assert result.exit_code == 0, result.output
     assert len(made) == 1, f"{case}: {len(made)} environments made"
+    if "<logs>" in args:  # every game's log still names the local-rule file it was played with
+        headers = [
+            json.loads(log.read_text().splitlines()[0]) for log in sorted((tmp_path / "logs").iterdir())
+        ]
+        assert len(headers) == 5 and all(RULES_FILE in header for header in headers), headers
 
 
 def test_a_warm_command_makes_none(made: list[Environment]) -> None:

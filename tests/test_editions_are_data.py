@@ -5,6 +5,7 @@ and played, and a test that named it would have to be edited when the next one c
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.parse import EditionSource
+from blackpoker.runtime.rules.program import ChooseOne, walk_steps
 from conftest import ROOT
 from editions_support import EDITIONS, environment
 
@@ -62,4 +64,50 @@ def test_no_python_file_names_the_newest_editions_or_what_they_brought() -> None
         for word in words
         if word in path.read_text(encoding="utf-8")
     }
+    assert sorted(found) == []
+
+
+def _labels(env: Environment, edition: str) -> set[str]:
+    """The labels of the `choose_one` steps of an edition's actions (every format, its extra list)."""
+    rulesets = [*env.compile_edition(edition).values()]
+    rulesets += [env.compile(edition, EXTRA_FORMAT.id)] if env.builtin_extras(edition) else []
+    return {
+        option.label
+        for ruleset in rulesets
+        for action in ruleset.actions
+        for _, node in walk_steps(action.steps)
+        if isinstance(node, ChooseOne)
+        for option in node.options
+    }
+
+
+def _literals(path: Path) -> set[str]:
+    """The strings a Python file writes, but for the values of enum members (a closed
+    vocabulary's words, which may be a label's word too)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    members = {
+        id(statement.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef) and any(ast.unparse(b).endswith("Enum") for b in node.bases)
+        for statement in node.body
+        if isinstance(statement, ast.Assign)
+    }
+    return {
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in members
+    }
+
+
+def test_no_code_names_a_label() -> None:
+    """What a `choose_one` label does is read from its steps: no code of any edition's engine,
+    agents or compiler compares a label's word (a label is the rule set's word, like an id)."""
+    env = environment()
+    labels = set().union(*(_labels(env, e) for e in EDITIONS))
+    if not labels:
+        pytest.fail("no edition has a choose_one label: nothing is checked")
+    code = [
+        p for p in _python_files() if p.relative_to(ROOT).parts[0] in ("runtime", "compiler", "cli", "site")
+    ]
+    found = {f"{path.relative_to(ROOT)}: {label}" for path in code for label in _literals(path) & labels}
     assert sorted(found) == []

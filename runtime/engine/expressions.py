@@ -12,7 +12,7 @@ from blackpoker.runtime.engine.abilities import on_abilities, size
 from blackpoker.runtime.engine.state import Origin, Request, Resolution, Unit
 from blackpoker.runtime.engine.targets import matches, unit_ok
 from blackpoker.runtime.engine.zones import card, owner, rank, suit
-from blackpoker.runtime.rules.enums import SOURCE, Face
+from blackpoker.runtime.rules.enums import SOURCE, BuiltInName, Face
 from blackpoker.runtime.rules.model import Action
 from blackpoker.runtime.rules.program import (
     COMPARE,
@@ -121,19 +121,19 @@ def things(g: Table, res: Resolution, ref: Cards) -> list[Any]:
             and (least is None or size(g, u) >= least)
         ]
     name = ref.name
-    if name == "key":
+    if name == BuiltInName.KEY:
         return list(res.request.held)
-    if name == "target":
+    if name == BuiltInName.TARGET:
         found = target_object(g, res.request)
         return [] if found is None else [found]
-    if name == "target_key":
+    if name == BuiltInName.TARGET_KEY:
         found = target_object(g, res.request)
         return list(found.key_cards) if isinstance(found, Request) else []
-    if name == "cause":  # the event's cards, or the character they make while it is on the field
+    if name == BuiltInName.CAUSE:  # the event's cards, or the character they make while it is on the field
         cause = res.request.cause
         units = [u for p in state.players for u in p.field if u.cards and u.cards[0] in cause]
         return [*units] if units else list(cause)
-    if name == "attackers":
+    if name == BuiltInName.ATTACKERS:
         return [u for u in (state.unit(uid) for uid in state.attackers) if u is not None]
     if name == SOURCE:  # the causing character, while it stays on the field
         source = res.request.source
@@ -189,7 +189,7 @@ def _same(g: Table, res: Resolution, name: Name, cid: int, feature: Callable[[in
 
 def _named_cards(g: Table, res: Resolution, name: Name) -> list[int]:
     """The cards a name gives: the key cards as requested, even once put elsewhere."""
-    return list(res.request.key_cards) if name.name == "key" else cards_of(things(g, res, name))
+    return list(res.request.key_cards) if name.name == BuiltInName.KEY else cards_of(things(g, res, name))
 
 
 def cards_of(items: list[Any]) -> list[int]:
@@ -207,7 +207,8 @@ def number(g: Table, res: Resolution, expr: Number) -> int:
         return expr
     if isinstance(expr, Sum):
         # key cards count as requested, even once the effect has put them elsewhere
-        cards = res.request.key_cards if expr.of.name == "key" else cards_of(things(g, res, expr.of))
+        of = expr.of
+        cards = res.request.key_cards if of.name == BuiltInName.KEY else cards_of(things(g, res, of))
         only = expr.suit
         return sum(rank(c) for c in cards if only is None or suit(c) is only)
     if isinstance(expr, Count):
@@ -316,7 +317,7 @@ def reads_key(action: Action) -> bool:
     """Whether the action's `requires` reads its key cards, so it holds per key-card way
     (クローズ: an opponent's face-up trump of the key's suit)."""
     return action.requires is not None and any(
-        isinstance(node, Name) and node.name == "key" for _, node in walk(action.requires.cond)
+        isinstance(node, Name) and node.name == BuiltInName.KEY for _, node in walk(action.requires.cond)
     )
 
 

@@ -39,7 +39,7 @@ from blackpoker.runtime.engine.targets import resolve_name, retarget_candidates,
 from blackpoker.runtime.engine.triggers import happened, requested
 from blackpoker.runtime.engine.zones import owner, rank, virtual_card
 from blackpoker.runtime.rules import program
-from blackpoker.runtime.rules.enums import Answer, Face
+from blackpoker.runtime.rules.enums import Answer, BuiltInName, Face
 from blackpoker.runtime.rules.model import Speed
 from blackpoker.runtime.rules.program import Event, PlayerRef, State, Step, Steps
 
@@ -412,7 +412,7 @@ def _given_target(g: Table, res: Resolution, step: program.Request) -> StateTarg
     """The target a request step names: the resolving request's own, or a named character."""
     if step.target is None:
         return None
-    if step.target.name == "target":
+    if step.target.name == BuiltInName.TARGET:
         return res.request.target
     units = _units(things(g, res, step.target))
     return UnitRef(units[0].uid) if units else None

@@ -62,6 +62,7 @@ def run(client: Client, plan: Plan, rules: RuleSet | None = None) -> Iterator[li
 
     # One context per worker, sent once: its caches stay warm across the worker's chunks.
     context = rules_of(plan.source.compile() if rules is None else rules)
+    plan = plan.looked_up()
     (shared,) = client.scatter([context], broadcast=True)
     parts = chunks(plan.games, sum(client.nthreads().values()))
     futures = [client.submit(play_games, shared, plan, start, stop, pure=False) for start, stop in parts]

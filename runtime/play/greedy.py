@@ -31,6 +31,7 @@ from blackpoker.runtime.rules.program import (
     Become,
     Cards,
     Choose,
+    ChooseOne,
     Condition,
     Damage,
     DeclareAttackers,
@@ -122,6 +123,7 @@ class GreedyAgent:
         self.rng = random.Random(seed)  # breaks ties
         self.name = f"greedy:{seed}"
         self._programs: dict[str, Program] = {}
+        self._labels: dict[tuple[str, str], State | None] = {}  # (action, label) → _label_state
         self._unknown: dict[int, bool] = {}  # id of a value node of the rule set → _bound_as_it_runs
         # the view being decided, and each option's request in the game arranged from it
         self._view: View | None = None
@@ -285,7 +287,7 @@ class GreedyAgent:
             units = self._units(view, option, step.cards, loops)
             return sum(self._moved(view, me, u, step.to) for u in units)
         if isinstance(step, ModifySize):
-            if isinstance(step.of, Name) and step.of.name == "target":
+            if isinstance(step.of, Name) and step.of.name == BuiltInName.TARGET:
                 return self._resize(view, option, step.by)
             units = self._units(view, option, step.of, loops)
             if not units:  # the amount is read only for a character it changes
@@ -319,7 +321,7 @@ class GreedyAgent:
         driven = DRIVE if step.state is State.DRIVEN else 0.0
         if kind is not None and kind.combat is Combat.BULWARK:
             return BULWARK - driven
-        body = keys if isinstance(step.cards, Name) and step.cards.name == "key" else ()
+        body = keys if isinstance(step.cards, Name) and step.cards.name == BuiltInName.KEY else ()
         waiver = WAIVED * sum(
             1 for a in self.rules.actions if kind is not None and kind.waives(a) and a.cost.units
         )
@@ -356,7 +358,7 @@ class GreedyAgent:
                 for u in p.field
                 if ref.type is None or self.rules.character(u.kind).type == ref.type
             ]
-        if ref.name in ("target", SOURCE):
+        if ref.name in (BuiltInName.TARGET, SOURCE):
             unit = _named_unit(view, option, ref.name)
             return [] if unit is None else [unit]
         over = loops.over.get(ref.name)
@@ -465,10 +467,21 @@ class GreedyAgent:
             return -_card_worth(choice.a)
         if word == Answer.YES:
             return 0.5 if life > 10 else -0.5
-        if word in ("drive", "charge") and view.resolving:
+        state = self._label_state(view.resolving[-1].action, word) if view.resolving else None
+        if state is not None:  # charge one's own target, drive an opposing one
             mine = _on_side(view.resolving[-1].target, view.me)
-            return 0.5 if (word == "charge") == mine else -0.5
+            return 0.5 if (state is State.CHARGED) == mine else -0.5
         return 0.0
+
+    def _label_state(self, action_id: str, label: str) -> State | None:
+        """The state a `choose_one` label of the action sets the request's target to, when that
+        is all the label does: what the label means is read from the rule set, not its word."""
+        key = (action_id, label)
+        if key not in self._labels:
+            nodes = (n for _, n in walk_steps(self.rules.action(action_id).steps) if isinstance(n, ChooseOne))
+            found = {_sets_target(o.steps) for n in nodes for o in n.options if o.label == label}
+            self._labels[key] = found.pop() if len(found) == 1 else None
+        return self._labels[key]
 
     def _block(self, view: View, attacker_card: int, blocker_card: int, life: int) -> float:
         attacker, blocker = _holding(view, attacker_card), _holding(view, blocker_card)
@@ -513,7 +526,7 @@ def _enclosing(nodes: dict[PathKey, Node], path: PathKey) -> Iterator[tuple[Node
 def _keeps_key(step: Step) -> bool:
     """The step keeps the key cards: on the field (a character of them) or back in the hand."""
     cards = step.cards if isinstance(step, PutCharacter | Mount | Move) else None
-    on_key = isinstance(cards, Name) and cards.name == "key"
+    on_key = isinstance(cards, Name) and cards.name == BuiltInName.KEY
     return on_key and (not isinstance(step, Move) or step.to == Destination.HAND)
 
 
@@ -549,7 +562,7 @@ def _on_side(target: refs.ViewTarget | None, seat: int) -> bool:
 
 def _named_unit(view: View, option: RequestOption, name: str) -> CharacterView | None:
     """The character `target` or `source` names, as the view shows it (else None)."""
-    if name == "target":
+    if name == BuiltInName.TARGET:
         return _target_unit(view, option)
     if name != SOURCE or option.source is None:
         return None
@@ -559,3 +572,11 @@ def _named_unit(view: View, option: RequestOption, name: str) -> CharacterView |
 def _controller(unit: CharacterView, view: View) -> int:
     """The player whose field shows the character."""
     return next(i for i, p in enumerate(view.players) if unit in p.field)
+
+
+def _sets_target(steps: Sequence[Step]) -> State | None:
+    """The state a program sets the request's target to, when that is all it does."""
+    only = steps[0] if len(steps) == 1 else None
+    if isinstance(only, SetState) and isinstance(only.of, Name) and only.of.name == BuiltInName.TARGET:
+        return only.state
+    return None

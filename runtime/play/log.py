@@ -37,7 +37,7 @@ from blackpoker.runtime.play.source import (
     EXTRA_FILE,
     RULES_EXTRA_FILE,
     RULES_FILE,
-    RulesSource,
+    Named,
     ServedFiles,
     file_record,
     sha256,
@@ -88,17 +88,15 @@ END_FIELDS: dict[str, type | tuple[type, ...]] = {
 def log_lines(
     game: Game,
     agents: Sequence[str],
-    source: RulesSource | None = None,
+    named: Named | None = None,
     folder: Path = Path(),
     dealt: Dealt | None = None,
-    env: Environment | None = None,
 ) -> list[dict[str, Any]]:
-    """The whole log of a game played with `events=[]` (finished or not). With `source`, the
-    header names the edition file and local-rule file played, by path from `folder` (the
-    log's) and hash, so that a replay finds them again; with `dealt`, the regulation, the
-    match's seed, the decks played and the deck files, alike; the extra format's list by its
-    built-in id or as a file. The source's files are looked up in `env` (a command's; None: a
-    new one when needed)."""
+    """The whole log of a game played with `events=[]` (finished or not). With `named` (a
+    rules source's `named()`), the header names the edition file and local-rule file played, by
+    path from `folder` (the log's) and hash, so that a replay finds them again, and the extra
+    format's list by its built-in id or as a file; with `dealt`, the regulation, the match's
+    seed, the decks played and the deck files, alike."""
     assert game.events is not None and game.seed is not None, "a log needs Game.new(..., events=[])"
     header: dict[str, Any] = {
         "log": LOG_KIND,
@@ -109,11 +107,10 @@ def log_lines(
         "seed": game.seed,
         "agents": list(agents),
     }
-    for key, file in (source.files(env) if source is not None else {}).items():
+    for key, file in (named.files if named is not None else {}).items():
         header[key] = file_record(file, folder)
-    listed = source.builtin_extra(env) if source is not None else None
-    if listed is not None:
-        header[EXTRA] = listed
+    if named is not None and named.extra is not None:
+        header[EXTRA] = named.extra
     if dealt is not None:
         header[REGULATION] = dealt.record(folder)
     result = None if game.result is None else result_name(game.result)
@@ -122,15 +119,10 @@ def log_lines(
 
 
 def log_text(
-    path: Path,
-    game: Game,
-    agents: Sequence[str],
-    source: RulesSource | None = None,
-    dealt: Dealt | None = None,
-    env: Environment | None = None,
+    path: Path, game: Game, agents: Sequence[str], named: Named | None = None, dealt: Dealt | None = None
 ) -> str:
     """The command log of `game` as file `path` holds it (it names the rule files from its folder)."""
-    lines = log_lines(game, agents, source, path.parent, dealt, env)
+    lines = log_lines(game, agents, named, path.parent, dealt)
     return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 
 

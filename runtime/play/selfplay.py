@@ -23,7 +23,7 @@ from blackpoker.runtime.engine.rules import Rules, rules_of
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.agents import Agent, Forfeit, decide
 from blackpoker.runtime.play.roster import Seat, make_agent
-from blackpoker.runtime.play.source import RulesSource
+from blackpoker.runtime.play.source import Named
 from blackpoker.runtime.rules.model import RuleSet, Visibility
 
 if TYPE_CHECKING:
@@ -167,16 +167,17 @@ def play_game(
     check: Checks = Checks.END,
     cap: int = DECISION_CAP,
     log: Path | None = None,
-    source: RulesSource | None = None,
+    named: Named | None = None,
     dealt: Dealt | None = None,
     seats: tuple[Seat, Seat] | None = None,
 ) -> GameRecord:
     """Play game `index` of a run seeded `seed`; with `log`, write its command log there.
-    `source` names the files the rules came from in the log's header, `dealt` the regulation's
-    start. A run passes one `Rules` context to all its games, so they share its caches. A broken
-    invariant (after any decision with `Checks.EVERY`, at the end with `Checks.END`) is a crash.
-    An agent that forfeits (agents.Forfeit) loses the game; `seats` carries what the agents'
-    names do not (roster.Seat). An agent that holds a program is ended with the game."""
+    `named` is what the log's header names of the rules' source (RulesSource.named, looked up
+    once per run), `dealt` the regulation's start. A run passes one `Rules` context to all its
+    games, so they share its caches. A broken invariant (after any decision with `Checks.EVERY`,
+    at the end with `Checks.END`) is a crash. An agent that forfeits (agents.Forfeit) loses the
+    game; `seats` carries what the agents' names do not (roster.Seat). An agent that holds a
+    program is ended with the game."""
     number = game_seed(seed, index)
     context = rules_of(rules)
     seated = seated_agents(agents, context.ruleset, number, seats)
@@ -212,7 +213,7 @@ def play_game(
         from blackpoker.runtime.play.log import log_text
 
         # into a --logs folder checked new or empty before the run (compiler/outputs.py)
-        write_whole(log, log_text(log, game, [a.name for a in seated], source, dealt))
+        write_whole(log, log_text(log, game, [a.name for a in seated], named, dealt))
     return GameRecord(
         index,
         number,
@@ -244,7 +245,7 @@ def play_match(
     cap: int = DECISION_CAP,
     logs: Path | None = None,
     width: int = 4,
-    source: RulesSource | None = None,
+    named: Named | None = None,
     seats: tuple[Seat, Seat] | None = None,
 ) -> list[GameRecord]:
     """Match `index` of a run seeded `seed`, or its first `games` games: the decks are dealt
@@ -263,7 +264,7 @@ def play_match(
         log = None if logs is None else logs / f"{name}.jsonl"
         dealt = Dealt(setup, number, decks)
         record = play_game(
-            rules, agents, number, k, check=check, cap=cap, log=log, source=source, dealt=dealt, seats=seats
+            rules, agents, number, k, check=check, cap=cap, log=log, named=named, dealt=dealt, seats=seats
         )
         records.append(dataclasses.replace(record, match=index, decks=decks))
         match.record(decks, record.result)

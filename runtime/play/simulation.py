@@ -10,7 +10,7 @@ from __future__ import annotations
 import signal
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,10 +25,11 @@ from blackpoker.runtime.play.selfplay import (
     play_game,
     play_match,
 )
-from blackpoker.runtime.play.source import RulesSource
+from blackpoker.runtime.play.source import Named, RulesSource
 from blackpoker.runtime.rules.model import RuleSet
 
 if TYPE_CHECKING:
+    from blackpoker.compiler.environment import Environment
     from blackpoker.runtime.play.regulation import Setup
 
 # RulesSource is part of this module's interface: a Plan is made from one.
@@ -51,6 +52,16 @@ class Plan:
     setup: Setup | None = None  # a regulation's decks and start (runtime/play/regulation.py)
     match: bool = False  # with a setup: each of the `games` is a whole match
     seats: tuple[Seat, Seat] | None = None  # what the agents' names do not carry (fitted weights)
+    named: Named | None = None  # what the logs' headers name of `source`: looked up once per run
+
+    def looked_up(self, env: Environment | None = None) -> Plan:
+        """The plan with what its logs name looked up (in `env`, or in a new environment):
+        once per run, not in every game, and its workers get it pickled with the plan."""
+        return (
+            self
+            if self.logs is None or self.named is not None
+            else replace(self, named=self.source.named(env))
+        )
 
 
 def play_games(rules: RuleSet | Rules, plan: Plan, start: int, stop: int) -> list[GameRecord]:
@@ -74,7 +85,7 @@ def play_games(rules: RuleSet | Rules, plan: Plan, start: int, stop: int) -> lis
                 cap=plan.cap,
                 logs=plan.logs,
                 width=width,
-                source=plan.source,
+                named=plan.named,
                 seats=plan.seats,
             )
         ]
@@ -87,7 +98,7 @@ def play_games(rules: RuleSet | Rules, plan: Plan, start: int, stop: int) -> lis
             check=plan.check,
             cap=plan.cap,
             log=None if plan.logs is None else plan.logs / f"game-{i:0{width}d}.jsonl",
-            source=plan.source,
+            named=plan.named,
             seats=plan.seats,
         )
         for i in frozen_between(range(start, stop))
@@ -102,12 +113,14 @@ def chunks(games: int, jobs: int) -> list[tuple[int, int]]:
 def run(plan: Plan, jobs: int = 1, rules: RuleSet | None = None) -> Iterator[list[GameRecord]]:
     """The run's records in chunks, as they finish (sort by `index` for game order).
 
-    The rule set is compiled here once, unless the caller already has it. With several jobs,
+    The rule set is compiled here once, unless the caller already has it, and so are the files
+    the logs name looked up (`plan.named`). With several jobs,
     `spawn`ed worker processes get it pickled once, when they start, and keep it for every
     chunk they play; nothing of the parent (a progress bar's thread) is forked. Leaving the
     iteration early (Ctrl-C) ends them at once.
     """
     rules = plan.source.compile() if rules is None else rules
+    plan = plan.looked_up()
     parts = chunks(plan.games, jobs)
     if jobs <= 1:
         shared = Rules(rules)

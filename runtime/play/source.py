@@ -60,6 +60,21 @@ class RulesSource:
         newest = (env or _environment()).builtin_extras(self.edition)
         return newest[0].stem if newest else None
 
+    def named(self, env: Environment | None = None) -> Named:
+        """What a log's header names of this source, looked up once (in `env`, or in one new
+        environment) for all the logs of a run."""
+        env = env or _environment()
+        return Named(self.files(env), self.builtin_extra(env))
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """The files a log's header names, by header key, and the built-in extra list it plays:
+    plain paths and ids, so a run's worker processes get them pickled with their plan."""
+
+    files: Mapping[str, Path]
+    extra: str | None
+
 
 def offered_formats(env: Environment, edition: str) -> tuple[Format, ...]:
     """The formats a game of the edition may be played in (`play --format`, the browser's

@@ -54,7 +54,7 @@ def seat_log(game: Game, source: RulesSource, agents: list[str], seed_known: boo
     # the log's writer reads the compiler's documents, which the static page does not ship
     from blackpoker.runtime.play.log import log_text
 
-    return log_text(Path.cwd() / LOG_NAME, game, agents, source)
+    return log_text(Path.cwd() / LOG_NAME, game, agents, source.named())
 
 
 def log_refusal(game: Game, seed_known: bool) -> str:

@@ -24,8 +24,7 @@ from blackpoker.runtime.play.labels import browser_script
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.serve.cards import Json
 from blackpoker.runtime.serve.offline import LOBBY, RULES
-from jinja2 import Environment as Pages
-from jinja2 import PackageLoader, StrictUndefined, select_autoescape
+from blackpoker.runtime.serve.page import app_pages
 
 FOLDER = Path("play")  # in the site
 PYODIDE_VERSION = "0.28.3"  # the one pyodide/package.json pins, and the page was tested with
@@ -143,12 +142,7 @@ def play_page(env: Environment, offered: dict[str, list[str]], pyodide: Path | N
 
 
 def _page() -> str:
-    pages = Pages(
-        loader=PackageLoader("blackpoker.runtime.serve", "app"),
-        autoescape=select_autoescape(["html"]),
-        undefined=StrictUndefined,
-    )
-    return pages.get_template("app.html").render(kind="lobby", key="", offline=True)
+    return app_pages().get_template("app.html").render(kind="lobby", key="", offline=True)
 
 
 def _bundle(lobby: str, rulesets: dict[str, bytes]) -> bytes:

@@ -43,10 +43,9 @@ from blackpoker.runtime.scenario.load import load
 from blackpoker.runtime.serve.cards import Json
 from blackpoker.runtime.serve.limits import Connections, Deadline, Limits, served_agent
 from blackpoker.runtime.serve.lobby import DECK_NAMES, Choice, choice, editions_json, house_rules_json
+from blackpoker.runtime.serve.page import app_pages
 from blackpoker.runtime.serve.replays import UPLOAD_NAME, WHO, Replay
 from blackpoker.runtime.serve.session import Refusal, Session, Steps, read_command
-from jinja2 import Environment as Pages
-from jinja2 import PackageLoader, StrictUndefined, select_autoescape
 
 MAX_BODY = 8 * 1024 * 1024  # a command log of a whole game is a few hundred KiB
 MAX_SESSIONS = 64  # games and replays kept; the oldest is dropped first
@@ -534,11 +533,7 @@ class Server(ThreadingHTTPServer):
     def __init__(self, address: tuple[str, int], app: App) -> None:
         super().__init__(address, Handler)
         self.app = app
-        self.pages = Pages(  # the app's one page, in its kinds (lobby, play, replay)
-            loader=PackageLoader("blackpoker.runtime.serve", "app"),
-            autoescape=select_autoescape(["html"]),
-            undefined=StrictUndefined,
-        )
+        self.pages = app_pages()
         self.limits = app.limits
         self.connections = Connections(app.limits)
 

@@ -27,7 +27,7 @@
 
   const ready = start();
   ready.catch((error) => {
-    if (status) status.textContent = `エンジンを読み込めませんでした: ${error.message}`;
+    if (status) status.textContent = say("app", "engine failed", { error: error.message });
   });
 
   window.backend = {

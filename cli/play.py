@@ -36,7 +36,7 @@ from blackpoker.runtime.engine.view import View, hidden_from, masked, view
 from blackpoker.runtime.play.agents import Agent, decide
 from blackpoker.runtime.play.chronicle import Chronicle
 from blackpoker.runtime.play.labels import labels
-from blackpoker.runtime.play.log import log_text
+from blackpoker.runtime.play.log_writer import log_text
 from blackpoker.runtime.play.regulation import Dealt, Match, Setup
 from blackpoker.runtime.play.roster import AGENT_CHOICES, PERSON, agent_name, make_agent
 from blackpoker.runtime.play.selfplay import game_seed

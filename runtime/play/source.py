@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from blackpoker.compiler.paths import is_path
-from blackpoker.runtime.rules.model import Format, RuleSet
+from blackpoker.runtime.rules.model import EXTRA_FORMAT_ID, Format, RuleSet
 
 if TYPE_CHECKING:
     from blackpoker.compiler.environment import Environment
@@ -51,9 +51,7 @@ class RulesSource:
     def builtin_extra(self, env: Environment | None = None) -> str | None:
         """The id of the built-in extra list the extra format plays (the one named, or the
         edition's newest, which a later release may change); None for a file or another format."""
-        from blackpoker.compiler.documents.extra import EXTRA_FORMAT
-
-        if self.format != EXTRA_FORMAT.id or self.rules is not None:
+        if self.format != EXTRA_FORMAT_ID or self.rules is not None:
             return None
         if self.extra is not None:
             return None if is_path(self.extra) else self.extra

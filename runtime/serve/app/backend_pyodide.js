@@ -32,6 +32,7 @@
 
   window.backend = {
     ready,
+    replays: false, // no replay viewer here: a game's log is saved, and `blackpoker replay` or serve's viewer opens it
 
     async request(path, options) {
       const table = await ready;
@@ -45,14 +46,20 @@
       return data;
     },
 
-    // A seat's page is the same document: the lobby gives way to the table.
+    // A seat's page is the same document: the lobby gives way to the table; a rematch's
+    // table takes the place of the finished one's.
     open(path) {
       const body = document.body;
+      const playing = body.dataset.kind === "play";
       body.dataset.kind = "play";
       body.dataset.key = path.slice(path.lastIndexOf("/") + 1);
       document.querySelector("main.lobby").hidden = true;
       document.querySelector("main.table").hidden = false;
-      startPage();
+      if (!playing) startPage();
+      else {
+        key = body.dataset.key;
+        refresh();
+      }
     },
   };
 })();

@@ -107,7 +107,7 @@ async function watchReplay() {
 
 async function rematch() {
   const made = await post(`/api/seat/${key}/rematch`, {});
-  window.location.assign(window.hotseat ? await window.hotseat.rematch(made.page) : made.page);
+  window.backend.open(window.hotseat ? await window.hotseat.rematch(made.page) : made.page);
 }
 
 function button(text, className, action) {
@@ -123,7 +123,8 @@ function showEnding() {
   const tools = el("p", "ending-tools");
   tools.append(button(say("app", state.rematch ? "rematch started" : "rematch"), "rematch", rematch));
   if (state.can_save_log) {
-    tools.append(button(say("app", "save log"), "save-log", saveLog), button(say("app", "watch log"), "watch-log", watchReplay));
+    tools.append(button(say("app", "save log"), "save-log", saveLog));
+    if (window.backend.replays) tools.append(button(say("app", "watch log"), "watch-log", watchReplay));
   } else {
     tools.append(el("span", "note", say("app", "no log")));
   }

@@ -66,9 +66,11 @@ def extra(page: Any, server: Running, scratch: Path) -> None:
     page.fill("input[name=seed]", str(SEED))
     page.click("#new-game button[type=submit]")
     page.wait_for_selector(".card-table")
-    while page.locator(".card-table").count():  # the trumps placed, the first offered each time
+    placed = 0
+    while page.locator(".card-table").count():  # the trumps placed: two cards apart in the table
         with page.expect_response(lambda r: "/choose" in r.url):
-            page.locator(".card-table .card.pick").first.click()
+            page.locator(".card-table .card.pick").nth(10 + 17 * placed).click()
+        placed += 1
         page.wait_for_selector(".entry, .result", state="attached")
     page.wait_for_selector(".player:not(.mine) .trumps .card.back")
     page.wait_for_selector("#playback", state="detached")

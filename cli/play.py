@@ -36,7 +36,7 @@ from blackpoker.runtime.engine.view import View, hidden_from, masked, view
 from blackpoker.runtime.play.agents import Agent, decide
 from blackpoker.runtime.play.chronicle import Chronicle
 from blackpoker.runtime.play.labels import labels
-from blackpoker.runtime.play.log import log_text
+from blackpoker.runtime.play.log_writer import log_text
 from blackpoker.runtime.play.regulation import Dealt, Match, Setup
 from blackpoker.runtime.play.roster import AGENT_CHOICES, PERSON, agent_name, make_agent
 from blackpoker.runtime.play.selfplay import game_seed
@@ -133,11 +133,13 @@ def play(
     check(plan, "no game played")
     seed = random.randrange(1_000_000) if seed is None else seed
     console = Console(highlight=False, markup=False, soft_wrap=True)
+    words = labels()
+    format_name = setup.label if setup else rules.format.name
+    agent = words.agent(opponent)
     console.print(
-        f"BlackPoker {edition} {setup.label if setup else rules.format.name} · シード{seed} · "
-        f"あなたは{seat}、相手は{labels().agent(opponent)}エージェント"
+        words.say("terminal", "title", edition=edition, format=format_name, seed=seed, seat=seat, agent=agent)
     )
-    console.print("番号で選ぶ（0で戻る）、? 番号で説明、help で使い方、q で終了。")
+    console.print(words.say("terminal", "keys"))
     sitting = Sitting(console, rules, SEATS.index(seat), opponent, source, plan)
     if setup is None:
         sitting.game(seed, None, log)
@@ -150,7 +152,7 @@ def play(
 def _outcome(result: Result, me: int) -> str:
     """A game's or a match's end as the person at seat `me` reads it."""
     winner = result.winner
-    return "引き分け" if winner is None else "あなたの勝ち" if winner == me else "あなたの負け"
+    return labels().say("results", "draw" if winner is None else "won" if winner == me else "lost")
 
 
 def _match_logs(log: Path, games: int) -> list[Path | None]:
@@ -193,15 +195,21 @@ class Sitting:
                     seen |= view(game, me).visible_cards()
                 chronicle.decided(game, mover, shown, seen)
         except Quit:
-            console.print("終了しました")
+            console.print(labels().say("terminal", "quit"))
         if log is not None:
             text = log_text(log, game, [a.name for a in agents], self.source.named(environment()), dealt)
             write(self.plan, log, "--log", text)
         if game.result is not None:
             outcome = _outcome(game.result, me)
-            for line in [*table.board(view(game, me)), "最近の出来事:", *chronicle.since_mark()[-8:]]:
+            for line in [
+                *table.board(view(game, me)),
+                labels().say("table", "news"),
+                *chronicle.since_mark()[-8:],
+            ]:
                 console.print(line)
-            console.print(f"ゲーム終了（{game.decisions}回の決定）: {outcome}", style="bold")
+            console.print(
+                labels().say("terminal", "game ended", count=game.decisions, outcome=outcome), style="bold"
+            )
         return game.result
 
     def match(self, setup: Setup, seed: int, logs: Sequence[Path | None]) -> None:
@@ -216,31 +224,43 @@ class Sitting:
             if len(usable) > 1:
                 mine = self._pick(setup, match, usable)
                 if mine is None:
-                    console.print("終了しました")
+                    console.print(labels().say("terminal", "quit"))
                     return
                 picks[me] = mine
             chosen = (picks[0], picks[1])
             k = len(match.games)
-            console.print(f"第{k + 1}ゲーム: あなたのデッキは {setup.names[me][chosen[me]]}", style="bold")
+            console.print(
+                labels().say("terminal", "match game", number=k + 1, deck=setup.names[me][chosen[me]]),
+                style="bold",
+            )
             result = self.game(game_seed(seed, k), Dealt(setup, seed, chosen), logs[k])
             if result is None:
                 return
             match.record(chosen, result)
             played = " ".join(str(c) for c in match.decks[me][chosen[me]])
-            console.print(f"今のゲームのデッキ（{setup.names[me][chosen[me]]}）: {played}")
-            console.print(f"マッチ: あなた{match.wins[me]}勝、相手{match.wins[1 - me]}勝")
-        outcome = "引き分け" if match.result is None else _outcome(match.result, me)
-        console.print(f"マッチ終了（{len(match.games)}ゲーム）: {outcome}", style="bold")
+            words = labels()
+            console.print(
+                words.say("terminal", "deck played", deck=setup.names[me][chosen[me]], played=played)
+            )
+            console.print(
+                words.say("terminal", "match score", mine=match.wins[me], theirs=match.wins[1 - me])
+            )
+        outcome = labels().say("results", "draw") if match.result is None else _outcome(match.result, me)
+        console.print(
+            labels().say("terminal", "match ended", count=len(match.games), outcome=outcome), style="bold"
+        )
 
     def _pick(self, setup: Setup, match: Match, usable: Sequence[int]) -> int | None:
         """The deck the person plays next: shown by name and size only (the decks are hidden)."""
-        self.console.print("デッキを選んでください（中身は非公開。勝ったデッキは使えません）:")
+        words = labels()
+        self.console.print(words.say("terminal", "choose deck"))
         for n, d in enumerate(usable, 1):
-            self.console.print(f"{n}) {setup.names[self.me][d]}（{len(match.decks[self.me][d])}枚）")
+            deck, count = setup.names[self.me][d], len(match.decks[self.me][d])
+            self.console.print(words.say("terminal", "deck entry", number=n, deck=deck, count=count))
         while True:
             text = read_line(self.console)
             if text is None:
                 return None
             if text.isdigit() and 1 <= int(text) <= len(usable):
                 return usable[int(text) - 1]
-            self.console.print(f"1〜{len(usable)} の番号で選んでください")
+            self.console.print(words.say("terminal", "deck range", last=len(usable)))

@@ -39,19 +39,6 @@ from rich.console import Console
 
 ROWS = 24  # the board, the menu and the input line fit a terminal this tall
 BACK = ("0", "b")
-HELP = """\
-使い方:
-  番号        いま表示されている選択肢を選ぶ（アクション → キーカード → 支払い → 対象 の順）
-  0 または b  ひとつ前の段階に戻る
-  ? 番号      その選択肢の説明（アクションなら効果の文）。? だけなら、いま何を決めるか
-  コマンド    記法でそのまま書く: pass / {example}
-              正しくないコマンドは、破っているルールの名前とともに断られる
-  help        この説明 / q  終了（選択肢が1つだけの決定は自動で選ばれる）
-記法: ★ キーカード（手札から出すカード） $ 支払い（D 捨てる・B 防壁をドライブ・S 生け贄・L 1ダメージ）
-      → 対象: p2:♣9 そのカードを持つキャラクター / p2 プレイヤー / stage:2 ステージの下から2番目
-      face-down#N 裏向きのキャラクター / resolving:1 解決中のアクション
-盤面: チャージ / ドライブ 状態、準備 このターンに場に出た（アタックできない）、サイズ 5(+2) は修正込み、
-      チャンス はいまアクションを起こせるプレイヤー"""
 
 
 def number(text: str, shown: Sequence[int]) -> int | str:
@@ -63,12 +50,13 @@ def number(text: str, shown: Sequence[int]) -> int | str:
         or len(digits) > len(str(max(shown)))
         or int(digits or "0") not in shown
     ):
+        words = labels()
         listed = (
-            f"1から{max(shown)}まで"
+            words.say("terminal", "number range", last=max(shown))
             if list(shown) == list(range(1, len(shown) + 1))
-            else "、".join(map(str, shown))
+            else words.say("refusals", "list").join(map(str, shown))
         )
-        return f"番号は{listed}、0で戻る、helpで説明"
+        return words.say("terminal", "number hint", listed=listed)
     return int(digits)
 
 
@@ -126,14 +114,21 @@ class Table:
     # -- the board ---------------------------------------------------------------------------
 
     def board(self, seen: View) -> list[str]:
-        chance = player_name(seen.chance) if seen.chance is not None else "なし"
-        lines = [
-            f"━━ ターン{seen.turn} · {player_name(seen.turn_player)}のターン · チャンス: {chance}"
-            f" · あなたは{player_name(seen.me)} ━━"
-        ]
+        words = labels()
+        chance = player_name(seen.chance) if seen.chance is not None else words.say("board", "none")
+        line = (
+            words.say("table", "turn", turn=seen.turn),
+            words.say("table", "whose turn", player=player_name(seen.turn_player)),
+            words.say("table", "chance", chance=chance),
+            words.say("table", "you are", seat=player_name(seen.me)),
+        )
+        lines = [f"━━ {' · '.join(line)} ━━"]
         for index in (1 - seen.me, seen.me):
             lines += self._player(seen, index)
-        for title, requests in (("ステージ", seen.stage), ("解決中", seen.resolving)):
+        for title, requests in (
+            (words.say("table", "stage"), seen.stage),
+            (words.say("table", "resolving"), seen.resolving),
+        ):
             if requests:
                 shown = [self._request(n, r) for n, r in enumerate(requests, 1)]
                 lines += _wrap(shown, self.width, f"{title}:", "  ")
@@ -142,17 +137,24 @@ class Table:
     def _player(self, seen: View, index: int) -> list[str]:
         p: PlayerView = seen.players[index]
         mine = index == seen.me
-        hand = (" ".join(label(c) for c in p.hand) or "なし") if p.hand is not None else f"{p.hand_count}枚"
-        grave = " ".join(label(c) for c in p.graveyard[-8:]) or "なし"
+        words = labels()
+        none = words.say("board", "none")
+        shown = words.say("table", "count", count=p.hand_count)
+        hand = (" ".join(label(c) for c in p.hand) or none) if p.hand is not None else shown
+        grave = " ".join(label(c) for c in p.graveyard[-8:]) or none
         if mine and len(p.graveyard) > 8:
-            grave = f"({len(p.graveyard)}枚) … {grave}"
-        head = f"{player_name(index)}（{'あなた' if mine else '相手'}） ライフ{p.life}枚 · 手札 {hand}"
-        lines = [head, f"  墓地{'' if mine else 'の一番上'}: {grave}"]
+            grave = words.say("terminal", "graveyard more", count=len(p.graveyard), cards=grave)
+        who = words.say("table", "you" if mine else "opponent")
+        life = words.say("table", "life count", count=p.life)
+        head = f"{player_name(index)}（{who}） {life} · {words.say('table', 'hand')} {hand}"
+        pile = words.say("table", "graveyard" if mine else "graveyard top")
+        lines = [head, f"  {pile}: {grave}"]
         for zone in p.zones:
-            lines.append(f"  {zone.name}: {_zone_text(zone) or 'なし'}")
+            lines.append(f"  {zone.name}: {_zone_text(zone) or none}")
         units = self.game.state.players[index].field  # the view keeps the field's order
         characters = [self._character(u, units[n].entered, units[n].size_mod) for n, u in enumerate(p.field)]
-        return lines + (_wrap(characters, self.width, "  場:", "    ") if characters else ["  場: なし"])
+        field = f"  {words.say('table', 'field')}:"
+        return lines + (_wrap(characters, self.width, field, "    ") if characters else [f"{field} {none}"])
 
     def _character(self, unit: CharacterView, entered: int, size_mod: int) -> str:
         words = labels()
@@ -174,8 +176,14 @@ class Table:
 
     def _request(self, position: int, r: RequestView) -> str:
         keys = " ★" + "".join(label(c) for c in r.key_cards) if r.key_cards else ""
-        target = f" → {labels().target(reference_text(r.target))}" if r.target is not None else ""
-        who = f"（{player_name(r.player)}）" if self.game.rules.action(r.action).direct else "（効果）"
+        words = labels()
+        target = f" → {words.target(reference_text(r.target))}" if r.target is not None else ""
+        direct = self.game.rules.action(r.action).direct
+        who = (
+            words.say("table", "by player", player=player_name(r.player))
+            if direct
+            else words.say("table", "by effect")
+        )
         return f"{position}. {r.name}{keys}{target}{who}"
 
     # -- choosing ----------------------------------------------------------------------------
@@ -220,25 +228,25 @@ class Table:
         if text in ("help", "h"):
             # an example of the notation from the options at hand: the rule set's own names
             shown = max(options, key=lambda o: sum(map(bool, parts(o))))
-            return HELP.format(example=shown)
+            return labels().say("terminal", "help", example=shown)
         if text.startswith(("?", "？")):
             return self._explain(text[1:].strip(), seen, menu, numbered)
         if text in BACK:
             # nothing the person chose yet (steps taken for them come back alike)
-            return back(menu) or "いまが最初の段階です"
+            return back(menu) or labels().say("terminal", "first step")
         if text.isascii() and text.isdigit():
             picked = number(text, list(numbered))
             if isinstance(picked, str):
                 return picked
             return [*menu.chosen, numbered[picked]], [*menu.auto, False]
-        return command_option(seen, text, "（help で説明）")
+        return command_option(seen, text, labels().say("terminal", "help hint"))
 
     def _explain(self, text: str, seen: View, menu: Menu, shown: dict[int, str]) -> str:
         if not text:
             return explain_entry(self.game.rules, seen, menu, None)
         picked = number(text, list(shown))
         if isinstance(picked, str):
-            return f"? のあとに選択肢の番号（{picked}）"
+            return labels().say("terminal", "explain which", picked=picked)
         return explain_entry(self.game.rules, seen, menu, shown[picked])
 
     def _fit(self, lines: list[str]) -> list[str]:
@@ -250,19 +258,24 @@ class Table:
         news = self._fit(news)
         room = max(1, ROWS - len(board) - len(menu) - 2)
         if len(news) > room:
-            news = [f"  …（ほか{len(news) - room + 1}件）", *news[len(news) - room + 1 :]]
-        for line in [*board, "最近の出来事:", *news, *menu]:
+            news = [
+                labels().say("terminal", "more news", count=len(news) - room + 1),
+                *news[len(news) - room + 1 :],
+            ]
+        for line in [*board, labels().say("table", "news"), *news, *menu]:
             self.console.print(line)
 
 
 def _zone_text(zone: ZoneView) -> str:
     """A declared zone as the viewer sees it: its cards (a face-up trump marked 表) and the
     count of those it may not see, or only its count."""
+    words = labels()
     if zone.cards is None:
-        return f"{zone.count}枚"
-    shown = " ".join(label(c) + ("(表)" if c in zone.face_up else "") for c in zone.cards)
+        return words.say("table", "count", count=zone.count)
+    up = f"({words.say('table', 'face up')})"
+    shown = " ".join(label(c) + (up if c in zone.face_up else "") for c in zone.cards)
     unseen = zone.count - len(zone.cards)
-    return f"{shown} 裏向き{unseen}枚".strip() if unseen else shown
+    return f"{shown} {words.say('terminal', 'hidden count', count=unseen)}".strip() if unseen else shown
 
 
 def read_line(console: Console) -> str | None:

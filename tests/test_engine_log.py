@@ -9,7 +9,8 @@ import pytest
 from blackpoker.cli.main import main
 from blackpoker.compiler import compile
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.play.log import LOG_KIND, log_lines, replay
+from blackpoker.runtime.play.log import replay
+from blackpoker.runtime.play.log_writer import LOG_KIND, log_lines
 from blackpoker.runtime.play.selfplay import play, random_agents
 from click.testing import CliRunner
 from editions_support import EDITIONS, formats

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from blackpoker.runtime.play.roster import PERSON
 from blackpoker.runtime.serve.bundle import APP_FILES, BUNDLE, PYODIDE_FILES
 from blackpoker.runtime.serve.offline import Table
 from browser_support import launched
@@ -57,7 +58,9 @@ def test_the_build_writes_the_page_the_app_the_runtime_and_the_bundle(site: Path
     assert "play/game.zip" in manifest and "play/pyodide/pyodide.asm.wasm" in manifest
 
 
-def test_the_bundle_runs_with_nothing_but_itself_and_the_standard_library(unpacked: Path) -> None:
+def test_the_bundle_runs_with_nothing_but_itself_and_the_standard_library(
+    unpacked: Path, tmp_path: Path
+) -> None:
     """A game played to its end by the bundle alone (`-I`: no site-packages, no PYTHONPATH),
     and the modules it loaded: none of the compiler's stages, YAML or jsonschema."""
     script = """
@@ -78,8 +81,14 @@ while state["menu"]:
     path = {"decision": state["decision"], "chosen": menu["chosen"] + [menu["entries"][0]["value"]],
             "auto": menu["auto"] + [False]}
     state = json.loads(table.answer("POST", "/api/seat/" + token + "/choose", json.dumps(path))[1])
+log = json.loads(table.answer("GET", "/api/seat/" + token + "/log", None)[1])
+remade = json.loads(table.answer("POST", "/api/seat/" + token + "/rematch", "{}")[1])
+again = json.loads(table.answer("POST", "/api/seat/" + token + "/rematch", "{}")[1])
+fresh = json.loads(table.answer("GET", "/api/seat/" + remade["page"].rsplit("/", 1)[1], None)[1])
+fresh = [fresh["board"]["result"], bool(fresh["menu"])]
 files = {m: getattr(sys.modules[m], "__file__", None) for m in ("lark", "blackpoker.runtime.engine.game")}
-print(json.dumps({"result": state["board"]["result"], "modules": sorted(sys.modules), "files": files}))
+print(json.dumps({"result": state["board"]["result"], "modules": sorted(sys.modules), "files": files,
+                  "log": log, "rematch": [remade, again], "fresh": fresh}))
 """
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     run = subprocess.run(
@@ -99,6 +108,16 @@ print(json.dumps({"result": state["board"]["result"], "modules": sorted(sys.modu
     assert compiler == ["blackpoker.compiler.paths"]
     assert not [m for m in found["modules"] if m.startswith("blackpoker.runtime.scenario")]
     assert all(Path(file).is_relative_to(unpacked) for file in found["files"].values()), found["files"]
+    # the game's end: its command log (the bundle writes it, with no compiler), which
+    # `blackpoker replay` plays again to the same end, and a rematch by the next seed, made once
+    (tmp_path / "game.jsonl").write_text(found["log"], encoding="utf-8")
+    header = json.loads(found["log"].splitlines()[0])
+    assert header["seed"] == 1 and header["agents"][0] == PERSON
+    replayed = run_cli("replay", "game.jsonl", cwd=tmp_path)
+    assert replayed.returncode == 0, replayed.stderr
+    remade, again = found["rematch"]
+    assert remade == again and remade["page"].startswith("#play/") and "シード2" in remade["title"]
+    assert found["fresh"] == [None, True]  # a new game, waiting for the person
 
 
 def test_the_page_back_end_answers_as_the_server_does(unpacked: Path) -> None:
@@ -133,6 +152,8 @@ def test_the_page_back_end_answers_as_the_server_does(unpacked: Path) -> None:
     assert answer("POST", f"/api/seat/{token}/choose", "not a path")[0] == 400
     assert answer("GET", "/api/seat/unknown-token")[0] == 404
     assert answer("POST", "/api/replays", {})[0] == 404
+    assert answer("POST", f"/api/seat/{token}/rematch", {})[0] == 409  # not over yet
+    assert answer("GET", f"/api/seat/{token}/log")[0] == 409
 
 
 def test_a_build_without_the_npm_package_stops_in_one_line(tmp_path: Path) -> None:
@@ -185,6 +206,20 @@ def test_a_whole_game_is_played_on_the_static_page_with_no_request_outside_it(
             assert page.locator(".result").count() == 1
             assert page.locator("#log li").count() > 20
             assert f"{EDITION} {SMALLEST}" in page.locator("#title").inner_text()
+            # the end's tools: the log saved as a download (no replay viewer on the page), and
+            # a rematch by the next seed in the same page
+            assert page.locator("button.watch-log").count() == 0
+            with page.expect_download() as saved:
+                page.click("button.save-log")
+            header = json.loads(Path(saved.value.path()).read_text(encoding="utf-8").splitlines()[0])
+            assert header["seed"] == SEED and header["format"] == SMALLEST
+            page.click("button.rematch")
+            next_seed = f"シード{SEED + 1}"
+            page.wait_for_function(
+                "(seed) => document.querySelector('#title').textContent.includes(seed)", arg=next_seed
+            )
+            page.wait_for_selector(".entry")
+            assert page.locator(".result").count() == 0
     finally:
         context.close()
     assert problems == []

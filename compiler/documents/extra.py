@@ -30,6 +30,7 @@ from blackpoker.compiler.upstream.vocabulary import vocabulary
 from blackpoker.runtime.rules.cards import Card, Suit
 from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic
 from blackpoker.runtime.rules.model import (
+    EXTRA_FORMAT_ID,
     Action,
     Character,
     CostUnit,
@@ -46,7 +47,7 @@ NUMBERS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = tuple(suit.value for suit in Suit)
 # The extra format (001 §4.4) and each player's trump zone (切札; 001 §3.12.1: a face-up
 # trump is public, a face-down one its owner's).
-EXTRA_FORMAT = Format("extra", "エクストラ", "☆")
+EXTRA_FORMAT = Format(EXTRA_FORMAT_ID, "エクストラ", "☆")
 TRUMP_ZONE = ZoneRule("trump", "切札", Visibility.FACES)
 
 

@@ -1,4 +1,4 @@
-"""Command logs (JSON Lines) and their replay.
+"""Command logs (JSON Lines) and their replay (log_writer.py writes them).
 
 A log is a header line (rule-set hash, edition, format, seed, agents), then the game's own
 events in order, each as event_text.py records it — one line per decision (with the option's
@@ -28,6 +28,7 @@ from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.refs import player_name, result_name
 from blackpoker.runtime.engine.state import PLAYERS
 from blackpoker.runtime.play.event_text import record
+from blackpoker.runtime.play.log_writer import LOG_KIND, REGULATION
 from blackpoker.runtime.play.regulation import Dealt, Setup
 from blackpoker.runtime.play.roster import recorded_problem
 from blackpoker.runtime.play.source import (
@@ -37,9 +38,7 @@ from blackpoker.runtime.play.source import (
     EXTRA_FILE,
     RULES_EXTRA_FILE,
     RULES_FILE,
-    Named,
     ServedFiles,
-    file_record,
     sha256,
 )
 from blackpoker.runtime.rules.diagnostics import (
@@ -51,9 +50,6 @@ from blackpoker.runtime.rules.diagnostics import (
 )
 from blackpoker.runtime.rules.model import RuleSet
 
-LOG_KIND = "blackpoker-command-log"
-REGULATION = "regulation"  # the header key of a game played under a regulation
-LOG_VERSION = 3  # 2: shuffled and lost_target events; 3: damage and died
 # The versions a replay reads, with the events each does not record (a fight's damage and
 # deaths came in version 3: an older log replays with them left out of the comparison).
 UNRECORDED: dict[int, tuple[type, ...]] = {2: (Damaged, Died), 3: ()}
@@ -83,47 +79,6 @@ END_FIELDS: dict[str, type | tuple[type, ...]] = {
     "result": (str, type(None)),
     "state": str,
 }
-
-
-def log_lines(
-    game: Game,
-    agents: Sequence[str],
-    named: Named | None = None,
-    folder: Path = Path(),
-    dealt: Dealt | None = None,
-) -> list[dict[str, Any]]:
-    """The whole log of a game played with `events=[]` (finished or not). With `named` (a
-    rules source's `named()`), the header names the edition file and local-rule file played, by
-    path from `folder` (the log's) and hash, so that a replay finds them again, and the extra
-    format's list by its built-in id or as a file; with `dealt`, the regulation, the match's
-    seed, the decks played and the deck files, alike."""
-    assert game.events is not None and game.seed is not None, "a log needs Game.new(..., events=[])"
-    header: dict[str, Any] = {
-        "log": LOG_KIND,
-        "version": LOG_VERSION,
-        "ruleset": game.rules.ruleset.digest,
-        "edition": game.rules.edition.id,
-        "format": game.rules.format.id,
-        "seed": game.seed,
-        "agents": list(agents),
-    }
-    for key, file in (named.files if named is not None else {}).items():
-        header[key] = file_record(file, folder)
-    if named is not None and named.extra is not None:
-        header[EXTRA] = named.extra
-    if dealt is not None:
-        header[REGULATION] = dealt.record(folder)
-    result = None if game.result is None else result_name(game.result)
-    end = {"event": "end", "decisions": game.decisions, "result": result, "state": game.state_hash()}
-    return [header, *map(record, game.events), end]
-
-
-def log_text(
-    path: Path, game: Game, agents: Sequence[str], named: Named | None = None, dealt: Dealt | None = None
-) -> str:
-    """The command log of `game` as file `path` holds it (it names the rule files from its folder)."""
-    lines = log_lines(game, agents, named, path.parent, dealt)
-    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 
 
 @dataclass(frozen=True, slots=True)

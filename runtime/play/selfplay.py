@@ -210,7 +210,7 @@ def play_game(
     # read from the turn player and the turns played since
     first = game.state.turn_player ^ ((game.state.turn - 1) & 1)
     if log is not None:
-        from blackpoker.runtime.play.log import log_text
+        from blackpoker.runtime.play.log_writer import log_text
 
         # into a --logs folder checked new or empty before the run (compiler/outputs.py)
         write_whole(log, log_text(log, game, [a.name for a in seated], named, dealt))

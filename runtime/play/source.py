@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from blackpoker.compiler.paths import is_path
-from blackpoker.runtime.rules.model import Format, RuleSet
+from blackpoker.runtime.rules.model import EXTRA_FORMAT_ID, Format, RuleSet
 
 if TYPE_CHECKING:
     from blackpoker.compiler.environment import Environment
@@ -51,9 +51,7 @@ class RulesSource:
     def builtin_extra(self, env: Environment | None = None) -> str | None:
         """The id of the built-in extra list the extra format plays (the one named, or the
         edition's newest, which a later release may change); None for a file or another format."""
-        from blackpoker.compiler.documents.extra import EXTRA_FORMAT
-
-        if self.format != EXTRA_FORMAT.id or self.rules is not None:
+        if self.format != EXTRA_FORMAT_ID or self.rules is not None:
             return None
         if self.extra is not None:
             return None if is_path(self.extra) else self.extra
@@ -62,8 +60,8 @@ class RulesSource:
 
     def named(self, env: Environment | None = None) -> Named:
         """What a log's header names of this source, looked up once (in `env`, or in one new
-        environment) for all the logs of a run."""
-        env = env or _environment()
+        environment, made only when a file must be looked up: the static page has none) for all
+        the logs of a run."""
         return Named(self.files(env), self.builtin_extra(env))
 
 

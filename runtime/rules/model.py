@@ -215,6 +215,11 @@ class Label:
         return rebuilt(self)
 
 
+# The extra format's id (001 §4.4): the format itself is compiler/documents/extra.py's; a
+# played game's source (runtime/play/source.py) knows it by this id without the compiler.
+EXTRA_FORMAT_ID = "extra"
+
+
 @dataclass(frozen=True, slots=True)
 class Format:
     id: str

@@ -24,8 +24,7 @@ from blackpoker.runtime.play.labels import browser_script
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.serve.cards import Json
 from blackpoker.runtime.serve.offline import LOBBY, RULES
-from jinja2 import Environment as Pages
-from jinja2 import PackageLoader, StrictUndefined, select_autoescape
+from blackpoker.runtime.serve.page import app_pages
 
 FOLDER = Path("play")  # in the site
 PYODIDE_VERSION = "0.28.3"  # the one pyodide/package.json pins, and the page was tested with
@@ -103,13 +102,18 @@ def play_page(env: Environment, offered: dict[str, list[str]], pyodide: Path | N
     """The page offering `offered`: edition -> its formats, each compiled now."""
     folder = pyodide_folder(pyodide)
     files: dict[str, str] = {}
+    extras: dict[str, str] = {}  # the extra format's built-in list, for its games' command logs
     rulesets: dict[str, bytes] = {}
     editions: list[Json] = []  # the shape of the server's lobby (runtime/serve/lobby.py)
     for edition, formats in offered.items():
         named = []
         for format_id in formats:
             name = f"{len(rulesets)}.pickle"
-            ruleset = RulesSource(edition, format_id).compile(env)
+            source = RulesSource(edition, format_id)
+            ruleset = source.compile(env)
+            listed = source.builtin_extra(env)
+            if listed is not None:
+                extras[f"{edition} {format_id}"] = listed
             rulesets[name] = pickle.dumps(ruleset, protocol=pickle.HIGHEST_PROTOCOL)
             files[f"{edition} {format_id}"] = name
             named.append({"id": format_id, "name": ruleset.format.name})
@@ -133,7 +137,7 @@ def play_page(env: Environment, offered: dict[str, list[str]], pyodide: Path | N
         "seed": None,
         "opponent": "greedy",
     }
-    lobby = {"editions": editions, "files": files, "defaults": defaults}
+    lobby = {"editions": editions, "files": files, "extras": extras, "defaults": defaults}
     app = resources.files("blackpoker.runtime.serve").joinpath("app")
     made = {FOLDER / "index.html": _page().encode()}
     made |= {FOLDER / "app" / name: app.joinpath(name).read_bytes() for name in APP_FILES}
@@ -143,12 +147,7 @@ def play_page(env: Environment, offered: dict[str, list[str]], pyodide: Path | N
 
 
 def _page() -> str:
-    pages = Pages(
-        loader=PackageLoader("blackpoker.runtime.serve", "app"),
-        autoescape=select_autoescape(["html"]),
-        undefined=StrictUndefined,
-    )
-    return pages.get_template("app.html").render(kind="lobby", key="", offline=True)
+    return app_pages().get_template("app.html").render(kind="lobby", key="", offline=True)
 
 
 def _bundle(lobby: str, rulesets: dict[str, bytes]) -> bytes:

@@ -17,6 +17,7 @@ from pathlib import Path
 from blackpoker.runtime.engine.events import GameOver, Resolved
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.refs import player_name
+from blackpoker.runtime.play.log_writer import log_text
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.serve.cards import Json
 
@@ -51,9 +52,6 @@ def seat_log(game: Game, source: RulesSource, agents: list[str], seed_known: boo
     """The command log a seat may download, or None when it may have none (see above)."""
     if not game.over or not seed_known or game.events is None or game.seed is None:
         return None
-    # the log's writer reads the compiler's documents, which the static page does not ship
-    from blackpoker.runtime.play.log import log_text
-
     return log_text(Path.cwd() / LOG_NAME, game, agents, source.named())
 
 

@@ -19,23 +19,24 @@ from pathlib import Path
 from typing import Any
 
 from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.play.roster import make_agent
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.runtime.serve.cards import Json
 from blackpoker.runtime.serve.limits import Limits, served_agent
-from blackpoker.runtime.serve.session import Refusal, Session, Steps, read_command
+from blackpoker.runtime.serve.session import SEEDS, Refusal, Session, Steps, read_command
 
 LOBBY = "lobby.json"  # in the bundle: the lobby's choices and the rule sets' files
 RULES = "rules"  # in the bundle: a folder of pickled rule sets, `N.pickle`
 SEATS = ("p1", "p2")
-SEEDS = 2**63
 # The agents the page offers. A search thinks in the page's only thread, so its budget and
 # its time per decision are kept small (the browser's Python is some times slower).
 AGENTS = ("random", "greedy", "search")
 LIMITS = Limits(budget=64, think=1.0)
 KEY = r"([A-Za-z0-9_-]{1,64})"
-SEAT_ROUTE = re.compile(rf"/api/seat/{KEY}(?:/(choose|back|command|scenario))?")
+SEAT_ROUTE = re.compile(rf"/api/seat/{KEY}(?:/(choose|back|command|scenario|rematch|log))?")
+FORM = ("opponent", "seat", "seed")  # what a rematch takes from the form, beside the rule set
 PLAY_PATH = "#play/"  # a seat's page: the same document, its table shown
 
 
@@ -47,6 +48,7 @@ class Table:
         lobby = json.loads((folder / LOBBY).read_text(encoding="utf-8"))
         self.editions: list[Json] = lobby["editions"]  # as the server's lobby gives them
         self.files: dict[str, str] = lobby["files"]  # "edition format" -> pickle's name
+        self.extras: dict[str, str] = lobby["extras"]  # "edition extra" -> the built-in list played
         self.defaults: Json = lobby["defaults"]
         self.seeds = seeds or random.SystemRandom()
         self.seats: dict[str, Session] = {}
@@ -60,7 +62,7 @@ class Table:
             status, data = refusal.status, {"error": refusal.message}
         return status, json.dumps(data, ensure_ascii=False)
 
-    def _route(self, method: str, path: str, body: str | None) -> Json:
+    def _route(self, method: str, path: str, body: str | None) -> Json | str:
         if (method, path) == ("GET", "/api/lobby"):
             lobby = {"editions": self.editions, "agents": list(AGENTS), "defaults": self.defaults}
             return lobby | {"rules": None, "house": None}  # no local rule: every choice offered
@@ -81,12 +83,26 @@ class Table:
             return session.choose(seat, steps) if action == "choose" else session.back(seat, steps)
         if action == "command" and method == "POST":
             return session.command(seat, *read_command(_json(body)))
+        if action == "rematch" and method == "POST":
+            return self.rematch(session, seat)
+        if action == "log" and method == "GET":
+            return session.log(seat)  # JSON text: the page's back end hands the app the log's text
         if action == "scenario":
             raise Refusal(409, "静的ページでは局面を保存できません（blackpoker serve で保存できます）")
         raise Refusal(404, f"no such API: {method} {path}")
 
     def new_game(self, data: Any) -> Json:
         """A game from the lobby's form: {edition, format, opponent, seat, seed}, against an agent."""
+        session = self._session(data)
+        seats = {player_name(s): f"{PLAY_PATH}{session.token_of(s)}" for s in session.humans}
+        return {"title": session.title, "seats": seats}
+
+    def rematch(self, session: Session, seat: int) -> Json:
+        """The next game of a finished one, as the server makes it (Session.rematched)."""
+        after = session.rematched(self._session)
+        return {"title": after.title, "page": f"{PLAY_PATH}{after.token_of(seat)}"}
+
+    def _session(self, data: Any) -> Session:
         if not isinstance(data, dict):
             raise Refusal(400, "expected a JSON object")
         edition = data.get("edition", self.defaults["edition"])
@@ -115,9 +131,12 @@ class Table:
         game = Game.new(ruleset, seed, check=True, events=[])
         agent = make_agent(opponent, ruleset, seed, LIMITS.think)
         title = f"{edition} {format_id} · {f'シード{seed}' if given else 'ランダム'} · 相手 {opponent}"
-        session = Session(game, RulesSource(edition, format_id), title, (SEATS.index(seat),), agent)
+        source = RulesSource(edition, format_id, extra=self.extras.get(name))
+        form = {k: v for k, v in data.items() if k in FORM} | {"edition": edition, "format": format_id}
+        humans = (SEATS.index(seat),)
+        session = Session(game, source, title, humans, agent, form, seed_known=given)
         self.seats.update(dict.fromkeys(session.tokens, session))
-        return {"title": title, "seats": {seat: f"{PLAY_PATH}{session.token_of(SEATS.index(seat))}"}}
+        return session
 
     def _ruleset(self, name: str) -> RuleSet:
         if name not in self.loaded:  # the bundle's own file, written by the build

@@ -43,10 +43,9 @@ from blackpoker.runtime.scenario.load import load
 from blackpoker.runtime.serve.cards import Json
 from blackpoker.runtime.serve.limits import Connections, Deadline, Limits, served_agent
 from blackpoker.runtime.serve.lobby import DECK_NAMES, Choice, choice, editions_json, house_rules_json
+from blackpoker.runtime.serve.page import app_pages
 from blackpoker.runtime.serve.replays import UPLOAD_NAME, WHO, Replay
-from blackpoker.runtime.serve.session import Refusal, Session, Steps, read_command
-from jinja2 import Environment as Pages
-from jinja2 import PackageLoader, StrictUndefined, select_autoescape
+from blackpoker.runtime.serve.session import SEEDS, Refusal, Session, Steps, read_command
 
 MAX_BODY = 8 * 1024 * 1024  # a command log of a whole game is a few hundred KiB
 MAX_SESSIONS = 64  # games and replays kept; the oldest is dropped first
@@ -70,7 +69,6 @@ SCENARIO_NAME = "upload.yaml"  # how an uploaded scenario is named in its errors
 # where the choices of a new game are located: the server's options, the form's extra list
 # and regulation
 OPTIONS = ("--edition", "--format", "--extra", "--rules", "extra", "regulation", "--deck")
-SEEDS = 2**63  # a game's seed is below this; the server draws its own from all of them
 KEY = r"([A-Za-z0-9_-]{1,64})"  # a seat's token or a replay's id
 
 
@@ -178,19 +176,9 @@ class App:
         return {"title": session.title, "seats": seats}
 
     def rematch(self, token: str) -> Json:
-        """The next game of a finished one, made from the same form (the first seat to ask
-        makes it; the other seat's page finds it in its state): a new deal, by a seed the
-        server draws, or the given seed plus one."""
+        """The next game of a finished one (Session.rematched)."""
         session, seat = self.seat(token)
-        with session.lock:
-            if not session.game.over:
-                raise Refusal(409, "再戦はゲームが終わってから始められます")
-            if session.rematch is None:
-                form = dict(session.form)
-                if "seed" in form:
-                    form["seed"] = (form["seed"] + 1) % SEEDS
-                session.rematch = self._session(form)
-            after = session.rematch
+        after = session.rematched(self._session)
         return {"title": after.title, "page": f"/play/{after.token_of(seat)}"}
 
     def _session(self, data: Any) -> Session:
@@ -534,11 +522,7 @@ class Server(ThreadingHTTPServer):
     def __init__(self, address: tuple[str, int], app: App) -> None:
         super().__init__(address, Handler)
         self.app = app
-        self.pages = Pages(  # the app's one page, in its kinds (lobby, play, replay)
-            loader=PackageLoader("blackpoker.runtime.serve", "app"),
-            autoescape=select_autoescape(["html"]),
-            undefined=StrictUndefined,
-        )
+        self.pages = app_pages()
         self.limits = app.limits
         self.connections = Connections(app.limits)
 

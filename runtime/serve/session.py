@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +40,7 @@ from blackpoker.runtime.serve.ending import ending_json, log_refusal, seat_log
 from blackpoker.runtime.serve.zones import ZoneNotes, noted
 
 DONE = Answer.DONE.value  # the answer that ends a choice asked again and again, as menus print it
+SEEDS = 2**63  # a game's seed is below this; the server and the static page draw theirs from all
 MAX_FRAMES = 200  # boards kept for a playback: an agent's longest turns are far shorter
 MAX_STEPS = 8  # a path is at most a request's four steps: longer is not a path
 
@@ -164,6 +165,20 @@ class Session:
             if previous is None:
                 raise Refusal(409, labels()["server"]["first step"])
             return self._state(seat, Steps(path.decision, tuple(previous[0]), tuple(previous[1])))
+
+    def rematched(self, make: Callable[[Json], Session]) -> Session:
+        """The next game of this finished one, made by `make` from the same form (the first
+        seat to ask makes it; the other seat's page finds it in its state): a new deal, by a
+        seed `make` draws, or the given seed plus one."""
+        with self.lock:
+            if not self.game.over:
+                raise Refusal(409, "再戦はゲームが終わってから始められます")
+            if self.rematch is None:
+                form = dict(self.form)
+                if "seed" in form:
+                    form["seed"] = (form["seed"] + 1) % SEEDS
+                self.rematch = make(form)
+            return self.rematch
 
     def log(self, seat: int) -> str:
         """The game's command log, when the seat may have it (runtime/serve/ending.py)."""

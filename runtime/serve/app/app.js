@@ -59,7 +59,7 @@ function unitNode(unit) {
   node.dataset.keys = [`unit:${unit.ref}`, ...unit.cards.map((c) => `card:${c.id}`)].join(" ");
   const cards = el("div", "unit-cards");
   if (unit.cards.length) for (const card of unit.cards) cards.append(cardNode(card));
-  else cards.append(backNode("裏"));
+  else cards.append(backNode(say("table", "back")));
   node.append(cards);
   const word = (name, values) => say("board", name, values || {});
   const states = [word(unit.charged ? "charged" : "driven")];
@@ -76,23 +76,23 @@ function playerNode(player, mine, label) {
   const box = el("section", `player${mine ? " mine" : ""}`);
   box.dataset.keys = `player:${player.name}`;
   const head = el("h2", "player-head", `${player.name}（${label}）`);
-  head.append(el("span", "count", ` ライフ ${player.life}枚`));
-  if (player.life_cards) head.append(el("span", "count", " ・ 上から順に"));
+  head.append(el("span", "count", " " + say("table", "life count", { count: player.life })));
+  if (player.life_cards) head.append(el("span", "count", " ・ " + say("app", "life in order")));
   box.append(head);
-  if (player.life_cards) box.append(pile("ライフ", player.life_cards));
-  if (player.hand) box.append(pile("手札", player.hand, player.hand.length ? null : el("span", "empty", "なし")));
+  if (player.life_cards) box.append(pile(say("table", "life"), player.life_cards));
+  if (player.hand) box.append(pile(say("table", "hand"), player.hand, player.hand.length ? null : el("span", "empty", say("board", "none"))));
   else {
     const backs = el("span", "cards");
     for (let i = 0; i < player.hand_count; i += 1) backs.append(backNode());
     const hand = el("div", "pile");
-    hand.append(el("span", "pile-title", `手札 ${player.hand_count}枚`), backs);
+    hand.append(el("span", "pile-title", `${say("table", "hand")} ${say("table", "count", { count: player.hand_count })}`), backs);
     box.append(hand);
   }
-  box.append(pile(player.hand ? "墓地（下から順に）" : "墓地の一番上", player.graveyard));
+  box.append(pile(say("table", player.hand ? "graveyard in order" : "graveyard top"), player.graveyard));
   for (const zone of player.zones) box.append(zoneNode(zone));
   const field = el("div", "field");
-  field.append(el("span", "pile-title", "場"));
-  if (!player.field.length) field.append(el("span", "empty", "なし"));
+  field.append(el("span", "pile-title", say("table", "field")));
+  if (!player.field.length) field.append(el("span", "empty", say("board", "none")));
   for (const unit of player.field) field.append(unitNode(unit));
   box.append(field);
   return box;
@@ -108,10 +108,10 @@ function requestsNode(title, requests, prefix) {
     item.append(el("span", "request-name", request.name));
     for (const card of request.keys) item.append(cardNode(card));
     if (request.target) item.append(el("span", "", ` → ${request.target}`));
-    item.append(el("span", "who", request.by_effect ? "（効果）" : `（${request.player}）`));
+    item.append(el("span", "who", request.by_effect ? say("table", "by effect") : say("table", "by player", { player: request.player })));
     list.append(item);
   });
-  if (!requests.length) list.append(el("li", "empty", "なし"));
+  if (!requests.length) list.append(el("li", "empty", say("board", "none")));
   box.append(list);
   return box;
 }
@@ -120,20 +120,19 @@ function renderBoard(board, me) {
   setTrumps(board.trumps);
   const root = document.getElementById("board");
   root.replaceChildren();
-  const chance = board.chance || "なし";
-  const status = el("p", "status", `ターン${board.turn} ・ ${board.turn_player}のターン ・ チャンス: ${chance}`);
+  const chance = board.chance || say("board", "none");
+  const status = el("p", "status", [say("table", "turn", { turn: board.turn }), say("table", "whose turn", { player: board.turn_player }), say("table", "chance", { chance })].join(" ・ "));
   if (board.result) {
-    const outcome = board.result === "draw" ? "引き分け" : me === null ? `${board.result}の勝ち` : board.result === me ? "あなたの勝ち" : "あなたの負け";
-    status.append(el("strong", "result", ` ・ ゲーム終了: ${outcome}`));
+    status.append(el("strong", "result", " ・ " + say("results", "ended", { outcome: outcome(board.result, me) })));
   }
   root.append(status);
   const order = me === "p2" ? [0, 1] : [1, 0]; // the opponent on top, the seat at the bottom
   const [top, bottom] = order.map((index) => board.players[index]);
-  const label = (player) => (me === null ? "" : player.name === me ? "あなた" : "相手");
+  const label = (player) => (me === null ? "" : say("table", player.name === me ? "you" : "opponent"));
   root.append(playerNode(top, false, label(top) || top.name));
   const middle = el("div", "middle");
-  middle.append(requestsNode("ステージ（下から順に）", board.stage, "stage"));
-  if (board.resolving.length) middle.append(requestsNode("解決中", board.resolving, "resolving"));
+  middle.append(requestsNode(say("table", "stage in order"), board.stage, "stage"));
+  if (board.resolving.length) middle.append(requestsNode(say("table", "resolving"), board.resolving, "resolving"));
   root.append(middle);
   root.append(playerNode(bottom, me !== null, label(bottom) || bottom.name));
 }
@@ -155,7 +154,7 @@ function renderMenu() {
   for (const node of document.querySelectorAll(".pickable")) node.classList.remove("pickable");
   const menu = state.menu;
   if (!menu) {
-    const waiting = state.board.result ? "ゲーム終了" : `${state.to_move}の決定を待っています…`;
+    const waiting = state.board.result ? say("results", "game over") : say("app", "waiting", { player: state.to_move });
     box.append(el("p", "question", waiting));
     return;
   }
@@ -173,7 +172,7 @@ function renderMenu() {
     button.addEventListener("click", () => step(entry.value));
     const about = el("button", "about", "?");
     about.type = "button";
-    about.setAttribute("aria-label", `${entry.text} の説明`);
+    about.setAttribute("aria-label", say("app", "about", { entry: entry.text }));
     about.addEventListener("click", () => {
       help.textContent = entry.help;
       help.hidden = false;
@@ -187,16 +186,16 @@ function renderMenu() {
     }
   }
   box.append(list, help);
-  const back = el("button", "back", "← 戻る");
+  const back = el("button", "back", say("app", "back"));
   back.type = "button";
   back.disabled = !menu.can_back;
   back.addEventListener("click", goBack);
   const typed = el("form", "command");
   const input = el("input");
   input.name = "command";
-  input.placeholder = "コマンドを記法で（例: pass）";
-  input.setAttribute("aria-label", "コマンド");
-  const go = el("button", "", "送る");
+  input.placeholder = say("app", "command example");
+  input.setAttribute("aria-label", say("app", "command"));
+  const go = el("button", "", say("app", "send"));
   go.type = "submit";
   typed.append(input, go);
   typed.addEventListener("submit", (event) => {
@@ -218,7 +217,7 @@ async function sendCommand(text) {
 
 function render(next) {
   state = next;
-  document.getElementById("title").textContent = `${state.title} ・ あなたは${state.seat}`;
+  document.getElementById("title").textContent = `${state.title} ・ ${say("table", "you are", { seat: state.seat })}`;
   renderBoard(state.board, state.seat);
   renderMenu();
   renderLog(state.log);
@@ -391,7 +390,7 @@ async function startLobby() {
     event.preventDefault();
     const files = event.target.log.files;
     if (!files.length) {
-      showError("コマンドログのファイルを選んでください");
+      showError(say("app", "choose log"));
       return;
     }
     try {

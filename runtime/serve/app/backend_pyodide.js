@@ -27,11 +27,12 @@
 
   const ready = start();
   ready.catch((error) => {
-    if (status) status.textContent = `エンジンを読み込めませんでした: ${error.message}`;
+    if (status) status.textContent = say("app", "engine failed", { error: error.message });
   });
 
   window.backend = {
     ready,
+    replays: false, // no replay viewer here: a game's log is saved, and `blackpoker replay` or serve's viewer opens it
 
     async request(path, options) {
       const table = await ready;
@@ -45,14 +46,20 @@
       return data;
     },
 
-    // A seat's page is the same document: the lobby gives way to the table.
+    // A seat's page is the same document: the lobby gives way to the table; a rematch's
+    // table takes the place of the finished one's.
     open(path) {
       const body = document.body;
+      const playing = body.dataset.kind === "play";
       body.dataset.kind = "play";
       body.dataset.key = path.slice(path.lastIndexOf("/") + 1);
       document.querySelector("main.lobby").hidden = true;
       document.querySelector("main.table").hidden = false;
-      startPage();
+      if (!playing) startPage();
+      else {
+        key = body.dataset.key;
+        refresh();
+      }
     },
   };
 })();

@@ -5,6 +5,7 @@
 
 window.backend = {
   ready: Promise.resolve(),
+  replays: true, // the server has the replay viewer a finished game's log opens in
 
   async request(path, options) {
     const response = await fetch(path, options);

@@ -24,13 +24,15 @@ function markFights(board) {
     const blockers = units.filter((u) => u.blocking === attacker.ref);
     if (!node) continue;
     node.classList.add("fight", `fight-${((pair - 1) % 4) + 1}`);
-    const said = blockers.length ? `${blockers.map((b) => (b.face_up ? b.ref : `${b.name}（裏向き）`)).join("・")}がブロック` : "ブロックなし";
-    node.append(el("div", "fight-tag", `対戦${pair}: ${said}`));
+    const said = blockers.length
+      ? say("app", "blocked by", { blockers: blockers.map((b) => (b.face_up ? b.ref : say("app", "face-down unit", { name: b.name }))).join("・") })
+      : say("app", "unblocked");
+    node.append(el("div", "fight-tag", say("app", "fight", { pair, said })));
     for (const blocker of blockers) {
       const other = unitOf(blocker.ref);
       if (!other) continue;
       other.classList.add("fight", `fight-${((pair - 1) % 4) + 1}`);
-      other.append(el("div", "fight-tag", `対戦${pair}: ${attacker.ref}をブロック`));
+      other.append(el("div", "fight-tag", say("app", "fight", { pair, said: say("app", "blocks", { attacker: attacker.ref }) })));
     }
   }
 }
@@ -50,7 +52,7 @@ function foldGraveyards() {
     for (const pile of player.querySelectorAll(".pile")) {
       const title = pile.querySelector(".pile-title");
       const cards = [...pile.querySelectorAll(".cards > .card")];
-      if (!title || !title.textContent.startsWith("墓地") || cards.length <= FOLDED) continue;
+      if (!title || !title.textContent.startsWith(say("table", "graveyard")) || cards.length <= FOLDED) continue;
       const fold = el("button", "fold", "");
       fold.type = "button";
       const draw = () => {
@@ -58,7 +60,7 @@ function foldGraveyards() {
         cards.forEach((card, n) => {
           card.hidden = !open && n < cards.length - 1; // the top card is the last one
         });
-        fold.textContent = open ? "たたむ" : `一番上のほか${cards.length - 1}枚を見る（計${cards.length}枚）`;
+        fold.textContent = open ? say("app", "fold") : say("app", "unfold", { rest: cards.length - 1, count: cards.length });
         fold.setAttribute("aria-expanded", String(open));
       };
       fold.addEventListener("click", () => {
@@ -84,8 +86,7 @@ renderBoard = function renderBoardFollowed(board, me) {
 
 function endingNode(ending, me) {
   const box = el("section", "ending");
-  const won = ending.winner === null ? "引き分け" : me === null ? `${ending.winner}の勝ち` : ending.winner === me ? "あなたの勝ち" : "あなたの負け";
-  box.append(el("p", "ending-result", `ゲーム終了: ${won}`), el("p", "ending-reason", ending.reason));
+  box.append(el("p", "ending-result", say("results", "ended", { outcome: outcome(ending.winner, me) })), el("p", "ending-reason", ending.reason));
   return box;
 }
 
@@ -106,7 +107,7 @@ async function watchReplay() {
 
 async function rematch() {
   const made = await post(`/api/seat/${key}/rematch`, {});
-  window.location.assign(window.hotseat ? await window.hotseat.rematch(made.page) : made.page);
+  window.backend.open(window.hotseat ? await window.hotseat.rematch(made.page) : made.page);
 }
 
 function button(text, className, action) {
@@ -120,11 +121,12 @@ function showEnding() {
   const box = document.getElementById("menu");
   box.replaceChildren(endingNode(state.ending, state.seat));
   const tools = el("p", "ending-tools");
-  tools.append(button(state.rematch ? "次のゲームへ（相手が再戦を始めました）" : "再戦", "rematch", rematch));
+  tools.append(button(say("app", state.rematch ? "rematch started" : "rematch"), "rematch", rematch));
   if (state.can_save_log) {
-    tools.append(button("コマンドログを保存", "save-log", saveLog), button("リプレイで見る", "watch-log", watchReplay));
+    tools.append(button(say("app", "save log"), "save-log", saveLog));
+    if (window.backend.replays) tools.append(button(say("app", "watch log"), "watch-log", watchReplay));
   } else {
-    tools.append(el("span", "note", "コマンドログ（全てのカードを決めるシード入り）はシードを指定して始めたゲームだけ保存できます"));
+    tools.append(el("span", "note", say("app", "no log")));
   }
   box.append(tools);
   if (!state.rematch && state.people === 2 && !window.hotseat) poller = setTimeout(refresh, 2000); // the other's rematch
@@ -171,10 +173,10 @@ function playBack(count) {
   box.id = "playback";
   box.setAttribute("role", "status");
   const line = el("p", "playback-line", "");
-  const skip = el("button", "skip", "スキップ");
+  const skip = el("button", "skip", say("app", "skip"));
   skip.type = "button";
   skip.addEventListener("click", finishPlayback);
-  box.append(el("span", "playback-title", "相手の番の出来事"), line, skip);
+  box.append(el("span", "playback-title", say("app", "playback")), line, skip);
   document.body.append(box);
   for (const item of items) {
     item.hidden = true;
@@ -250,18 +252,18 @@ function drawPicking() {
   }
   const exact = several ? null : open.find((entry) => entry.marks.length === picking.picked.length);
   const names = picking.picked.map((m) => document.querySelector(`[data-keys~="${m}"] .card, .card[data-keys="${m}"]`)).map((n) => (n ? n.textContent : "?"));
-  bar.replaceChildren(el("span", "", picking.picked.length ? `選んだもの: ${names.join(" ")}` : several ? "盤面で選ぶ（何体でも、クリックで取り消し）" : "盤面のカードをクリックして選ぶ（もう一度で取り消し）"));
+  bar.replaceChildren(el("span", "", picking.picked.length ? say("app", "picked", { names: names.join(" ") }) : say("app", several ? "pick several" : "pick one")));
   if (!several) {
     for (const row of box.querySelectorAll(".entry-row")) {
       const entry = menu.entries.find((e) => e.value === row.querySelector(".entry").dataset.value);
       row.hidden = !fits(entry.marks);
     }
   }
-  if (exact) bar.append(button(`${exact.text} で決定`, "send-picked", async () => step(exact.value)));
-  if (several && picking.picked.length) bar.append(button(`${picking.picked.length}つ選んで決定`, "send-picked", sendSeveral));
+  if (exact) bar.append(button(say("app", "decide", { entry: exact.text }), "send-picked", async () => step(exact.value)));
+  if (several && picking.picked.length) bar.append(button(say("app", "decide several", { count: picking.picked.length }), "send-picked", sendSeveral));
   if (picking.picked.length) {
     bar.append(
-      button("一つ戻す", "unpick", async () => {
+      button(say("app", "unpick"), "unpick", async () => {
         picking.picked.pop();
         drawPicking();
       }),
@@ -341,12 +343,12 @@ function startAutoplay() {
   const controls = document.getElementById("controls");
   if (!controls) return;
   let timer = null;
-  const play = el("button", "autoplay", "自動再生");
+  const play = el("button", "autoplay", say("app", "autoplay"));
   play.type = "button";
   const stop = () => {
     clearInterval(timer);
     timer = null;
-    play.textContent = "自動再生";
+    play.textContent = say("app", "autoplay");
     play.setAttribute("aria-pressed", "false");
   };
   play.addEventListener("click", () => {
@@ -354,7 +356,7 @@ function startAutoplay() {
       stop();
       return;
     }
-    play.textContent = "一時停止";
+    play.textContent = say("app", "pause");
     play.setAttribute("aria-pressed", "true");
     timer = setInterval(() => {
       if (!frame || frame.step >= frame.steps) stop();

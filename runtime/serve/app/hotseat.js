@@ -25,10 +25,10 @@ function startHotseat() {
     cover = el("div", "cover");
     cover.setAttribute("role", "dialog");
     cover.append(
-      el("p", "cover-title", `${seat}の番です`),
-      el("p", "", `${seat}の人に画面を渡してください。相手は画面を見ないでください。`),
+      el("p", "cover-title", say("app", "cover title", { seat })),
+      el("p", "", say("app", "cover text", { seat })),
     );
-    const show = el("button", "cover-show", `${seat}として見る`);
+    const show = el("button", "cover-show", say("app", "cover show", { seat }));
     show.type = "button";
     show.addEventListener("click", () => {
       key = Object.keys(keys).find((token) => keys[token] === seat) || Object.keys(keys).find((token) => keys[token] === null);

@@ -4,5 +4,12 @@
 
 // The text of `key` in the labels' `section`, its {fields} filled from `values`.
 function say(section, key, values) {
-  return LABELS[section][key].replace(/\{([^{}]+)\}/g, (_, name) => String(values[name]));
+  return LABELS[section][key].replace(/\{([^{}]+)\}/g, (_, name) => String((values || {})[name]));
+}
+
+// A game's result for the seat `me` (null: a watcher), as the terminal says it too.
+function outcome(result, me) {
+  if (result === null || result === "draw") return say("results", "draw");
+  if (me === null) return say("results", result);
+  return say("results", result === me ? "won" : "lost");
 }

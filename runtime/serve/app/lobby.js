@@ -24,8 +24,8 @@ function offerChoices(form, lobby) {
   regulation.name = "regulation";
   const options = document.createElement("fieldset");
   options.className = "regulation-options";
-  const extraLabel = labelled("エクストラリスト", extra);
-  const regulationLabel = labelled("レギュレーション", regulation);
+  const extraLabel = labelled(say("app", "extra list"), extra);
+  const regulationLabel = labelled(say("app", "regulation"), regulation);
   // a frame whose players bring their decks: yours and the agent's deck files (`--deck`)
   const deckInput = (name) => {
     const input = document.createElement("input");
@@ -37,14 +37,14 @@ function offerChoices(form, lobby) {
   };
   const mine = deckInput("my-decks");
   const theirs = deckInput("their-decks");
-  const deckLabels = [labelled("あなたのデッキファイル", mine), labelled("相手のデッキファイル", theirs)];
+  const deckLabels = [labelled(say("app", "my deck"), mine), labelled(say("app", "their deck"), theirs)];
   form.format.closest("label").after(extraLabel, regulationLabel, options, ...deckLabels);
 
   if (lobby.house) {
     // a server started with a local rule plays it only, under the name it gives its format
     const note = document.getElementById("local-rules");
     const format = lobby.house.format;
-    note.textContent = `ローカルルール ${lobby.rules}（${format.name}）で遊びます`;
+    note.textContent = say("app", "house rules", { rules: lobby.rules, format: format.name });
     note.hidden = false;
     form.edition.replaceChildren(option(lobby.defaults.edition, lobby.house.edition));
     form.format.replaceChildren(option(format.id, format.name));
@@ -67,14 +67,14 @@ function offerChoices(form, lobby) {
     const chosen = frame();
     for (const label of deckLabels) {
       label.hidden = !chosen || !chosen.decks;
-      label.title = chosen && chosen.decks ? `各 ${chosen.decks} 個` : "";
+      label.title = chosen && chosen.decks ? say("app", "decks each", { count: chosen.decks }) : "";
     }
     const regulations = current().regulations;
     options.replaceChildren();
     options.hidden = !regulation.value || !regulations || !regulations.options.length;
     if (options.hidden) return;
     const legend = document.createElement("legend");
-    legend.textContent = "オプション";
+    legend.textContent = say("app", "options");
     options.append(legend);
     for (const choice of regulations.options) {
       const box = document.createElement("input");
@@ -93,7 +93,7 @@ function offerChoices(form, lobby) {
     const frames = edition.regulations && !isExtra
       ? edition.regulations.frames.filter((frame) => frame.formats === null || frame.formats.includes(format))
       : [];
-    regulation.replaceChildren(option("", "なし（普通の対戦）"), ...frames.map((frame) => option(frame.id, frame.name)));
+    regulation.replaceChildren(option("", say("app", "no regulation")), ...frames.map((frame) => option(frame.id, frame.name)));
     regulationLabel.hidden = !frames.length;
     regulationLabel.title = edition.regulations ? edition.regulations.title : "";
     showOptions();

@@ -15,7 +15,7 @@ function aboutButton(face, shown) {
   if (!trump) return null;
   const button = el("button", "trump-help", "?");
   button.type = "button";
-  button.setAttribute("aria-label", `切札 ${face}（${trump.name}）の能力`);
+  button.setAttribute("aria-label", say("app", "trump ability", { face, name: trump.name }));
   button.title = `${trump.name}\n${trump.about}`;
   button.addEventListener("click", (event) => {
     event.stopPropagation(); // not a choice on the board
@@ -27,11 +27,11 @@ function aboutButton(face, shown) {
 
 function zoneNode(zone) {
   if (zone.places) return trumpZone(zone);
-  if (!zone.cards) return pile(`${zone.name} ${zone.count}枚`, [], zone.count ? null : el("span", "empty", "なし"));
+  if (!zone.cards) return pile(say("app", "zone count", { name: zone.name, count: zone.count }), [], zone.count ? null : el("span", "empty", say("board", "none")));
   const box = el("div", `pile zone zone-${zone.kind}`);
   box.append(el("span", "pile-title", zone.name));
   const rows = el("span", "cards");
-  if (!zone.cards.length) rows.append(el("span", "empty", "なし"));
+  if (!zone.cards.length) rows.append(el("span", "empty", say("board", "none")));
   for (const card of zone.cards) {
     const row = el("span", "zone-card");
     row.append(cardNode(card));
@@ -45,22 +45,22 @@ function zoneNode(zone) {
 function trumpZone(zone) {
   const box = el("div", "pile zone trumps");
   const up = zone.places.filter((place) => place.face_up).length;
-  box.append(el("span", "pile-title", `${zone.name} ${zone.count}枚（表${up}）`));
+  box.append(el("span", "pile-title", say("app", "zone face up", { name: zone.name, count: zone.count, up })));
   const row = el("span", "cards");
   const shown = el("p", "trump-about");
   shown.hidden = true;
-  if (!zone.places.length) row.append(el("span", "empty", "なし"));
+  if (!zone.places.length) row.append(el("span", "empty", say("board", "none")));
   for (const place of zone.places) {
     const slot = el("span", "trump");
     if (place.hidden) {
       // the opponent's face-down trump: named only by its place, as the options name it
-      const back = backNode("裏");
+      const back = backNode(say("table", "back"));
       back.dataset.keys = place.hidden;
       slot.append(back);
     } else {
       const node = cardNode(place);
       node.classList.add(place.face_up ? "face-up" : "face-down");
-      slot.append(node, el("span", "face", place.face_up ? "表" : "裏"));
+      slot.append(node, el("span", "face", say("table", place.face_up ? "face up" : "back")));
       const about = aboutButton(place.label, shown);
       if (about) slot.append(about);
     }
@@ -104,7 +104,7 @@ function cardTable(box) {
   }
   table.append(...suits.values());
   const folded = el("details", "entry-list");
-  folded.append(el("summary", "", `一覧から選ぶ（${entries.length}件）`));
+  folded.append(el("summary", "", say("app", "all entries", { count: entries.length })));
   list.replaceWith(table, folded);
   folded.append(list);
 }

@@ -19,10 +19,9 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import ismcts, mcts
-
 from blackpoker.runtime.play.openspiel_game import AgentBot, play_bots
 from blackpoker.runtime.play.stats import wilson
+from open_spiel.python.algorithms import ismcts, mcts
 
 
 def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -45,7 +44,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         start = time.perf_counter()
         for deal in range(args.games):
             evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(deal))
-            bot = ismcts.ISMCTSBot(game, evaluator, 2.0, args.simulations, random_state=np.random.RandomState(deal))
+            bot = ismcts.ISMCTSBot(
+                game, evaluator, 2.0, args.simulations, random_state=np.random.RandomState(deal)
+            )
             seat = deal % 2
             ours = AgentBot(game, name, deal)
             returns = play_bots(game, (bot, ours) if seat == 0 else (ours, bot), deal)

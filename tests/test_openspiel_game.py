@@ -42,21 +42,25 @@ def dealt(game: pyspiel.Game, deal: int, decisions: int) -> BlackPokerState:
 
 
 def test_a_seats_information_state_holds_no_card_it_may_not_see() -> None:
-    """Two deals differing only in p2's hidden cards (a hand card swapped with a life card):
-    p1's information state and observation are the same, p2's are not."""
+    """Two deals differing only in p1's hidden cards (a hand card swapped with a life card):
+    p2's information state, observation and action texts are the same, p1's are not."""
     game = pyspiel.load_game(LITE)
     state = dealt(game, 3, 6)
+    assert state.current_player() == 1 and len(state.legal_actions()) > 1
     other = state.clone()
     assert state.engine is not None
     swapped = Game(state.engine.rules, state.engine.state.copy())  # options found afresh
     swapped.decisions = state.engine.decisions
-    p2 = swapped.state.players[1]
-    p2.hand[0], p2.life[0] = p2.life[0], p2.hand[0]
+    p1 = swapped.state.players[0]
+    p1.hand[0], p1.life[0] = p1.life[0], p1.hand[0]
     other.position.game = swapped
-    assert state.information_state_string(0) == other.information_state_string(0)
-    assert state.observation_tensor(0) == other.observation_tensor(0)
-    assert state.information_state_string(1) != other.information_state_string(1)
-    assert state.observation_tensor(1) != other.observation_tensor(1)
+    assert state.information_state_string(1) == other.information_state_string(1)
+    assert state.observation_tensor(1) == other.observation_tensor(1)
+    assert [state.action_to_string(1, a) for a in state.legal_actions()] == [
+        other.action_to_string(1, a) for a in other.legal_actions()
+    ]
+    assert state.information_state_string(0) != other.information_state_string(0)
+    assert state.observation_tensor(0) != other.observation_tensor(0)
 
 
 def test_a_resampled_state_looks_the_same_to_the_seat_only() -> None:

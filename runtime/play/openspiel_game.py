@@ -186,7 +186,9 @@ class BlackPokerState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {action} (seed {game_seed(self.position.setting.seed, action)})"
-        return str(self.options[action])
+        # as the acting seat's view names it: a face-down character by reference, never by card
+        assert self.engine is not None
+        return str(view(self.engine, player).options[action])
 
     def returns(self) -> list[float]:
         result = None if self.engine is None else self.engine.result

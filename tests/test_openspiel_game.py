@@ -12,6 +12,7 @@ from pathlib import Path  # noqa: E402
 
 from blackpoker.runtime.engine.game import Game  # noqa: E402
 from blackpoker.runtime.play.openspiel_game import AgentBot, BlackPokerState, play_bots  # noqa: E402
+from blackpoker.runtime.rules.diagnostics import CompileError  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 LITE = "blackpoker(format=lite)"
@@ -91,3 +92,14 @@ def test_openspiels_random_simulation_checks_pass_for_a_local_rule() -> None:
     game = pyspiel.load_game("blackpoker", {"rules": str(MY_STD), "format": "my-std"})
     assert game.num_distinct_actions() == 1024
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_a_bad_parameter_is_refused_with_what_is_wrong() -> None:
+    with pytest.raises(CompileError, match="no format 'nope'"):
+        pyspiel.load_game("blackpoker(format=nope)")
+    with pytest.raises(pyspiel.SpielError, match="deals and max_actions must be at least 1"):
+        pyspiel.load_game("blackpoker(deals=0)")
+    state = pyspiel.load_game("blackpoker(format=lite,max_actions=2)").new_initial_state()
+    state.apply_action(3)
+    with pytest.raises(ValueError, match=r"legal options exceed max_actions=2"):
+        state.legal_actions()

@@ -12,7 +12,7 @@
 * Actions: an action is the index of an option in the engine's `legal_options()` at that state
   (its stable order), so the legal actions are 0 .. n-1. `max_actions` (default 1024; random
   games of the built-in formats reach about 140) bounds them: a state with more options is a
-  SpielError naming the parameter to raise.
+  ValueError naming the parameter to raise.
 * Imperfect information: a seat's information-state string and observation tensor are made
   from its view (engine/view.py) alone, so they hold no card the seat may not see. The string
   is the view itself (the public record a game of BlackPoker keeps: graveyards, stage, field,

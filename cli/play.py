@@ -35,6 +35,7 @@ from blackpoker.runtime.engine.refs import Result
 from blackpoker.runtime.engine.view import View, hidden_from, masked, view
 from blackpoker.runtime.play.agents import Agent, decide
 from blackpoker.runtime.play.chronicle import Chronicle
+from blackpoker.runtime.play.labels import labels
 from blackpoker.runtime.play.log import log_text
 from blackpoker.runtime.play.regulation import Dealt, Match, Setup
 from blackpoker.runtime.play.roster import AGENT_CHOICES, PERSON, agent_name, make_agent
@@ -133,8 +134,8 @@ def play(
     seed = random.randrange(1_000_000) if seed is None else seed
     console = Console(highlight=False, markup=False, soft_wrap=True)
     console.print(
-        f"BlackPoker {edition} {setup.label if setup else format_id} · シード{seed} · "
-        f"あなたは{seat}、相手は{opponent}エージェント"
+        f"BlackPoker {edition} {setup.label if setup else rules.format.name} · シード{seed} · "
+        f"あなたは{seat}、相手は{labels().agent(opponent)}エージェント"
     )
     console.print("番号で選ぶ（0で戻る）、? 番号で説明、help で使い方、q で終了。")
     sitting = Sitting(console, rules, SEATS.index(seat), opponent, source, plan)
@@ -192,7 +193,7 @@ class Sitting:
                     seen |= view(game, me).visible_cards()
                 chronicle.decided(game, mover, shown, seen)
         except Quit:
-            console.print("終了しました: quit")
+            console.print("終了しました")
         if log is not None:
             text = log_text(log, game, [a.name for a in agents], self.source, dealt, environment())
             write(self.plan, log, "--log", text)
@@ -215,7 +216,7 @@ class Sitting:
             if len(usable) > 1:
                 mine = self._pick(setup, match, usable)
                 if mine is None:
-                    console.print("終了しました: quit")
+                    console.print("終了しました")
                     return
                 picks[me] = mine
             chosen = (picks[0], picks[1])

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.options import Option, target_text
+from blackpoker.runtime.engine.options import Choice, Option, target_text
 from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.engine.view import (
     CharacterView,
@@ -33,6 +33,7 @@ from blackpoker.runtime.play.choosing import (
     question,
 )
 from blackpoker.runtime.play.chronicle import Chronicle
+from blackpoker.runtime.play.labels import labels
 from rich.cells import cell_len
 from rich.console import Console
 
@@ -53,16 +54,21 @@ HELP = """\
       チャンス はいまアクションを起こせるプレイヤー"""
 
 
-def number(text: str, count: int) -> int | str:
-    """The item an ASCII number names (1 to count), or what to type instead. "²" is a digit to
-    str.isdigit, not to int(); a number longer than the count is out of range, unparsed."""
+def number(text: str, shown: Sequence[int]) -> int | str:
+    """The number of a shown entry that `text` is, or what to type instead. "²" is a digit to
+    str.isdigit, not to int(); a number longer than the largest is out of range, unparsed."""
     digits = text.lstrip("0")
     if (
         not (text.isascii() and text.isdigit())
-        or len(digits) > len(str(count))
-        or not 1 <= int(digits or "0") <= count
+        or len(digits) > len(str(max(shown)))
+        or int(digits or "0") not in shown
     ):
-        return f"1から{count}までの番号、0で戻る、helpで説明"
+        listed = (
+            f"1から{max(shown)}まで"
+            if list(shown) == list(range(1, len(shown) + 1))
+            else "、".join(map(str, shown))
+        )
+        return f"番号は{listed}、0で戻る、helpで説明"
     return int(digits)
 
 
@@ -99,6 +105,19 @@ class Table:
         self.console = console
         self.game = game
         self.chronicle = chronicle
+        # A chance's entries keep their numbers all game: pass is 1, the format's actions
+        # follow in the rule set's order, an entry first seen later (an action caused by a
+        # character: `スラッシュ by ♠5`) takes the next number then.
+        names = dict.fromkeys(a.name for a in game.rules.actions if a.direct)
+        self.numbers = {"pass": 1, **{name: n for n, name in enumerate(names, 2)}}
+
+    def numbered(self, menu: Menu) -> list[tuple[int, str]]:
+        """The menu's values with their numbers: a chance's by `numbers`, any other step's 1, 2, …"""
+        if menu.step or isinstance(menu.left[0], Choice):
+            return list(enumerate(menu.values, 1))
+        for value in menu.values:
+            self.numbers.setdefault(value, max(self.numbers.values()) + 1)
+        return sorted((self.numbers[v], v) for v in menu.values)
 
     @property
     def width(self) -> int:
@@ -136,23 +155,26 @@ class Table:
         return lines + (_wrap(characters, self.width, "  場:", "    ") if characters else ["  場: なし"])
 
     def _character(self, unit: CharacterView, entered: int, size_mod: int) -> str:
-        cards = "+".join(label(c) for c in unit.cards) if unit.cards else target_text(unit.ref)
-        states = ["チャージ" if unit.charged else "ドライブ"]
+        words = labels()
+        cards = "+".join(label(c) for c in unit.cards) if unit.cards else words.target(target_text(unit.ref))
+        states = [words["board"]["charged" if unit.charged else "driven"]]
         if entered >= self.game.state.turn:
-            states.append("準備")
+            states.append(words["board"]["new"])
         if not unit.face_up:
-            states.append("裏向き")
+            states.append(words["board"]["face down"])
         if unit.size is not None:
-            states.append(f"サイズ{unit.size}" + (f"({size_mod:+d})" if size_mod else ""))
+            states.append(
+                words.say("board", "size", size=unit.size) + (f"({size_mod:+d})" if size_mod else "")
+            )
         if unit.attacking:
-            states.append("アタック中")
+            states.append(words["board"]["attacking"])
         if unit.blocking is not None:
-            states.append(f"{target_text(unit.blocking)}をブロック")
+            states.append(words.say("board", "blocking", target=words.target(target_text(unit.blocking))))
         return f"[{unit.name} {cards} {'·'.join(states)}]"
 
     def _request(self, position: int, r: RequestView) -> str:
         keys = " ★" + "".join(label(c) for c in r.key_cards) if r.key_cards else ""
-        target = f" → {reference_text(r.target)}" if r.target is not None else ""
+        target = f" → {labels().target(reference_text(r.target))}" if r.target is not None else ""
         who = f"（{player_name(r.player)}）" if self.game.rules.action(r.action).direct else "（効果）"
         return f"{position}. {r.name}{keys}{target}{who}"
 
@@ -168,9 +190,9 @@ class Table:
             assert menu is not None, "a path chosen from the menu leads to an option"
             if not isinstance(menu, Menu):
                 return menu
-            entries = [entry(menu, v) for v in menu.values]
+            shown = self.numbered(menu)
             asked = question(self.game.rules, seen, menu)
-            lines = _wrap([f"{n}) {e}" for n, e in enumerate(entries, 1)], self.width)
+            lines = _wrap([f"{n}) {entry(menu, v)}" for n, v in shown], self.width)
             if not drawn:  # news is taken only when shown: a forced move shows nothing
                 self._show(self.board(seen), self.chronicle.since_mark(), [asked, *lines])
                 drawn = True
@@ -183,7 +205,7 @@ class Table:
                     return None
                 if not text:
                     continue
-                reply = self._answer(text, seen, menu, options)
+                reply = self._answer(text, seen, menu, options, dict(shown))
                 if isinstance(reply, tuple):
                     chosen, auto = reply
                     break  # the step changed: ask again
@@ -192,7 +214,7 @@ class Table:
                 self.console.print(reply)
 
     def _answer(
-        self, text: str, seen: View, menu: Menu, options: Sequence[Option]
+        self, text: str, seen: View, menu: Menu, options: Sequence[Option], numbered: dict[int, str]
     ) -> Option | str | tuple[list[str], list[bool]]:
         """An option, a reply to print, or the path after moving (a number or back)."""
         if text in ("help", "h"):
@@ -200,24 +222,24 @@ class Table:
             shown = max(options, key=lambda o: sum(map(bool, parts(o))))
             return HELP.format(example=shown)
         if text.startswith(("?", "？")):
-            return self._explain(text[1:].strip(), seen, menu)
+            return self._explain(text[1:].strip(), seen, menu, numbered)
         if text in BACK:
             # nothing the person chose yet (steps taken for them come back alike)
             return back(menu) or "いまが最初の段階です"
         if text.isascii() and text.isdigit():
-            picked = number(text, len(menu.values))
+            picked = number(text, list(numbered))
             if isinstance(picked, str):
                 return picked
-            return [*menu.chosen, menu.values[picked - 1]], [*menu.auto, False]
+            return [*menu.chosen, numbered[picked]], [*menu.auto, False]
         return command_option(seen, text, "（help で説明）")
 
-    def _explain(self, text: str, seen: View, menu: Menu) -> str:
-        values = menu.values
+    def _explain(self, text: str, seen: View, menu: Menu, shown: dict[int, str]) -> str:
         if not text:
             return explain_entry(self.game.rules, seen, menu, None)
-        if not (text.isascii() and text.isdigit() and 1 <= int(text[:3]) <= len(values)):
-            return f"? のあとに 1から{len(values)}までの番号"
-        return explain_entry(self.game.rules, seen, menu, values[int(text[:3]) - 1])
+        picked = number(text, list(shown))
+        if isinstance(picked, str):
+            return f"? のあとに選択肢の番号（{picked}）"
+        return explain_entry(self.game.rules, seen, menu, shown[picked])
 
     def _fit(self, lines: list[str]) -> list[str]:
         return [row for line in lines for row in _fold(line, self.width)]

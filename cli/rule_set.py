@@ -62,10 +62,17 @@ def edition_of(edition: str | None, rules: Path | None = None, cache: Path | Non
     return declared_edition(rules, "--rules") if rules else registry_default("edition", cache, environment)
 
 
-def compiled(source: RulesSource, setup: Setup | None = None, cache: Path | None = None) -> RuleSet:
+def compiled(
+    source: RulesSource, setup: Setup | None = None, cache: Path | None = None, read: list[Path] | None = None
+) -> RuleSet:
     """The source compiled in the invocation's environment (from the on-disk cache in `cache`,
-    when given), with the actions a regulation's frame and options add."""
-    ruleset, _ = compile_cached(environment, source.edition, source.format, source.rules, source.extra, cache)
+    when given, its files then added to `read`), with the actions a regulation's frame and
+    options add."""
+    ruleset, files = compile_cached(
+        environment, source.edition, source.format, source.rules, source.extra, cache
+    )
+    if read is not None:
+        read += files
     return ruleset if setup is None else setup.additions.widen(ruleset)
 
 
@@ -97,28 +104,21 @@ def _overlay(path: Path, option: str) -> OverlaySource:
 def regulation_setup(
     edition: str, text: str, deck_files: tuple[str, ...], format_id: str | None = None
 ) -> tuple[Setup, str]:
-    """The regulation and the players' decks, checked as `regulation check` checks them; the
-    format its games play (a frame with the extra list plays the extra format). With
-    `format_id` (--format), the text names the frame and options only."""
+    """The regulation and the players' decks, checked as `regulation check` and the browser's
+    lobby check them (runtime/play/regulation.py); the format its games play (a frame with the
+    extra list plays the extra format). With `format_id` (--format), the text names the frame
+    and options only."""
     # the regulations' reader is imported here, so a command that names none starts without it
-    from blackpoker.compiler.documents.regulation import additions, deck_problems
-    from blackpoker.runtime.play.regulation import Setup, start_problems
+    from blackpoker.runtime.play.regulation import checked_setup
 
-    if format_id is not None:
-        text = f"{format_id}+{text}"
-    chosen, by_player, problems = read_regulation(edition, text, deck_files)
+    problems: list[Diagnostic] = []
+    by_player = read_decks(deck_files, problems)
     decks = [by_player.get(player, []) for player in PLAYERS]
-    source = environment().edition(edition)
-    problems += start_problems(chosen, source.edition)
-    added, wrong = additions(chosen, source)
-    problems += wrong
-    if not problems:
-        for player, mine in zip(PLAYERS, decks, strict=True):
-            if mine or chosen.frame.needs_decks:  # other frames deal, or play the whole set
-                problems += deck_problems(chosen, player, mine)
-    if problems:
-        report(problems)
-    return Setup.of(chosen, decks, added), chosen.played_format
+    checked = checked_setup(environment(), edition, text, decks, format_id)
+    warn(checked.notes)
+    if problems or checked.setup is None:
+        report([*checked.problems, *problems])
+    return checked.setup, checked.format
 
 
 def read_regulation(

@@ -94,4 +94,4 @@ def test_a_command_typed_in_the_terminal_gets_the_hint(tmp_path: Path) -> None:
         command, input="パス ★S7\nq\n", capture_output=True, text=True, cwd=tmp_path, check=False
     )
     assert result.returncode == 0, result.stderr
-    assert "unexpected 'S'; did you mean 'パス ★♠7'?" in result.stdout  # as the player typed it
+    assert "「パス ★♠7」のことですか？" in result.stdout  # as the player typed it

@@ -264,7 +264,8 @@ def test_play_takes_a_rules_file_and_logs_it(tmp_path: Path) -> None:
         pytest.skip("the blackpoker console script is not installed (pip install .)")
     done = subprocess.run([exe, *command], input="q\n", capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert f" {name} · シード5 · " in done.stdout
+    title = yaml.safe_load(rules.read_text(encoding="utf-8"))["title"]
+    assert f" {title} · シード5 · " in done.stdout  # the local rule's format by its own name
     header = json.loads((tmp_path / "game.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert (header["format"], header["rules_file"]["path"]) == (name, "rules/my-std.yaml")
 

@@ -67,15 +67,15 @@ def test_a_person_plays_from_piped_input_and_sees_only_their_view(tmp_path: Path
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     out = result.stdout
-    first = Game.new(RULESET, SEED).legal_options()
-    assert "シード3 · あなたはp1、相手はrandomエージェント" in out
+    assert "シード3 · あなたはp1、相手はランダムエージェント" in out
     refusals = [line for line in out.splitlines() if line.startswith("> できません: ")]
     assert len(refusals) == 3, refusals  # zzz, p2's pass and the keyed end: each names its rule
-    assert all(re.search(r"\(rule: [a-z ]+\)$", line) for line in refusals), refusals
-    assert f"1から{len({parts(o)[0] for o in first})}までの番号" in out  # 99 is no action's number
-    assert "できません: p2 cannot act now: p1 decides (rule: decision)" in out
+    assert all(re.search(r"（ルール: [^）a-z]+）$", line) for line in refusals), refusals
+    # 99 is no entry's number: the numbers shown are pass's (1) and those of the actions open
+    assert re.search(r"\n> 番号は(1から\d+まで|1、[\d、]+)、0で戻る、helpで説明\n", out)
+    assert "できません: p2はいま決定できません（決定するのはp1）（ルール: 決定の順番）" in out
     assert "\np1: パス\n" in out  # the notation is accepted, and the decision told
-    assert out.splitlines()[-1] == "> 終了しました: quit"
+    assert out.splitlines()[-1] == "> 終了しました"
     assert list(tmp_path.iterdir()) == [tmp_path / "game.jsonl"]
     # Replay the log to know every position the person was shown, and check each rendering.
     lines = [json.loads(line) for line in (tmp_path / "game.jsonl").read_text(encoding="utf-8").splitlines()]
@@ -107,7 +107,7 @@ def test_q_quits_at_once_and_a_closed_input_too(tmp_path: Path) -> None:
     for answers in (["q"], []):
         result = _play(tmp_path, answers, "--seed", "4", "--seat", "p2")
         assert result.returncode == 0, result.stderr
-        assert result.stdout.splitlines()[-1].endswith("quit")
+        assert result.stdout.splitlines()[-1].endswith("終了しました")
         assert "Traceback" not in result.stderr
 
 

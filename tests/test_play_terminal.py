@@ -16,6 +16,7 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.play.choosing import parts
 from editions_support import acting, formats, ops, reference_edition
+from labels_support import ALLOWED, KEYS, NOTATION, english_words
 from rich.cells import cell_len
 
 # the newest edition whose smallest format asks a yes/no question (a `may` step) in a game
@@ -28,6 +29,21 @@ SEED = 3  # p1 goes first
 ROWS, COLUMNS = 24, 80
 ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 PROMPT = "\n> "
+ENTRY = re.compile(r"(\d+)\) (.+?)(?:（\d+通り）)?(?=  \d+\)|$)")
+
+
+def entries(output: str) -> list[tuple[int, str]]:
+    """The numbered entries of the last menu in `output`, as (number, text)."""
+    rows = [row for row in output.split("\n") if re.match(r"  \d+\) ", row)]
+    return [(int(n), text) for row in rows for n, text in ENTRY.findall(row.strip())]
+
+
+def chance_menus(transcript: str) -> list[list[tuple[int, str]]]:
+    """Each menu a chance was chosen from (an action or パス), as printed."""
+    found = []
+    for chunk in transcript.split("あなたのチャンス: ")[1:]:
+        found.append(entries(chunk.split("\n>", 1)[0]))
+    return found
 
 
 class Person:
@@ -73,7 +89,7 @@ class Session:
 
     person: Person
     help: str
-    explained: str
+    explained: tuple[str, str]  # an action's entry, and `? N` on it
     refused: tuple[str, str]
     stepped: str
     asked: str  # `?` alone at that step
@@ -89,21 +105,24 @@ class Session:
 @pytest.fixture(scope="module")
 def session(tmp_path_factory: pytest.TempPathFactory) -> Session:
     person = Person(tmp_path_factory.mktemp("play"))
-    shown = [person.type("help"), person.type("? 1")]
+    first = next((n, text) for n, text in entries(person.last) if text != "パス")  # an action
+    shown = [person.type("help"), person.type(f"? {first[0]}")]
     refused = (person.type("p2: pass"), person.type(f"{acting(RULESET, 'pass_turn').name} ★♠7"))
-    # Take the first entry until a request needs a second step, step back, and go on.
+    # Take the first entry other than パス until a request needs a second step, step back,
+    # and go on.
     for _ in range(200):
-        if "›" in person.type("1"):
+        chosen = next((str(n) for n, text in entries(person.last) if text != "パス"), "1")
+        if "›" in person.type(chosen):
             break
     stepped = person.last
     asked = person.type("?")
-    back, before_first, again = person.type("0"), person.type("0"), person.type("1")
+    back, before_first, again = person.type("0"), person.type("0"), person.type(chosen)
     for _ in range(300):  # several turns
         if "━━ ターン4" in person.last or "ゲーム終了" in person.last:
             break
         person.type("1")
     person.type("q")
-    return Session(person, shown[0], shown[1], refused, stepped, asked, back, before_first, again)
+    return Session(person, shown[0], (first[1], shown[1]), refused, stepped, asked, back, before_first, again)
 
 
 def test_help_explains_the_commands_and_the_notation(session: Session) -> None:
@@ -112,19 +131,18 @@ def test_help_explains_the_commands_and_the_notation(session: Session) -> None:
         assert word in text, word
 
 
-def test_a_question_mark_explains_the_first_entry_from_the_rule_set(session: Session) -> None:
+def test_a_question_mark_explains_an_action_entry_from_the_rule_set(session: Session) -> None:
+    entry, explained = session.explained
     options = Game.new(RULESET, SEED).legal_options()
-    head = parts(options[0])[0]
-    option = next(o for o in options if parts(o)[0] == head)
-    assert isinstance(option, RequestOption)
+    option = next(o for o in options if isinstance(o, RequestOption) and parts(o)[0] == entry.split(" ")[0])
     action = RULESET.action(option.action)
-    assert action.effect.splitlines()[0] in session.explained
+    assert action.effect.splitlines()[0] in explained
 
 
 def test_a_refused_command_names_the_rule_it_breaks(session: Session) -> None:
     wrong_player, keyed_end = session.refused
-    assert "できません: p2 cannot act now: p1 decides (rule: decision)" in wrong_player
-    assert re.search(r"できません: .+ \(rule: [a-z ]+\)", keyed_end), keyed_end
+    assert "できません: p2はいま決定できません（決定するのはp1）（ルール: 決定の順番）" in wrong_player
+    assert re.search(r"できません: .+（ルール: [^）a-z]+）", keyed_end), keyed_end
 
 
 def test_a_request_is_chosen_step_by_step_with_a_way_back(session: Session) -> None:
@@ -152,7 +170,7 @@ def test_every_board_fits_the_terminal_and_is_labelled_in_japanese(session: Sess
 
 def test_prompts_say_what_is_decided_and_effects_are_not_a_players_request(session: Session) -> None:
     names = {a.name for a in RULESET.actions}
-    asked = [board for board in renders(session.transcript) if any("yes（する）" in row for row in board)]
+    asked = [board for board in renders(session.transcript) if any("しますか？" in row for row in board)]
     assert asked, "no yes/no decision came up"
     for board in asked:
         question = board[-3] if board[-2].startswith("  1)") else board[-2]
@@ -165,7 +183,31 @@ def test_prompts_say_what_is_decided_and_effects_are_not_a_players_request(sessi
 
 
 def test_q_ends_the_session(session: Session) -> None:
-    assert session.transcript.rstrip().endswith("quit") or "ゲーム終了" in session.transcript
+    assert session.transcript.rstrip().endswith("終了しました") or "ゲーム終了" in session.transcript
     session.person.child.expect(pexpect.EOF)
     session.person.child.close()
     assert session.person.child.exitstatus == 0
+
+
+def test_a_chance_entry_keeps_its_number_across_prompts(session: Session) -> None:
+    """パス is 1 at every chance, and each action keeps the number it was first shown with."""
+    menus = chance_menus(session.transcript)
+    assert len(menus) > 10
+    numbers: dict[str, set[int]] = {}
+    for menu in menus:
+        assert (1, "パス") in menu, menu
+        for n, text in menu:
+            numbers.setdefault(text.split(" ")[0], set()).add(n)
+    assert len(numbers) > 3 and all(len(found) == 1 for found in numbers.values()), numbers
+    assert len({min(found) for found in numbers.values()}) == len(numbers)  # no two share one
+
+
+def test_the_session_says_nothing_in_english(session: Session) -> None:
+    """Every line the program printed (not the person's typing, echoed after `> `) is in
+    Japanese, but the card notation, the keys a prompt names and the allow-list of
+    labels_support.py; the help may quote the command notation too."""
+    printed = "\n".join(row for row in session.transcript.split("\n") if not row.startswith(">"))
+    help_text = session.help.split("\n", 1)[1].removesuffix(PROMPT)  # after the typed `help`
+    helped = printed.replace(help_text, "")
+    assert help_text in printed and english_words(helped, ALLOWED | KEYS) == [], english_words(helped)
+    assert english_words(help_text, ALLOWED | KEYS | NOTATION) == []

@@ -12,16 +12,22 @@ from pathlib import Path
 from typing import Any
 
 from blackpoker.cli.main import main
+from blackpoker.compiler import compile
 from blackpoker.compiler.documents.regulation import parse_regulation
 from blackpoker.runtime.engine.refs import Result as GameResult
 from blackpoker.runtime.play.log import REGULATION, replay
 from blackpoker.runtime.play.regulation import Match, Setup
 from click.testing import CliRunner, Result
+from editions_support import acting, formats
 from regulation_support import TABLED, tabled_regulation, two_decks
 
 EDITION = TABLED.editions[0]
 REGULATION_TEXT = tabled_regulation(two_decks)
-ANSWERS = "1\n" * 20_000  # the first option at every step, and then the first deck offered
+# The person ends each turn they may (エンド, the format's action that passes the turn, typed
+# in the notation: refused when it is no option) and otherwise takes entry 1 — パス at a
+# chance, the first answer or deck offered — so that every game goes on to its end.
+END = acting(compile(EDITION, formats(EDITION)[0]), "pass_turn").name
+ANSWERS = f"{END}\n1\n" * 10_000
 
 
 def _play(tmp_path: Path, first_deck: int, seed: int) -> tuple[Result, list[dict[str, Any]]]:

@@ -18,7 +18,7 @@ from blackpoker.runtime.engine import events
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Pass
 from blackpoker.runtime.engine.refs import Result, WrittenCharacter
-from blackpoker.runtime.engine.request_checks import CHECKS, Refusal, first_refusal
+from blackpoker.runtime.engine.request_checks import CHECKS, first_refusal
 from blackpoker.runtime.engine.zones import DECK, card, deck_ids, label
 from blackpoker.runtime.play.event_text import SCENARIO, in_words
 from blackpoker.runtime.play.explain import ANSWER, explain
@@ -411,8 +411,10 @@ def test_a_character_the_player_lacks_is_named_as_missing_not_as_an_invalid_targ
     assert isinstance(good.target, WrittenCharacter)
     other = 1 - good.target.player
     wrong = dataclasses.replace(good, target=WrittenCharacter(other, good.target.card))
-    assert explain(game, wrong, "") == Refusal(
-        "target valid", f"p{other + 1} has no {good.target.card} on the field"
+    refusal = explain(game, wrong, "")
+    assert (refusal.rule, refusal.message) == (
+        "target valid",
+        f"p{other + 1} has no {good.target.card} on the field",
     )
 
 

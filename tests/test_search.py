@@ -149,7 +149,7 @@ def test_play_against_the_search_agent(tmp_path: Path) -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    assert "相手はsearch:4エージェント" in result.stdout
+    assert "相手は探索:4エージェント" in result.stdout
     lines = [json.loads(line) for line in (tmp_path / "game.jsonl").read_text(encoding="utf-8").splitlines()]
     assert lines[0]["agents"] == ["human", "search:4:3"]
     game, bot = Game.new(SMALLEST, 3), SearchAgent(SMALLEST, 3, 4)

@@ -133,21 +133,25 @@ def test_bad_input_gets_a_json_4xx_and_changes_nothing(server: Running, log: Pat
     _refused(
         server.post(f"/api/seat/{token}/choose", {**good, "chosen": ["no such action"], "auto": [False]}),
         400,
-        "not a legal choice",
+        "いま選べない選択です",
     )
     _refused(
         server.post(f"/api/seat/{token}/choose", {**good, "chosen": [1], "auto": [False]}), 400, "chosen"
     )
     _refused(
-        server.post(f"/api/seat/{token}/choose", {**good, "decision": good["decision"] - 1}), 409, "moved on"
+        server.post(f"/api/seat/{token}/choose", {**good, "decision": good["decision"] - 1}),
+        409,
+        "ゲームが進みました",
     )
-    _refused(server.post(f"/api/seat/{token}/back", good), 409, "first step")
+    _refused(server.post(f"/api/seat/{token}/back", good), 409, "いまが最初の段階です")
     command = f"/api/seat/{token}/command"
     _refused(server.post(command, {"decision": good["decision"], "text": "p2: pass"}), 400, "できません: p2")
     _refused(
         server.post(command, {"decision": good["decision"], "text": "★★★"}), 400, "コマンドでもありません"
     )
-    _refused(server.post(command, {"decision": good["decision"] + 1, "text": "pass"}), 409, "moved on")
+    _refused(
+        server.post(command, {"decision": good["decision"] + 1, "text": "pass"}), 409, "ゲームが進みました"
+    )
     _refused(server.post(command, {"text": "pass"}), 400, "{decision, text}")
     _refused(server.post("/api/seat/not-a-seat/choose", good), 404, "no such seat")
     _refused(server.call("GET", "/api/seat/not-a-seat"), 404, "no such seat")
@@ -272,7 +276,7 @@ def test_a_game_between_two_people_sends_each_seat_only_its_view(server: Running
             refused = server.post(
                 f"/api/seat/{seats[other]}/choose", {**path, "decision": answer.data["decision"]}
             )
-            assert refused.status == 409 and "not your decision" in refused.text, refused.text
+            assert refused.status == 409 and "あなたの決定ではありません" in refused.text, refused.text
     at = positions(game)
     for me in (0, 1):
         for state in seen[me]:

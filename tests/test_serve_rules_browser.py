@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
-from blackpoker.cli.options import declared_edition, declared_format
+from blackpoker.cli.rule_set import declared_edition, declared_format
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT, TRUMP_ZONE
 from blackpoker.runtime.engine.zones import card
 from blackpoker.runtime.rules.model import Visibility

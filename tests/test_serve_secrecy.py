@@ -29,7 +29,7 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.view import View, hidden_from, masked, view
 from blackpoker.runtime.engine.zones import label
-from blackpoker.runtime.play.chronicle import named_cards
+from blackpoker.runtime.play.chronicle import named_cards, said
 from blackpoker.runtime.play.log import replay
 from blackpoker.runtime.rules.enums import Face
 from blackpoker.runtime.rules.model import Visibility
@@ -110,10 +110,11 @@ def _hidden_lines(game: Game) -> dict[int, set[str]]:
         again.apply(option)
         seat = 1 - option.player
         seen = view(before, seat).visible_cards() | view(again, seat).visible_cards()
-        said = masked(before.state, option, hidden_from(before.state, seat))
-        if said != option:  # a hidden character named by its card
-            hidden[seat].add(f"{SEATS[option.player]}: {option}")
-        (shown if named_cards(said) <= seen else hidden)[seat].add(f"{SEATS[option.player]}: {said}")
+        shown_as = masked(before.state, option, hidden_from(before.state, seat))
+        if shown_as != option:  # a hidden character named by its card
+            hidden[seat].add(f"{SEATS[option.player]}: {said(option)}")
+        line = f"{SEATS[option.player]}: {said(shown_as)}"  # as the log says it, in whole
+        (shown if named_cards(shown_as) <= seen else hidden)[seat].add(line)
     return {seat: hidden[seat] - shown[seat] for seat in (0, 1)}
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from blackpoker.runtime.engine.abilities import size, soldier_judgement
+from blackpoker.runtime.engine.events import Damaged, Died
 from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.transitions import GRAVEYARD, damage, remove_unit
 from blackpoker.runtime.engine.triggers import happened
@@ -75,7 +76,7 @@ def judge(g: Table) -> None:
             continue
         blockers = [u for u in (state.unit(b) for b in state.blocks.get(uid, ())) if u is not None]
         if not blockers:
-            damage(state, 1 - attacker.controller, size(g, attacker))
+            _damage(g, 1 - attacker.controller, size(g, attacker))
             happened(g, Event.UNBLOCKED, attacker.controller, list(attacker.cards))
         elif blockers[0].kind.combat is Combat.BULWARK:
             _bulwark(g, attacker, blockers[0])
@@ -91,8 +92,8 @@ def _bulwark(g: Table, attacker: Unit, bulwark: Unit) -> None:
     killed = shown.is_joker or any(rank(c) == shown.rank for c in attacker.cards)
     cards = list(attacker.cards)  # as it attacked: the attacker may be gone already
     if killed and not attacker.kind.bulwark_proof:
-        remove_unit(g, attacker, GRAVEYARD)
-    remove_unit(g, bulwark, GRAVEYARD)
+        _dies(g, attacker)
+    _dies(g, bulwark)
     happened(g, Event.BULWARK_FELL, bulwark.controller, cards)
 
 
@@ -105,9 +106,22 @@ def _soldiers(g: Table, attacker: Unit, blockers: list[Unit]) -> None:
         attack, block = block, attack  # the comparison turned round: the larger side loses
     if block <= attack:
         for blocker in blockers:
-            remove_unit(g, blocker, GRAVEYARD)
+            _dies(g, blocker)
     if attack <= block:
-        remove_unit(g, attacker, GRAVEYARD)
+        _dies(g, attacker)
     if rule.damage and attack != block:
         loser = 1 - attacker.controller if block < attack else attacker.controller
-        damage(g.state, loser, abs(attack - block))
+        _damage(g, loser, abs(attack - block))
+
+
+def _damage(g: Table, player: int, amount: int) -> None:
+    if amount > 0:
+        g.record(Damaged(player, amount))
+    damage(g.state, player, amount)
+
+
+def _dies(g: Table, unit: Unit) -> None:
+    """A character the fight sends to the graveyard, said before what its leaving triggers;
+    by its cards when they lie face up (a bulwark turns face up as it fights)."""
+    g.record(Died(unit.controller, tuple(unit.cards) if unit.face_up else ()))
+    remove_unit(g, unit, GRAVEYARD)

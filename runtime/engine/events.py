@@ -71,6 +71,30 @@ class LostTarget:
 
 
 @dataclass(frozen=True, slots=True)
+class Damaged:
+    player: int  # who takes the damage: a fight's unblocked attacker or loser, an effect's player
+    amount: int  # the points dealt (the life gives up as many cards as it holds, at most)
+
+    # written out: mypyc compiles this one, not the Python one a dataclass generates (docs/engine.md)
+    def __init__(self, player: int, amount: int) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "amount", amount)
+
+
+@dataclass(frozen=True, slots=True)
+class Died:
+    player: int  # the character's controller
+    cards: tuple[
+        int, ...
+    ]  # the cards of a character a fight (ダメージ判定) puts into the graveyard, if face up
+
+    # written out: mypyc compiles this one, not the Python one a dataclass generates (docs/engine.md)
+    def __init__(self, player: int, cards: tuple[int, ...]) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "cards", cards)
+
+
+@dataclass(frozen=True, slots=True)
 class Resolved:
     player: int
     action: str
@@ -107,6 +131,8 @@ Event = (
     | Revealed
     | Shuffled
     | LostTarget
+    | Damaged
+    | Died
     | Resolved
     | TurnPassed
     | GameOver

@@ -295,20 +295,21 @@ def _probe(player: int, action: Action, keys: tuple[int, ...]) -> Resolution:
     return Resolution(Request(-1, action, player, keys, []), Origin.PLAYER, [])
 
 
-def unmet_requirement(g: Table, player: int, action: Action, keys: tuple[int, ...] = ()) -> str:
+def unmet_requirement(
+    g: Table, player: int, action: Action, keys: tuple[int, ...] = ()
+) -> tuple[str, list[tuple[str, int]]]:
     """The part of the action's `requires` that does not hold for the player now (an `all`'s
     first such item, looked into), in the data's notation, with the values a comparison
-    reads now: what a refusal says is missing."""
+    reads now (each side's notation and value): what a refusal says is missing."""
     assert action.requires is not None
     res = _probe(player, action, keys)
     cond = action.requires.cond
     while isinstance(cond, All):
         cond = next(item for item in cond.items if not condition(g, res, item))
-    text = f"{notation(cond)} holds"
     if isinstance(cond, Compare):
         sides = [side for side in (cond.left, cond.right) if not isinstance(side, int)]
-        return text + "; now " + ", ".join(f"{notation(side)} is {number(g, res, side)}" for side in sides)
-    return text
+        return notation(cond), [(notation(side), number(g, res, side)) for side in sides]
+    return notation(cond), []
 
 
 def reads_key(action: Action) -> bool:

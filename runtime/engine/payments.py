@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.options import Payment, sort_cards
+from blackpoker.runtime.engine.refusals import Said, say
 from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.triggers import happened
 from blackpoker.runtime.engine.zones import card, order
@@ -61,7 +62,7 @@ class PaymentUnit(ABC):
         """Pay one of it (the card a payment names, if any)."""
 
     @abstractmethod
-    def refusal(self, g: Table, p: int, paid: Card | None, spent: Spent) -> str | None:
+    def refusal(self, g: Table, p: int, paid: Card | None, spent: Spent) -> Said | None:
         """Why `paid` cannot pay one of it, or None after taking it from `spent`."""
 
 
@@ -79,8 +80,8 @@ class Life(PaymentUnit):
     def pay(self, g: Table, p: int, cid: int | None) -> None:
         t.damage(g.state, p, 1)
 
-    def refusal(self, g: Table, p: int, paid: Card | None, spent: Spent) -> str | None:
-        return None if paid is None else f"$L is 1 damage and names no card, not {paid}"
+    def refusal(self, g: Table, p: int, paid: Card | None, spent: Spent) -> Said | None:
+        return None if paid is None else say("life names no card", card=str(paid))
 
 
 class Discard(PaymentUnit):
@@ -99,13 +100,13 @@ class Discard(PaymentUnit):
         t.move_card(g.state, cid, t.GRAVEYARD)
         happened(g, Event.DISCARDED, p, [cid])
 
-    def refusal(self, g: Table, p: int, paid: Card | None, spent: Spent) -> str | None:
+    def refusal(self, g: Table, p: int, paid: Card | None, spent: Spent) -> Said | None:
         if paid is None:
-            return f"the payment is missing its card: $D names the card {spent.who} discards, $D(card)"
+            return say("discard needs card", who=spent.who)
         if paid not in spent.hand:
             if paid in spent.keys:
-                return f"{paid} is a key card and cannot be used as a D cost"
-            return f"{paid} is not in {spent.who}'s hand"
+                return say("discard is key", card=str(paid))
+            return say("discard not in hand", card=str(paid), who=spent.who)
         spent.hand.remove(paid)
         return None
 
@@ -137,16 +138,14 @@ class Cause(PaymentUnit):
     def pay(self, g: Table, p: int, cid: int | None) -> None:
         """Nothing: the request drove its causing character already."""
 
-    def refusal(self, g: Table, p: int, paid: Card | None, spent: Spent) -> str | None:
-        if paid is None:
-            return None
-        return f"$C is the drive of the character that causes the request and names no card, not {paid}"
+    def refusal(self, g: Table, p: int, paid: Card | None, spent: Spent) -> Said | None:
+        return None if paid is None else say("cause names no card", card=str(paid))
 
 
 class OwnCharacter(PaymentUnit):
     """A unit paid with one of the player's characters, named by its first card."""
 
-    needs = ""  # the character it needs, in words
+    needs = ""  # the character it needs: a message id (runtime/engine/refusals.py)
 
     @abstractmethod
     def fits(self, unit: Unit) -> bool:
@@ -156,12 +155,9 @@ class OwnCharacter(PaymentUnit):
         pool = [u for u in g.state.players[p].field if self.fits(u)]
         return [tuple((self.letter, u.cards[0]) for u in combo) for combo in combinations(pool, n)]
 
-    def refusal(self, g: Table, p: int, paid: Card | None, spent: Spent) -> str | None:
+    def refusal(self, g: Table, p: int, paid: Card | None, spent: Spent) -> Said | None:
         if paid is None:
-            return (
-                f"the payment is missing its card: ${self.letter} names {self.needs} of {spent.who} "
-                f"by its card, ${self.letter}(card)"
-            )
+            return say("unit needs card", letter=self.letter, needs=say(self.needs), who=spent.who)
         unit = next(
             (
                 u
@@ -171,7 +167,9 @@ class OwnCharacter(PaymentUnit):
             None,
         )
         if unit is None:
-            return f"${self.letter} needs {self.needs} of {spent.who}: {paid} is not one"
+            return say(
+                "unit not fit", letter=self.letter, needs=say(self.needs), who=spent.who, card=str(paid)
+            )
         spent.named.append(unit)
         return None
 
@@ -183,7 +181,7 @@ class Bulwark(OwnCharacter):
     """B: drive a charged bulwark."""
 
     letter = "B"
-    needs = "a charged bulwark"
+    needs = "charged bulwark"
 
     def fits(self, unit: Unit) -> bool:
         return unit.charged and unit.kind.combat is Combat.BULWARK

@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.combat import block_pairs, can_attack, judge
 from blackpoker.runtime.engine.errors import NestingLimit
-from blackpoker.runtime.engine.events import LostTarget, Negated, Requested, Revealed, Shuffled, TurnPassed
+from blackpoker.runtime.engine.events import (
+    Damaged,
+    LostTarget,
+    Negated,
+    Requested,
+    Revealed,
+    Shuffled,
+    TurnPassed,
+)
 from blackpoker.runtime.engine.expressions import (
     cards_of,
     condition,
@@ -272,7 +280,10 @@ def _turn(g: Table, res: Resolution, step: program.Turn) -> Signal | None:
 def _damage(g: Table, res: Resolution, step: program.Damage) -> Signal | None:
     who = player(g, res, step.player)
     if who >= 0 and who not in res.shielded:
-        t.damage(g.state, who, number(g, res, step.amount))
+        amount = number(g, res, step.amount)
+        if amount > 0:
+            g.record(Damaged(who, amount))
+        t.damage(g.state, who, amount)
     return None
 
 

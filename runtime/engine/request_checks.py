@@ -9,7 +9,6 @@ payment registry, `targets.candidates`); explanations report the first refusal's
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from blackpoker.runtime.engine import abilities
@@ -26,6 +25,7 @@ from blackpoker.runtime.engine.refs import (
     ZoneCard,
     player_name,
 )
+from blackpoker.runtime.engine.refusals import Refusal, Said, say
 from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.targets import candidates
 from blackpoker.runtime.engine.zones import card, owner, suit
@@ -53,12 +53,6 @@ class Written(Protocol):
     def target(self) -> CommandTarget | None: ...
     @property
     def source(self) -> Card | None: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    rule: str  # the check that refused, e.g. "timing"
-    message: str
 
 
 class Subject:
@@ -158,55 +152,59 @@ def cost_needed(
 # The checks, in the order a refusal is reported.
 
 
-def game_on(s: Subject) -> str | None:
-    return "the game is over" if s.game.state.result is not None else None
+def game_on(s: Subject) -> Said | None:
+    return say("game over") if s.game.state.result is not None else None
 
 
-def deciding(s: Subject) -> str | None:
+def deciding(s: Subject) -> Said | None:
     decider = s.game.state.to_move()
     if decider != s.player:
-        return f"{s.who} cannot act now: {'nobody' if decider is None else player_name(decider)} decides"
+        return say(
+            "not deciding", who=s.who, decider=say("nobody") if decider is None else player_name(decider)
+        )
     return None
 
 
-def no_effect_waiting(s: Subject) -> str | None:
+def no_effect_waiting(s: Subject) -> Said | None:
     if s.game.state.asked:
-        return f"{s.who} chooses a graveyard's top card first"
+        return say("top first", who=s.who)
     resolving = s.game.state.resolving
-    return f"an effect waits for {s.who}'s answer" if resolving and resolving[-1].waiting else None
+    return say("answer waiting", who=s.who) if resolving and resolving[-1].waiting else None
 
 
-def action_exists(s: Subject) -> str | None:
+def action_exists(s: Subject) -> Said | None:
     if s.action is None:
-        return f"no action named '{s.written.name}' in format {s.game.rules.format.id}"
+        return say("no action", name=s.written.name, format=s.game.rules.format.id)
     return None
 
 
-def direct(s: Subject) -> str | None:
-    return None if s.named.direct else f"{s.named.name} cannot be requested directly"
+def direct(s: Subject) -> Said | None:
+    return None if s.named.direct else say("not direct", name=s.named.name)
 
 
-def timing(s: Subject) -> str | None:
+def timing(s: Subject) -> Said | None:
     state, action = s.game.state, s.named
     own_turn = s.written.player == state.turn_player
     if timing_allows(action, own_turn, not state.stage):
         return None
     if not own_turn:
-        return f"{action.name} has main timing: only on {s.who}'s own turn"
-    return f"{action.name} has main timing: the stage must be empty"
+        return say("main timing turn", name=action.name, who=s.who)
+    return say("main timing stage", name=action.name)
 
 
-def once_per_turn(s: Subject) -> str | None:
+def once_per_turn(s: Subject) -> Said | None:
     if once_allows(s.game, s.written.player, s.named):
         return None
     allowed = abilities.uses_per_turn(s.game, s.written.player, s.named)
-    return f"{s.named.name} can be requested {'once' if allowed == 1 else f'{allowed} times'} per turn"
+    if allowed == 1:
+        return say("once per turn", name=s.named.name)
+    return say("times per turn", name=s.named.name, count=str(allowed))
 
 
-def without_turn(s: Subject) -> str | None:
+def without_turn(s: Subject) -> Said | None:
     if turn_allows(s.named, s.written.player == s.game.state.turn_player):
         return None
-    return f"{s.named.name} can be requested only without the turn: {s.who} holds it"
+    return say("only without turn", name=s.named.name, who=s.who)
 
 
 def taken_keys(s: Subject) -> tuple[list[int], list[Card]] | Card:
@@ -247,66 +245,77 @@ def key_ids(s: Subject) -> tuple[int, ...]:
     return tuple(found)
 
 
-def causing_character(s: Subject) -> str | None:
+def causing_character(s: Subject) -> Said | None:
     """A caused action names one of the requester's charged characters that fits it
     (`by ♠5`, any card of the character); any other action names none."""
     caused, written, name = s.named.caused_by, s.written.source, s.named.name
     if caused is None:
-        return None if written is None else f"{name} is not caused by a character: drop 'by {written}'"
+        return None if written is None else say("not caused", name=name, card=str(written))
     printed = caused.suit.value if caused.suit is not None else None
-    wanted = " ".join(w for w in (printed, caused.type or "character", caused.kind) if w)
+    wanted = say(
+        "character of",
+        suit=f"{printed} " if printed else "",
+        type=caused.type or say("character"),
+        kind=f" {caused.kind}" if caused.kind else "",
+    )
     if written is None:
-        return f"{name} is caused by a charged {wanted} of {s.who}'s: name it with 'by CARD'"
+        return say("cause missing", name=name, wanted=wanted, who=s.who)
     fielded = [u for u in s.game.state.players[s.written.player].field if written in map(card, u.cards)]
     if not fielded:
         other = player_name(1 - s.written.player)
-        theirs = any(written in map(card, u.cards) for u in s.game.state.players[1 - s.written.player].field)
-        mine = f"only {s.who}'s own characters cause {name}"
-        return f"{written} is {other}'s: {mine}" if theirs else f"{s.who} has no {written} on the field"
+        if any(written in map(card, u.cards) for u in s.game.state.players[1 - s.written.player].field):
+            return say("cause theirs", card=str(written), other=other, who=s.who, name=name)
+        return say("cause absent", who=s.who, card=str(written))
     fitting = [u for u in fielded if causes(caused, u)]
     if not fitting:
-        return f"{written} is not a {wanted}: {name} is caused by one"
+        return say("cause unfit", card=str(written), wanted=wanted, name=name)
     if not any(u.charged for u in fitting):
-        return f"{written} is driven: {name} is caused by a charged {wanted}"
+        return say("cause driven", card=str(written), wanted=wanted, name=name)
     return None
 
 
-def requirement(s: Subject) -> str | None:
+def requirement(s: Subject) -> Said | None:
     """The printed 起動条件, or the part of `requires` that does not hold."""
     action, player, keys = s.named, s.written.player, key_ids(s)
     if requirement_holds(s.game, player, action, keys):
         return None
     if action.activation_condition:
-        return f"{action.name} can be requested only when: {action.activation_condition}"
-    return f"{action.name} can be requested only when {unmet_requirement(s.game, player, action, keys)}"
+        return say("requirement printed", name=action.name, condition=action.activation_condition)
+    condition, now = unmet_requirement(s.game, player, action, keys)
+    if not now:
+        return say("requirement", name=action.name, condition=condition)
+    read = tuple(say("now", value=value, number=str(number)) for value, number in now)
+    return say("requirement now", name=action.name, condition=condition, now=read)
 
 
-def keys_in_hand(s: Subject) -> str | None:
+def keys_in_hand(s: Subject) -> Said | None:
     """The key cards lie where the action takes them from: the hand, or its `key_from` zones."""
     missing = hand_after_keys(s)
     if not isinstance(missing, Card):
         return None
     names = {z.id: z.name for z in s.game.rules.edition.core.zones}
-    where = " or ".join(str(z) if z == Zone.HAND else names.get(z, z) for z in s.named.key_from)
-    return f"key card {missing} is not in {s.who}'s {where}"
+    where = tuple(say("hand") if z == Zone.HAND else names.get(z, z) for z in s.named.key_from)
+    return say("key not there", card=str(missing), who=s.who, where=where)
 
 
-def keys_match(s: Subject) -> str | None:
+def keys_match(s: Subject) -> Said | None:
     action, keys = s.named, s.written.keys
     if action.matcher is None:
-        return f"{action.name} takes no key cards" if keys else None
+        return say("no keys taken", name=action.name) if keys else None
     if not action.matcher.matches(keys):
-        return f"key cards {''.join(map(str, keys)) or '(none)'} do not match {action.key}"
+        return say("keys unmatched", keys="".join(map(str, keys)) or say("no cards"), key=str(action.key))
     return None
 
 
-def cost(s: Subject) -> str | None:
+def cost(s: Subject) -> Said | None:
     needed = "".join(cost_needed(s.game, s.written.player, s.named))
     given = "".join(sorted(unit for unit, _ in s.written.payment))
-    return None if given == needed else f"the cost is ${needed or ' (none)'}, not ${given or ' (none)'}"
+    if given == needed:
+        return None
+    return say("cost", needed=needed or say("no cost"), given=given or say("no cost"))
 
 
-def payable(s: Subject) -> str | None:
+def payable(s: Subject) -> Said | None:
     rest = hand_after_keys(s)
     assert not isinstance(rest, Card)
     spent = Spent(s.who, s.written.keys, rest)
@@ -317,23 +326,23 @@ def payable(s: Subject) -> str | None:
     return None
 
 
-def target_given(s: Subject) -> str | None:
+def target_given(s: Subject) -> Said | None:
     g = s.game
     spec = g.rules.target_specs.get(s.named.id)
     if spec is not None and s.written.target is None:
         taken = taken_keys(s)
         assert not isinstance(taken, Card)  # checked by `keys_in_hand`
         if candidates(g, s.written.player, s.named.id, spec, tuple(taken[0])):
-            return f"{s.named.name} needs a target"
+            return say("needs target", name=s.named.name)
         if g.rules.edition.core.target_required:
-            return f"{s.named.name} has no legal target now, and an action with a 対象 needs one"
+            return say("no legal target", name=s.named.name)
         return None  # the edition lets it be requested without one: it resolves with no effect
     if spec is None and s.written.target is not None:
-        return f"{s.named.name} takes no target"
+        return say("takes no target", name=s.named.name)
     return None
 
 
-def target_valid(s: Subject) -> str | None:
+def target_valid(s: Subject) -> Said | None:
     written = s.written.target
     if written is None:
         return None
@@ -346,18 +355,20 @@ def target_valid(s: Subject) -> str | None:
     if isinstance(written, WrittenCharacter) and not any(
         card(c) == written.card for u in g.state.players[written.player].field for c in u.cards
     ):
-        return f"{player_name(written.player)} has no {written.card} on the field"
+        return say("no such character", who=player_name(written.player), card=str(written.card))
     if isinstance(written, WrittenZoneCard) and not any(
         card(c) == written.card for c in g.state.players[written.player].zones.get(written.zone, ())
     ):
-        return f"{player_name(written.player)} has no {written.card} in {written.zone}"
+        return say(
+            "no such zone card", who=player_name(written.player), card=str(written.card), zone=written.zone
+        )
     shown = target_text(written)
     stage = g.state.stage
     position = written.position if isinstance(written, StagePosition) else 0
     targeted = stage[position - 1] if 0 < position <= len(stage) else None
     if spec.counterable and targeted and Limit.UNCOUNTERABLE in targeted.action.limits:
-        return f"{shown} is {targeted.action.name}, which counter actions cannot target"
-    return f"{shown} is not a valid target of {s.named.name}"
+        return say("uncounterable", target=shown, name=targeted.action.name)
+    return say("invalid target", target=shown, name=s.named.name)
 
 
 def _names(found: OptionTarget, written: CommandTarget) -> bool:
@@ -374,7 +385,7 @@ def _names(found: OptionTarget, written: CommandTarget) -> bool:
     return found == written
 
 
-Check = Callable[[Subject], str | None]
+Check = Callable[[Subject], Said | None]
 
 Checks = tuple[tuple[str, Check], ...]
 
@@ -413,7 +424,7 @@ def decision_refusal(game: Table, player: int, checks: Checks) -> Refusal | None
 
 def _first(s: Subject, checks: Checks) -> Refusal | None:
     for rule, check in checks:
-        message = check(s)
-        if message is not None:
-            return Refusal(rule, message)
+        said = check(s)
+        if said is not None:
+            return Refusal(rule, said)
     return None

@@ -14,33 +14,13 @@ from dataclasses import dataclass
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.view import View
+from blackpoker.runtime.play.labels import labels
 from blackpoker.runtime.play.notation import InvalidCommand
 from blackpoker.runtime.play.resolve import AmbiguousCommand, IllegalCommand, resolve_seen
 from blackpoker.runtime.rules.enums import Answer
 
 REQUEST_STEPS = ("アクション", "キーカード", "支払い", "対象")
 CHOICE_STEPS = ("答え", "カード・対象")
-# What each of the engine's answers means (rules/enums.py); a choose_one label is the rule set's.
-ANSWERS: dict[str, str] = {
-    Answer.PICK: "カードを選ぶ",
-    Answer.PLACE: "次に置くカードを選ぶ（上から順に）",
-    Answer.DISCARD: "捨てるカードを選ぶ",
-    Answer.ATTACKER: "アタックするキャラクターを選ぶ",
-    Answer.BLOCK: "ブロックする組（アタッカー with ブロッカー）を選ぶ",
-    Answer.RETARGET: "新しい対象を選ぶ",
-    Answer.TOP: "墓地の一番上に置くカードを選ぶ（公開される）",
-    Answer.DONE: "選び終える",
-    Answer.YES: "する",
-    Answer.NO: "しない",
-}
-PAYMENTS = {
-    "D": "D(カード): 手札のそのカードを捨てる",
-    "B": "B(カード): そのチャージ状態の防壁をドライブ状態にする",
-    "S": "S(カード): そのキャラクターを墓地に置く（生け贄）",
-    "L": "L: 1ダメージを受ける（ライフの一番上を墓地へ）",
-}
-PASS = "pass: 何もせずにチャンスを相手に渡す。\n両者が続けてパスすると、ステージの一番上が解決する。"
-TARGETS = "対象（p2:♣9 そのカードを持つキャラクター、p2 プレイヤー、stage:N ステージの下からN番目）"
 
 
 def parts(option: Option) -> tuple[str, ...]:
@@ -109,18 +89,20 @@ def back(menu: Menu) -> tuple[list[str], list[bool]] | None:
 
 
 def entry(menu: Menu, value: str) -> str:
-    """A menu entry: a group of options by its value at this step, or the one option whole."""
+    """A menu entry in words (labels.json): a group of options by its value at this step, or
+    the one option whole; the value itself stays the notation's."""
+    said = labels()
     matching = menu.matching(value)
     first = matching[0]
-    if menu.step > 0:
-        shown = value or "（なし）"
-    elif isinstance(first, Pass):
-        shown = "pass（パス）"
+    if isinstance(first, Choice):
+        shown = said.choice(first) if menu.step > 0 or len(matching) == 1 else said.word(value)
+    elif menu.step == 0 and isinstance(first, RequestOption):
+        shown = said.option(first) if len(matching) == 1 else said.head(first)
+    elif menu.step == 0:
+        shown = said.option(first)
     else:
-        shown = str(first) if len(matching) == 1 else value
-        if isinstance(first, Choice) and shown == value and value in ANSWERS:
-            shown += f"（{ANSWERS[value]}）"
-    return shown + (f"（{len(matching)}通り）" if len(matching) > 1 else "")
+        shown = said.target(value) or said["menu"]["none"]
+    return shown + (said.say("menu", "ways", count=len(matching)) if len(matching) > 1 else "")
 
 
 def question(rules: Rules, seen: View, menu: Menu, keys: bool = True) -> str:
@@ -130,7 +112,8 @@ def question(rules: Rules, seen: View, menu: Menu, keys: bool = True) -> str:
     def hint(text: str) -> str:
         return f"（{text}）" if keys else ""
 
-    so_far = " ".join(c for c in chosen if c)
+    said = labels()
+    so_far = " ".join(said.target(said.word(c)) for c in chosen if c)
     title = steps(left[0])[step]
     if isinstance(left[0], Choice) and seen.resolving:
         action = seen.resolving[-1]
@@ -138,11 +121,12 @@ def question(rules: Rules, seen: View, menu: Menu, keys: bool = True) -> str:
             clause = rules.action(action.action).may_clause
             return f"「{action.name}」{f': {clause}' if clause else ''} — しますか？"
         word = chosen[0] if chosen else ""
-        doing = f"{word}: {ANSWERS[word]}" if word in ANSWERS else f"{so_far} {title}を選ぶ".strip()
+        answers = said["answers"]
+        doing = answers[word] if word in answers else f"{so_far} {title}を選ぶ".strip()
         return f"「{action.name}」の解決: {doing}{hint('? で効果の文')}"
     if step == 0 and not isinstance(left[0], Choice):  # an answer outside a resolution: below
         where = "ステージに対応する" if seen.stage else "アクションを起こす"
-        return f"あなたのチャンス: {where}か pass{hint('? 番号で説明・help')}"
+        return f"あなたのチャンス: {where}かパスする{hint('? 番号で説明・help')}"
     path = f"{so_far} › " if so_far else ""
     return f"{path}{title}を選ぶ{hint('0で戻る')}"
 
@@ -154,20 +138,22 @@ def explain_entry(rules: Rules, seen: View, menu: Menu, value: str | None) -> st
     if value is None:
         return "\n".join([question(rules, seen, menu), *_effect_of_resolving(rules, seen)])
     option = menu.matching(value)[0]
+    said = labels()
     if isinstance(option, Pass):
-        return PASS
+        return said["menu"]["pass help"]
     if isinstance(option, Choice):
-        meaning = ANSWERS.get(option.word, "効果が示す選択肢のひとつ")
-        return "\n".join([f"{value}: {meaning}", *_effect_of_resolving(rules, seen)])
+        meaning = said["answers"].get(option.word, "効果が示す選択肢のひとつ")
+        shown = said.option(option) if menu.step else said.word(value)
+        return "\n".join([f"{shown}: {meaning}", *_effect_of_resolving(rules, seen)])
     step = REQUEST_STEPS[menu.step]
     if step == "アクション":
         return _action_text(rules, option)
     if step == "キーカード" and option.keys:
         return f"{value}: キーカード。手札から表向きに出す"
     if step == "支払い" and option.payment:
-        used = sorted({unit for unit, _ in option.payment if unit in PAYMENTS})
-        return "\n".join(f"支払い {PAYMENTS[u]}" for u in used)
-    return f"{value}: {TARGETS}"
+        used = sorted({unit for unit, _ in option.payment if unit in said["payments"]})
+        return "\n".join(f"支払い {said['payments'][u]}" for u in used)
+    return f"{said.target(value)}: {said['targets']['help']}"
 
 
 def _action_text(rules: Rules, option: RequestOption) -> str:
@@ -193,11 +179,16 @@ def command_option(seen: View, text: str, hint: str = "") -> Option | str:
     steps), or why it is refused, in words: the notation's error, the rule the command breaks
     (explained in a game dealt from the view: a refusal must not tell what a hidden card is),
     or the options it could mean."""
+    said = labels()
     try:
         return resolve_seen(seen, text)
     except InvalidCommand as error:
-        return f"'{text}' は選択肢でもコマンドでもありません: {error.message}{hint}"
+        refused = said.say("command", "not notation", text=text, column=error.column + 1)
+        if error.meant is not None:
+            refused += said.say("command", "meant", meant=error.meant)
+        return refused + hint
     except IllegalCommand as error:
-        return f"できません: {error.reason}"
+        return said.refusal(error.refusal)
     except AmbiguousCommand as error:
-        return f"どれのことか決まりません: {' / '.join(map(str, error.candidates))}"
+        shown = said["command"]["options joined"].join(map(said.option, error.candidates))
+        return said.say("command", "ambiguous", options=shown)

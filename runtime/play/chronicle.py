@@ -1,7 +1,7 @@
 """The game's events in words, as a person at the table follows them (`blackpoker play`,
-`blackpoker serve`): decisions as the person may see them, then the events they caused (in
-the words of event_text.py's `TABLE`), and draws. Labels are Japanese, as on the sheets;
-action names come from the rule set."""
+`blackpoker serve`): decisions as the person may see them, then the events they caused (a
+fight's damage and deaths among them), and draws, in the words of the labels file's `events`
+(labels.py); action names come from the rule set."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass
 from blackpoker.runtime.engine.refs import CharacterByCard, player_name
 from blackpoker.runtime.engine.view import hidden_from, masked, view
-from blackpoker.runtime.play.event_text import TABLE, in_words
+from blackpoker.runtime.play.event_text import in_words
+from blackpoker.runtime.play.labels import labels
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +46,9 @@ class Chronicle:
     def decided(self, game: Game, mover: int, shown: Option, visible: set[int] | None = None) -> None:
         """A decision (masked as the person may see it) and then the events it caused; with
         `visible` (the cards the person sees), one naming other cards is said by its word."""
-        self.lines.append(f"{player_name(mover)}: {said(shown, visible)}")
+        self.lines.append(
+            labels().say("events", "decided", player=player_name(mover), said=said(shown, visible))
+        )
         self.follow(game)
 
     def witnessed(self, game: Game, seen: Glimpse) -> None:
@@ -56,8 +59,9 @@ class Chronicle:
 
     def follow(self, game: Game) -> None:
         events = game.events or []
+        words = labels()["events"]
         for event in events[self.told :]:
-            line = in_words(game.rules, event, TABLE)
+            line = in_words(game.rules, event, words)
             if line is not None:
                 self.lines.append(line)
         self.told = len(events)
@@ -66,7 +70,8 @@ class Chronicle:
         hands = (len(state.players[0].hand), len(state.players[1].hand))
         for index, (before, now) in enumerate(zip(self.hands, hands, strict=True)):
             if now > before and self.told > 1:
-                self.lines.append(f"  · {player_name(index)}が{now - before}枚引いた（手札{now}枚）")
+                drew = labels().say("events", "drew", player=player_name(index), count=now - before, hand=now)
+                self.lines.append(drew)
         self.hands = hands
 
     def since_mark(self) -> list[str]:
@@ -90,11 +95,12 @@ def named_cards(option: Option) -> set[int]:
 
 
 def said(option: Option, visible: set[int] | None = None) -> str:
-    """A decision in words; with `visible`, one that names a card outside it (a face-down
-    bulwark paid with $B, a card placed on a life) is said by its action or answer alone."""
-    if isinstance(option, Pass):
-        return "パス"
+    """A decision in words (labels.py); with `visible`, one that names a card outside it (a
+    face-down bulwark paid with $B, a card placed on a life) is said by its action or answer
+    alone."""
+    words = labels()
     if visible is None or named_cards(option) <= visible:
-        return str(option)
-    word = option.word if isinstance(option, Choice) else option.name
-    return f"{word}（非公開のカード）"
+        return words.option(option)
+    assert not isinstance(option, Pass)  # a pass names no card
+    word = words.word(option.word) if isinstance(option, Choice) else option.name
+    return words.say("menu", "hidden cards", word=word)

@@ -5,7 +5,8 @@ p1 / p2, cards and options in the notation. The other readers print that record 
 of their own words, one template per kind of event (`in_words`):
 
 * `SCENARIO`: the English words of a scenario's `expect: {events: […]}` (docs/scenarios.md);
-* `TABLE`: the Japanese lines a person at the table reads (`blackpoker play`, `serve`).
+* the Japanese lines a person at the table reads (`blackpoker play`, `serve`): the `events`
+  of the labels file (runtime/play/labels.json), read by chronicle.py.
 
 A kind missing from a table is not said there (a scenario's decisions are its commands; a
 person sees a decision as it is made, runtime/play/chronicle.py).
@@ -13,10 +14,13 @@ person sees a decision as it is made, runtime/play/chronicle.py).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, assert_never
 
 from blackpoker.runtime.engine.events import (
+    Damaged,
     Decided,
+    Died,
     Discarded,
     Event,
     GameOver,
@@ -59,6 +63,10 @@ def record(event: Event) -> dict[str, Any]:
             return {"event": "shuffled", "player": player_name(player)}
         case LostTarget(action):
             return {"event": "lost_target", "action": action}
+        case Damaged(player, amount):
+            return {"event": "damage", "player": player_name(player), "amount": amount}
+        case Died(player, cards):
+            return {"event": "died", "player": player_name(player), "cards": [label(c) for c in cards]}
         case TurnPassed(player, turn):
             return {"event": "turn", "player": player_name(player), "turn": turn}
         case GameOver(result):
@@ -68,8 +76,9 @@ def record(event: Event) -> dict[str, Any]:
 
 # A template per kind of record; `request indirect`: a request an effect made, `resolved
 # direct`: the resolution of a request a player made (an effect's request, such as ドロー for
-# the turn player, is its controller's, not said to be theirs). Fields: the record's, and
-# `name` (the action's printed name) and `cards` (space-separated).
+# the turn player, is its controller's, not said to be theirs), `died face-down`: a character
+# that died face down. Fields: the record's, and `name` (the action's printed name) and
+# `cards` (space-separated).
 SCENARIO = {
     "setup": "first {first}",
     "request": "requested {name} by {player}",
@@ -80,28 +89,18 @@ SCENARIO = {
     "reveal": "revealed {cards}",
     "shuffled": "shuffled {player}",
     "lost_target": "lost {name}",
+    "damage": "damage {amount} to {player}",
+    "died": "died {cards} of {player}",
+    "died face-down": "died face-down of {player}",
     "resolved": "resolved {name} by {player}",
     "resolved direct": "resolved {name} by {player}",
     "turn": "turn {turn} {player}",
     "result": "result {result}",
 }
-TABLE = {
-    "setup": "{first}が先攻",
-    "turn": "── ターン{turn}: {player}のターン ──",
-    "reveal": "  · 公開: {cards}",
-    "shuffled": "  · {player}のライフをシャッフル",
-    "lost_target": "  · {name}は対象を失い、効果なし",
-    "request indirect": "  · 効果で{name}が起きた",
-    "triggered": "  · {name}が誘発",
-    "resolved": "  · {name}を解決",
-    "resolved direct": "  · {player}の{name}を解決",
-    "discarded": "  · {name}は捨てられた",
-    "negated": "  · {name}は打ち消された",
-}
 
 
-def in_words(rules: Rules, event: Event, words: dict[str, str]) -> str | None:
-    """The event in `words` (SCENARIO or TABLE), or None where they say nothing of it."""
+def in_words(rules: Rules, event: Event, words: Mapping[str, str]) -> str | None:
+    """The event in `words` (SCENARIO or the labels' `events`), or None where they say nothing of it."""
     line = record(event)
     kind = line["event"]
     action = rules.action(line["action"]) if "action" in line else None
@@ -109,6 +108,8 @@ def in_words(rules: Rules, event: Event, words: dict[str, str]) -> str | None:
         kind += " indirect"
     elif kind == "resolved" and action is not None and action.direct:
         kind += " direct"
+    elif kind == "died" and not line["cards"]:
+        kind += " face-down"
     template = words.get(kind)
     if template is None:
         return None

@@ -8,13 +8,8 @@ from __future__ import annotations
 
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.refs import player_name
-from blackpoker.runtime.engine.request_checks import (
-    DECIDING,
-    NOT_ANSWERING,
-    Refusal,
-    decision_refusal,
-    first_refusal,
-)
+from blackpoker.runtime.engine.refusals import Refusal, say
+from blackpoker.runtime.engine.request_checks import DECIDING, NOT_ANSWERING, decision_refusal, first_refusal
 from blackpoker.runtime.play.notation import AnswerCommand, Command, PassCommand
 
 ANSWER = "answer"  # the rule of an answer that no effect asks for, or that is not offered
@@ -34,9 +29,7 @@ def explain(game: Game, command: Command, written: str) -> Refusal:
     if isinstance(command, AnswerCommand):
         state = game.state
         if not (state.asked or (state.resolving and state.resolving[-1].waiting is not None)):
-            return Refusal(
-                ANSWER, f"no effect is waiting for an answer; {player_name(command.player)} holds chance"
-            )
-        shown = ", ".join(str(o) for o in game.legal_options())
-        return Refusal(ANSWER, f"'{written}' is not one of the answers ({shown})")
-    return Refusal(OPTION, "not a legal option")
+            return Refusal(ANSWER, say("no answer waiting", who=player_name(command.player)))
+        shown = tuple(str(o) for o in game.legal_options())
+        return Refusal(ANSWER, say("not an answer", written=written, answers=shown))
+    return Refusal(OPTION, say("not an option"))

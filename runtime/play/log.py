@@ -22,7 +22,7 @@ from blackpoker.compiler.environment import Environment
 from blackpoker.compiler.load import read_regular_file
 from blackpoker.compiler.parse import EditionSource
 from blackpoker.compiler.paths import is_path
-from blackpoker.runtime.engine.events import Event
+from blackpoker.runtime.engine.events import Damaged, Died, Event
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.refs import player_name, result_name
@@ -53,7 +53,10 @@ from blackpoker.runtime.rules.model import RuleSet
 
 LOG_KIND = "blackpoker-command-log"
 REGULATION = "regulation"  # the header key of a game played under a regulation
-LOG_VERSION = 2  # 2: shuffled and lost_target events
+LOG_VERSION = 3  # 2: shuffled and lost_target events; 3: damage and died
+# The versions a replay reads, with the events each does not record (a fight's damage and
+# deaths came in version 3: an older log replays with them left out of the comparison).
+UNRECORDED: dict[int, tuple[type, ...]] = {2: (Damaged, Died), 3: ()}
 # A game stops at its decision cap, so a real log is a few hundred KiB at most.
 MAX_LOG_BYTES = 64 * 1024 * 1024
 HEADER_FIELDS: dict[str, type | tuple[type, ...]] = {
@@ -187,7 +190,8 @@ def replay(
     produced: list[Event] = []
     start = None if dealt is None else dealt.start()
     game = Game.new(rules, header.data["seed"], start=start, check=True, events=produced)
-    checked = _match(produced, body, end, 0)
+    recorded = _Recorded(produced, UNRECORDED[header.data["version"]])
+    checked = _match(recorded.events(), body, end, 0)
     if watch is not None:
         watch(game, None)
     for position, line in enumerate(body):
@@ -207,7 +211,7 @@ def replay(
             game.apply(options[index])
         except Exception as error:  # an engine failure is reported at the decision that caused it
             raise line.error(f"the engine failed on this decision: {type(error).__name__}: {error}") from None
-        checked = _match(produced, body, end, checked)
+        checked = _match(recorded.events(), body, end, checked)
         if watch is not None:
             watch(game, options[index])
     if checked < len(body):
@@ -266,8 +270,10 @@ def _read(path: Path, shown: str) -> list[_Line]:
     if not lines or lines[0].data.get("log") != LOG_KIND:
         raise fail(1, 1, f"not a command log: the first line must be its header (log: {LOG_KIND})")
     header = lines[0]
-    if header.data.get("version") != LOG_VERSION:
-        raise header.error(f"log version {header.data.get('version')!r} is not {LOG_VERSION}", "version")
+    version = header.data.get("version")
+    if isinstance(version, bool) or version not in UNRECORDED:
+        read = " or ".join(map(str, UNRECORDED))
+        raise header.error(f"log version {version!r} is not one this build reads ({read})", "version")
     problems = _header_problems(header, header_repeated)
     if problems:
         raise ReplayError(*problems)
@@ -454,6 +460,22 @@ def _recorded(
     if not path.is_file():
         raise header.error(f"{named} {record['path']} (from the log's folder) is missing", where)
     return path
+
+
+class _Recorded:
+    """The events a replay produced that its log's version records, kept as the game goes."""
+
+    def __init__(self, produced: list[Event], unrecorded: tuple[type, ...]) -> None:
+        self.produced = produced
+        self.unrecorded = unrecorded
+        self.kept: list[Event] = []
+        self.seen = 0
+
+    def events(self) -> list[Event]:
+        new = self.produced[self.seen :]
+        self.kept.extend(e for e in new if not isinstance(e, self.unrecorded))
+        self.seen = len(self.produced)
+        return self.kept
 
 
 def _match(produced: list[Event], body: list[_Line], end: _Line, start: int) -> int:

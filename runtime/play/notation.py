@@ -72,11 +72,14 @@ class CommandError(BlackPokerError):
 class InvalidCommand(CommandError, ValueError):
     """Text that is not in the notation; a scenario relocates it to its file's line."""
 
-    def __init__(self, message: str, column: int, width: int = 1, text: str | None = None) -> None:
+    def __init__(
+        self, message: str, column: int, width: int = 1, text: str | None = None, meant: str | None = None
+    ) -> None:
         super().__init__([Diagnostic(Location("command", 1, column + 1), message, text, width)])
         self.message = message
         self.column = column  # 0-based, in characters
         self.width = width
+        self.meant = meant  # the command with its suits respelt (★S5 → ★♠5), when that one parses
 
 
 def written_body(text: str) -> str:
@@ -189,12 +192,12 @@ def parse_command(text: str, player: int | None = None) -> Command:
     except UnexpectedInput as error:
         at = max(0, error.column - 1) if isinstance(error.column, int) and error.column > 0 else len(written)
         got = written[at : at + 1] or "end of command"
-        meant = with_suit_symbols(text)
-        if meant != text and _parses(meant, player):  # ★S5, h7: suits written as letters or names
-            hint = f"did you mean '{meant}'?"
-        else:
-            hint = "write e.g. 'p1: アップ ★♡5 $D(♠7) → p2:♣9' or 'p2: pass'"
-        raise InvalidCommand(f"command '{text}': unexpected '{got}'; {hint}", max(0, at - shift)) from None
+        respelt = with_suit_symbols(text)
+        meant = respelt if respelt != text and _parses(respelt, player) else None  # ★S5, h7: suits as letters
+        example = "write e.g. 'p1: アップ ★♡5 $D(♠7) → p2:♣9' or 'p2: pass'"
+        hint = f"did you mean '{meant}'?" if meant else example
+        message = f"command '{text}': unexpected '{got}'; {hint}"
+        raise InvalidCommand(message, max(0, at - shift), meant=meant) from None
     try:
         command = _Build().transform(tree)
     except Exception as error:  # a bad card label inside a well-formed command

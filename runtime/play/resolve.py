@@ -37,7 +37,7 @@ from blackpoker.runtime.engine.refs import (
     WrittenZoneCard,
     ZoneCard,
 )
-from blackpoker.runtime.engine.request_checks import Refusal
+from blackpoker.runtime.engine.refusals import Refusal
 from blackpoker.runtime.engine.view import View
 from blackpoker.runtime.engine.zones import card, owner
 from blackpoker.runtime.play.explain import explain

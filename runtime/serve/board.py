@@ -1,9 +1,10 @@
 """The board as JSON for the browser: a player's view (runtime/engine/view.py) and nothing more.
 
-Cards are `{id, label, suit}`: the id tells apart the two players' equal cards (each has its
-own deck) and lets the page mark the cards an option uses; a card is sent only where the
-view shows it. From the game, only what the table shows everyone is added: whether a
-character entered this turn (準備) and its size change.
+Targets are in words (`stage:2` → ステージ2, runtime/play/labels.py). Cards are `{id, label,
+suit}`: the id tells apart the two players' equal cards (each has its own deck) and lets the
+page mark the cards an option uses; a card is sent only where the view shows it. From the
+game, only what the table shows everyone is added: whether a character entered this turn
+(準備) and its size change.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from blackpoker.runtime.engine.refs import (
     result_name,
 )
 from blackpoker.runtime.engine.view import CharacterView, RequestView, View, reference_text
+from blackpoker.runtime.play.labels import labels
 from blackpoker.runtime.serve.cards import Json, cards_json
 from blackpoker.runtime.serve.zones import trumps_json, zones_json
 
@@ -69,7 +71,7 @@ def _unit(unit: CharacterView, new: bool, size_mod: int) -> Json:
         "size": unit.size,
         "size_mod": size_mod if unit.size is not None else 0,
         "attacking": unit.attacking,
-        "blocking": None if unit.blocking is None else target_text(unit.blocking),
+        "blocking": None if unit.blocking is None else labels().target(target_text(unit.blocking)),
     }
 
 
@@ -78,7 +80,7 @@ def _request(game: Game, r: RequestView) -> Json:
         "name": r.name,
         "player": player_name(r.player),
         "keys": cards_json(r.key_cards),
-        "target": None if r.target is None else reference_text(r.target),
+        "target": None if r.target is None else labels().target(reference_text(r.target)),
         "by_effect": not game.rules.action(r.action).direct,
     }
 

@@ -20,6 +20,7 @@ from importlib import resources
 from pathlib import Path
 
 from blackpoker.compiler.environment import Environment
+from blackpoker.runtime.play.labels import browser_script
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.serve.cards import Json
 from blackpoker.runtime.serve.offline import LOBBY, RULES
@@ -40,6 +41,7 @@ APP_FILES = (
     "lobby.js",
     "zones.js",
     "zones.css",
+    "labels.js",
 )
 BUNDLE = "game.zip"
 # What offline.py loads, in a fresh interpreter: those modules' files are the bundle's Python.
@@ -135,6 +137,7 @@ def play_page(env: Environment, offered: dict[str, list[str]], pyodide: Path | N
     app = resources.files("blackpoker.runtime.serve").joinpath("app")
     made = {FOLDER / "index.html": _page().encode()}
     made |= {FOLDER / "app" / name: app.joinpath(name).read_bytes() for name in APP_FILES}
+    made[FOLDER / "app" / "labels.js"] = browser_script(made[FOLDER / "app" / "labels.js"])
     made[FOLDER / BUNDLE] = _bundle(json.dumps(lobby, ensure_ascii=False), rulesets)
     return PlayPage(made, {FOLDER / "pyodide" / name: folder / name for name in PYODIDE_FILES})
 
@@ -163,7 +166,7 @@ def _sources() -> dict[str, Path]:
     """The Python files the page runs, by their name in the bundle: the modules of SHIPPED that
     offline.py loads (their sources, even where a compiled build loaded a C extension), every
     module of lark (it imports its parsers as a grammar needs them) and the package data
-    beside them (the notation's grammar)."""
+    beside them (the notation's grammar, the labels file)."""
     run = subprocess.run([sys.executable, "-c", _LOADED], capture_output=True, text=True, check=True)
     loaded: dict[str, str | None] = json.loads(run.stdout)
     sources: dict[str, Path] = {}
@@ -177,11 +180,11 @@ def _sources() -> dict[str, Path]:
         name = Path(*parts, "__init__.py") if package else Path(*parts).with_suffix(".py")
         folder = path.parent
         if module == "lark" or (module.startswith("blackpoker.") and package):
-            # a package's data (*.lark) and, for lark, all of its modules
-            pattern = "**/*" if module == "lark" else "*.lark"
+            # a package's data (*.lark, the labels' *.json) and, for lark, all of its modules
+            pattern, kinds = ("**/*", (".py", ".lark")) if module == "lark" else ("*", (".lark", ".json"))
             root = Path(*module.split("."))
             for extra in folder.glob(pattern):
-                if extra.is_file() and extra.suffix in (".py", ".lark") and "__pycache__" not in extra.parts:
+                if extra.is_file() and extra.suffix in kinds and "__pycache__" not in extra.parts:
                     sources[(root / extra.relative_to(folder)).as_posix()] = extra
         sources[name.as_posix()] = source
     return sources

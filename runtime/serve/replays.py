@@ -63,7 +63,7 @@ class Replay:
         game = book.keyframes[0]
         # no result in the title: the viewer tells it at the end, not before
         book.title = (
-            f"{game.rules.edition.id} {game.rules.format.id} · シード{game.seed} · {done.decisions}回の決定"
+            f"{game.rules.edition.id} {game.rules.format.name} · シード{game.seed} · {done.decisions}回の決定"
         )
         return book
 

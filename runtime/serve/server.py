@@ -31,6 +31,7 @@ from urllib.parse import SplitResult, parse_qs, urlsplit
 from blackpoker.compiler import CompileError
 from blackpoker.compiler.environment import Environment, is_path
 from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.play.labels import browser_script, labels
 from blackpoker.runtime.play.log import ReplayError
 from blackpoker.runtime.play.regulation import Dealt, Match
 from blackpoker.runtime.play.roster import AGENTS, make_agent
@@ -62,6 +63,7 @@ ASSETS = {
         "game.js",
         "game.css",
         "hotseat.js",
+        "labels.js",
     )
 }
 SCENARIO_NAME = "upload.yaml"  # how an uploaded scenario is named in its errors
@@ -244,7 +246,7 @@ class App:
         humans = (0, 1) if people == 2 else (SEATS.index(seat),)
         agent = None if people == 2 else make_agent(opponent, game.rules.ruleset, seed, self.limits.think)
         rules = game.rules.ruleset
-        against = "二人対戦" if people == 2 else f"相手 {opponent}"
+        against = "二人対戦" if people == 2 else f"相手 {labels().agent(opponent)}"
         where = "シナリオ" if scenario is not None else f"シード{seed}" if given else "ランダム"
         played = rules.format.name if setup is None or scenario is not None else setup.name
         title = f"{rules.edition.id} {played} · {where} · {against}"
@@ -427,6 +429,8 @@ class Handler(BaseHTTPRequestHandler):
         if name not in ASSETS:
             raise Refusal(404, f"no such page: {url.path}")
         data = resources.files("blackpoker.runtime.serve").joinpath("app", name).read_bytes()
+        if name == "labels.js":
+            data = browser_script(data)
         self._send(data, ASSETS[name] + "; charset=utf-8")
 
     def _new_game(self, match: re.Match[str], url: SplitResult) -> None:

@@ -30,6 +30,7 @@ from blackpoker.runtime.play.choosing import (
     question,
 )
 from blackpoker.runtime.play.chronicle import Chronicle, glimpse
+from blackpoker.runtime.play.labels import labels
 from blackpoker.runtime.play.roster import PERSON
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.rules.enums import Answer
@@ -161,7 +162,7 @@ class Session:
                 raise Refusal(400, "this path settles on an option: there is no step to go back from")
             previous = back(menu)
             if previous is None:
-                raise Refusal(409, "this is the first step: nothing to go back to")
+                raise Refusal(409, labels()["server"]["first step"])
             return self._state(seat, Steps(path.decision, tuple(previous[0]), tuple(previous[1])))
 
     def log(self, seat: int) -> str:
@@ -205,14 +206,13 @@ class Session:
     def _menu(self, seat: int, path: Steps) -> Menu | Option:
         game = self.game
         if path.decision != game.decisions:
-            raise Refusal(
-                409, f"the game has moved on: this path is of decision {path.decision}, now {game.decisions}"
-            )
+            said = labels().say("server", "moved on", decision=path.decision, now=game.decisions)
+            raise Refusal(409, said)
         if game.to_move != seat:
-            raise Refusal(409, "it is not your decision now")
+            raise Refusal(409, labels()["server"]["not yours"])
         found = advance(view(game, seat).options, path.chosen, path.auto)
         if found is None:
-            raise Refusal(400, f"not a legal choice now: {' › '.join(path.chosen)}")
+            raise Refusal(400, labels().say("server", "not a choice", chosen=" › ".join(path.chosen)))
         return found
 
     def _play(self, seat: int, shown: Option) -> Json:

@@ -61,12 +61,13 @@ function unitNode(unit) {
   if (unit.cards.length) for (const card of unit.cards) cards.append(cardNode(card));
   else cards.append(backNode("裏"));
   node.append(cards);
-  const states = [unit.charged ? "チャージ" : "ドライブ"];
-  if (unit.new) states.push("準備");
-  if (!unit.face_up) states.push("裏向き");
-  if (unit.size !== null) states.push(`サイズ${unit.size}${unit.size_mod ? `(${unit.size_mod > 0 ? "+" : ""}${unit.size_mod})` : ""}`);
-  if (unit.attacking) states.push("アタック中");
-  if (unit.blocking) states.push(`${unit.blocking}をブロック`);
+  const word = (name, values) => say("board", name, values || {});
+  const states = [word(unit.charged ? "charged" : "driven")];
+  if (unit.new) states.push(word("new"));
+  if (!unit.face_up) states.push(word("face down"));
+  if (unit.size !== null) states.push(word("size", { size: unit.size }) + (unit.size_mod ? `(${unit.size_mod > 0 ? "+" : ""}${unit.size_mod})` : ""));
+  if (unit.attacking) states.push(word("attacking"));
+  if (unit.blocking) states.push(word("blocking", { target: unit.blocking }));
   node.append(el("div", "unit-name", unit.name), el("div", "unit-state", states.join("・")));
   return node;
 }

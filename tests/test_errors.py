@@ -29,7 +29,15 @@ SIGNALS = {
 
 # The optional packages a module may need, and the extra that brings them: a module that needs
 # one that is not installed is skipped, by name (CI installs every extra: .ci/setup).
-OPTIONAL = {"pypdf": "pdf", "weasyprint": "pdf", "distributed": "cluster"}
+OPTIONAL = {
+    "pypdf": "pdf",
+    "weasyprint": "pdf",
+    "distributed": "cluster",
+    "pyspiel": "openspiel",
+    "numpy": "openspiel",
+    "pettingzoo": "pettingzoo",
+    "gymnasium": "pettingzoo",
+}
 
 
 def project_modules() -> list[str]:

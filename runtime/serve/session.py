@@ -37,6 +37,7 @@ from blackpoker.runtime.rules.enums import Answer
 from blackpoker.runtime.serve.board import board_json, marks
 from blackpoker.runtime.serve.cards import Json
 from blackpoker.runtime.serve.ending import ending_json, log_refusal, seat_log
+from blackpoker.runtime.serve.match import MatchTable
 from blackpoker.runtime.serve.zones import ZoneNotes, noted
 
 DONE = Answer.DONE.value  # the answer that ends a choice asked again and again, as menus print it
@@ -103,6 +104,7 @@ class Session:
         agent: Agent | None,
         form: Json | None = None,
         seed_known: bool = False,
+        match: MatchTable | None = None,
     ) -> None:
         self.game = game
         self.source = source
@@ -115,6 +117,8 @@ class Session:
         self.chronicles = {seat: Chronicle() for seat in humans}
         self.notes = {seat: ZoneNotes(seat) for seat in humans} if noted(game) else {}
         self.regulation: str | None = None  # the name of the regulation it is played under
+        self.match = match  # the regulation's match this game is one of (runtime/serve/match.py)
+        self.next_game: Session | None = None  # the match's next game, once a seat started it
         # for each seat, its board after each of the other player's decisions since its own
         # last one, so that its page can play them back one at a time
         self.frames: dict[int, list[Json]] = {seat: [] for seat in humans}
@@ -254,6 +258,8 @@ class Session:
             else:
                 assert self.agent is not None
                 self._apply(decide(game, [self.agent, self.agent]))
+        if self.match is not None and game.over:
+            self.match.ended(game.result)
 
     def _state(self, seat: int, path: Steps | None) -> Json:
         game = self.game
@@ -276,6 +282,8 @@ class Session:
             "ending": ending_json(game),
             "can_save_log": game.over and self.seed_known,
             "rematch": None if self.rematch is None else f"/play/{self.rematch.token_of(seat)}",
+            "match": None if self.match is None else self.match.json(seat),
+            "next_game": None if self.next_game is None else f"/play/{self.next_game.token_of(seat)}",
         }
 
 

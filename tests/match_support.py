@@ -32,7 +32,11 @@ def play_out(server: Running, token: str, rng: random.Random) -> dict[str, Any]:
             return state
         menu = state["menu"]
         value = rng.choice(menu["entries"])["value"]
-        chosen = {"decision": state["decision"], "chosen": [*menu["chosen"], value], "auto": [*menu["auto"], False]}
+        chosen = {
+            "decision": state["decision"],
+            "chosen": [*menu["chosen"], value],
+            "auto": [*menu["auto"], False],
+        }
         answer = server.post(f"/api/seat/{token}/choose", chosen)
         assert answer.status == 200, answer.text
     raise AssertionError("the game did not end")

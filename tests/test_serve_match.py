@@ -57,7 +57,9 @@ def test_a_whole_match_is_played_game_after_game(server: Running) -> None:
         assert again.data == made.data
         token = made.data["page"].rsplit("/", 1)[1]
         following = server.call("GET", f"/api/seat/{token}").data
-        assert following["match"]["deck"] == match["decks"][-1]["name"] and following["match"]["game"] == k + 2
+        assert (
+            following["match"]["deck"] == match["decks"][-1]["name"] and following["match"]["game"] == k + 2
+        )
         assert f"{k + 2}" in following["title"]
     else:
         raise AssertionError("the match was not decided in its games")
@@ -85,7 +87,11 @@ def test_two_people_cannot_pick_decks_but_start_the_next_game_together(server: R
         state = server.call("GET", f"/api/seat/{mover}").data
         menu = state["menu"]
         value = rng.choice(menu["entries"])["value"]
-        path = {"decision": state["decision"], "chosen": [*menu["chosen"], value], "auto": [*menu["auto"], False]}
+        path = {
+            "decision": state["decision"],
+            "chosen": [*menu["chosen"], value],
+            "auto": [*menu["auto"], False],
+        }
         server.post(f"/api/seat/{mover}/choose", path)
     picked = server.post(f"/api/seat/{tokens[0]}/next", {"deck": 0})
     assert picked.status == 400 and "無作為" in picked.data["error"]

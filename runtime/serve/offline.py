@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.play.labels import labels
 from blackpoker.runtime.play.roster import make_agent
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.rules.model import RuleSet
@@ -114,7 +115,8 @@ class Table:
         ruleset = self._ruleset(name)
         game = Game.new(ruleset, seed, check=True, events=[])
         agent = make_agent(opponent, ruleset, seed, LIMITS.think)
-        title = f"{edition} {format_id} · {f'シード{seed}' if given else 'ランダム'} · 相手 {opponent}"
+        where = f"シード{seed}" if given else "ランダム"
+        title = f"{edition} {ruleset.format.name} · {where} · 相手 {labels().agent(opponent)}"
         session = Session(game, RulesSource(edition, format_id), title, (SEATS.index(seat),), agent)
         self.seats.update(dict.fromkeys(session.tokens, session))
         return {"title": title, "seats": {seat: f"{PLAY_PATH}{session.token_of(SEATS.index(seat))}"}}

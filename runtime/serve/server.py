@@ -63,6 +63,7 @@ ASSETS = {
         "game.js",
         "game.css",
         "hotseat.js",
+        "match.js",
         "labels.js",
     )
 }

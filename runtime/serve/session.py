@@ -12,7 +12,7 @@ import secrets
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
@@ -37,8 +37,10 @@ from blackpoker.runtime.rules.enums import Answer
 from blackpoker.runtime.serve.board import board_json, marks
 from blackpoker.runtime.serve.cards import Json
 from blackpoker.runtime.serve.ending import ending_json, log_refusal, seat_log
-from blackpoker.runtime.serve.match import MatchTable
 from blackpoker.runtime.serve.zones import ZoneNotes, noted
+
+if TYPE_CHECKING:  # the static page's engine has no regulations: it ships no match
+    from blackpoker.runtime.serve.match import MatchTable
 
 DONE = Answer.DONE.value  # the answer that ends a choice asked again and again, as menus print it
 MAX_FRAMES = 200  # boards kept for a playback: an agent's longest turns are far shorter

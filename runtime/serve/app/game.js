@@ -127,6 +127,7 @@ function showEnding() {
     tools.append(el("span", "note", "コマンドログ（全てのカードを決めるシード入り）はシードを指定して始めたゲームだけ保存できます"));
   }
   box.append(tools);
+  if (state.match) box.append(matchNode(state)); // match.js
   if (!state.rematch && state.people === 2 && !window.hotseat) poller = setTimeout(refresh, 2000); // the other's rematch
 }
 

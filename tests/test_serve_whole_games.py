@@ -23,6 +23,10 @@ from test_serve_lobby import EXTRA, FOG
 SEED = 3
 SIZES = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 # The lobby's choices as a person reads them: every option of every list, shown or not.
+# Marks the choices drawn now: the page has drawn its answer once none is left.
+STALE = (
+    "() => document.querySelectorAll('.entry, .card-table .pick').forEach((e) => { e.dataset.stale = ''; })"
+)
 OPTIONS = "() => [...document.querySelectorAll('option')].map((o) => o.textContent).join('\\n')"
 
 
@@ -67,8 +71,7 @@ def _play_out(page: Any, rng: random.Random, found: dict[str, str], where: str) 
             page.wait_for_selector("#menu .ending")
             _english(page, f"{where}, the end", found)
             return steps
-        stale = "() => document.querySelectorAll('.entry, .card-table .pick').forEach((e) => { e.dataset.stale = ''; })"
-        page.evaluate(stale)
+        page.evaluate(STALE)
         table = page.locator(".card-table .pick")
         choices = table if table.count() else page.locator(".entry")
         with page.expect_response(lambda r: "/choose" in r.url):
@@ -88,8 +91,14 @@ GAMES = {
 }
 
 
+# A card in a declared zone is named by the zone's id in a target (`p2のtrumpの♢4`): the labels
+# (runtime/play/labels.py, `zone card`) have no rule set to read the zone's printed name from.
+# Known and open (docs/play.md); strict, so that the fix is noticed.
+ZONE_IDS = pytest.mark.xfail(strict=True, reason="a zone card's target names the zone by its id")
+
+
 @SIZES
-@pytest.mark.parametrize("kind", list(GAMES))
+@pytest.mark.parametrize("kind", [pytest.param(k, marks=ZONE_IDS) if k == "extra" else k for k in GAMES])
 def test_a_whole_game_says_nothing_in_english(
     seat: Watched, server: Running, viewport: dict[str, int], kind: str
 ) -> None:

@@ -23,6 +23,10 @@ LAZY_COMMANDS = {
     ),
     "compile": ("blackpoker.cli.compile:compile_command", "Print a compiled rule set as JSON on stdout."),
     "diff": ("blackpoker.cli.diff:diff", "List what NEW adds, removes and changes against OLD."),
+    "fit": (
+        "blackpoker.cli.fit:fit",
+        "Fit the search agent's value to a rule set on seeded games and write the weights to --out.",
+    ),
     "import": (
         "blackpoker.cli.import_list:import_command",
         "Convert an official upstream action list (v6-act.yaml, v7-act.yaml, act.yaml) into an edition file, "

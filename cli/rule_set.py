@@ -62,10 +62,17 @@ def edition_of(edition: str | None, rules: Path | None = None, cache: Path | Non
     return declared_edition(rules, "--rules") if rules else registry_default("edition", cache, environment)
 
 
-def compiled(source: RulesSource, setup: Setup | None = None, cache: Path | None = None) -> RuleSet:
+def compiled(
+    source: RulesSource, setup: Setup | None = None, cache: Path | None = None, read: list[Path] | None = None
+) -> RuleSet:
     """The source compiled in the invocation's environment (from the on-disk cache in `cache`,
-    when given), with the actions a regulation's frame and options add."""
-    ruleset, _ = compile_cached(environment, source.edition, source.format, source.rules, source.extra, cache)
+    when given, its files then added to `read`), with the actions a regulation's frame and
+    options add."""
+    ruleset, files = compile_cached(
+        environment, source.edition, source.format, source.rules, source.extra, cache
+    )
+    if read is not None:
+        read += files
     return ruleset if setup is None else setup.additions.widen(ruleset)
 
 

@@ -25,14 +25,18 @@ from blackpoker.cli.options import (
 )
 from blackpoker.cli.outputs import Output, check, make, named_files, write
 from blackpoker.cli.report import option_error
+from blackpoker.cli.rule_set import compiled as compiled_rules
 from blackpoker.cli.rule_set import resolve_rules
-from blackpoker.compiler.cache import cache_folder, compile_cached
+from blackpoker.cli.seats import FIT_GAMES, fit_json, fit_lines, fitted_names, runs_programs, searches, seats
+from blackpoker.compiler.cache import cache_folder
 from blackpoker.compiler.outputs import WritePlan
 from blackpoker.runtime.play import cluster
 from blackpoker.runtime.play.compare import Comparison
-from blackpoker.runtime.play.roster import AGENT_CHOICES, agent_name
+from blackpoker.runtime.play.fitting import FEWEST, Fitted, fit_rules
+from blackpoker.runtime.play.outside import DEFAULT_TIMEOUT
+from blackpoker.runtime.play.roster import RUN_CHOICES, run_agent_name
 from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord
-from blackpoker.runtime.play.simulation import Plan, RulesSource, order, run
+from blackpoker.runtime.play.simulation import Plan, order, run
 from blackpoker.runtime.play.stats import MatchSummary, Summary, summarize
 from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.site.report_tables import (
@@ -66,22 +70,11 @@ def _agents(text: str) -> tuple[str, str]:
     """The two agents' names as reports show them (`search` with its budget)."""
     names = text.split(",")
     if len(names) != 2:
-        option_error("--agents", f"expected two of {AGENT_CHOICES} separated by a comma, got '{text}'")
+        option_error("--agents", f"expected two of {RUN_CHOICES} separated by a comma, got '{text}'")
     try:
-        return agent_name(names[0]), agent_name(names[1])
+        return run_agent_name(names[0]), run_agent_name(names[1])
     except ValueError as error:
         option_error("--agents", str(error))
-
-
-def _compiled(source: RulesSource, cache: Path | None, read: list[Path]) -> RuleSet:
-    """Compile here, once (or take the on-disk cache's unchanged compilation, its files added to
-    `read`): a bad rule set is reported before anything else, and the run plays this compilation
-    (workers get it pickled). A miss compiles in the command's environment."""
-    ruleset, files = compile_cached(
-        environment, source.edition, source.format, source.rules, source.extra, cache
-    )
-    read += files
-    return ruleset
 
 
 @contextmanager
@@ -106,6 +99,12 @@ def _play(
         progress.advance(task, len({order(r)[0] for r in part}))
     records.sort(key=order)
     return records, time.perf_counter() - start
+
+
+def _fitted(rules: RuleSet, games: int, seed: int, progress: Progress) -> tuple[RuleSet, Fitted]:
+    """--fit's weights for one side's rules, fitted as `blackpoker fit` fits them."""
+    task = progress.add_task(f"fit {rules.format.id}", total=games)
+    return rules, fit_rules(rules, games, seed, lambda done: progress.update(task, completed=done))
 
 
 def run_summary(records: list[GameRecord], rules: RuleSet, plan: Plan, seconds: float) -> Summary:
@@ -138,7 +137,28 @@ def named_apart(a: Summary, b: Summary) -> tuple[Summary, Summary]:
     "agent_names",
     default="random,random",
     show_default=True,
-    help=f"p1's and p2's agents: two of {AGENT_CHOICES} (N: iterations per decision).",
+    help=f"p1's and p2's agents: two of {RUN_CHOICES} (N: iterations per decision; WEIGHTS.json: "
+    "written by `blackpoker fit`; PROGRAM: an outside program, docs/agents.md).",
+)
+@click.option(
+    "--agent-timeout",
+    default=DEFAULT_TIMEOUT,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    help="Seconds a cmd:PROGRAM agent may take over one decision; a slower one forfeits the game.",
+)
+@click.option(
+    "--fit",
+    "fit_first",
+    is_flag=True,
+    help="Fit the search agent's value to each side's rules before playing (as `blackpoker fit`).",
+)
+@click.option(
+    "--fit-games",
+    default=FIT_GAMES,
+    show_default=True,
+    type=click.IntRange(min=FEWEST),
+    help="With --fit: games played for each side's fit.",
 )
 @jobs_option()
 @click.option(
@@ -197,6 +217,9 @@ def simulate(
     games: int,
     seed: int,
     agent_names: str,
+    agent_timeout: float,
+    fit_first: bool,
+    fit_games: int,
     jobs: int,
     cluster_address: str | None,
     cap: int,
@@ -216,6 +239,10 @@ def simulate(
     if cap < 1:
         option_error("--cap", "must be at least 1")
     agents = _agents(agent_names)
+    if fit_first:
+        agents = fitted_names(agents)
+    if cluster_address is not None and runs_programs(agents):
+        option_error("--cluster", "not with a cmd: agent: its program would run on the workers' machines")
     if cluster_address is not None and jobs > 1:
         option_error("--jobs", "not with --cluster: the cluster's workers play the games")
     if cluster_address is not None and logs is not None:
@@ -253,13 +280,20 @@ def simulate(
         if logs is not None:
             option_error("--logs", "not with --skill (the two runs' games share their numbers)")
         sources, setups = sources * 2, setups * 2
+    if fit_first and any(setups):
+        option_error("--fit", "not with a regulation: it fits the value on games of the format alone")
     if whole_matches and not any(setups):
         option_error("--match", "needs --regulation, or a --compare side that names a regulation")
     read: list[Path] = []  # the files the rule sets were compiled from
-    played = {source: _compiled(source, cache, read) for source in sources}  # --skill: one
+    played = {source: compiled_rules(source, cache=cache, read=read) for source in sources}  # --skill: one
     compiled = [
         played[source] if setup is None else setup.additions.widen(played[source])
         for source, setup in zip(sources, setups, strict=True)
+    ]
+    pairings = [RANDOM_PLAY, agents] if skill else [agents] * len(sources)
+    # the weights files, read against each side's rules (with --fit, the fits give the weights)
+    seated = [
+        None if fit_first else seats(p, r, agent_timeout) for p, r in zip(pairings, compiled, strict=True)
     ]
     # Every output is checked before the games: a bad path found after them loses the run. The
     # inputs it may not replace are looked up only when there is an output.
@@ -289,10 +323,17 @@ def simulate(
         Progress(*columns, console=errors, transient=True, disable=not errors.is_terminal) as progress,
     ):
         checks = Checks.EVERY if check_every else Checks.END
-        pairings = [RANDOM_PLAY, agents] if skill else [agents] * len(sources)
+        fits = [
+            _fitted(rules, fit_games, seed, progress) if fit_first and searches(pairing) else None
+            for pairing, rules in zip(pairings, compiled, strict=True)
+        ]
+        seated = [
+            chairs if fit is None else seats(pairing, rules, agent_timeout, fit[1])
+            for pairing, rules, fit, chairs in zip(pairings, compiled, fits, seated, strict=True)
+        ]
         plans = [
-            Plan(source, pairing, seed, games, checks, cap, logs, setup, whole_matches)
-            for source, setup, pairing in zip(sources, setups, pairings, strict=True)
+            Plan(source, pairing, seed, games, checks, cap, logs, setup, whole_matches, seats=chairs)
+            for source, setup, pairing, chairs in zip(sources, setups, pairings, seated, strict=True)
         ]
         records = [
             _play(plan, rules, jobs, client, progress) for plan, rules in zip(plans, compiled, strict=True)
@@ -312,8 +353,14 @@ def simulate(
         for (played, _), setup in zip(records, setups, strict=True)
         if setup is not None and whole_matches
     ]
+    # a game an agent forfeited (a cmd: program that failed) counts as won by the other player
+    forfeits = [f"seed {r.seed}: {r.forfeit}" for part, _ in records for r in part if r.forfeit is not None]
     if as_json:
         data = result.json()
+        if forfeits:
+            data["forfeits"] = forfeits
+        if fit_first:
+            data["fit"] = fit_json(fits)
         if matches:
             data["matches"] = matches[0].json() if len(sources) == 1 else [m.json() for m in matches]
         click.echo(json.dumps(data, ensure_ascii=False))
@@ -321,6 +368,8 @@ def simulate(
         out = Console(highlight=False, markup=False, emoji=False)  # names from a rules file stay text
         if not out.is_terminal:
             out.width = PIPED_WIDTH
+        for line in fit_lines(["A: ", "B: "] if len(fits) == 2 else [""], fits):
+            out.print(line, style="bold")
         show(out, result, changes)
         show_sections(out, [t for m in matches for t in match_sections(m, ENGLISH)])
     if html_out is not None:  # after the report is shown, so a failed write loses nothing
@@ -328,6 +377,8 @@ def simulate(
 
         appended = tuple(t for m in matches for t in match_sections(m, JAPANESE))
         write(plan, html_out, "--html", render_report(result, changes, appended))
+    for forfeit in forfeits:
+        click.echo(f"FORFEIT {forfeit}", err=True)
     failures = [f for s in summaries for f in s.failures]
     for failure in failures:
         click.echo(f"FAILED {failure}", err=True)

@@ -414,6 +414,10 @@ def cases() -> list[Case]:
         made.append(
             Case(label, "FIFO inside a folder", (*args, "d"), fifo_in_folder, subprocess=True, quick=False)
         )
+    # a weights file (`blackpoker fit`'s) read by `--agents search@FILE`: refused before any game
+    weights = ("simulate", "-n", "1", "--agents", "search:2@w.json,greedy")
+    for kind, prepare in file_kinds("w.json").items():
+        made.append(Case("simulate --agents search@", kind, weights, prepare, subprocess=kind == "FIFO"))
 
     # Outputs: places nobody can write, folders and files that hold someone's data.
     unwritable = {"under a regular file": "plain/out", "under /proc": "/proc/census-out/x"}
@@ -432,6 +436,7 @@ def cases() -> list[Case]:
                 "play --log", kind, ("play", "--seed", "1", "--log", place + ".jsonl"), prepare, stdin="q\n"
             ),
             Case("import --out", kind, ("import", "up.yaml", "--out", place), prepare),
+            Case("fit --out", kind, ("fit", "-n", "10", "--out", place + ".json"), prepare),
         ]
     made += [
         Case(
@@ -453,6 +458,8 @@ def cases() -> list[Case]:
             put("old.jsonl", b"an older log\n"),
             stdin="q\n",
         ),
+        Case("fit --out", "existing file", ("fit", "-n", "10", "--out", "w.json"), put("w.json", b"{}\n")),
+        Case("fit --out", "missing folder", ("fit", "-n", "10", "--out", "nowhere/w.json")),
         Case(
             "play --log", "missing folder", ("play", "--seed", "1", "--log", "nowhere/g.jsonl"), stdin="q\n"
         ),

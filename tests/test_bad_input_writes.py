@@ -94,6 +94,10 @@ WRITERS: dict[tuple[str, str], Writer] = {
         lambda inputs, out: ["simulate", "-n", "2", "--rules", inputs / "rules.yaml", "--html", out],
         folder=False,
     ),
+    ("fit", "--out"): Writer(
+        lambda inputs, out: ["fit", "-n", "10", "--rules", inputs / "rules.yaml", "--out", out, "--force"],
+        folder=False,
+    ),
     ("diff", "--html"): Writer(
         lambda inputs, out: ["diff", EDITION, inputs / "rules.yaml", "--html", out], folder=False
     ),

@@ -1,5 +1,6 @@
 """The search agent's fitted value: its features change sign when the players swap, so the two
-players' values sum to 1, and the fitting script recovers known weights and prints a table."""
+players' values sum to 1, the fit (runtime/play/fitting.py) recovers known weights, and the
+fitting script prints a table."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from blackpoker.compiler import compile
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.features import NAMES, WEIGHTS, features, fitted_value, logistic
+from blackpoker.runtime.play.fitting import fit, measure
 from blackpoker.runtime.play.greedy import GreedyAgent
 from editions_support import EDITIONS, formats
 
@@ -47,16 +49,16 @@ def test_the_features_change_sign_when_the_players_swap() -> None:
     assert fitted_value(game.state, winner) == 1.0
 
 
-def test_the_fit_recovers_the_weights_the_results_were_drawn_with(fit_value) -> None:  # type: ignore[no-untyped-def]
+def test_the_fit_recovers_the_weights_the_results_were_drawn_with() -> None:
     rng = random.Random(1)
     truth = [rng.uniform(-1, 1) for _ in NAMES]
     samples = []
     for _ in range(4000):
         found = tuple(rng.gauss(0, 1) for _ in NAMES)
         samples.append((found, float(rng.random() < logistic(truth, found))))
-    fitted = fit_value.fit(samples)
+    fitted = fit(samples)
     assert max(abs(a - b) for a, b in zip(fitted, truth, strict=True)) < 0.15
-    loss, right = fit_value.measure(fitted, samples)
+    loss, right = measure(fitted, samples)
     assert loss < 0.6 and right > 0.7
 
 

@@ -25,6 +25,11 @@ class Agent(Protocol):
     def choose(self, view: View | None, options: Sequence[Option]) -> Option: ...
 
 
+class Forfeit(Exception):
+    """An agent that cannot go on: its player loses the game (an outside program that timed
+    out, answered no legal option or exited: outside.py). The message says why."""
+
+
 def idle(view: View, option: Option) -> bool:
     """A pass on one's own turn with nothing on the stage or resolving: it only hands chance around."""
     return isinstance(option, Pass) and view.turn_player == view.me and not view.stage and not view.resolving

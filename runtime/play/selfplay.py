@@ -7,6 +7,7 @@ import gc
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -17,11 +18,11 @@ from blackpoker.runtime.engine.errors import EngineError
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.options import RequestOption
-from blackpoker.runtime.engine.refs import Result
+from blackpoker.runtime.engine.refs import Result, player_name
 from blackpoker.runtime.engine.rules import Rules, rules_of
 from blackpoker.runtime.engine.zones import label
-from blackpoker.runtime.play.agents import Agent, decide
-from blackpoker.runtime.play.roster import make_agent
+from blackpoker.runtime.play.agents import Agent, Forfeit, decide
+from blackpoker.runtime.play.roster import Seat, make_agent
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.rules.model import RuleSet, Visibility
 
@@ -60,6 +61,7 @@ class GameRecord:
     # (card, player, lay face up) for each card a player placed in a zone whose cards have
     # faces (the extra format's trumps)
     trumps: tuple[tuple[str, int, bool], ...] = ()
+    forfeit: str | None = None  # why a player's agent forfeited the game (its result: the other wins)
 
     @property
     def failure(self) -> str | None:
@@ -145,9 +147,15 @@ def random_agents(seed: int) -> tuple[Agent, Agent]:
     return seated_agents(("random", "random"), None, seed)
 
 
-def seated_agents(names: tuple[str, str], rules: RuleSet | None, seed: int) -> tuple[Agent, Agent]:
+def seated_agents(
+    names: tuple[str, str], rules: RuleSet | None, seed: int, seats: tuple[Seat, Seat] | None = None
+) -> tuple[Agent, Agent]:
     """p1's and p2's agents of the game played with `seed`, each seeded apart from the other."""
-    return make_agent(names[0], rules, seed * 2 + 1), make_agent(names[1], rules, seed * 2 + 2)
+    first, second = seats or (None, None)
+    return (
+        make_agent(names[0], rules, seed * 2 + 1, seat=first),
+        make_agent(names[1], rules, seed * 2 + 2, seat=second),
+    )
 
 
 def play_game(
@@ -161,25 +169,38 @@ def play_game(
     log: Path | None = None,
     source: RulesSource | None = None,
     dealt: Dealt | None = None,
+    seats: tuple[Seat, Seat] | None = None,
 ) -> GameRecord:
     """Play game `index` of a run seeded `seed`; with `log`, write its command log there.
     `source` names the files the rules came from in the log's header, `dealt` the regulation's
     start. A run passes one `Rules` context to all its games, so they share its caches. A broken
-    invariant (after any decision with `Checks.EVERY`, at the end with `Checks.END`) is a crash."""
+    invariant (after any decision with `Checks.EVERY`, at the end with `Checks.END`) is a crash.
+    An agent that forfeits (agents.Forfeit) loses the game; `seats` carries what the agents'
+    names do not (roster.Seat). An agent that holds a program is ended with the game."""
     number = game_seed(seed, index)
     context = rules_of(rules)
-    seated = seated_agents(agents, context.ruleset, number)
+    seated = seated_agents(agents, context.ruleset, number, seats)
     start = None if dealt is None else dealt.start()
     game = Game.new(
         context, number, start=start, check=check is Checks.EVERY, events=None if log is None else []
     )
     uses: Counter[tuple[str, int]] = Counter()
     faces = Faces(context.ruleset)
-    crash = None
+    crash = forfeit = None
+    result = None
     try:
-        play(game, seated, cap, uses, faces if faces.zones else None)
+        with ExitStack() as stack:
+            for agent in seated:
+                if isinstance(agent, AbstractContextManager):
+                    stack.enter_context(agent)
+            play(game, seated, cap, uses, faces if faces.zones else None)
         if check is Checks.END:
             check_invariants(game)
+    except Forfeit as error:
+        seat = game.to_move
+        assert seat is not None
+        result = Result.won_by(1 - seat)
+        forfeit = f"{player_name(seat)} {agents[seat]}: {error}"
     except EngineError as error:  # a broken rule or invariant: the game's failure, in words
         crash = f"{type(error).__name__}: {error.message}"
     except Exception as error:  # any other crash is a failure too, not an abort
@@ -196,12 +217,13 @@ def play_game(
         index,
         number,
         first,
-        game.result if crash is None else None,
+        result or (game.result if crash is None else None),
         game.state.turn,
         game.decisions,
         tuple((action, player, n) for (action, player), n in sorted(uses.items())),
         crash,
         trumps=faces.record(),
+        forfeit=forfeit,
     )
 
 
@@ -223,6 +245,7 @@ def play_match(
     logs: Path | None = None,
     width: int = 4,
     source: RulesSource | None = None,
+    seats: tuple[Seat, Seat] | None = None,
 ) -> list[GameRecord]:
     """Match `index` of a run seeded `seed`, or its first `games` games: the decks are dealt
     and picked from the match's own seed, and game k plays with seed game_seed(match seed, k).
@@ -240,7 +263,7 @@ def play_match(
         log = None if logs is None else logs / f"{name}.jsonl"
         dealt = Dealt(setup, number, decks)
         record = play_game(
-            rules, agents, number, k, check=check, cap=cap, log=log, source=source, dealt=dealt
+            rules, agents, number, k, check=check, cap=cap, log=log, source=source, dealt=dealt, seats=seats
         )
         records.append(dataclasses.replace(record, match=index, decks=decks))
         match.record(decks, record.result)

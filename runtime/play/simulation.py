@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from blackpoker.runtime.engine.rules import Rules, rules_of
+from blackpoker.runtime.play.roster import Seat
 from blackpoker.runtime.play.selfplay import (
     DECISION_CAP,
     Checks,
@@ -49,6 +50,7 @@ class Plan:
     logs: Path | None = None
     setup: Setup | None = None  # a regulation's decks and start (runtime/play/regulation.py)
     match: bool = False  # with a setup: each of the `games` is a whole match
+    seats: tuple[Seat, Seat] | None = None  # what the agents' names do not carry (fitted weights)
 
 
 def play_games(rules: RuleSet | Rules, plan: Plan, start: int, stop: int) -> list[GameRecord]:
@@ -73,6 +75,7 @@ def play_games(rules: RuleSet | Rules, plan: Plan, start: int, stop: int) -> lis
                 logs=plan.logs,
                 width=width,
                 source=plan.source,
+                seats=plan.seats,
             )
         ]
     return [
@@ -85,6 +88,7 @@ def play_games(rules: RuleSet | Rules, plan: Plan, start: int, stop: int) -> lis
             cap=plan.cap,
             log=None if plan.logs is None else plan.logs / f"game-{i:0{width}d}.jsonl",
             source=plan.source,
+            seats=plan.seats,
         )
         for i in frozen_between(range(start, stop))
     ]

@@ -24,19 +24,15 @@ def match_frame(lobby: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:
     return edition, played, frame
 
 
-def play_out(server: Running, token: str, rng: random.Random) -> dict[str, Any]:
-    """The seat's game played to its end by random choices; the seat's last state."""
+def play_out(server: Running, tokens: list[str], rng: random.Random) -> dict[str, Any]:
+    """The game played to its end by random choices, each seat (`tokens`, p1's first) when it
+    decides; the first seat's last state."""
+    session = server.session(tokens[0])
     for _ in range(5000):
+        if session.game.over:
+            return server.call("GET", f"/api/seat/{tokens[0]}").data
+        token = tokens[session.game.to_move or 0] if len(tokens) > 1 else tokens[0]
         state = server.call("GET", f"/api/seat/{token}").data
-        if state["ending"]:
-            return state
-        menu = state["menu"]
-        value = rng.choice(menu["entries"])["value"]
-        chosen = {
-            "decision": state["decision"],
-            "chosen": [*menu["chosen"], value],
-            "auto": [*menu["auto"], False],
-        }
-        answer = server.post(f"/api/seat/{token}/choose", chosen)
+        answer = server.choose_at_random(token, state, rng)
         assert answer.status == 200, answer.text
     raise AssertionError("the game did not end")

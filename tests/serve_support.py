@@ -72,6 +72,17 @@ class Running:
     def session(self, token: str) -> Session:
         return self.app.seats[token]
 
+    def choose_at_random(self, token: str, state: dict[str, Any], rng: random.Random) -> Answer:
+        """The seat's next step: one of its menu's entries, at random."""
+        menu = state["menu"]
+        value = rng.choice(menu["entries"])["value"]
+        path = {
+            "decision": state["decision"],
+            "chosen": [*menu["chosen"], value],
+            "auto": [*menu["auto"], False],
+        }
+        return self.post(f"/api/seat/{token}/choose", path)
+
 
 @contextmanager
 def running(defaults: Defaults | None = None, limits: Limits | None = None) -> Iterator[Running]:

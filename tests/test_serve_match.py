@@ -34,7 +34,7 @@ def test_a_whole_match_is_played_game_after_game(server: Running) -> None:
         assert session.match is first and session.game.seed == game_seed(SEED, k)  # the terminal's seeds
         early = server.post(f"/api/seat/{token}/next", {})
         assert early.status == 409 and "終わって" in early.data["error"]
-        state = play_out(server, token, rng)
+        state = play_out(server, [token], rng)
         match = state["match"]
         winners.append(state["ending"]["winner"])
         assert match["game"] == k + 1 and match["winners"] == winners
@@ -80,19 +80,7 @@ def test_two_people_cannot_pick_decks_but_start_the_next_game_together(server: R
         "/api/games", {"edition": edition, "format": played, "regulation": frame["id"], "people": 2}
     )
     tokens = [path.rsplit("/", 1)[1] for path in answer.data["seats"].values()]
-    session = server.session(tokens[0])
-    rng = random.Random(3)
-    while not session.game.over:
-        mover = tokens[session.game.to_move or 0]
-        state = server.call("GET", f"/api/seat/{mover}").data
-        menu = state["menu"]
-        value = rng.choice(menu["entries"])["value"]
-        path = {
-            "decision": state["decision"],
-            "chosen": [*menu["chosen"], value],
-            "auto": [*menu["auto"], False],
-        }
-        server.post(f"/api/seat/{mover}/choose", path)
+    play_out(server, tokens, random.Random(3))
     picked = server.post(f"/api/seat/{tokens[0]}/next", {"deck": 0})
     assert picked.status == 400 and "無作為" in picked.data["error"]
     made = server.post(f"/api/seat/{tokens[0]}/next", {})

@@ -435,35 +435,22 @@ def _logs(played: Played) -> None:
     assert len(given) < len(answers)  # and some were refused: before the end, or by a drawn seed
 
 
-@check("seat_rematch")
-def _rematches(played: Played) -> None:
-    """A rematch says the seat's new page and the title; refused before the end."""
-    answers = _answers(played, "seat_rematch")
-    made = [s for s in answers if s.answer.status == 201]
-    for seen in answers:
-        _no_secret(played, seen)
-        data = seen.answer.data
-        if seen.answer.status != 201:
-            assert not seen.game.over and not CARD.search(data["error"]), data
-            continue
-        assert seen.game.over and set(data) == {"title", "page"} and not CARD.search(data["title"]), data
-    assert made and len(made) < len(answers)
-
-
-@check("seat_next")
-def _next_games(played: Played) -> None:
-    """A match's next game says the seat's new page and the title; refused before a game's
-    end, outside a match and once the match is decided, without naming a card."""
-    answers = _answers(played, "seat_next")
-    made = [s for s in answers if s.answer.status == 201]
-    for seen in answers:
-        _no_secret(played, seen)
-        data = seen.answer.data
-        if seen.answer.status != 201:
-            assert not CARD.search(data["error"]), data
-            continue
-        assert seen.game.over and set(data) == {"title", "page"} and not CARD.search(data["title"]), data
-    assert made and len(made) < len(answers)
+@check("seat_rematch", "seat_next")
+def _next_pages(played: Played) -> None:
+    """A rematch, or a match's next game, says the seat's new page and the title; refused
+    without naming a card: before the game's end, and for the next game also outside a match
+    and once the match is decided."""
+    for route in ("seat_rematch", "seat_next"):
+        answers = _answers(played, route)
+        made = [s for s in answers if s.answer.status == 201]
+        for seen in answers:
+            _no_secret(played, seen)
+            data = seen.answer.data
+            if seen.answer.status != 201:
+                assert not CARD.search(data["error"]) and (route == "seat_next" or not seen.game.over), data
+                continue
+            assert seen.game.over and set(data) == {"title", "page"} and not CARD.search(data["title"]), data
+        assert made and len(made) < len(answers), route
 
 
 @check("replay_frame")

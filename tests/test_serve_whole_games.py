@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from labels_support import ALLOWED, NOTATION, english_words
-from match_support import match_frame
+from match_support import match_frame, play_out
 from serve_support import EDITION, SMALLEST, Running, running
 from test_serve_browser import DESKTOP, PHONE, Watched, chromium  # noqa: F401 (fixture)
 from test_serve_japanese import HELP, TEXT
@@ -174,4 +174,34 @@ def test_the_lobby_says_nothing_in_english(seat: Watched, server: Running, viewp
     assert "random" in lobby["agents"] and "random" not in agents.all_inner_texts()
     _fits(page, viewport)
     assert found == {}, found
+    assert seat.problems == []
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP], ids=["desktop"])
+def test_a_match_at_one_screen_goes_on_with_both_seats(seat: Watched, server: Running) -> None:
+    """Hot-seat: the next game's page holds both seats' links of the match's next game."""
+    edition, played, frame = match_frame(server.call("GET", "/api/lobby").data)
+    page = seat.page
+    _lobby(page, server, edition, played)
+    page.select_option("select[name=people]", "hotseat")
+    page.select_option("select[name=regulation]", frame["id"])
+    page.click("#new-game button[type=submit]")
+    page.wait_for_selector(".entry, .cover-show")
+    first, second = page.url.split("#hotseat=")
+    tokens = [first.rsplit("/", 1)[1], second]
+    play_out(server, tokens, random.Random(9))  # the first game, played over the API
+    page.reload()
+    page.wait_for_selector(".cover-show, #menu .match")
+    if page.locator(".cover-show").count():
+        page.click(".cover-show")
+    page.wait_for_selector("#menu .match .next-game")
+    assert page.locator(".next-game").count() == 1  # two people: the decks are picked at random
+    with page.expect_navigation():
+        page.click(".next-game")
+    page.wait_for_selector(".entry, .cover-show")
+    after = server.session(tokens[0]).next_game
+    assert after is not None
+    mine, theirs = page.url.split("#hotseat=")
+    assert {mine.rsplit("/", 1)[1], theirs} == set(after.tokens)
+    assert "第2ゲーム" in page.locator("#title").inner_text()
     assert seat.problems == []

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from blackpoker.runtime.engine.refs import result_name
+from blackpoker.runtime.play.log import replay
 from blackpoker.runtime.play.selfplay import game_seed
 from match_support import match_frame, play_out
 from serve_support import Running, running
@@ -22,7 +25,7 @@ def server() -> Iterator[Running]:
         yield found
 
 
-def test_a_whole_match_is_played_game_after_game(server: Running) -> None:
+def test_a_whole_match_is_played_game_after_game(server: Running, tmp_path: Path) -> None:
     edition, played, frame = match_frame(server.call("GET", "/api/lobby").data)
     token = server.new_game(edition=edition, format=played, regulation=frame["id"], seed=SEED)["p1"]
     first = server.session(token).match
@@ -35,6 +38,13 @@ def test_a_whole_match_is_played_game_after_game(server: Running) -> None:
         early = server.post(f"/api/seat/{token}/next", {})
         assert early.status == 409 and "終わって" in early.data["error"]
         state = play_out(server, [token], rng)
+        # the seat gave the seed: the game's log, its decks with it, plays the game again
+        log = tmp_path / f"game-{k + 1}.jsonl"
+        log.write_text(server.call("GET", f"/api/seat/{token}/log").text, encoding="utf-8")
+        replayed = replay(log)
+        assert replayed.decisions == session.game.decisions and replayed.result == result_name(
+            session.game.result
+        )
         match = state["match"]
         winners.append(state["ending"]["winner"])
         assert match["game"] == k + 1 and match["winners"] == winners

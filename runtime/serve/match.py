@@ -37,12 +37,14 @@ class MatchTable:
         """The game in play (or last played), from 1."""
         return len(self.match.games) + (1 if self.playing else 0)
 
+    def dealt(self) -> Dealt:
+        """The decks of the game in play, as its log records them."""
+        return Dealt(self.setup, self.seed, self.chosen)
+
     def game(self, rules: RuleSet) -> Game:
         """The game in play, dealt as the terminal's match deals it."""
         seed = game_seed(self.seed, len(self.match.games))
-        return Game.new(
-            rules, seed, start=Dealt(self.setup, self.seed, self.chosen).start(), check=True, events=[]
-        )
+        return Game.new(rules, seed, start=self.dealt().start(), check=True, events=[])
 
     def ended(self, result: Result | None) -> None:
         """The game in play is over: its winner counts (once)."""

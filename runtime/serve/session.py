@@ -40,6 +40,7 @@ from blackpoker.runtime.serve.ending import ending_json, log_refusal, seat_log
 from blackpoker.runtime.serve.zones import ZoneNotes, noted
 
 if TYPE_CHECKING:  # the static page's engine has no regulations: it ships no match
+    from blackpoker.runtime.play.regulation import Dealt
     from blackpoker.runtime.serve.match import MatchTable
 
 DONE = Answer.DONE.value  # the answer that ends a choice asked again and again, as menus print it
@@ -121,6 +122,7 @@ class Session:
         self.regulation: str | None = None  # the name of the regulation it is played under
         self.match = match  # the regulation's match this game is one of (runtime/serve/match.py)
         self.next_game: Session | None = None  # the match's next game, once a seat started it
+        self.dealt: Dealt | None = None if match is None else match.dealt()  # its decks, for its log
         # for each seat, its board after each of the other player's decisions since its own
         # last one, so that its page can play them back one at a time
         self.frames: dict[int, list[Json]] = {seat: [] for seat in humans}
@@ -175,7 +177,7 @@ class Session:
         """The game's command log, when the seat may have it (runtime/serve/ending.py)."""
         with self.lock:
             agents = [PERSON if s in self.humans else self._agent_name() for s in (0, 1)]
-            text = seat_log(self.game, self.source, agents, self.seed_known)
+            text = seat_log(self.game, self.source, agents, self.seed_known, self.dealt)
             if text is None:
                 raise Refusal(409, log_refusal(self.game, self.seed_known))
             return text

@@ -10,7 +10,7 @@ ALLOWED = frozenset({"BlackPoker", "Joker"})  # the product's name; a card, as t
 KEYS = frozenset({"help", "q", "b"})
 # The command notation's own words, quoted where a help text explains how to type a command.
 NOTATION = frozenset({"pass", "stage", "resolving", "face-down", "by", "with"})
-# Not words: players (p1), edition ids (v9.1.1), a card's or a cost unit's letter (A, J, Q, K,
+# Not words: players (p1), edition ids (vN.N.N), a card's or a cost unit's letter (A, J, Q, K,
 # D, B, S, L, C), a cost in the notation ($BD(♠4)L).
 _NOT_WORDS = re.compile(
     r"(?<![A-Za-z0-9])(p[12]|v\d+(\.\d+)*|[A-Z])(?![A-Za-z0-9])|\$(?:Joker|[A-Z()♠♡♢♣0-9])+"

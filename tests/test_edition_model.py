@@ -195,7 +195,7 @@ def test_a_copied_edition_with_a_changed_action_and_a_new_format_runs_everywhere
         main, ["play", "--edition", str(path), "--format", NEW_FORMAT["id"], "--seed", "1"], input="q\n"
     )
     assert played.exit_code == 0, played.output
-    assert f"BlackPoker {path} {NEW_FORMAT['id']}" in played.output
+    assert f"BlackPoker {path} {NEW_FORMAT['name']}" in played.output  # the format by its printed name
 
 
 def ids_up_to(data: dict[str, Any], last: str) -> list[str]:

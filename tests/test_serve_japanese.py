@@ -114,4 +114,4 @@ def test_the_scan_finds_the_english_it_looks_for() -> None:
     ]
     assert english_words(said) == english
     assert english_words("p1: 兵士召喚 ★♢4 $B(♠4)L → p2:♣9 face-down#12") == ["face-down"]
-    assert english_words("p1: 兵士召喚 ★♢4 $D(Joker)L → p2:♣9 v9.1.1 BlackPoker ★Joker") == []
+    assert english_words(f"p1: 兵士召喚 ★♢4 $D(Joker)L → p2:♣9 {EDITION} BlackPoker ★Joker") == []

@@ -16,6 +16,7 @@ from typing import Any
 from blackpoker.cli.main import main
 from blackpoker.runtime.engine.events import Decided
 from blackpoker.runtime.engine.game import Game
+from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.serve.limits import Limits
 from blackpoker.runtime.serve.server import App, Defaults, Server
 from blackpoker.runtime.serve.session import Session
@@ -71,6 +72,17 @@ class Running:
     def session(self, token: str) -> Session:
         return self.app.seats[token]
 
+    def choose_at_random(self, token: str, state: dict[str, Any], rng: random.Random) -> Answer:
+        """The seat's next step: one of its menu's entries, at random."""
+        menu = state["menu"]
+        value = rng.choice(menu["entries"])["value"]
+        path = {
+            "decision": state["decision"],
+            "chosen": [*menu["chosen"], value],
+            "auto": [*menu["auto"], False],
+        }
+        return self.post(f"/api/seat/{token}/choose", path)
+
 
 @contextmanager
 def running(defaults: Defaults | None = None, limits: Limits | None = None) -> Iterator[Running]:
@@ -88,11 +100,11 @@ def running(defaults: Defaults | None = None, limits: Limits | None = None) -> I
         thread.join()
 
 
-def positions(game: Game) -> list[Game]:
+def positions(game: Game, start: Start | None = None) -> list[Game]:
     """The game's positions from its set-up on (a game kept with events=[] and a seed): the
-    same seed and the logged decisions, replayed."""
+    same seed (and a regulation's `start`) and the logged decisions, replayed."""
     assert game.seed is not None and game.events is not None
-    again = Game.new(game.rules, game.seed, events=[])
+    again = Game.new(game.rules, game.seed, start=start, events=[])
     found = [again.copy()]
     for event in game.events:
         if isinstance(event, Decided):

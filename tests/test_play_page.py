@@ -22,7 +22,8 @@ from blackpoker.runtime.play.roster import PERSON
 from blackpoker.runtime.serve.bundle import APP_FILES, BUNDLE, PYODIDE_FILES
 from blackpoker.runtime.serve.offline import Table
 from browser_support import launched
-from editions_support import EDITIONS, formats
+from editions_support import EDITIONS, environment, formats
+from labels_support import english_words
 from play_page_support import static_server
 from site_support import run_cli
 
@@ -205,7 +206,9 @@ def test_a_whole_game_is_played_on_the_static_page_with_no_request_outside_it(
                 page.wait_for_function("(entry) => !entry.isConnected", arg=shown)  # the menu drawn anew
             assert page.locator(".result").count() == 1
             assert page.locator("#log li").count() > 20
-            assert f"{EDITION} {SMALLEST}" in page.locator("#title").inner_text()
+            title = page.locator("#title").inner_text()  # the format by its printed name, not its id
+            name = environment().compile(EDITION, SMALLEST).format.name
+            assert f"{EDITION} {name}" in title and english_words(title) == [], title
             # the end's tools: the log saved as a download (no replay viewer on the page), and
             # a rematch by the next seed in the same page
             assert page.locator("button.watch-log").count() == 0

@@ -72,14 +72,7 @@ def _finish(server: Running, token: str) -> None:
         state = server.call("GET", f"/api/seat/{token}").data
         if state["ending"]:
             return
-        menu = state["menu"]
-        value = rng.choice(menu["entries"])["value"]
-        path = {
-            "decision": state["decision"],
-            "chosen": [*menu["chosen"], value],
-            "auto": [*menu["auto"], False],
-        }
-        assert server.post(f"/api/seat/{token}/choose", path).status == 200
+        assert server.choose_at_random(token, state, rng).status == 200
 
 
 def test_a_finished_game_says_why_and_gives_a_rematch_and_its_log(

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT
+from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.zones import card
+from blackpoker.runtime.play.regulation import Dealt
 from blackpoker.runtime.play.source import offered_formats
 from blackpoker.runtime.rules.model import Visibility
 from blackpoker.runtime.serve.replays import ALL, WHO
@@ -178,7 +180,12 @@ def test_a_frame_whose_players_bring_decks_is_played_with_the_uploaded_ones(serv
     texts = [path.read_text(encoding="utf-8") for path in DECKS[:2]]
     form = {"edition": edition, "format": played, "regulation": frame, "seed": 3}
     token = server.new_game(**form, decks={"p1": [texts[0]], "p2": [texts[1]]})["p1"]
-    game = server.session(token).game
+    session = server.session(token)
+    match = session.match
+    assert match is not None and session.game.seed is not None
+    # the game as it was set up, before anyone's move put a card elsewhere
+    start = Dealt(match.setup, match.seed, match.chosen).start()
+    game = Game.new(session.game.rules, session.game.seed, start=start)
     listed = [yaml.safe_load(text)["cards"] for text in texts]
     for index, player in enumerate(game.state.players):
         held = [*player.hand, *player.life, *player.graveyard, *(c for u in player.field for c in u.cards)]

@@ -187,14 +187,7 @@ def test_the_fogs_cards_say_what_they_do(watched: Watched, server: Running) -> N
             lying = [z for p in state["board"]["players"] for z in p["zones"] if z["cards"]]
             if any(c.get("note") for z in lying for c in z["cards"]) or state["board"]["result"]:
                 break
-            menu = state["menu"]
-            value = rng.choice(menu["entries"])["value"]
-            chosen = {
-                "decision": state["decision"],
-                "chosen": [*menu["chosen"], value],
-                "auto": [*menu["auto"], False],
-            }
-            server.post(f"/api/seat/{token}/choose", chosen)
+            server.choose_at_random(token, state, rng)
         notes = session.notes[0].notes
         if notes:
             break

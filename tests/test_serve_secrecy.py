@@ -27,15 +27,18 @@ from blackpoker.runtime.engine.determinize import named_cards as options_cards
 from blackpoker.runtime.engine.events import Decided
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
+from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.view import View, hidden_from, masked, view
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.chronicle import named_cards, said
 from blackpoker.runtime.play.log import replay
+from blackpoker.runtime.play.regulation import Dealt
 from blackpoker.runtime.rules.enums import Face
 from blackpoker.runtime.rules.model import Visibility
 from blackpoker.runtime.scenario.unknown import UNKNOWN
 from blackpoker.runtime.serve.server import ROUTES
 from editions_support import EDITIONS, environment, formats
+from match_support import match_frame
 from serve_support import (
     EDITION,
     SMALLEST,
@@ -94,12 +97,13 @@ def _allowed(game: Game, seat: int) -> set[int]:
     return seen.visible_cards() | options_cards(seen.options)
 
 
-def _hidden_lines(game: Game) -> dict[int, set[str]]:
+def _hidden_lines(game: Game, start: Start | None = None) -> dict[int, set[str]]:
     """For each seat, the log lines that would say an opponent's decision naming a card the
     seat saw neither before nor after it, in full (less any said alike by a decision the seat
-    did see). The game's decisions are played again from its seed (kept with events=[])."""
+    did see). The game's decisions are played again from its seed (kept with events=[]) and
+    its regulation's `start`."""
     assert game.seed is not None and game.events is not None
-    again = Game.new(game.rules, game.seed)
+    again = Game.new(game.rules, game.seed, start=start)
     hidden: dict[int, set[str]] = {0: set(), 1: set()}
     shown: dict[int, set[str]] = {0: set(), 1: set()}
     for event in game.events:
@@ -124,23 +128,40 @@ def _hidden_lines(game: Game) -> dict[int, set[str]]:
 class Table:
     """One game on the server, its seats played by random choices; every answer is kept."""
 
-    def __init__(self, played: Played, edition: str, fmt: str, people: int, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        played: Played,
+        form: dict[str, Any],
+        seed: int | None = None,
+        tokens: list[str] | None = None,
+    ) -> None:
         self.played, self.server = played, played.server
         self.number = len(played.hidden_lines)  # the game's number, for the lines hidden in it
         played.hidden_lines[self.number] = {}
-        form = {"edition": edition, "format": fmt, "people": people} | (
-            {} if seed is None else {"seed": seed}
-        )
-        made = self.server.post("/api/games", form)
-        assert made.status == 201, made.text
-        self.tokens = [path.rsplit("/", 1)[1] for path in made.data["seats"].values()]
+        made = None
+        if tokens is None:  # a new game from the lobby's form; else a match's next game
+            made = self.server.post("/api/games", form | ({} if seed is None else {"seed": seed}))
+            assert made.status == 201, made.text
+            tokens = [path.rsplit("/", 1)[1] for path in made.data["seats"].values()]
+        self.tokens = tokens
         self.game = self.server.session(self.tokens[0]).game
         self.session = self.server.session(self.tokens[0])
         self.seats = sorted(self.session.tokens[t] for t in self.tokens)
-        self.keep("new_game", self.seats[0], made)
+        if made is not None:
+            self.keep("new_game", self.seats[0], made)
         assert self.game.seed is not None
         if seed is None:
             played.secret_seeds.append(self.game.seed)
+        match = self.session.match
+        self.start = None  # a regulation's decks, to play the game again from its seed
+        if match is not None:  # the match's seed deals every game's decks
+            played.secret_seeds.append(match.seed)
+            self.start = Dealt(match.setup, match.seed, match.chosen).start()
+
+    def following(self) -> Table | None:
+        """The match's next game, once a seat started it (None: no match, or it is decided)."""
+        after = self.session.next_game
+        return None if after is None else Table(self.played, {}, tokens=list(after.tokens))
 
     def keep(self, route: str, seat: int, answer: Answer, typed: str = "") -> Answer:
         said = list(self.session.chronicles[seat].lines) if route == "seat_scenario" else []
@@ -171,13 +192,15 @@ class Table:
             if turn % 40 == 0:  # before the end: refused
                 self.call("seat_log", mover, "GET", "/log")
                 self.call("seat_rematch", mover, "POST", "/rematch", {})
+                self.call("seat_next", mover, "POST", "/next", {})
             self.step(mover, state, rng)
         for seat in self.seats:
             self.call("seat_page", seat, "GET")
             self.call("seat_log", seat, "GET", "/log")
             self.call("seat_rematch", seat, "POST", "/rematch", {})
-        self.played.hidden_lines[self.number] = _hidden_lines(self.game)
-        self.played.positions[self.number] = positions(self.game)
+            self.call("seat_next", seat, "POST", "/next", {})
+        self.played.hidden_lines[self.number] = _hidden_lines(self.game, self.start)
+        self.played.positions[self.number] = positions(self.game, self.start)
 
     def step(self, seat: int, state: dict[str, Any], rng: random.Random) -> None:
         menu, roll = state["menu"], rng.random()
@@ -213,15 +236,25 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
             done.before[route] = server.call("GET", path).text
         # each game its own generator, so that what one game draws does not change the others
         for n, (edition, fmt) in enumerate(GAMES):
-            Table(done, edition, fmt, people=2).play(random.Random(7 + n))
-        Table(done, *FOG, people=1).play(random.Random(7 + len(GAMES)))
+            Table(done, _form(edition, fmt, people=2)).play(random.Random(7 + n))
+        Table(done, _form(*FOG, people=1)).play(random.Random(7 + len(GAMES)))
         # a game whose seed the seat gave, played to its end: its log is the seat's to have
-        Table(done, EDITION, SMALLEST, people=1, seed=GIVEN_SEED).play(random.Random(3), most=10_000)
+        Table(done, _form(EDITION, SMALLEST, people=1), seed=GIVEN_SEED).play(random.Random(3), most=10_000)
+        # a regulation's whole match between two people, game after game (its seeds drawn)
+        edition, fmt, frame = match_frame(server.call("GET", "/api/lobby").data)
+        table: Table | None = Table(done, _form(edition, fmt, people=2) | {"regulation": frame["id"]})
+        while table is not None:
+            table.play(random.Random(20 + table.number), most=10_000)
+            table = table.following()
         for edition, fmt in GAMES:
             _replay(done, tmp_path_factory.mktemp("logs"), edition, fmt)
         for route, path in GAME_FREE.items():
             done.after[route] = server.call("GET", path)
         yield done
+
+
+def _form(edition: str, fmt: str, people: int) -> dict[str, Any]:
+    return {"edition": edition, "format": fmt, "people": people}
 
 
 def _replay(played: Played, folder: Path, edition: str, fmt: str) -> None:
@@ -402,19 +435,22 @@ def _logs(played: Played) -> None:
     assert len(given) < len(answers)  # and some were refused: before the end, or by a drawn seed
 
 
-@check("seat_rematch")
-def _rematches(played: Played) -> None:
-    """A rematch says the seat's new page and the title; refused before the end."""
-    answers = _answers(played, "seat_rematch")
-    made = [s for s in answers if s.answer.status == 201]
-    for seen in answers:
-        _no_secret(played, seen)
-        data = seen.answer.data
-        if seen.answer.status != 201:
-            assert not seen.game.over and not CARD.search(data["error"]), data
-            continue
-        assert seen.game.over and set(data) == {"title", "page"} and not CARD.search(data["title"]), data
-    assert made and len(made) < len(answers)
+@check("seat_rematch", "seat_next")
+def _next_pages(played: Played) -> None:
+    """A rematch, or a match's next game, says the seat's new page and the title; refused
+    without naming a card: before the game's end, and for the next game also outside a match
+    and once the match is decided."""
+    for route in ("seat_rematch", "seat_next"):
+        answers = _answers(played, route)
+        made = [s for s in answers if s.answer.status == 201]
+        for seen in answers:
+            _no_secret(played, seen)
+            data = seen.answer.data
+            if seen.answer.status != 201:
+                assert not CARD.search(data["error"]) and (route == "seat_next" or not seen.game.over), data
+                continue
+            assert seen.game.over and set(data) == {"title", "page"} and not CARD.search(data["title"]), data
+        assert made and len(made) < len(answers), route
 
 
 @check("replay_frame")

@@ -35,6 +35,7 @@ APP_FILES = (
     "app.js",
     "app.css",
     "game.js",
+    "match.js",
     "game.css",
     "backend_pyodide.js",
     "lobby.js",

@@ -13,6 +13,7 @@ game started from a scenario (a log cannot start from one), has no download
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from blackpoker.runtime.engine.events import GameOver, Resolved
 from blackpoker.runtime.engine.game import Game
@@ -20,6 +21,9 @@ from blackpoker.runtime.engine.refs import player_name
 from blackpoker.runtime.play.log_writer import log_text
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.serve.cards import Json
+
+if TYPE_CHECKING:  # the static page ships no regulations
+    from blackpoker.runtime.play.regulation import Dealt
 
 LOG_NAME = "game.jsonl"  # the download's name: the files a log names are found from its folder
 
@@ -48,11 +52,14 @@ def _last_resolution(game: Game) -> Resolved | None:
     return next((e for e in reversed(events[:over]) if isinstance(e, Resolved)), None)
 
 
-def seat_log(game: Game, source: RulesSource, agents: list[str], seed_known: bool) -> str | None:
-    """The command log a seat may download, or None when it may have none (see above)."""
+def seat_log(
+    game: Game, source: RulesSource, agents: list[str], seed_known: bool, dealt: Dealt | None = None
+) -> str | None:
+    """The command log a seat may download, or None when it may have none (see above); a
+    match's game records its regulation's decks (`dealt`), as the terminal's log does."""
     if not game.over or not seed_known or game.events is None or game.seed is None:
         return None
-    return log_text(Path.cwd() / LOG_NAME, game, agents, source.named())
+    return log_text(Path.cwd() / LOG_NAME, game, agents, source.named(), dealt)
 
 
 def log_refusal(game: Game, seed_known: bool) -> str:

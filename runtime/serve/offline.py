@@ -20,6 +20,7 @@ from typing import Any
 
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.refs import player_name
+from blackpoker.runtime.play.labels import labels
 from blackpoker.runtime.play.roster import make_agent
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.rules.model import RuleSet
@@ -130,7 +131,8 @@ class Table:
         ruleset = self._ruleset(name)
         game = Game.new(ruleset, seed, check=True, events=[])
         agent = make_agent(opponent, ruleset, seed, LIMITS.think)
-        title = f"{edition} {format_id} · {f'シード{seed}' if given else 'ランダム'} · 相手 {opponent}"
+        where = f"シード{seed}" if given else "ランダム"
+        title = f"{edition} {ruleset.format.name} · {where} · 相手 {labels().agent(opponent)}"
         source = RulesSource(edition, format_id, extra=self.extras.get(name))
         form = {k: v for k, v in data.items() if k in FORM} | {"edition": edition, "format": format_id}
         humans = (SEATS.index(seat),)

@@ -33,7 +33,6 @@ from blackpoker.compiler.environment import Environment, is_path
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.play.labels import browser_script, labels
 from blackpoker.runtime.play.log import ReplayError
-from blackpoker.runtime.play.regulation import Dealt, Match
 from blackpoker.runtime.play.roster import AGENTS, make_agent
 from blackpoker.runtime.play.source import RulesSource, ServedFiles
 from blackpoker.runtime.rules.diagnostics import Diagnostic
@@ -43,6 +42,7 @@ from blackpoker.runtime.scenario.load import load
 from blackpoker.runtime.serve.cards import Json
 from blackpoker.runtime.serve.limits import Connections, Deadline, Limits, served_agent
 from blackpoker.runtime.serve.lobby import DECK_NAMES, Choice, choice, editions_json, house_rules_json
+from blackpoker.runtime.serve.match import MatchTable
 from blackpoker.runtime.serve.page import app_pages
 from blackpoker.runtime.serve.replays import UPLOAD_NAME, WHO, Replay
 from blackpoker.runtime.serve.session import SEEDS, Refusal, Session, Steps, read_command
@@ -62,6 +62,7 @@ ASSETS = {
         "game.js",
         "game.css",
         "hotseat.js",
+        "match.js",
         "labels.js",
     )
 }
@@ -101,6 +102,7 @@ ROUTES = (
     _route("GET", "/api/seat/KEY/scenario", "seat_scenario"),
     _route("GET", "/api/seat/KEY/log", "seat_log"),
     _route("POST", "/api/seat/KEY/rematch", "seat_rematch"),
+    _route("POST", "/api/seat/KEY/next", "seat_next"),
     _route("POST", "/api/replays", "new_replay"),
     _route("GET", "/replay/KEY", "replay_page"),
     _route("GET", "/api/replay/KEY", "replay_frame"),
@@ -181,7 +183,26 @@ class App:
         after = session.rematched(self._session)
         return {"title": after.title, "page": f"/play/{after.token_of(seat)}"}
 
-    def _session(self, data: Any) -> Session:
+    def next_game(self, token: str, data: Any) -> Json:
+        """A match's next game, once the game is over and until the match is decided: the
+        seat's deck as `{deck}` asks (an index of its decks, for a game against an agent), the
+        others picked at random. The first seat to ask starts it; the other finds it in its state."""
+        session, seat = self.seat(token)
+        deck = data.get("deck") if isinstance(data, dict) else None
+        with session.lock:
+            match = session.match
+            if match is None:
+                raise Refusal(409, labels()["match"]["not a match"])
+            if session.next_game is None:
+                refused = match.refusal(seat, deck, len(session.humans))
+                if refused is not None:
+                    raise Refusal(*refused)
+                match.next(seat, deck if isinstance(deck, int) else None)
+                session.next_game = self._session(session.form, match)
+            after = session.next_game
+        return {"title": after.title, "page": f"/play/{after.token_of(seat)}"}
+
+    def _session(self, data: Any, match: MatchTable | None = None) -> Session:
         if not isinstance(data, dict):
             raise Refusal(400, "expected a JSON object")
         d = self.defaults
@@ -225,10 +246,9 @@ class App:
         source, setup = chosen.source, chosen.setup
         if scenario is not None:
             game, source = self._scenario_game(scenario, seed)
-        elif setup is not None:  # the first game of a match: its decks dealt from the seed, as the terminal's
-            rules = setup.additions.widen(self.rules(source))
-            dealt = Dealt(setup, seed, Match(setup, random.Random(seed)).choose())
-            game = Game.new(rules, seed, start=dealt.start(), check=True, events=[])
+        elif setup is not None:  # a game of a match: its decks dealt from the seed, as the terminal's
+            match = match or MatchTable(setup, seed)
+            game = match.game(setup.additions.widen(self.rules(source)))
         else:
             game = Game.new(self.rules(source), seed, check=True, events=[])
         humans = (0, 1) if people == 2 else (SEATS.index(seat),)
@@ -236,12 +256,17 @@ class App:
         rules = game.rules.ruleset
         against = "二人対戦" if people == 2 else f"相手 {labels().agent(opponent)}"
         where = "シナリオ" if scenario is not None else f"シード{seed}" if given else "ランダム"
-        played = rules.format.name if setup is None or scenario is not None else setup.name
+        played = (
+            rules.format.name
+            if match is None or scenario is not None
+            else f"{match.setup.name} {labels().say('match', 'game', n=match.number)}"
+        )
         title = f"{rules.edition.id} {played} · {where} · {against}"
         form = {**data, "people": people, "seat": seat, "opponent": opponent} | (
             {"seed": seed} if given else {}
         )
-        session = Session(game, source, title, humans, agent, form, given and scenario is None)
+        match = None if scenario is not None else match
+        session = Session(game, source, title, humans, agent, form, given and scenario is None, match)
         if setup is not None and scenario is None:
             session.regulation = setup.name
         with self.lock:
@@ -451,6 +476,9 @@ class Handler(BaseHTTPRequestHandler):
     def _seat_log(self, match: re.Match[str], url: SplitResult) -> None:
         session, seat = self.server.app.seat(match.group(1))
         self._send(session.log(seat).encode(), "application/x-ndjson; charset=utf-8")
+
+    def _seat_next(self, match: re.Match[str], url: SplitResult) -> None:
+        self._json(self.server.app.next_game(match.group(1), self._json_body()), 201)
 
     def _seat_rematch(self, match: re.Match[str], url: SplitResult) -> None:
         self._body()  # read, so that the connection's next request starts after it

@@ -12,7 +12,7 @@ import secrets
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
@@ -38,6 +38,10 @@ from blackpoker.runtime.serve.board import board_json, marks
 from blackpoker.runtime.serve.cards import Json
 from blackpoker.runtime.serve.ending import ending_json, log_refusal, seat_log
 from blackpoker.runtime.serve.zones import ZoneNotes, noted
+
+if TYPE_CHECKING:  # the static page's engine has no regulations: it ships no match
+    from blackpoker.runtime.play.regulation import Dealt
+    from blackpoker.runtime.serve.match import MatchTable
 
 DONE = Answer.DONE.value  # the answer that ends a choice asked again and again, as menus print it
 SEEDS = 2**63  # a game's seed is below this; the server and the static page draw theirs from all
@@ -104,6 +108,7 @@ class Session:
         agent: Agent | None,
         form: Json | None = None,
         seed_known: bool = False,
+        match: MatchTable | None = None,
     ) -> None:
         self.game = game
         self.source = source
@@ -116,6 +121,9 @@ class Session:
         self.chronicles = {seat: Chronicle() for seat in humans}
         self.notes = {seat: ZoneNotes(seat) for seat in humans} if noted(game) else {}
         self.regulation: str | None = None  # the name of the regulation it is played under
+        self.match = match  # the regulation's match this game is one of (runtime/serve/match.py)
+        self.next_game: Session | None = None  # the match's next game, once a seat started it
+        self.dealt: Dealt | None = None if match is None else match.dealt()  # its decks, for its log
         # for each seat, its board after each of the other player's decisions since its own
         # last one, so that its page can play them back one at a time
         self.frames: dict[int, list[Json]] = {seat: [] for seat in humans}
@@ -184,7 +192,7 @@ class Session:
         """The game's command log, when the seat may have it (runtime/serve/ending.py)."""
         with self.lock:
             agents = [PERSON if s in self.humans else self._agent_name() for s in (0, 1)]
-            text = seat_log(self.game, self.source, agents, self.seed_known)
+            text = seat_log(self.game, self.source, agents, self.seed_known, self.dealt)
             if text is None:
                 raise Refusal(409, log_refusal(self.game, self.seed_known))
             return text
@@ -269,6 +277,8 @@ class Session:
             else:
                 assert self.agent is not None
                 self._apply(decide(game, [self.agent, self.agent]))
+        if self.match is not None and game.over:
+            self.match.ended(game.result)
 
     def _state(self, seat: int, path: Steps | None) -> Json:
         game = self.game
@@ -291,6 +301,8 @@ class Session:
             "ending": ending_json(game),
             "can_save_log": game.over and self.seed_known,
             "rematch": None if self.rematch is None else f"/play/{self.rematch.token_of(seat)}",
+            "match": None if self.match is None else self.match.json(seat),
+            "next_game": None if self.next_game is None else f"/play/{self.next_game.token_of(seat)}",
         }
 
 

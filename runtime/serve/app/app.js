@@ -334,7 +334,8 @@ async function startLobby() {
   const form = document.getElementById("new-game");
   const lobby = await api("/api/lobby");
   const fill = (select, values, chosen) => {
-    select.replaceChildren(...values.map((value) => el("option", "", value)));
+    // an agent by its name in words (labels.json's agents), its id the option's value
+    select.replaceChildren(...values.map((value) => Object.assign(el("option", "", LABELS.agents[value] || value), { value })));
     if (values.includes(chosen)) select.value = chosen;
   };
   const rules = offerChoices(form, lobby); // lobby.js

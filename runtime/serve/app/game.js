@@ -129,6 +129,7 @@ function showEnding() {
     tools.append(el("span", "note", say("app", "no log")));
   }
   box.append(tools);
+  if (state.match) box.append(matchNode(state)); // match.js
   if (!state.rematch && state.people === 2 && !window.hotseat) poller = setTimeout(refresh, 2000); // the other's rematch
 }
 

@@ -49,8 +49,9 @@ function startHotseat() {
   };
 
   window.hotseat = {
-    async rematch(page) {
-      const theirs = await post(`/api/seat/${Object.keys(keys).find((token) => token !== key)}/rematch`, {});
+    // the other seat's page of the game just made (a rematch, or a match's next game)
+    async rematch(page, route = "rematch") {
+      const theirs = await post(`/api/seat/${Object.keys(keys).find((token) => token !== key)}/${route}`, {});
       const mine = state.seat;
       return hotseatPage({ [mine]: page, [mine === "p1" ? "p2" : "p1"]: theirs.page });
     },

@@ -99,7 +99,7 @@ function offerChoices(form, lobby) {
     showOptions();
   };
   const showFormats = () => {
-    form.format.replaceChildren(...current().formats.map((f) => option(f.id, `${f.name}（${f.id}）`)));
+    form.format.replaceChildren(...current().formats.map((f) => option(f.id, f.name))); // ids are values only
     if (current().formats.some((f) => f.id === lobby.defaults.format)) form.format.value = lobby.defaults.format;
     showFrames();
   };

@@ -271,15 +271,19 @@ function boardClick(event) {
   }
 }
 
+// A file the page was given, saved under `name` through a link followed once.
+function download(text, type, name) {
+  const link = el("a");
+  link.href = URL.createObjectURL(new Blob([text], { type }));
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
 async function exportScenario() {
   try {
-    const text = await api(`/api/seat/${key}/scenario`);
-    const link = el("a");
-    link.href = URL.createObjectURL(new Blob([text], { type: "application/yaml" }));
-    link.download = `position-${state.decision}.yaml`;
-    document.body.append(link);
-    link.click();
-    link.remove();
+    download(await api(`/api/seat/${key}/scenario`), "application/yaml", `position-${state.decision}.yaml`);
     showError("");
   } catch (error) {
     showError(error.message);

@@ -91,13 +91,7 @@ function endingNode(ending, me) {
 }
 
 async function saveLog() {
-  const text = await api(`/api/seat/${key}/log`);
-  const link = el("a");
-  link.href = URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" }));
-  link.download = `game-${state.decision}.jsonl`;
-  document.body.append(link);
-  link.click();
-  link.remove();
+  download(await api(`/api/seat/${key}/log`), "application/x-ndjson", `game-${state.decision}.jsonl`);
 }
 
 async function watchReplay() {

@@ -104,7 +104,12 @@ def race(venvs: Sequence[Path], args: argparse.Namespace) -> list[list[tuple[int
         str(args.cpu),
     ]
     sides = [
-        subprocess.Popen([str(venv / "bin" / "python"), *command], stdout=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [str(venv / "bin" / "python"), *command],
+            stdout=subprocess.PIPE,
+            text=True,
+            env=compiled_engine.isolated(),
+        )
         for venv in venvs
     ]
     outputs = [side.communicate()[0] for side in sides]

@@ -138,7 +138,10 @@ def compare(base: Checkout, changed: Checkout, args: argparse.Namespace, scratch
     differ = 0
     for edition, format_id in rule_sets:
         logs = [scratch / f"{edition}-{format_id}-{side}" for side in ("base", "changed")]
-        reports = [side.simulate(edition, format_id, args, log) for side, log in zip((base, changed), logs)]
+        reports = [
+            side.simulate(edition, format_id, args, log)
+            for side, log in zip((base, changed), logs, strict=True)
+        ]
         found = first_difference(*reports) or log_difference(*logs)
         if found:
             differ += 1
@@ -156,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     shas = commit(args.base), commit(args.changed)
     with tempfile.TemporaryDirectory() as folder:
         scratch = Path(folder)
-        sides = [Checkout(sha, scratch / name) for sha, name in zip(shas, ("base", "changed"))]
+        sides = [Checkout(sha, scratch / name) for sha, name in zip(shas, ("base", "changed"), strict=True)]
         differ = compare(sides[0], sides[1], args, scratch)
     raise SystemExit(1 if differ else 0)
 

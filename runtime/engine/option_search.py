@@ -263,8 +263,9 @@ def kept_plan(
     g: Table, p: int, kept: Kept, main: bool, turn: bool
 ) -> tuple[tuple[int, ...], tuple[Planned, ...]]:
     """The player's hand (sorted ids) and its plan in this timing situation, updated in
-    `kept`: four times in ten a player decides again with the same hand (the stage's passes),
-    and comparing the hand as it lies costs less than sorting it and looking the plan up."""
+    `kept`: two searches in three come with the player's last hand (the stage's passes and
+    resolutions), and comparing the hand as it lies costs less than sorting it and looking
+    the plan up."""
     rules = g.rules
     me = g.state.players[p]
     same = kept.cards == me.hand and not rules.key_zones  # else the other zones' cards could differ

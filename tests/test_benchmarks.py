@@ -1,9 +1,13 @@
-"""Every benchmark in benchmarks/ still runs: each main() with tiny sizes (timings are not checked)."""
+"""Every benchmark in benchmarks/ still runs: each main() with tiny sizes (timings are not checked);
+the goal table of `python benchmarks` reads the goals and the scripts' results right."""
 
 from __future__ import annotations
 
 import importlib
+import json
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -57,12 +61,24 @@ def test_every_benchmark_is_smoke_tested() -> None:
 
 @pytest.mark.parametrize("name", sorted(SMOKE))
 def test_a_benchmark_runs_with_tiny_sizes(
-    name: str, benchmarks: None, capsys: pytest.CaptureFixture[str]
+    name: str, benchmarks: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """A script that measures goals also writes each of its figures, or why it has none, as a
+    result line of a metric it declares."""
     argv, expected = SMOKE[name]
-    importlib.import_module(name).main(argv)
+    module = importlib.import_module(name)
+    declared = getattr(module, "METRICS", {})
+    results = tmp_path / "results.jsonl"
+    module.main([*argv, *(["--results", str(results)] if declared else [])])
     out = capsys.readouterr().out
     assert re.search(expected, out), out
+    lines = [json.loads(line) for line in results.read_text().splitlines()] if declared else []
+    for line in lines:
+        assert line["metric"] in declared, line
+        if "missing" not in line:
+            assert line["unit"] == declared[line["metric"]] and line["rounds"] >= 1, line
+            assert isinstance(line["median"], float), line
+    assert not declared or lines, f"{name} declares METRICS but wrote no result"
 
 
 def test_the_engine_loops_play_the_same_games(benchmarks: None) -> None:
@@ -120,3 +136,120 @@ def test_a_revision_that_names_no_commit_is_refused(benchmarks: None) -> None:
     compare = importlib.import_module("compare_builds")
     with pytest.raises(SystemExit, match="'no-such-revision' is not a commit of this repository"):
         compare.main(["no-such-revision", "--pure"])
+
+
+@pytest.fixture
+def goals(benchmarks: None) -> ModuleType:
+    return importlib.import_module("goals")
+
+
+def test_the_goals_file_is_valid_and_every_goal_is_measured_by_a_script(goals: ModuleType) -> None:
+    """Every goal names a script that declares its metric (read from the scripts' text, not
+    run), or says why none measures it; every script has its --quick arguments."""
+    found = goals.load()
+    assert sorted(found.scripts) == goals.script_names()
+    ids = [goal.id for goal in found.goals]
+    assert len(ids) == len(set(ids)) >= 20, ids
+    for goal in found.goals:
+        if goal.unmeasured is None:
+            declared = goals.declared_metrics(BENCHMARKS / f"bench_{goal.script}.py")
+            assert goal.metric in declared, goal
+        else:
+            assert goal.script is None and goal.metric is None, goal
+
+
+def test_a_bad_goals_file_is_refused_with_every_problem_located(goals: ModuleType, tmp_path: Path) -> None:
+    text = (BENCHMARKS / "goals.yaml").read_text()
+    text = text.replace('compare: ">=", threshold: 0.35', 'compare: "=>", threshold: 0.35', 1)
+    text = text.replace("metric: startup.version_ratio", "metric: startup.versions", 1)
+    text = text.replace("id: build-pdf,", "id: build-html,", 1)
+    bad = tmp_path / "goals.yaml"
+    bad.write_text(text)
+    with pytest.raises(goals.GoalsError) as raised:
+        goals.load(bad)
+    lines = str(raised.value).splitlines()
+    assert any(
+        re.match(rf"{re.escape(str(bad))}:\d+:\d+: goals\.0\.compare: '=>' is not one of", line)
+        for line in lines
+    )
+    assert len(lines) == 1, lines  # the meaning is checked once the shape is right
+    fixed = text.replace('"=>"', '">="')
+    bad.write_text(fixed)
+    with pytest.raises(goals.GoalsError) as raised:
+        goals.load(bad)
+    where = rf"{re.escape(str(bad))}:\d+:\d+: "
+    message = str(raised.value)
+    assert re.search(
+        where + r"metric: bench_startup.py does not write 'startup.versions' \(its METRICS: ", message
+    )
+    assert re.search(where + r"id: 'build-html' is used twice", message), message
+
+
+def _goal(goals: ModuleType, compare: str, threshold: float, script: str | None = "s") -> object:
+    metric = "s.figure" if script else None
+    why = None if script else "needs a fresh machine"
+    return goals.Goal(
+        f"g{compare}{threshold}", "a figure", "issue 1", compare, threshold, "x", script, metric, why
+    )
+
+
+def test_the_goals_are_marked_met_not_met_or_not_measured_from_the_result_lines(goals: ModuleType) -> None:
+    result = {"s.figure": {"metric": "s.figure", "median": 2.0, "rounds": 5, "unit": "x", "note": "one note"}}
+    cases = [
+        (_goal(goals, ">=", 2.0), result, {}, "met"),
+        (_goal(goals, ">=", 2.5), result, {}, "NOT MET"),
+        (_goal(goals, "<=", 2.0), result, {}, "met"),
+        (_goal(goals, "<=", 1.5), result, {}, "NOT MET"),
+        (
+            _goal(goals, ">=", 1),
+            {"s.figure": {"metric": "s.figure", "missing": "OpenSpiel absent"}},
+            {},
+            "not measured: OpenSpiel absent",
+        ),
+        (_goal(goals, ">=", 1), {}, {"s": 2}, "not measured: bench_s.py failed (exit 2)"),
+        (_goal(goals, ">=", 1), {}, {}, "not measured: bench_s.py wrote no figure for it"),
+        (_goal(goals, "<=", 4, script=None), result, {}, "not measured: needs a fresh machine"),
+    ]
+    for goal, found, failed, verdict in cases:
+        (row,) = goals.rows([goal], found, failed)
+        assert row.verdict == verdict, (goal, row)
+        assert (row.median, row.rounds) == ((2.0, 5) if verdict in ("met", "NOT MET") else (None, None)), row
+    table = goals.table(goals.rows([cases[1][0]], result, {}), lambda goal: f"rerun {goal.id}")
+    assert "| a figure ≥ 2.5 x (issue 1) | 2.00 x (one note) | 5 | NOT MET | `rerun g>=2.5` |" in table, table
+
+
+def test_the_results_file_keeps_the_last_line_of_a_metric_and_names_a_bad_line(
+    goals: ModuleType, tmp_path: Path
+) -> None:
+    path = tmp_path / "results.jsonl"
+    first = {"metric": "a", "median": 1.0, "rounds": 3, "unit": "x"}
+    path.write_text(f"{json.dumps(first)}\nnot json\n{json.dumps({**first, 'median': 2.0})}\n")
+    found, bad = goals.read_results(path)
+    assert found["a"]["median"] == 2.0
+    assert len(bad) == 1 and bad[0].startswith("results.jsonl:2: not a result line"), bad
+
+
+def test_python_benchmarks_runs_a_subset_and_ends_with_the_goal_table() -> None:
+    """The collector end to end on its cheapest script, with --quick."""
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS), "--only", "key-parsing", "--quick"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    table = done.stdout.split("== goals: 1 scripts run --quick in ", 1)[1]
+    row = r"\| key parsing ≥ 20,000 parses/s \(docs/benchmarks.md\) \| [\d,]+ parses/s \| 3 \| "
+    row += r"(met|NOT MET) \| "
+    rerun = r"`python benchmarks --only key-parsing --quick` \|"
+    assert re.search(row + rerun, table), table
+    assert table.count("\n| ") == 3, table  # the header, its rule and the one goal asked for
+
+
+def test_an_unknown_name_for_only_is_refused_with_the_nearest() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS), "--only", "serch"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 1 and not done.stdout, done
+    assert "--only: 'serch' is neither a script nor a measured goal" in done.stderr
+    assert "did you mean 'search'" in done.stderr, done.stderr

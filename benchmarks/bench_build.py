@@ -1,12 +1,10 @@
 """Time `blackpoker build` of every page of every built-in edition: HTML only, and with all PDFs.
 
 Run: python benchmarks/bench_build.py [--runs N] [--html-only] [--formats lite,std] [--editions v7]
-                                     [--rules FILE]
 Goals: HTML of every edition (sheets, index, 変更履歴 pages) ≤ 1 s; HTML + A4 + 2-up PDFs
-≤ 10 s per edition on 2 cores; with --rules, `blackpoker build --rules FILE` (that file's
-sheets, HTML and PDFs) from a fresh process ≤ 10 s. Each run builds into a fresh temporary
-folder, and compiles the editions anew (a build owns its environment), as a user's command
-does. Each figure is also given per sheet (a page with PDFs: formats, `all`, extra lists, regulations).
+≤ 10 s per edition on 2 cores. Each run builds into a fresh temporary folder, and compiles
+the editions anew (a build owns its environment), as a user's command does. Each figure is
+also given per sheet (a page with PDFs: formats, `all`, extra lists, regulations).
 
 `--phases` times what a PDF costs, on one core, sheet by sheet: WeasyPrint's layout, writing
 the tagged PDF, and the 2-up imposition (the PDF layout share of the build).
@@ -18,20 +16,18 @@ import argparse
 import os
 import resource
 import statistics
-import subprocess
 import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
 import results
-from bench_startup import blackpoker
 from blackpoker.compiler.pipeline import builtin_editions
 from blackpoker.site.build import BuildOptions, build_site
 from rich.console import Console
 
-GOALS = {"html": 1.0, "pdf": 10.0, "rules": 10.0}  # seconds, median: HTML of all editions; PDF per edition
-METRICS = {"build.html": "s", "build.pdf_per_edition": "s", "build.rules_sheet": "s"}
+GOALS = {"html": 1.0, "pdf": 10.0}  # seconds, median: HTML of all editions; PDF per edition
+METRICS = {"build.html": "s", "build.pdf_per_edition": "s"}
 
 
 def cpu_seconds() -> float:
@@ -46,15 +42,6 @@ def time_build(html_only: bool, editions: Sequence[str], formats: Sequence[str])
         start, start_cpu = time.perf_counter(), cpu_seconds()
         options = BuildOptions(Path(folder), editions=editions, formats=formats, html_only=html_only)
         build_site(options, Console(quiet=True))
-        return time.perf_counter() - start, cpu_seconds() - start_cpu
-
-
-def time_rules_build(rules: Path) -> tuple[float, float]:
-    """(wall seconds, CPU seconds) of `blackpoker build --rules FILE` in a fresh process."""
-    with tempfile.TemporaryDirectory() as folder:
-        start, start_cpu = time.perf_counter(), cpu_seconds()
-        command = [*blackpoker(), "build", "--rules", str(rules), "--out", str(Path(folder) / "site")]
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
         return time.perf_counter() - start, cpu_seconds() - start_cpu
 
 
@@ -96,7 +83,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--formats", default="", help="comma-separated format ids (default: every one)")
     parser.add_argument("--editions", default="", help="comma-separated edition ids (default: every one)")
     parser.add_argument("--phases", action="store_true", help="time layout, writing and 2-up per sheet")
-    parser.add_argument("--rules", type=Path, help="also time `blackpoker build --rules FILE`, fresh process")
     results.add_option(parser)
     args = parser.parse_args(argv)
     runs, formats = args.runs, tuple(f for f in args.formats.split(",") if f)
@@ -132,17 +118,6 @@ def main(argv: Sequence[str] | None = None) -> None:
             f" ({median / sheets:.3f} s wall, {cpu / sheets:.3f} s CPU a sheet)"
             f"  (wall runs: {' '.join(f'{t:.2f}' for t in walls)})  {verdict}"
         )
-    if args.rules:
-        walls, cpus = zip(*(time_rules_build(args.rules) for _ in range(runs)), strict=True)
-        median = statistics.median(walls)
-        results.write(args.results, METRICS, "build.rules_sheet", median, runs, args.rules.name)
-        verdict = "ok" if median <= GOALS["rules"] else f"over the {GOALS['rules']:g} s goal"
-        print(
-            f"build --rules {args.rules}: median {median:.2f} s wall, {statistics.median(cpus):.2f} s CPU"
-            f"  (wall runs: {' '.join(f'{t:.2f}' for t in walls)})  {verdict}"
-        )
-    else:
-        results.missing(args.results, METRICS, "build.rules_sheet", "no --rules FILE given")
     # Other load on the machine stretches wall time; CPU time shows what the build itself costs.
 
 

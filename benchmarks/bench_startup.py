@@ -41,6 +41,14 @@ def blackpoker() -> list[str]:
     return [found] if found else [sys.executable, "-c", "from blackpoker.cli.main import main; main()"]
 
 
+def process_env(cache: str, bytecode: str) -> dict[str, str]:
+    """This environment with the rule-set cache in `cache` and the modules' bytecode kept in
+    `bytecode`, as an installed package keeps it."""
+    env = {**os.environ, "BLACKPOKER_CACHE_DIR": cache, "PYTHONPYCACHEPREFIX": bytecode}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def seconds(command: Sequence[str], env: dict[str, str]) -> float:
     start = time.perf_counter()
     subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
@@ -62,8 +70,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "simulate -n 1 --no-cache": [*tool, "simulate", "-n", "1", "--no-cache"],
     }
     with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as bytecode:
-        env = {**os.environ, "BLACKPOKER_CACHE_DIR": cache, "PYTHONPYCACHEPREFIX": bytecode}
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env = process_env(cache, bytecode)
         seconds(commands["simulate -n 1 (warm cache)"], env)  # warms the cache
         times: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(runs):

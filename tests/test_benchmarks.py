@@ -14,7 +14,8 @@ from types import ModuleType
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+ROOT = Path(__file__).resolve().parents[1]
+BENCHMARKS = ROOT / "benchmarks"
 # Tiny sizes, and a line each run must print.
 SMOKE: dict[str, tuple[list[str], str]] = {
     # Every page of every built-in edition, HTML only.
@@ -34,6 +35,10 @@ SMOKE: dict[str, tuple[list[str], str]] = {
     "bench_engine": (["2", "1"], r"goal engine >= 100,000 decisions/s: [\d,]+, (met|NOT MET)"),
     "bench_notation": (["--repeats", "1", "--rounds", "1", "--hands", "1"], r"key parsing +[\d,]+ parses/s"),
     "bench_openspiel": (["2", "2", "1", "--no-setup"], r"goal simulate >= 0.8 x engine: [\d.]+"),
+    "bench_rules": (
+        [str(ROOT / "examples" / "my-std.yaml"), "--runs", "1", "--html-only"],
+        r"build --rules my-std.yaml \(HTML only\): median [\d.]+ s wall",
+    ),
     "bench_search": (
         ["1", "1", "--budget", "4"],
         r"search:4 vs greedy(.|\n)*goal search:4 >= [\d.]+ games/s on one core: [\d.]+, (met|NOT MET)",

@@ -101,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         won, total = sum(m[3] for m in measured), args.runs * args.games
         share, (low, high) = won / total, wilson(won, total)
         strength.append(f"{format_id} {share:.1%} [{low:.1%}, {high:.1%}] {won}/{total}")
-        note = f"{EDITION} {format_id}, 95% interval [{low:.1%}, {high:.1%}]"
+        note = f"search:{args.budget}, {EDITION} {format_id}, 95% interval [{low:.1%}, {high:.1%}]"
         for role in (role for role, format_ in ROLES.items() if format_ == format_id):
             results.write(args.results, METRICS, f"search.{build}.won.{role}", 100 * share, total, note)
         print(
@@ -113,7 +113,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     verdict = "met" if slowest >= GOAL else "NOT MET"
     print(f"goal search:{args.budget} >= {GOAL:g} games/s on one core: {slowest:.2f}, {verdict}")
     print(f"search:{args.budget} won against greedy: {', '.join(strength)}")
-    results.write(args.results, METRICS, f"search.{build}.games", slowest, args.runs, "the slowest format")
+    note = f"search:{args.budget}, the slowest format"
+    results.write(args.results, METRICS, f"search.{build}.games", slowest, args.runs, note)
     if args.compiled:
         problem = compiled_engine.setup()
         if problem:

@@ -150,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if unbuilt:
         print(f"compiled engine: not measured: {unbuilt}")
         for metric in (m for m in METRICS if m.startswith("openspiel.compiled.")):
-            results.missing(args.results, METRICS, metric, f"compiled engine {unbuilt}")
+            results.missing(args.results, METRICS, metric, f"compiled engine: {unbuilt}")
     else:
         engines["compiled with mypyc"] = report("compiled with mypyc:", compiled)
     if problem:

@@ -120,7 +120,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         if problem:
             print(f"compiled engine: not measured: {problem}")
             for metric in (m for m in METRICS if m.startswith("search.compiled.")):
-                results.missing(args.results, METRICS, metric, f"compiled engine {problem}")
+                results.missing(args.results, METRICS, metric, f"compiled engine: {problem}")
             return
         command = [
             str(compiled_engine.python()),

@@ -66,10 +66,14 @@ def run(found: Goals, names: Sequence[str], quick: bool, results: Path) -> dict[
             *(["--results", str(results)] if script.metrics else []),
         ]
         print(f"== {script.path.name} {' '.join(args)}".rstrip(), flush=True)
+        start = time.perf_counter()
         status = subprocess.run([sys.executable, str(script.path), *args], cwd=ROOT, check=False).returncode
+        took = f"{(time.perf_counter() - start) / 60:.1f} min"
         if status:
             failed[name] = status
-            print(f"== {script.path.name} failed (exit {status})", flush=True)
+        print(
+            f"== {script.path.name} {f'failed (exit {status})' if status else 'done'} in {took}", flush=True
+        )
     return failed
 
 
@@ -92,7 +96,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         measured, unreadable = read_results(results)
     minutes = (time.perf_counter() - start) / 60
     quick = " --quick" if args.quick else ""
-    print(f"\n== goals: {len(names)} scripts run{quick} in {minutes:.1f} min")
+    scripts = f"{len(names)} script{'s' if len(names) > 1 else ''}"
+    print(f"\n== goals: {scripts} run{quick} in {minutes:.1f} min")
     for problem in unreadable:
         print(problem)
     print(table(rows(goals, measured, failed), lambda goal: f"python benchmarks --only {goal.id}{quick}"))

@@ -4,6 +4,7 @@ the goal table of `python benchmarks` reads the goals and the scripts' results r
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import re
 import subprocess
@@ -243,7 +244,7 @@ def test_python_benchmarks_runs_a_subset_and_ends_with_the_goal_table() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    table = done.stdout.split("== goals: 1 scripts run --quick in ", 1)[1]
+    table = done.stdout.split("== goals: 1 script run --quick in ", 1)[1]
     row = r"\| key parsing ≥ 20,000 parses/s \(docs/benchmarks.md\) \| [\d,]+ parses/s \| 3 \| "
     row += r"(met|NOT MET) \| "
     rerun = r"`python benchmarks --only key-parsing --quick` \|"
@@ -258,3 +259,20 @@ def test_an_unknown_name_for_only_is_refused_with_the_nearest() -> None:
     assert done.returncode == 1 and not done.stdout, done
     assert "--only: 'serch' is neither a script nor a measured goal" in done.stderr
     assert "did you mean 'search'" in done.stderr, done.stderr
+
+
+def test_a_script_that_fails_makes_its_goals_not_measured_and_the_run_fail(
+    goals: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = importlib.util.spec_from_file_location("benchmarks_main", BENCHMARKS / "__main__.py")
+    assert spec is not None and spec.loader is not None
+    collector = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(collector)
+    found = goals.load()
+    (goal,) = [goal for goal in found.goals if goal.script == "rules"]
+    broken = goals.Script("rules", (str(tmp_path / "absent.yaml"),), (), found.scripts["rules"].metrics)
+    failed = collector.run(goals.Goals({"rules": broken}, (goal,)), ["rules"], False, tmp_path / "r.jsonl")
+    assert failed == {"rules": 2}, failed
+    assert "== bench_rules.py failed (exit 2) in " in capsys.readouterr().out
+    (row,) = goals.rows([goal], {}, failed)
+    assert row.verdict == "not measured: bench_rules.py failed (exit 2)"

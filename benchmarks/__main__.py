@@ -43,7 +43,10 @@ def selection(found: Goals, only: str) -> tuple[list[str], list[Goal]] | str:
     by_id = {goal.id: goal for goal in found.goals}
     scripts: list[str] = []
     goals: list[Goal] = []
-    for name in (n.strip() for n in only.split(",") if n.strip()):
+    names = [n.strip() for n in only.split(",") if n.strip()]
+    if not names:
+        return "--only: expected script names or goal ids, separated by commas"
+    for name in names:
         if name in found.scripts:
             scripts.append(name)
             goals += [goal for goal in found.goals if goal.script == name]
@@ -56,10 +59,11 @@ def selection(found: Goals, only: str) -> tuple[list[str], list[Goal]] | str:
     return list(dict.fromkeys(scripts)), list(dict.fromkeys(goals))
 
 
-def run(found: Goals, names: Sequence[str], quick: bool, results: Path) -> dict[str, int]:
-    """Run the scripts, each printing its own figures; the exit status of each that failed."""
-    failed = {}
-    for name in names:
+def run(found: Goals, names: Sequence[str], quick: bool, results: Path) -> dict[str, str]:
+    """Run the scripts, each printing its own figures; what went wrong with each that failed
+    (an interrupt stops the run: the table still shows what the scripts before measured)."""
+    failed: dict[str, str] = {}
+    for index, name in enumerate(names):
         script = found.scripts[name]
         args = [
             *(script.quick if quick else script.args),
@@ -67,13 +71,21 @@ def run(found: Goals, names: Sequence[str], quick: bool, results: Path) -> dict[
         ]
         print(f"== {script.path.name} {' '.join(args)}".rstrip(), flush=True)
         start = time.perf_counter()
-        status = subprocess.run([sys.executable, str(script.path), *args], cwd=ROOT, check=False).returncode
+        try:
+            status = subprocess.run(
+                [sys.executable, str(script.path), *args], cwd=ROOT, check=False
+            ).returncode
+        except KeyboardInterrupt:
+            failed |= {
+                name: "was interrupted",
+                **dict.fromkeys(names[index + 1 :], "was not run (interrupted)"),
+            }
+            print(f"== {script.path.name} interrupted", flush=True)
+            break
         took = f"{(time.perf_counter() - start) / 60:.1f} min"
         if status:
-            failed[name] = status
-        print(
-            f"== {script.path.name} {f'failed (exit {status})' if status else 'done'} in {took}", flush=True
-        )
+            failed[name] = f"failed (exit {status})"
+        print(f"== {script.path.name} {failed.get(name, 'done')} in {took}", flush=True)
     return failed
 
 

@@ -201,19 +201,20 @@ def read_results(path: Path) -> tuple[dict[str, dict[str, Any]], list[str]]:
 
 
 def rows(
-    goals: Sequence[Goal], found: Mapping[str, Mapping[str, Any]], failed: Mapping[str, int]
+    goals: Sequence[Goal], found: Mapping[str, Mapping[str, Any]], failed: Mapping[str, str]
 ) -> list[Row]:
-    """Each goal against the results found; `failed`: the exit status of each script that failed."""
+    """Each goal against the results found; `failed`: what went wrong with each script that
+    failed (or did not run)."""
     return [_row(goal, found, failed) for goal in goals]
 
 
-def _row(goal: Goal, found: Mapping[str, Mapping[str, Any]], failed: Mapping[str, int]) -> Row:
+def _row(goal: Goal, found: Mapping[str, Mapping[str, Any]], failed: Mapping[str, str]) -> Row:
     if goal.unmeasured is not None or goal.script is None or goal.metric is None:
         return Row(goal, f"not measured: {goal.unmeasured}")
     entry = found.get(goal.metric)
     if entry is None:
         if goal.script in failed:
-            return Row(goal, f"not measured: bench_{goal.script}.py failed (exit {failed[goal.script]})")
+            return Row(goal, f"not measured: bench_{goal.script}.py {failed[goal.script]}")
         return Row(goal, f"not measured: bench_{goal.script}.py wrote no figure for it")
     if "missing" in entry:
         return Row(goal, f"not measured: {entry['missing']}")

@@ -212,7 +212,7 @@ def test_the_goals_are_marked_met_not_met_or_not_measured_from_the_result_lines(
             {},
             "not measured: OpenSpiel absent",
         ),
-        (_goal(goals, ">=", 1), {}, {"s": 2}, "not measured: bench_s.py failed (exit 2)"),
+        (_goal(goals, ">=", 1), {}, {"s": "failed (exit 2)"}, "not measured: bench_s.py failed (exit 2)"),
         (_goal(goals, ">=", 1), {}, {}, "not measured: bench_s.py wrote no figure for it"),
         (_goal(goals, "<=", 4, script=None), result, {}, "not measured: needs a fresh machine"),
     ]
@@ -259,6 +259,10 @@ def test_an_unknown_name_for_only_is_refused_with_the_nearest() -> None:
     assert done.returncode == 1 and not done.stdout, done
     assert "--only: 'serch' is neither a script nor a measured goal" in done.stderr
     assert "did you mean 'search'" in done.stderr, done.stderr
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS), "--only", ","], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 1 and "--only: expected script names or goal ids" in done.stderr, done
 
 
 def test_a_script_that_fails_makes_its_goals_not_measured_and_the_run_fail(
@@ -272,7 +276,7 @@ def test_a_script_that_fails_makes_its_goals_not_measured_and_the_run_fail(
     (goal,) = [goal for goal in found.goals if goal.script == "rules"]
     broken = goals.Script("rules", (str(tmp_path / "absent.yaml"),), (), found.scripts["rules"].metrics)
     failed = collector.run(goals.Goals({"rules": broken}, (goal,)), ["rules"], False, tmp_path / "r.jsonl")
-    assert failed == {"rules": 2}, failed
+    assert failed == {"rules": "failed (exit 2)"}, failed
     assert "== bench_rules.py failed (exit 2) in " in capsys.readouterr().out
     (row,) = goals.rows([goal], {}, failed)
     assert row.verdict == "not measured: bench_rules.py failed (exit 2)"

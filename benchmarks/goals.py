@@ -194,10 +194,24 @@ def read_results(path: Path) -> tuple[dict[str, dict[str, Any]], list[str]]:
     for number, line in enumerate(text.splitlines(), 1):
         try:
             entry = json.loads(line)
-            found[str(entry["metric"])] = entry
-        except (ValueError, KeyError, TypeError) as error:
+        except ValueError as error:
             bad.append(f"{path.name}:{number}: not a result line ({error})")
+            continue
+        if _is_result(entry):
+            found[entry["metric"]] = entry
+        else:
+            expected = "a metric with its median and rounds, or why it is missing"
+            bad.append(f"{path.name}:{number}: not a result line (expected {expected})")
     return found, bad
+
+
+def _is_result(entry: Any) -> bool:
+    if not isinstance(entry, dict) or not isinstance(entry.get("metric"), str):
+        return False
+    if "missing" in entry:
+        return isinstance(entry["missing"], str)
+    median, rounds = entry.get("median"), entry.get("rounds")
+    return isinstance(median, int | float) and isinstance(rounds, int) and not isinstance(median, bool)
 
 
 def rows(

@@ -229,10 +229,14 @@ def test_the_results_file_keeps_the_last_line_of_a_metric_and_names_a_bad_line(
 ) -> None:
     path = tmp_path / "results.jsonl"
     first = {"metric": "a", "median": 1.0, "rounds": 3, "unit": "x"}
-    path.write_text(f"{json.dumps(first)}\nnot json\n{json.dumps({**first, 'median': 2.0})}\n")
+    no_rounds = {"metric": "b", "median": 1.0}
+    lines = [first, "not json", {**first, "median": 2.0}, no_rounds, {"metric": "c", "missing": "why"}]
+    path.write_text("".join(f"{line if isinstance(line, str) else json.dumps(line)}\n" for line in lines))
     found, bad = goals.read_results(path)
-    assert found["a"]["median"] == 2.0
-    assert len(bad) == 1 and bad[0].startswith("results.jsonl:2: not a result line"), bad
+    assert found == {"a": {**first, "median": 2.0}, "c": {"metric": "c", "missing": "why"}}, found
+    assert [line.split(": not a result line")[0] for line in bad] == ["results.jsonl:2", "results.jsonl:4"], (
+        bad
+    )
 
 
 def test_python_benchmarks_runs_a_subset_and_ends_with_the_goal_table() -> None:

@@ -118,7 +118,7 @@ def _choose(g: Table, res: Resolution, step: program.Choose) -> Signal | None:
     if (answer is not None and answer.word == DONE) or who < 0:
         return None
     taken = set(cards_of(picked))
-    left = [i for i in items if not taken.intersection(cards_of([i]))]
+    left = [i for i in items if not taken.intersection(cards_of([i]))] if taken else items
     count = step.count
     if not left or (not isinstance(count, program.Amount) and len(picked) >= number(g, res, count)):
         return None

@@ -31,6 +31,7 @@ from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.view import View, hidden_from, masked, view
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.chronicle import named_cards, said
+from blackpoker.runtime.play.labels import labels_for
 from blackpoker.runtime.play.log import replay
 from blackpoker.runtime.play.regulation import Dealt
 from blackpoker.runtime.rules.enums import Face
@@ -104,6 +105,7 @@ def _hidden_lines(game: Game, start: Start | None = None) -> dict[int, set[str]]
     its regulation's `start`."""
     assert game.seed is not None and game.events is not None
     again = Game.new(game.rules, game.seed, start=start)
+    words = labels_for(game.rules.ruleset)
     hidden: dict[int, set[str]] = {0: set(), 1: set()}
     shown: dict[int, set[str]] = {0: set(), 1: set()}
     for event in game.events:
@@ -116,8 +118,8 @@ def _hidden_lines(game: Game, start: Start | None = None) -> dict[int, set[str]]
         seen = view(before, seat).visible_cards() | view(again, seat).visible_cards()
         shown_as = masked(before.state, option, hidden_from(before.state, seat))
         if shown_as != option:  # a hidden character named by its card
-            hidden[seat].add(f"{SEATS[option.player]}: {said(option)}")
-        line = f"{SEATS[option.player]}: {said(shown_as)}"  # as the log says it, in whole
+            hidden[seat].add(f"{SEATS[option.player]}: {said(words, option)}")
+        line = f"{SEATS[option.player]}: {said(words, shown_as)}"  # as the log says it, in whole
         (shown if named_cards(shown_as) <= seen else hidden)[seat].add(line)
     return {seat: hidden[seat] - shown[seat] for seat in (0, 1)}
 

@@ -91,14 +91,8 @@ GAMES = {
 }
 
 
-# A card in a declared zone is named by the zone's id in a target (`p2のtrumpの♢4`): the labels
-# (runtime/play/labels.py, `zone card`) have no rule set to read the zone's printed name from.
-# Known and open (docs/play.md); strict, so that the fix is noticed.
-ZONE_IDS = pytest.mark.xfail(strict=True, reason="a zone card's target names the zone by its id")
-
-
 @SIZES
-@pytest.mark.parametrize("kind", [pytest.param(k, marks=ZONE_IDS) if k == "extra" else k for k in GAMES])
+@pytest.mark.parametrize("kind", list(GAMES))
 def test_a_whole_game_says_nothing_in_english(
     seat: Watched, server: Running, viewport: dict[str, int], kind: str
 ) -> None:

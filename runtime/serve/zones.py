@@ -16,6 +16,7 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import RequestOption, target_text
 from blackpoker.runtime.engine.refs import HiddenZoneCard
 from blackpoker.runtime.engine.view import View, ZoneView, hidden_from, masked, reference_text
+from blackpoker.runtime.play.labels import labels_for
 from blackpoker.runtime.rules.model import RuleSet, Visibility
 from blackpoker.runtime.serve.cards import Json, card_json
 
@@ -71,7 +72,7 @@ def noted(game: Game) -> bool:
 class ZoneNotes:
     """What each card lying in a public zone (the fog) does, as one seat may read it: the
     request whose key card it was (its fog entry's name, or the action's), its target as the
-    seat's view names it, and the size change it made there, watched as the game goes."""
+    seat's view names it (in words), and the size change it made there, watched as the game goes."""
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -103,6 +104,7 @@ class ZoneNotes:
         lying = {c for p in seen.players for z in p.zones if z.id in public for c in z.cards or ()}
         self.notes = {c: n for c, n in self.notes.items() if c in lying}
         sizes = _sizes(seen)
+        words = labels_for(rules)
         for cid in sorted(lying - self.notes.keys()):
             if cid not in self._keys:
                 continue
@@ -111,9 +113,9 @@ class ZoneNotes:
             name = fog.name if fog is not None else rules.action(action).name
             change = None if target is None else sizes.get(target, 0) - self._sizes.get(target, 0)
             if target is not None and change:
-                self.notes[cid] = f"{name} {change:+d} → {target}（{UNTIL_END}）"
+                self.notes[cid] = f"{name} {change:+d} → {words.target(target)}（{UNTIL_END}）"
             elif target is not None:
-                self.notes[cid] = f"{name} → {target}"
+                self.notes[cid] = f"{name} → {words.target(target)}"
             else:
                 self.notes[cid] = f"{name}: {fog.ability if fog is not None else rules.action(action).effect}"
 

@@ -148,6 +148,9 @@ def test_the_page_back_end_answers_as_the_server_does(unpacked: Path) -> None:
     token = made["seats"]["p2"].rsplit("/", 1)[1]
     status, state = answer("GET", f"/api/seat/{token}")
     assert status == 200 and state["seat"] == "p2" and state["board"]["players"][0]["hand"] is None
+    # the trump table, asked once by the page (none outside the extra format), never in a state
+    assert answer("GET", f"/api/seat/{token}/trumps") == (200, {"trumps": []})
+    assert "trumps" not in state["board"]
     assert answer("GET", f"/api/seat/{token}/scenario")[0] == 409  # no YAML writer in the page
     assert answer("POST", f"/api/seat/{token}/command", {"decision": state["decision"]})[0] == 400
     assert answer("POST", f"/api/seat/{token}/choose", "not a path")[0] == 400

@@ -179,6 +179,7 @@ class Table:
     def play(self, rng: random.Random, most: int = MOST) -> None:
         for seat in self.seats:
             self.call("seat_page", seat, "GET")
+            self.call("seat_trumps", seat, "GET", "/trumps")
         for turn in range(most):
             mover = self.game.to_move
             if self.game.over or mover not in self.seats:
@@ -198,6 +199,7 @@ class Table:
             self.step(mover, state, rng)
         for seat in self.seats:
             self.call("seat_page", seat, "GET")
+            self.call("seat_trumps", seat, "GET", "/trumps")
             self.call("seat_log", seat, "GET", "/log")
             self.call("seat_rematch", seat, "POST", "/rematch", {})
             self.call("seat_next", seat, "POST", "/next", {})
@@ -276,6 +278,8 @@ def _replay(played: Played, folder: Path, edition: str, fmt: str) -> None:
     ident = opened.data["page"].rsplit("/", 1)[1]
     page = played.server.call("GET", f"/replay/{ident}")
     played.kept["replay_page"].append(Seen(number, 0, frames[0], page))
+    trumps = played.server.call("GET", f"/api/replay/{ident}/trumps")
+    played.kept["replay_trumps"].append(Seen(number, 0, frames[-1], trumps))
     for step in range(0, len(frames), 3):
         for seat, who in enumerate(SEATS):
             answer = played.server.call("GET", f"/api/replay/{ident}?step={step}&who={who}")
@@ -463,6 +467,27 @@ def _replay_frames(played: Played) -> None:
         assert not leaked, (data["who"], data["step"], sorted(map(label, leaked)))
         said = set(data["log"]) & played.hidden_lines[seen.number][seen.seat]
         assert not said, (data["who"], said)
+
+
+@check("seat_trumps", "replay_trumps")
+def _trump_tables(played: Played) -> None:
+    """The trump table is the extra list as printed (each trump's face, name and its actions'
+    effect texts), the same for both seats at the start and at the end: no card of a game."""
+    answers = _answers(played, "seat_trumps", "replay_trumps")
+    for seen in answers:
+        _no_secret(played, seen)
+        rules = seen.game.rules.ruleset
+        printed = [
+            {
+                "card": str(t.card),
+                "name": t.name,
+                "about": "\n".join(f"{a.name}: {a.effect}" for a in map(rules.action, t.actions) if a.effect),
+            }
+            for t in rules.trumps
+        ]
+        assert seen.answer.status == 200 and seen.answer.data == {"trumps": printed}, seen.answer.text[:300]
+        assert not card_ids(seen.answer.data)
+    assert any(s.answer.data["trumps"] for s in answers)  # the extra game's: the check can fail
 
 
 @check("new_game", "new_replay")

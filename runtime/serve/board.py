@@ -25,7 +25,7 @@ from blackpoker.runtime.engine.refs import (
 from blackpoker.runtime.engine.view import CharacterView, RequestView, View, reference_text
 from blackpoker.runtime.play.labels import labels_for
 from blackpoker.runtime.serve.cards import Json, cards_json
-from blackpoker.runtime.serve.zones import trumps_json, zones_json
+from blackpoker.runtime.serve.zones import zones_json
 
 
 def board_json(game: Game, seen: View, notes: Mapping[int, str] | None = None) -> Json:
@@ -56,7 +56,6 @@ def board_json(game: Game, seen: View, notes: Mapping[int, str] | None = None) -
         "stage": [_request(game, r) for r in seen.stage],
         "resolving": [_request(game, r) for r in seen.resolving],
         "result": None if seen.result is None else result_name(seen.result),
-        "trumps": trumps_json(game.rules.ruleset),
     }
 
 

@@ -46,15 +46,17 @@ def zones_json(game: Game, index: int, zones: tuple[ZoneView, ...], notes: Mappi
     return found
 
 
-def trumps_json(rules: RuleSet) -> list[Json]:
-    """Every trump of the rule set (the extra format's), by its card's face: its name and what
-    its abilities' actions do, as the rule set's data words them (public: the list is printed)."""
+def trumps_json(rules: RuleSet) -> Json:
+    """The trump table: every trump of the rule set (the extra format's), by its card's face,
+    its name and what its abilities' actions do, as the rule set's data words them (public: the
+    list is printed). Some 10 KB, the same all game: a page asks for it once, from its own
+    route (`/api/seat/KEY/trumps`, `/api/replay/KEY/trumps`), not with every board."""
     found = []
     for trump in rules.trumps:
         actions = [rules.action(a) for a in trump.actions]
         about = [f"{a.name}: {a.effect}" for a in actions if a.effect]
         found.append({"card": str(trump.card), "name": trump.name, "about": "\n".join(about)})
-    return found
+    return {"trumps": found}
 
 
 def _noted(cid: int, notes: Mapping[int, str]) -> Json:

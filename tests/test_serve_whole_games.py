@@ -1,9 +1,9 @@
 # ruff: noqa: F811 (the browser fixture of test_serve_browser is imported, then asked for by name)
 """Whole games in a real headless Chromium, on a desktop (1280 px) and a phone (390 px) page,
 with the page's text scanned for English words at every step (labels_support.py): the smallest
-format, the largest format of an edition with a fog, the extra format with its trumps, and a
-regulation's whole match game after game; and the lobby itself. Each rule set is found in the
-data by what it has, never by name."""
+format, the largest format of the newest and of the oldest edition with a fog, the extra format
+with its trumps, and a regulation's whole match game after game; and the lobby itself. Each rule
+set is found in the data by what it has, never by name."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT
+from blackpoker.runtime.rules.model import Visibility
+from editions_support import EDITIONS, environment, formats
 from labels_support import ALLOWED, NOTATION, english_words
 from match_support import match_frame, play_out
 from serve_support import EDITION, SMALLEST, Running, running
@@ -84,9 +86,17 @@ def _fits(page: Any, viewport: dict[str, int]) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
 
 
+# The oldest edition with a fog (the edition that brought it; the list is newest first), in its
+# largest format: its own actions and fog entries, beside the newest's.
+FIRST_FOG = next(
+    (e, formats(e)[-1])
+    for e in reversed(EDITIONS)
+    if any(z.visibility is Visibility.PUBLIC for z in environment().edition(e).edition.core.zones)
+)
 GAMES = {
     "smallest": (EDITION, SMALLEST),
     "fog": FOG,
+    **({"first fog": FIRST_FOG} if FIRST_FOG != FOG else {}),
     "extra": (EXTRA, EXTRA_FORMAT.id),
 }
 

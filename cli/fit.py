@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 from blackpoker.cli.options import edition_option, extra_option, format_option, rules_option
 from blackpoker.cli.outputs import Output, check, named_files, write
-from blackpoker.cli.report import option_error
 from blackpoker.cli.rule_set import compiled, resolve_rules
 from blackpoker.compiler.cache import cache_folder
 from blackpoker.compiler.outputs import WritePlan
@@ -60,11 +59,6 @@ def fit(
     file with `simulate --agents search:32@FILE`."""
     cache = cache_folder()
     source, _ = resolve_rules(edition, format_id, rules, extra, default="play_format", cache=cache)
-    if extra is not None:
-        from blackpoker.compiler.documents.extra import EXTRA_FORMAT
-
-        if source.format != EXTRA_FORMAT.id:
-            option_error("--extra", f"needs --format {EXTRA_FORMAT.id}")
     read: list[Path] = []
     ruleset = compiled(source, cache=cache, read=read)
     edition = source.edition

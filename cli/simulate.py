@@ -249,11 +249,6 @@ def simulate(
         option_error("--logs", "not with --cluster: the workers would write them on their own machines")
     if extra is not None and compare:
         option_error("--extra", "not with --compare: a side names an extra list (its id or file)")
-    if extra is not None:
-        from blackpoker.compiler.documents.extra import EXTRA_FORMAT
-
-        if format_id != EXTRA_FORMAT.id:
-            option_error("--extra", f"needs --format {EXTRA_FORMAT.id}")
     if regulation_text is not None and (compare or rules is not None):
         option_error("--regulation", "it names the rule set: leave out --rules and --compare")
     if deck_files and regulation_text is None:

@@ -7,62 +7,28 @@ phone's layout (the dock at the bottom, words kept whole, a long graveyard folde
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from blackpoker.cli.main import main
-from blackpoker.runtime.engine.options import Choice, RequestOption
-from blackpoker.runtime.rules.enums import Face
-from browser_support import launched
+from blackpoker.runtime.engine.options import RequestOption
+from browser_support import DESKTOP, PHONE, Watched
 from click.testing import CliRunner
 from editions_support import environment
+from serve_positions import card_at, drive, hidden_block, paid, scenario_game, several_picks
 from serve_support import (
     EDITION,
+    SEED,
     SMALLEST,
     Running,
+    answered,
     card_ids,
     frame_cards,
     game_log,
     hidden_cards,
     positions,
-    running,
+    start_game,
 )
-from test_serve_browser import DESKTOP, PHONE, SEED, Watched, _start, answered
-
-HAND = "[♢3, ♢4, ♡5, ♡7, ♠J, ♣K]"
-GRAVEYARD = "[♡2, ♡3, ♡4, ♡6, ♡8, ♡9, ♡10, ♡J]"
-
-
-def _scenario() -> str:
-    """p1 to act with three charged face-down characters (bulwarks: a payment of two of them is
-    legal; their states are several words each) and a long graveyard."""
-    down = next(c for c in environment().compile(EDITION, SMALLEST).characters if c.face is Face.DOWN)
-    field = ", ".join(f"{{as: {down.id}, cards: [{c}], face: down}}" for c in ("♣3", "♣5", "♠6"))
-    return f"""kind: scenario
-name: two bulwarks to pay with
-edition: {EDITION}
-format: {SMALLEST}
-setup:
-  turn: p1
-  p1: {{life: 30, hand: {HAND}, graveyard: {GRAVEYARD}, field: [{field}]}}
-  p2: {{life: 40, hand: [♢6, ♢8]}}
-commands: []
-expect: {{winner: none}}
-"""
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Running]:
-    with running() as found:
-        yield found
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with launched() as browser:
-        yield browser
 
 
 def _finish(server: Running, token: str) -> None:
@@ -81,7 +47,7 @@ def test_a_finished_game_says_why_and_gives_a_rematch_and_its_log(
     seat = Watched(chromium, DESKTOP)
     try:
         page = seat.page
-        _start(page, server, opponent="random")
+        start_game(page, server, opponent="random")
         page.wait_for_selector(".entry")
         token = page.url.rsplit("/", 1)[1]
         _finish(server, token)
@@ -150,7 +116,7 @@ def test_two_people_at_one_screen_see_their_own_views_with_a_cover_between(
     seat = Watched(chromium, DESKTOP)
     try:
         page = seat.page
-        _start(page, server, people="hotseat")
+        start_game(page, server, people="hotseat")
         page.wait_for_selector(".entry, .cover-show")
         seat.responses.clear()  # the lobby's: their bodies went with its page
         token = page.url.split("#")[0].rsplit("/", 1)[1]
@@ -186,55 +152,35 @@ def test_two_people_at_one_screen_see_their_own_views_with_a_cover_between(
         seat.close()
 
 
-def _scenario_game(page: Any, server: Running, tmp_path: Path) -> str:
-    path = tmp_path / "position.yaml"
-    path.write_text(_scenario(), encoding="utf-8")
-    page.goto(server.url + "/")
-    page.wait_for_selector("select[name=format] option", state="attached")
-    page.select_option("select[name=opponent]", "first")
-    page.set_input_files("input[name=scenario]", str(path))
-    page.click("#new-game button[type=submit]")
-    page.wait_for_selector(".entry")
-    return page.url.rsplit("/", 1)[1]
-
-
-def _card(card: int) -> str:
-    return f'#board .card[data-keys="card:{card}"]'
-
-
-def _paid(option: RequestOption) -> list[int]:
-    return [c for _, c in option.payment if c is not None]
-
-
 def test_a_payment_of_several_cards_is_chosen_by_toggling_them(
     chromium: Any, server: Running, tmp_path: Path
 ) -> None:
     seat = Watched(chromium, DESKTOP)
     try:
         page = seat.page
-        token = _scenario_game(page, server, tmp_path)
+        token = scenario_game(page, server, tmp_path)
         game = server.session(token).game
-        paying = [o for o in game.legal_options() if isinstance(o, RequestOption) and len(_paid(o)) == 2]
+        paying = [o for o in game.legal_options() if isinstance(o, RequestOption) and len(paid(o)) == 2]
         option = paying[0]  # a request paid with two of the three: three payments of it
         head, keys = option.head, option.key_text
-        first, second = _paid(option)
+        first, second = paid(option)
         page.click(f'.entry[data-value="{head}"]')
         page.wait_for_selector(f'.entry[data-value="{keys}"]')
         page.click(f'.entry[data-value="{keys}"]')
         page.wait_for_selector(".picking")
         rows = page.locator(".entry-row:visible")
         assert rows.count() == 3
-        page.click(_card(first))
+        page.click(card_at(first))
         assert rows.count() == 2  # the payments without the first card are gone
-        page.click(_card(first))
+        page.click(card_at(first))
         assert rows.count() == 3  # and back: nothing was sent
-        page.click(_card(first))
+        page.click(card_at(first))
         page.click("button.back")  # the card taken back: still nothing sent
         assert rows.count() == 3 and server.session(token).game.decisions == 0
-        page.click(_card(second))
+        page.click(card_at(second))
         assert rows.count() == 2
         with page.expect_response(lambda r: "/choose" in r.url):  # one payment left: taken
-            page.click(_card(first))
+            page.click(card_at(first))
         page.wait_for_function("() => !document.querySelector('.picking')")
         assert server.session(token).game.decisions > 0
         said = " ".join(page.locator("#log li").all_inner_texts())
@@ -250,7 +196,7 @@ def test_the_phone_layout_docks_the_decision_and_folds_the_graveyard(
     seat = Watched(chromium, PHONE)
     try:
         page = seat.page
-        _scenario_game(page, server, tmp_path)
+        scenario_game(page, server, tmp_path)
         height = PHONE["height"]
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         menu = page.locator("#menu").bounding_box()
@@ -315,7 +261,7 @@ def test_the_opponents_events_are_played_back_one_by_one(chromium: Any, server: 
     seat = Watched(chromium, DESKTOP)
     try:
         page = seat.page
-        _start(page, server, opponent="random")
+        start_game(page, server, opponent="random")
         page.wait_for_selector(".entry")
         seat.responses.clear()  # the lobby's: their bodies went with its page
         for _ in range(300):  # pass until the opponent has done several things
@@ -339,69 +285,10 @@ def test_the_opponents_events_are_played_back_one_by_one(chromium: Any, server: 
         seat.close()
 
 
-def _fight(rules: Any) -> str:
-    """Two people: p1 with two characters able to attack, p2 with a face-down one to block."""
-    up = next(c for c in rules.characters if c.face is Face.UP)
-    down = next(c for c in rules.characters if c.face is Face.DOWN)
-    attackers = ", ".join(f"{{as: {up.id}, cards: [{card}]}}" for card in ("♠9", "♠8"))
-    return f"""kind: scenario
-name: an attack blocked by a face-down character
-edition: {EDITION}
-format: {SMALLEST}
-setup:
-  turn: p1
-  p1: {{life: 30, hand: [♢3, ♢4, ♢5, ♢6, ♢7], field: [{attackers}]}}
-  p2: {{life: 30, hand: [♡3, ♡4, ♡5, ♡6], field: [{{as: {down.id}, cards: [♣7], face: down}}]}}
-commands: []
-expect: {{winner: none}}
-"""
-
-
-def _hidden_block(game: Any) -> bool:
-    """A face-down character blocks."""
-    blockers = [game.state.unit(b) for found in game.state.blocks.values() for b in found]
-    return any(unit is not None and not unit.face_up for unit in blockers)
-
-
-def _several_picks(game: Any) -> bool:
-    """p1 decides, again and again until `done`, with two or more picks open (the attackers)."""
-    options = game.legal_options()
-    picks = [o for o in options if isinstance(o, Choice) and o.player == 0 and o.word != "done"]
-    return any(isinstance(o, Choice) and o.word == "done" for o in options) and len(picks) >= 2
-
-
-def _drive(server: Running, rules: Any, reached: Callable[[Any], bool]) -> tuple[dict[str, str], Any]:
-    """A game of two people from _fight, its decisions sent as commands over the API until
-    `reached` holds. They are found by random playouts of a copy that pay nothing (the hands
-    stay full, so a person still has a choice there and the server stops); those with a single
-    legal option, which the server takes by itself, are not sent."""
-    seats = server.new_game(scenario=_fight(rules), people=2)
-    session = server.session(seats["p1"])
-    rng = random.Random(0)
-    for _ in range(2000):
-        again, chosen = session.game.copy(), []
-        while not reached(again) and not again.over and len(chosen) < 40:
-            options = again.legal_options()
-            free = [o for o in options if not (isinstance(o, RequestOption) and o.payment)]
-            option = rng.choice(free or options)
-            if len(options) > 1:
-                chosen.append(option)
-            again.apply(option)
-        if reached(again):
-            break
-    else:
-        raise AssertionError("no playout reached the position wanted")
-    for option in chosen:
-        sent = {"decision": session.game.decisions, "text": str(option)}
-        answer = server.post(f"/api/seat/{seats[f'p{option.player + 1}']}/command", sent)
-        assert answer.status == 200, answer.text
-    return seats, session
-
-
 def test_an_attack_and_its_blocker_are_marked_even_when_the_blocker_is_face_down(
     chromium: Any, server: Running
 ) -> None:
-    seats, _ = _drive(server, environment().compile(EDITION, SMALLEST), _hidden_block)
+    seats, _ = drive(server, environment().compile(EDITION, SMALLEST), hidden_block)
     seat = Watched(chromium, DESKTOP)
     try:
         page = seat.page
@@ -423,7 +310,7 @@ def test_an_attack_and_its_blocker_are_marked_even_when_the_blocker_is_face_down
 def test_several_attackers_are_picked_on_the_board_before_anything_is_sent(
     chromium: Any, server: Running
 ) -> None:
-    seats, session = _drive(server, environment().compile(EDITION, SMALLEST), _several_picks)
+    seats, session = drive(server, environment().compile(EDITION, SMALLEST), several_picks)
     seat = Watched(chromium, DESKTOP)
     try:
         page = seat.page

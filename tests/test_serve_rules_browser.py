@@ -1,4 +1,3 @@
-# ruff: noqa: F811 (the browser fixtures of test_serve_browser are imported, then asked for by name)
 """Every format and rule set in the browser (`blackpoker serve` in headless Chromium): the lobby
 offers the extra format and its lists, the regulations' frames and a local rule's own format;
 an extra game is played whole with its trumps drawn and picked on the board; the fog's cards
@@ -8,29 +7,19 @@ each is found in the data by what it has."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
 from blackpoker.cli.rule_set import declared_edition, declared_format
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT, TRUMP_ZONE
 from blackpoker.runtime.engine.zones import card
-from blackpoker.runtime.rules.model import Visibility
 from blackpoker.runtime.serve.server import Defaults
+from browser_support import Watched
 from editions_support import EDITIONS, environment, formats
-from serve_support import Running, running
-from test_serve_browser import Watched, _decide, chromium, watched  # noqa: F401 (fixtures)
-from test_serve_lobby import DECKS, built_frame
+from regulation_support import DECKS, built_frame
+from serve_support import EXTRA, FOG, SEED, Running, decide, running
 
-SEED = 3
-EXTRA = next(e for e in EDITIONS if environment().builtin_extras(e))
-FOG = next(  # an edition with a zone every player sees (the fog), in its largest format
-    (e, formats(e)[-1])
-    for e in EDITIONS
-    if any(z.visibility is Visibility.PUBLIC for z in environment().edition(e).edition.core.zones)
-)
 # Marks a trump on the board whose click names exactly one menu entry.
 FIND_TRUMP = """() => {
   const entries = [...document.querySelectorAll('.entry')]
@@ -61,12 +50,6 @@ def _pack_frame() -> tuple[str, str, str, str, int]:
                 played = frame.formats[0] if frame.formats else formats(edition)[0]
                 return edition, played, frame.id, names[zone], count
     raise AssertionError("no regulations with a frame that sets cards aside")
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Running]:
-    with running() as found:
-        yield found
 
 
 def _lobby(page: Any, server: Running) -> None:
@@ -168,7 +151,7 @@ def test_an_extra_game_with_trumps_is_started_from_the_lobby_and_played_whole(
                 page.click("[data-test-trump]")
             ways.add("trump")
         else:
-            ways.add(_decide(page, rng))
+            ways.add(decide(page, rng))
     assert game.over and page.locator(".result").count() == 1
     assert "trump" in ways  # a trump was chosen by clicking it on the board
     assert watched.problems == []

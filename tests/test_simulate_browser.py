@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from blackpoker.cli.main import main
 from blackpoker.site.report_tables import JAPANESE
+from browser_support import sync_api
 from click.testing import CliRunner
-from test_simulate import EDITION, SMALLEST, _local
-from test_site_browser import Watched, browser, sync_api  # noqa: F401 (browser: the shared fixture)
+from simulate_support import EDITION, SMALLEST, local_rule
+from site_support import Watched
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +25,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
         EDITION,
         "--compare",
         SMALLEST,
-        str(_local(folder)),
+        str(local_rule(folder)),
         "-n",
         "60",
         "--html",
@@ -36,7 +37,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_report_renders_its_charts_without_errors(
-    browser: sync_api.BrowserContext,  # noqa: F811
+    browser: sync_api.BrowserContext,
     report: Path,
     tmp_path: Path,
 ) -> None:
@@ -83,7 +84,7 @@ DIFFERENCE_CELLS = """label => {
 
 @pytest.mark.parametrize("width", [PHONE, DESKTOP])
 def test_the_report_has_no_horizontal_scroll(
-    browser: sync_api.BrowserContext,  # noqa: F811
+    browser: sync_api.BrowserContext,
     report: Path,
     width: int,
 ) -> None:
@@ -98,7 +99,7 @@ def test_the_report_has_no_horizontal_scroll(
 
 @pytest.mark.parametrize("width", [PHONE, DESKTOP])
 def test_every_difference_cell_is_in_view_or_in_its_own_scrolling_box(
-    browser: sync_api.BrowserContext,  # noqa: F811
+    browser: sync_api.BrowserContext,
     report: Path,
     width: int,
 ) -> None:

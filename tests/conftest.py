@@ -64,6 +64,16 @@ def watched(chromium: Any) -> Iterator[Watched]:
     page.close()
 
 
+@pytest.fixture
+def phone(chromium: Any) -> Iterator[Watched]:
+    """A page of its own at a phone's size in the module's Chromium."""
+    from browser_support import PHONE, Watched
+
+    page = Watched(chromium, PHONE)
+    yield page
+    page.close()
+
+
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A Chromium context of the module, whose pages open the built files (site_support.Watched)."""

@@ -4,6 +4,7 @@ and on a desktop screen, with the difference column of every table in reach."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -82,29 +83,30 @@ DIFFERENCE_CELLS = """label => {
 }"""
 
 
-@pytest.mark.parametrize("width", [PHONE, DESKTOP])
-def test_the_report_has_no_horizontal_scroll(
-    browser: sync_api.BrowserContext,
-    report: Path,
-    width: int,
-) -> None:
+@pytest.fixture(params=[PHONE, DESKTOP])
+def width(request: pytest.FixtureRequest) -> int:
+    width: int = request.param
+    return width
+
+
+@pytest.fixture
+def sized(browser: sync_api.BrowserContext, report: Path, width: int) -> Iterator[Watched]:
+    """The report at a phone's or a desktop's width."""
     page = Watched(browser, report)
     page.page.set_viewport_size({"width": width, "height": 800})
-    overflow = page.page.evaluate(
-        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    )
-    assert overflow <= 0
+    yield page
     page.close()
 
 
-@pytest.mark.parametrize("width", [PHONE, DESKTOP])
-def test_every_difference_cell_is_in_view_or_in_its_own_scrolling_box(
-    browser: sync_api.BrowserContext,
-    report: Path,
-    width: int,
-) -> None:
-    page = Watched(browser, report)
-    page.page.set_viewport_size({"width": width, "height": 800})
+def test_the_report_has_no_horizontal_scroll(sized: Watched) -> None:
+    overflow = sized.page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 0
+
+
+def test_every_difference_cell_is_in_view_or_in_its_own_scrolling_box(sized: Watched, width: int) -> None:
+    page = sized
     cells = page.page.evaluate(DIFFERENCE_CELLS, JAPANESE.difference)
     tables = page.page.locator("table", has=page.page.locator("th", has_text=JAPANESE.difference))
     assert tables.count() == 4  # results, and the three measures of each action
@@ -112,4 +114,3 @@ def test_every_difference_cell_is_in_view_or_in_its_own_scrolling_box(
     assert all(c["inside"] or c["scrolls"] for c in cells)
     if width == DESKTOP:  # nothing to scroll to: every difference is on the screen
         assert all(c["inside"] for c in cells)
-    page.close()

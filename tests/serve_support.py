@@ -101,14 +101,14 @@ class Running:
 
     def choose_at_random(self, token: str, state: dict[str, Any], rng: random.Random) -> Answer:
         """The seat's next step: one of its menu's entries, at random."""
-        menu = state["menu"]
-        value = rng.choice(menu["entries"])["value"]
-        path = {
-            "decision": state["decision"],
-            "chosen": [*menu["chosen"], value],
-            "auto": [*menu["auto"], False],
-        }
-        return self.post(f"/api/seat/{token}/choose", path)
+        return self.post(f"/api/seat/{token}/choose", random_step(state, rng))
+
+
+def random_step(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The body of a seat's `choose` that takes one of its menu's entries, at random."""
+    menu = state["menu"]
+    value = rng.choice(menu["entries"])["value"]
+    return {"decision": state["decision"], "chosen": [*menu["chosen"], value], "auto": [*menu["auto"], False]}
 
 
 @contextmanager

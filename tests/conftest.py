@@ -74,6 +74,16 @@ def phone(chromium: Any) -> Iterator[Watched]:
     page.close()
 
 
+@pytest.fixture
+def seat(chromium: Any, viewport: dict[str, int]) -> Iterator[Watched]:
+    """A page of its own at the size the test is parametrised with (`viewport`)."""
+    from browser_support import Watched
+
+    page = Watched(chromium, viewport)
+    yield page
+    page.close()
+
+
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A Chromium context of the module, whose pages open the built files (site_support.Watched)."""

@@ -144,30 +144,26 @@ def test_two_seats_in_two_browsers_never_receive_the_others_hidden_cards(
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_the_table_fits_a_phone_and_a_desktop(
-    chromium: Any, server: Running, viewport: dict[str, int], tmp_path: Path
+    seat: Watched, server: Running, viewport: dict[str, int], tmp_path: Path
 ) -> None:
-    seat = Watched(chromium, viewport)
-    try:
-        page = seat.page
-        start_game(page, server, opponent="first")
-        page.wait_for_selector(".entry")
-        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
-        board, menu = page.locator("#board").bounding_box(), page.locator("#menu").bounding_box()
-        if viewport is PHONE:  # one column, the menu docked at the bottom, in sight
-            bottom = menu["y"] + menu["height"]
-            assert abs(bottom - viewport["height"]) < 2 and menu["width"] > viewport["width"] * 0.8
-        else:  # the menu beside the board
-            assert menu["x"] > board["x"] + board["width"] * 0.9 and menu["y"] < 200
-        page.fill("input[name=command]", "p2: pass")  # a command that breaks a rule: refused, said why
-        page.click(".command button")
-        page.wait_for_selector("#error:not([hidden])")
-        assert "できません" in page.locator("#error").inner_text()
-        page.locator(".about").first.click()  # an entry's explanation, as `?` gives it at the terminal
-        explained = page.locator(".entry").first.get_attribute("title")
-        assert explained and page.locator(".help").inner_text() == explained
-        shot = tmp_path / "table.png"
-        page.screenshot(path=str(shot), full_page=True)
-        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-        assert [p for p in seat.problems if "status of 400" not in p] == []  # the refused command's only
-    finally:
-        seat.close()
+    page = seat.page
+    start_game(page, server, opponent="first")
+    page.wait_for_selector(".entry")
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    board, menu = page.locator("#board").bounding_box(), page.locator("#menu").bounding_box()
+    if viewport is PHONE:  # one column, the menu docked at the bottom, in sight
+        bottom = menu["y"] + menu["height"]
+        assert abs(bottom - viewport["height"]) < 2 and menu["width"] > viewport["width"] * 0.8
+    else:  # the menu beside the board
+        assert menu["x"] > board["x"] + board["width"] * 0.9 and menu["y"] < 200
+    page.fill("input[name=command]", "p2: pass")  # a command that breaks a rule: refused, said why
+    page.click(".command button")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "できません" in page.locator("#error").inner_text()
+    page.locator(".about").first.click()  # an entry's explanation, as `?` gives it at the terminal
+    explained = page.locator(".entry").first.get_attribute("title")
+    assert explained and page.locator(".help").inner_text() == explained
+    shot = tmp_path / "table.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert [p for p in seat.problems if "status of 400" not in p] == []  # the refused command's only

@@ -214,43 +214,35 @@ def test_a_regulations_frame_is_played_from_the_lobby_with_its_pack_drawn(
     assert [p for p in watched.problems if "status of 409" not in p] == []
 
 
-def test_a_local_rules_lobby_shows_its_own_format(chromium: Any, tmp_path: Path) -> None:
+def test_a_local_rules_lobby_shows_its_own_format(watched: Watched, tmp_path: Path) -> None:
     rules = Path(__file__).resolve().parents[1] / "examples" / "my-std.yaml"
     declared = declared_format(rules, "--rules")
     name = environment().compile(declared_edition(rules, "--rules"), declared, rules).format.name
     with running(Defaults(declared_edition(rules, "--rules"), declared, rules)) as local:
-        seat = Watched(chromium)
-        try:
-            page = seat.page
-            _lobby(page, local)
-            assert page.locator("select[name=format] option").all_inner_texts() == [name]
-            assert page.locator("select[name=format]").is_disabled()
-            assert name in page.locator("#local-rules").inner_text()
-            assert not page.locator("select[name=regulation]").is_visible()
-            page.click("#new-game button[type=submit]")
-            page.wait_for_selector(".entry")
-            assert name in page.locator("#title").inner_text()
-            assert seat.problems == []
-        finally:
-            seat.close()
+        page = watched.page
+        _lobby(page, local)
+        assert page.locator("select[name=format] option").all_inner_texts() == [name]
+        assert page.locator("select[name=format]").is_disabled()
+        assert name in page.locator("#local-rules").inner_text()
+        assert not page.locator("select[name=regulation]").is_visible()
+        page.click("#new-game button[type=submit]")
+        page.wait_for_selector(".entry")
+        assert name in page.locator("#title").inner_text()
+        assert watched.problems == []
 
 
-def test_a_server_started_in_the_extra_format_offers_it_first(chromium: Any) -> None:
+def test_a_server_started_in_the_extra_format_offers_it_first(watched: Watched) -> None:
     """`serve --format extra`: the lobby opens on the extra format, and a game starts in it."""
     with running(Defaults(EXTRA, EXTRA_FORMAT.id)) as extra:
-        seat = Watched(chromium)
-        try:
-            page = seat.page
-            _lobby(page, extra)
-            assert page.locator("select[name=edition]").input_value() == EXTRA
-            assert page.locator("select[name=format]").input_value() == EXTRA_FORMAT.id
-            assert page.locator("select[name=format]").is_enabled()
-            page.click("#new-game button[type=submit]")
-            page.wait_for_selector(".card-table")
-            assert EXTRA_FORMAT.name in page.locator("#title").inner_text()
-            assert seat.problems == []
-        finally:
-            seat.close()
+        page = watched.page
+        _lobby(page, extra)
+        assert page.locator("select[name=edition]").input_value() == EXTRA
+        assert page.locator("select[name=format]").input_value() == EXTRA_FORMAT.id
+        assert page.locator("select[name=format]").is_enabled()
+        page.click("#new-game button[type=submit]")
+        page.wait_for_selector(".card-table")
+        assert EXTRA_FORMAT.name in page.locator("#title").inner_text()
+        assert watched.problems == []
 
 
 def test_deck_files_are_chosen_in_the_lobby_for_a_frame_that_needs_them(

@@ -7,7 +7,6 @@ data by what it has, never by name."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -24,13 +23,6 @@ STALE = (
     "() => document.querySelectorAll('.entry, .card-table .pick').forEach((e) => { e.dataset.stale = ''; })"
 )
 OPTIONS = "() => [...document.querySelectorAll('option')].map((o) => o.textContent).join('\\n')"
-
-
-@pytest.fixture
-def seat(chromium: Any, viewport: dict[str, int]) -> Iterator[Watched]:
-    watched = Watched(chromium, viewport)
-    yield watched
-    watched.close()
 
 
 def _english(page: Any, where: str, found: dict[str, str]) -> None:

@@ -101,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             str(args.budget),
         ]
         sys.stdout.flush()
-        subprocess.run(command, check=True)
+        subprocess.run(command, check=True, env=compiled_engine.isolated())
 
 
 if __name__ == "__main__":

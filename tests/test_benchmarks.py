@@ -120,3 +120,45 @@ def test_a_revision_that_names_no_commit_is_refused(benchmarks: None) -> None:
     compare = importlib.import_module("compare_builds")
     with pytest.raises(SystemExit, match="'no-such-revision' is not a commit of this repository"):
         compare.main(["no-such-revision", "--pure"])
+
+
+def test_same_games_lists_every_rule_set_of_the_registry_and_plays_from_a_checkout(
+    benchmarks: None, tmp_path: Path
+) -> None:
+    """same_games.py checks out a revision and runs it from there: the rule sets it plays are
+    the registry's (every built-in edition's formats, and extra where it has an extra list),
+    and a report it reads has no clock."""
+    from blackpoker.compiler.documents.extra import EXTRA_FORMAT
+    from editions_support import EDITIONS, environment, formats
+
+    same = importlib.import_module("same_games")
+    checkout = same.Checkout(same.commit("HEAD"), tmp_path / "head")
+    listed = same.json.loads(checkout.python("-c", same.LIST_RULE_SETS))
+    expected = [
+        [e, f]
+        for e in EDITIONS
+        for f in [*formats(e), *([EXTRA_FORMAT.id] if environment().extras(e) else [])]
+    ]
+    assert listed == expected
+    args = same.arguments(["HEAD", "-n", "2"])
+    report = checkout.simulate(EDITIONS[0], formats(EDITIONS[0])[0], args, tmp_path / "logs")
+    assert same.CLOCK not in report and report["games"] == 2 and report["decisions"] > 0
+    assert sorted(p.name for p in (tmp_path / "logs").iterdir()) == ["game-0000.jsonl", "game-0001.jsonl"]
+
+
+def test_same_games_names_the_first_difference(benchmarks: None, tmp_path: Path) -> None:
+    same = importlib.import_module("same_games")
+    a = {"games": 2, "wins": {"p1": 1, "p2": 1}, "actions": [{"id": "x", "uses": 3}]}
+    assert same.first_difference(a, a) is None
+    b = {"games": 2, "wins": {"p1": 1, "p2": 1}, "actions": [{"id": "x", "uses": 4}]}
+    assert same.first_difference(a, b) == ".actions[0].uses: 3 → 4"
+    assert same.first_difference(a, {**a, "actions": []}) == ".actions: 1 items, then 0"
+    base, changed = tmp_path / "base", tmp_path / "changed"
+    for folder, last in ((base, "pass"), (changed, "サーチ ★Joker")):
+        folder.mkdir()
+        (folder / "game-0000.jsonl").write_text("same\n", encoding="utf-8")
+        (folder / "game-0001.jsonl").write_text(f"same\n{last}\n", encoding="utf-8")
+    assert same.log_difference(base, changed) == "game-0001.jsonl:2: pass  →  サーチ ★Joker"
+    (changed / "game-0002.jsonl").write_text("", encoding="utf-8")
+    (changed / "game-0001.jsonl").write_text("same\npass\n", encoding="utf-8")
+    assert same.log_difference(base, changed) == "game-0002.jsonl: written by one revision only"

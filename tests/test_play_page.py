@@ -13,7 +13,6 @@ import random
 import subprocess
 import sys
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,6 @@ from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.play.roster import PERSON
 from blackpoker.runtime.serve.bundle import APP_FILES, BUNDLE, PYODIDE_FILES
 from blackpoker.runtime.serve.offline import Table
-from browser_support import launched
 from editions_support import EDITIONS, environment, formats
 from labels_support import english_words
 from play_page_support import static_server
@@ -213,12 +211,6 @@ def test_a_build_without_the_npm_package_stops_in_one_line(tmp_path: Path) -> No
     assert done.returncode == 1
     assert done.stderr.count("\n") == 1 and "npm install pyodide@" in done.stderr
     assert "Traceback" not in done.stderr and not out.exists()
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with launched() as browser:
-        yield browser
 
 
 @pytest.mark.parametrize("viewport", [{"width": 1280, "height": 900}, {"width": 390, "height": 844}])

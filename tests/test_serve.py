@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 import socket
-from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -27,12 +26,6 @@ from click.testing import CliRunner
 from serve_support import EDITION, SMALLEST, Running, card_ids, game_log, hidden_cards, positions, running
 
 SEED = 3
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Running]:
-    with running() as found:
-        yield found
 
 
 def _play_out(server: Running, token: str, rng: random.Random, most: int = 2000) -> dict[str, Any]:

@@ -38,10 +38,11 @@ from blackpoker.runtime.rules.enums import Face
 from blackpoker.runtime.rules.model import Visibility
 from blackpoker.runtime.scenario.unknown import UNKNOWN
 from blackpoker.runtime.serve.server import ROUTES
-from editions_support import EDITIONS, environment, formats
+from editions_support import EDITIONS, environment
 from match_support import match_frame
 from serve_support import (
     EDITION,
+    FOG,
     SMALLEST,
     Answer,
     Running,
@@ -55,11 +56,6 @@ from serve_support import (
 CARD = re.compile(r"(?:[♠♡♢♣](?:10|[2-9AJQK]))|Joker")
 SEATS = ("p1", "p2")
 HIDDEN_WORD = "（非公開のカード）"  # how a log says an opponent's decision naming a card not seen
-FOG = next(  # an edition with a zone every player sees (the fog), in its largest format
-    (e, formats(e)[-1])
-    for e in EDITIONS
-    if any(z.visibility is Visibility.PUBLIC for z in environment().edition(e).edition.core.zones)
-)
 EXTRA = next((e, EXTRA_FORMAT.id) for e in EDITIONS if environment().builtin_extras(e))
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 GAMES = ((EDITION, SMALLEST), FOG, EXTRA)

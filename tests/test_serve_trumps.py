@@ -8,30 +8,13 @@ from __future__ import annotations
 import http.client
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.runtime.rules.model import RuleSet
-from browser_support import launched
-from serve_support import Running, game_log, running
-from test_serve_lobby import EXTRA
-
-DESKTOP = {"width": 1280, "height": 900}
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Running]:
-    with running() as found:
-        yield found
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with launched() as browser:
-        yield browser
+from browser_support import DESKTOP
+from serve_support import EXTRA, Running, game_log
 
 
 def keys(data: Any) -> set[str]:

@@ -1,4 +1,3 @@
-# ruff: noqa: F811 (the browser fixture of test_serve_browser is imported, then asked for by name)
 """Whole games in a real headless Chromium, on a desktop (1280 px) and a phone (390 px) page,
 with the page's text scanned for English words at every step (labels_support.py): the smallest
 format, the largest format of the newest and of the oldest edition with a fog, the extra format
@@ -8,21 +7,17 @@ set is found in the data by what it has, never by name."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.runtime.rules.model import Visibility
+from browser_support import DESKTOP, PHONE, Watched
 from editions_support import EDITIONS, environment, formats
-from labels_support import ALLOWED, NOTATION, english_words
+from labels_support import ALLOWED, HELP, NOTATION, TEXT, english_words
 from match_support import match_frame, play_out
-from serve_support import EDITION, SMALLEST, Running, running
-from test_serve_browser import DESKTOP, PHONE, Watched, chromium  # noqa: F401 (fixture)
-from test_serve_japanese import HELP, TEXT
-from test_serve_lobby import EXTRA, FOG
+from serve_support import EDITION, EXTRA, FOG, SEED, SMALLEST, Running
 
-SEED = 3
 SIZES = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 # The lobby's choices as a person reads them: every option of every list, shown or not.
 # Marks the choices drawn now: the page has drawn its answer once none is left.
@@ -30,19 +25,6 @@ STALE = (
     "() => document.querySelectorAll('.entry, .card-table .pick').forEach((e) => { e.dataset.stale = ''; })"
 )
 OPTIONS = "() => [...document.querySelectorAll('option')].map((o) => o.textContent).join('\\n')"
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Running]:
-    with running() as found:
-        yield found
-
-
-@pytest.fixture
-def seat(chromium: Any, viewport: dict[str, int]) -> Iterator[Watched]:
-    watched = Watched(chromium, viewport)
-    yield watched
-    watched.close()
 
 
 def _english(page: Any, where: str, found: dict[str, str]) -> None:

@@ -27,19 +27,12 @@ from blackpoker.runtime.play.labels import labels, labels_for
 from blackpoker.runtime.rules.model import RuleSet
 from editions_support import environment
 from rich.console import Console
-from serve_support import Running, running
-from test_serve_lobby import EXTRA
+from serve_support import EXTRA, Running
 
 # The state's fields a page never prints: ids, the notation it sends back, the board's marks.
 NOT_PRINTED = {"id", "kind", "chosen", "value", "marks", "hidden", "ref", "done", "suit", "auto"}
 SEEDS = range(3)
 SEATS = ("p1", "p2")
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Running]:
-    with running() as found:
-        yield found
 
 
 def printed(data: Any, key: str = "") -> Iterator[str]:

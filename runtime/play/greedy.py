@@ -482,19 +482,19 @@ class GreedyAgent:
         return RETARGET if hits_me else 0.0
 
     def _answer(self, view: View, choice: Choice) -> float:
-        board = self._board(view)
-        word = choice.word
+        word = choice.word  # the board is indexed only for the words that read it
         if word == Answer.ATTACKER and choice.a is not None:
+            board = self._board(view)
             unit = board.holding.get(choice.a)
             return 1.0 if unit is not None and (unit.size or 0) > board.biggest_blocker else -0.5
         if word == Answer.BLOCK and choice.a is not None and choice.b is not None:
-            return self._block(board, choice.a, choice.b)
+            return self._block(self._board(view), choice.a, choice.b)
         if word == Answer.PICK and choice.a is not None:
-            return -_card_worth(choice.a) if choice.a in board.hand else _card_worth(choice.a)
+            return -_card_worth(choice.a) if choice.a in self._board(view).hand else _card_worth(choice.a)
         if word == Answer.DISCARD and choice.a is not None:
             return -_card_worth(choice.a)
         if word == Answer.YES:
-            return 0.5 if board.life > 10 else -0.5
+            return 0.5 if self._board(view).life > 10 else -0.5
         state = self._label_state(view.resolving[-1].action, word) if view.resolving else None
         if state is not None:  # charge one's own target, drive an opposing one
             mine = _on_side(view.resolving[-1].target, view.me)

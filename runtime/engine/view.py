@@ -30,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from blackpoker.runtime.engine.abilities import size
 from blackpoker.runtime.engine.determinize import Pool, deal, layout, named_cards
@@ -153,7 +153,7 @@ class PublicGame:
     It is valid while the decision it came with is being made (the game moves on after it).
     """
 
-    __slots__ = ("_arranged", "_game", "_pools", "_shown", "me")
+    __slots__ = ("_arranged", "_game", "_pools", "_shown", "_views", "me")
 
     def __init__(
         self,
@@ -169,6 +169,9 @@ class PublicGame:
         # where the cards lie that `me` does not see (the view's, and their own cards out of the
         # game, are seen; those the options name are dealt among themselves)
         self._pools: tuple[Pool, ...] | None = None
+        # the dealt games' cache of character views, kept by all a view of one shows: begun from
+        # the real game's, but not written back into it (a deal's cards are made up)
+        self._views: dict[tuple[object, ...], Any] | None = None
         self._arranged: Game | None = None
         self.me = me
 
@@ -200,7 +203,9 @@ class PublicGame:
         deal(state, self._layout(), rng)
         dealt = Game(self._game.rules, state)
         dealt.decisions = self._game.decisions
-        dealt.views = self._game.views  # keyed by all a character's view shows: true in any deal
+        if self._views is None:
+            self._views = dict(self._game.views)
+        dealt.views = self._views
         return dealt
 
 

@@ -21,11 +21,13 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+import results
 from blackpoker.compiler.pipeline import builtin_editions
 from blackpoker.site.build import BuildOptions, build_site
 from rich.console import Console
 
 GOALS = {"html": 1.0, "pdf": 10.0}  # seconds, median: HTML of all editions; PDF per edition
+METRICS = {"build.html": "s", "build.pdf_per_edition": "s"}
 
 
 def cpu_seconds() -> float:
@@ -81,6 +83,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--formats", default="", help="comma-separated format ids (default: every one)")
     parser.add_argument("--editions", default="", help="comma-separated edition ids (default: every one)")
     parser.add_argument("--phases", action="store_true", help="time layout, writing and 2-up per sheet")
+    results.add_option(parser)
     args = parser.parse_args(argv)
     runs, formats = args.runs, tuple(f for f in args.formats.split(",") if f)
     editions = tuple(e for e in args.editions.split(",") if e) or builtin_editions()
@@ -96,10 +99,18 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(f"{phase:>6}: median {median:.2f} s ({share})")
         return
     kinds = (("html", True),) if args.html_only else (("html", True), ("pdf", False))
+    if args.html_only:
+        results.missing(args.results, METRICS, "build.pdf_per_edition", "--html-only")
     for kind, html_only in kinds:
         walls, cpus = zip(*(time_build(html_only, editions, formats) for _ in range(runs)), strict=True)
         median = statistics.median(walls)
         goal = GOALS[kind] * (len(editions) if kind == "pdf" else 1)
+        metric, figure = (
+            ("build.html", median) if html_only else ("build.pdf_per_edition", median / len(editions))
+        )
+        results.write(
+            args.results, METRICS, metric, figure, runs, f"{len(editions)} editions, {sheets} sheets"
+        )
         verdict = "ok" if median <= goal else f"over the {goal:g} s goal"
         cpu = statistics.median(cpus)
         print(

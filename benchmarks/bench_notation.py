@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import results
 from blackpoker.compiler.notation import parse_cost, parse_key
 from blackpoker.runtime.rules.cards import Card, full_deck
 from blackpoker.runtime.rules.matcher import compile_matcher
@@ -24,6 +25,7 @@ from notation_samples import UPSTREAM_COSTS, UPSTREAM_KEYS
 
 COSTS = [*UPSTREAM_COSTS, "$BL", "ＢＬ", "B L"]  # and the other spellings
 KEY_GOAL = 20_000  # parses per second
+METRICS = {"notation.key_parses": "parses/s"}
 REPEATS = 7  # default
 HANDS = 10  # default seeded random hands per size
 
@@ -59,6 +61,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=REPEATS)
     parser.add_argument("--rounds", type=int, default=400, help="passes through the keys (costs: 1.5 x)")
     parser.add_argument("--hands", type=int, default=HANDS, help="seeded random hands per size")
+    results.add_option(parser)
     args = parser.parse_args(argv)
     for text in UPSTREAM_KEYS:  # warm up: build the parser, fill the character cache
         parse_key(text)
@@ -66,6 +69,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     key_rate = median_rate(parse_key, UPSTREAM_KEYS, args.rounds, args.repeats)
     verdict = "met" if key_rate >= KEY_GOAL else "MISSED"
+    results.write(args.results, METRICS, "notation.key_parses", key_rate, args.repeats)
     keys = f"{len(UPSTREAM_KEYS)} upstream keys"
     print(f"key parsing   {key_rate:>10,.0f} parses/s  ({keys}; goal {KEY_GOAL:,}: {verdict})")
     cost_rate = median_rate(parse_cost, COSTS, args.rounds * 3 // 2, args.repeats)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import compiled_engine
+import results
 from bench_engine import LOOPS, SOURCE, Samples, goal_lines, measure, report, verdict
 from blackpoker.runtime.engine import engine_build
 
@@ -40,6 +41,14 @@ DRIVER = HERE / "openspiel_driver.py"
 REQUIREMENT = "open_spiel==2.0.2"  # pinned: the figures compare with one build of the C++ games
 REFERENCE = "hearts"
 RATIO_GOAL = 0.5  # simulate path / hearts
+METRICS = {  # by build: pure, compiled
+    "openspiel.pure.engine": "decisions/s",
+    "openspiel.pure.simulate_over_engine": "x",
+    "openspiel.pure.simulate_over_hearts": "x",
+    "openspiel.compiled.engine": "decisions/s",
+    "openspiel.compiled.simulate_over_engine": "x",
+    "openspiel.compiled.simulate_over_hearts": "x",
+}
 
 
 def venv_python() -> Path:
@@ -100,6 +109,7 @@ def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--openspiel", default=REFERENCE, help="OpenSpiel games, comma-separated")
     parser.add_argument("--no-setup", action="store_true", help="do not create OpenSpiel's environment")
     parser.add_argument("--setup", action="store_true", help="only create OpenSpiel's environment")
+    results.add_option(parser)
     return parser.parse_args(argv)
 
 
@@ -133,8 +143,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         + "".join(f", {args.spiel_games} OpenSpiel {game} games" for game in spiel_games)
     )
     engines = {f"this environment, {engine_build()}": report(f"this environment, {engine_build()}:", ours)}
+    builds = {
+        f"this environment, {engine_build()}": results.variant(engine_build()),
+        "compiled with mypyc": "compiled",
+    }
     if unbuilt:
         print(f"compiled engine: not measured: {unbuilt}")
+        for metric in (m for m in METRICS if m.startswith("openspiel.compiled.")):
+            results.missing(args.results, METRICS, metric, f"compiled engine: {unbuilt}")
     else:
         engines["compiled with mypyc"] = report("compiled with mypyc:", compiled)
     if problem:
@@ -149,9 +165,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     for name, rates in engines.items():
         for line in goal_lines(rates):
             print(f"{name}: {line}")
-        if not problem:
+        engine, simulate = rates[LOOPS[0].label], rates[LOOPS[2].label]
+        metric = f"openspiel.{builds[name]}"
+        results.write(args.results, METRICS, f"{metric}.engine", engine, args.rounds)
+        results.write(args.results, METRICS, f"{metric}.simulate_over_engine", simulate / engine, args.rounds)
+        if problem:
+            results.missing(args.results, METRICS, f"{metric}.simulate_over_hearts", f"OpenSpiel {problem}")
+        else:
             hearts = statistics.median(r.rate for r in theirs[REFERENCE])
-            engine, simulate = rates[LOOPS[0].label], rates[LOOPS[2].label]
+            results.write(
+                args.results, METRICS, f"{metric}.simulate_over_hearts", simulate / hearts, args.rounds
+            )
             ratios = f"engine/{REFERENCE} {engine / hearts:.3f}, simulate/{REFERENCE} {simulate / hearts:.3f}"
             print(f"{name}: {ratios}")
             print(

@@ -18,17 +18,20 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+import results
 from blackpoker.runtime.serve.server import App, Defaults, Server
 from played import EDITION, FORMATS
 
 FORMAT = FORMATS[0]
 GOAL_MS = 50.0
+METRICS = {"serve.round_trip": "ms"}
 
 
 def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("requests", nargs="?", type=int, default=400, help="choose requests per run")
     parser.add_argument("runs", nargs="?", type=int, default=5)
+    results.add_option(parser)
     return parser.parse_args(argv)
 
 
@@ -89,6 +92,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"{EDITION} {FORMAT}, a person (random steps) vs the random agent, {sizes}")
     print(f"decision round-trip median {median:.2f} ms (runs: {runs}), slowest {max(worst):.1f} ms")
     verdict = "met" if median <= GOAL_MS else "NOT MET"
+    results.write(args.results, METRICS, "serve.round_trip", median, args.runs, f"{EDITION} {FORMAT}")
     print(f"goal decision round-trip <= {GOAL_MS:.0f} ms: {median:.2f} ms, {verdict}")
 
 

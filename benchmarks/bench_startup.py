@@ -12,6 +12,7 @@ shell that sets PYTHONDONTWRITEBYTECODE would otherwise time every module compil
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import statistics
@@ -23,8 +24,11 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+import results
+
 GOALS = {"--version": 3.0}  # × python3 -c pass
 WARM_GOAL = 0.35  # seconds, a one-game simulate on a warm cache
+METRICS = {"startup.version_ratio": "x python3 -c pass", "startup.simulate_warm": "s"}
 
 
 def blackpoker() -> list[str]:
@@ -37,6 +41,14 @@ def blackpoker() -> list[str]:
     return [found] if found else [sys.executable, "-c", "from blackpoker.cli.main import main; main()"]
 
 
+def process_env(cache: str, bytecode: str) -> dict[str, str]:
+    """This environment with the rule-set cache in `cache` and the modules' bytecode kept in
+    `bytecode`, as an installed package keeps it."""
+    env = {**os.environ, "BLACKPOKER_CACHE_DIR": cache, "PYTHONPYCACHEPREFIX": bytecode}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def seconds(command: Sequence[str], env: dict[str, str]) -> float:
     start = time.perf_counter()
     subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
@@ -44,8 +56,11 @@ def seconds(command: Sequence[str], env: dict[str, str]) -> float:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    args = list(sys.argv[1:] if argv is None else argv)
-    runs = int(args[0]) if args else 11
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", nargs="?", type=int, default=11)
+    results.add_option(parser)
+    args = parser.parse_args(argv)
+    runs = args.runs
     tool = blackpoker()
     commands = {
         "python3 -c pass": [sys.executable, "-c", "pass"],
@@ -55,8 +70,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "simulate -n 1 --no-cache": [*tool, "simulate", "-n", "1", "--no-cache"],
     }
     with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as bytecode:
-        env = {**os.environ, "BLACKPOKER_CACHE_DIR": cache, "PYTHONPYCACHEPREFIX": bytecode}
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env = process_env(cache, bytecode)
         seconds(commands["simulate -n 1 (warm cache)"], env)  # warms the cache
         times: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(runs):
@@ -67,12 +81,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"start-up, median of {runs} fresh processes each ({os.cpu_count()} cores), {tool[0]}")
     for name, median in medians.items():
         print(f"{name:<28} {median * 1000:8.1f} ms  {median / base:6.2f} × python3 -c pass")
+    results.write(args.results, METRICS, "startup.version_ratio", medians["--version"] / base, runs)
     for name, goal in GOALS.items():
         ratio = medians[name] / base
         print(
             f"goal {name} <= {goal:g} x python3 -c pass: {ratio:.2f}, {'met' if ratio <= goal else 'NOT MET'}"
         )
     warm = medians["simulate -n 1 (warm cache)"]
+    results.write(args.results, METRICS, "startup.simulate_warm", warm, runs)
     print(f"goal simulate warm <= {WARM_GOAL} s: {warm:.2f} s, {'met' if warm <= WARM_GOAL else 'NOT MET'}")
 
 

@@ -69,14 +69,19 @@ def built(sha: str, compiled: bool) -> Path:
     if (venv / READY).is_file():
         return venv
     with tempfile.TemporaryDirectory() as scratch:
-        archive = subprocess.run(["git", "archive", sha], cwd=ROOT, capture_output=True, check=True).stdout
-        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(scratch, filter="data")
+        extract(sha, Path(scratch))
         problem = compiled_engine.build(venv, Path(scratch), compiled=compiled)
     if problem is not None:
         raise SystemExit(f"compare_builds: building {sha[:12]}: {problem}")
     (venv / READY).write_text(sha)
     return venv
+
+
+def extract(sha: str, into: Path) -> None:
+    """The project's files at commit `sha`, written into the folder `into`."""
+    archive = subprocess.run(["git", "archive", sha], cwd=ROOT, capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
 
 
 def work(args: argparse.Namespace) -> None:
@@ -104,7 +109,12 @@ def race(venvs: Sequence[Path], args: argparse.Namespace) -> list[list[tuple[int
         str(args.cpu),
     ]
     sides = [
-        subprocess.Popen([str(venv / "bin" / "python"), *command], stdout=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [str(venv / "bin" / "python"), *command],
+            stdout=subprocess.PIPE,
+            text=True,
+            env=compiled_engine.isolated(),
+        )
         for venv in venvs
     ]
     outputs = [side.communicate()[0] for side in sides]

@@ -54,13 +54,19 @@ def setup() -> str | None:
     return problem
 
 
+def isolated() -> dict[str, str]:
+    """The environment for an installed build's Python: without PYTHONPATH, which would put
+    another checkout's package in front of the one installed there."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+
 def build(venv: Path, source: Path, *, compiled: bool) -> str | None:
     """A virtual environment at `venv` with the system's packages (the project's dependencies)
     and the project at `source` installed, its engine compiled with mypyc when `compiled`;
     None when made, else why not (and nothing is left at `venv`)."""
     shutil.rmtree(venv, ignore_errors=True)
     python = venv / "bin" / "python"
-    env = {**os.environ, "BLACKPOKER_COMPILED": "1" if compiled else "0"}
+    env = {**isolated(), "BLACKPOKER_COMPILED": "1" if compiled else "0"}
     # the engine must be the one installed there, not the system's (an editable install)
     probe = (
         "import blackpoker.runtime.engine.game as m; "
@@ -74,7 +80,7 @@ def build(venv: Path, source: Path, *, compiled: bool) -> str | None:
             [*install, "--no-build-isolation", str(source)],
             env,
         ),
-        "import the engine": ([str(python), "-c", probe], None),
+        "import the engine": ([str(python), "-c", probe], isolated()),
     }
     for name, (command, step_env) in steps.items():
         try:
@@ -90,6 +96,6 @@ def build(venv: Path, source: Path, *, compiled: bool) -> str | None:
 def engine_runs(games: int, first_seed: int) -> dict[str, tuple[int, float]]:
     """One run of bench_engine.py's loops on the compiled engine: (decisions, CPU seconds) by loop."""
     command = [str(python()), str(ENGINE_BENCH), str(games), "1", "--first-seed", str(first_seed), "--json"]
-    result = subprocess.run(command, check=True, capture_output=True, text=True)
+    result = subprocess.run(command, check=True, capture_output=True, text=True, env=isolated())
     found: dict[str, Any] = json.loads(result.stdout)
     return {label: (int(d), float(s)) for label, (d, s) in found.items()}

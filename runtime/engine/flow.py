@@ -135,21 +135,23 @@ def _start(g: Table, req: Request) -> None:
             state.followup = Followup.AUTO_PASS
 
 
-def pass_chance(g: Table, p: int) -> None:
-    """[11] record the pass; [12] all passed → [15] resolve the top, else [16] move chance."""
+def pass_chance(g: Table, p: int) -> bool:
+    """[11] record the pass; [12] all passed → [15] resolve the top, else [16] move chance.
+    Whether it changed more than who holds the chance and has passed (the top resolved)."""
     state = g.state
     state.passes.add(p)
     if len(state.passes) < len(state.players):
         state.chance = 1 - p
-        return
+        return False
     state.chance = None
     state.passes.clear()
     if state.stage:
         top = state.stage.pop()
         state.resolving.append(Resolution(top, Origin.STAGE, [Frame(top.action.steps)]))
         advance(g)
-    else:
-        state.chance = state.turn_player
+        return True
+    state.chance = state.turn_player
+    return False
 
 
 def answer(g: Table, choice: Choice) -> None:

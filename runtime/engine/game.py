@@ -18,6 +18,7 @@ from blackpoker.runtime.engine import flow
 from blackpoker.runtime.engine.errors import EngineError, IllegalOption
 from blackpoker.runtime.engine.events import Decided, Event
 from blackpoker.runtime.engine.invariants import check_invariants
+from blackpoker.runtime.engine.kept import Kept
 from blackpoker.runtime.engine.option_search import request_options
 from blackpoker.runtime.engine.options import PASSES, Choice, Option, Pass, RequestOption
 from blackpoker.runtime.engine.refs import Result, option_data, result_name, target_data
@@ -49,6 +50,8 @@ class Game(Table):
         self._options: tuple[Option, ...] | None = None  # the options of the current decision
         self.views: dict[tuple[object, ...], Any] = {}  # parts of views already built (engine/view.py)
         self._undo: list[_Undo] = []  # what `pop` restores, newest last
+        self.kept = (Kept(), Kept())
+        self.touched = 0
 
     @classmethod
     def new(
@@ -114,10 +117,12 @@ class Game(Table):
         self._options = None
         self.decisions += 1
         if isinstance(option, Pass):
-            flow.pass_chance(self, option.player)
+            self.touched += flow.pass_chance(self, option.player)
         elif isinstance(option, RequestOption):
+            self.touched += 1
             flow.request(self, option)
         else:
+            self.touched += 1
             flow.answer(self, option)
         if self.check:
             check_invariants(self)
@@ -144,6 +149,7 @@ class Game(Table):
             raise EngineError("pop: no pushed decision to take back")
         kept = self._undo.pop()
         self.state, self.decisions, self._options = kept.state, kept.decisions, kept.options
+        self.touched += 1  # the players' kept options may be of the state taken back
         if self.events is not None:
             del self.events[kept.events :]
 

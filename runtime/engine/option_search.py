@@ -13,9 +13,10 @@ from itertools import product
 from typing import TYPE_CHECKING
 
 from blackpoker.runtime.engine.expressions import reads_key, requirement_holds
+from blackpoker.runtime.engine.kept import Kept
 from blackpoker.runtime.engine.options import Payment, RequestOption, first_per_value, sort_cards
 from blackpoker.runtime.engine.payments import UNITS
-from blackpoker.runtime.engine.plans import Cost, KeyWays, LastPlan, Paid, Planned, Requestable, Timed
+from blackpoker.runtime.engine.plans import Cost, KeyWays, Paid, Planned, Requestable, Timed
 from blackpoker.runtime.engine.refs import OptionTarget
 from blackpoker.runtime.engine.request_checks import (
     causing_units,
@@ -123,34 +124,34 @@ class Payer:
 def request_options(g: Table, p: int) -> list[RequestOption]:
     """Every legal request, in a fixed order: by action, key-card way, payment, target.
 
-    Called for every chance decision, so the work is arranged to be done once: what the hand
-    alone decides (which actions have key-card ways, the payments of a cost without B or S,
-    the whole options of such an action without a target) is planned once per hand and timing
-    situation (`hand_plan`), so a hand that allows nothing (most chance decisions off one's
-    main timing) costs a lookup. Per call, the waived actions are found once, payments
-    that read the field are built once per part (`Payer`), and the targets of an action whose
-    target test does not read the key cards are listed once.
+    Called for every chance decision, and kept up to date rather than searched afresh: the
+    game keeps each player's last search (`Kept`), which serves as it is when only passes
+    moved the chance since, and otherwise gives the plan of what changed (`kept_plan`).
+    """
+    kept = g.kept[p]
+    if kept.stamp == g.touched:  # nothing the options read was touched since
+        return kept.options
+    found = search(g, p, kept)
+    kept.options, kept.stamp = found, g.touched
+    return found
+
+
+def search(g: Table, p: int, kept: Kept) -> list[RequestOption]:
+    """The options of `request_options`, found with the player's kept plan.
+
+    The work is arranged to be done once: what the hand alone decides (which actions have
+    key-card ways, the payments of a cost without B or S, the whole options of such an action
+    without a target) is planned once per hand and timing situation (`hand_plan`), so a hand
+    that allows nothing (most chance decisions off one's main timing) costs a lookup. Per
+    call, the waived actions are found once, payments that read the field are built once per
+    part (`Payer`), and the targets of an action whose target test does not read the key
+    cards are listed once.
     """
     state, rules = g.state, g.rules
     me = state.players[p]
     turn = p == state.turn_player
     main = turn and not state.stage
-    last = rules.last_plans[p]
-    if last is not None and last.main == main and last.turn == turn and last.cards == me.hand:
-        hand, plan = last.hand, last.plan
-    else:
-        hand = tuple(sorted(me.hand))
-        # the cards of the other zones key cards come from (the rare card) decide the plan too
-        others = (
-            tuple(sorted(c for zone in rules.key_zones for c in me.zones[zone])) if rules.key_zones else ()
-        )
-        situation = (p, hand, others, main, turn)
-        known = rules.hand_plans.get(situation)
-        if known is None:
-            known = rules.hand_plans.put(situation, hand_plan(g, p, hand, others, main, turn))
-        plan = known
-        if not rules.key_zones:  # else the other zones' cards would have to be compared too
-            rules.last_plans[p] = LastPlan(list(me.hand), main, turn, hand, plan)
+    hand, plan = kept_plan(g, p, kept, main, turn)
     if not plan:
         return []
     waived = waived_units(g, p) if me.field and rules.waivers else {}
@@ -258,21 +259,74 @@ def _paid(payer: Payer, entry: Requestable, hand: tuple[int, ...], ways: KeyWays
     return tuple((keys, pays) for keys, pays in paid if pays)
 
 
+def kept_plan(
+    g: Table, p: int, kept: Kept, main: bool, turn: bool
+) -> tuple[tuple[int, ...], tuple[Planned, ...]]:
+    """The player's hand (sorted ids) and its plan in this timing situation, updated in
+    `kept`: two searches in three come with the player's last hand (the stage's passes and
+    resolutions), and comparing the hand as it lies costs less than sorting it and looking
+    the plan up."""
+    rules = g.rules
+    me = g.state.players[p]
+    same = kept.cards == me.hand and not rules.key_zones  # else the other zones' cards could differ
+    if same and kept.main == main and kept.turn == turn:
+        return kept.hand, kept.plan
+    if same:
+        hand, known = kept.hand, kept.known
+        others: tuple[int, ...] = ()
+    else:
+        hand = tuple(sorted(me.hand))
+        # the cards of the other zones key cards come from (the rare card) decide the plan too
+        others = (
+            tuple(sorted(c for zone in rules.key_zones for c in me.zones[zone])) if rules.key_zones else ()
+        )
+        known = rules.hand_actions.get_or_make((p, hand, others), dict)
+    situation = (p, hand, others, main, turn)
+    plan = rules.hand_plans.get(situation)
+    if plan is None:
+        plan = rules.hand_plans.put(situation, hand_plan(g, p, hand, known, kept, main, turn))
+    if not same:
+        kept.cards, kept.hand, kept.held, kept.known = list(me.hand), hand, sum(1 << c for c in hand), known
+    kept.main, kept.turn, kept.plan = main, turn, plan
+    return hand, plan
+
+
 def hand_plan(
-    g: Table, p: int, hand: tuple[int, ...], others: tuple[int, ...], main: bool, turn: bool
+    g: Table,
+    p: int,
+    hand: tuple[int, ...],
+    known: dict[str, Planned | None],
+    kept: Kept,
+    main: bool,
+    turn: bool,
 ) -> tuple[Planned, ...]:
     """The actions player `p` may request by timing whose key cards `hand` (sorted ids) holds,
-    or the zones `others` are the cards of (an action's `key_from`), with what the hand alone
-    decides of their options; the rest is left to each call. The timing situations of one
-    hand share each action's plan."""
-    known = g.rules.hand_actions.get_or_make((p, hand, others), dict)
+    or the cards of the zones an action takes them from (its `key_from`), with what the hand
+    alone decides of their options; the rest is left to each call. The timing situations of
+    one hand share each action's plan (`known`, the hand's entry in `Rules.hand_actions`).
+
+    An action's plan is carried over from the player's previous hand (`kept`) when none of
+    the cards that can be its key cards came or went: its key-card ways are the same, and
+    unless its cost reads the cards they leave (D) so is the whole plan."""
     held = sum(1 << c for c in hand)
     ordered = sort_cards(hand)  # as key_ways takes them: sorted once for every action
+    previous = kept.known if kept.cards is not None and kept.known is not known else {}
+    changed = held ^ kept.held
+    relevant = g.rules.relevant
     plan = []
     for entry in timed_requestables(g.rules)[main, turn]:
-        action_id = entry.action.id
+        action = entry.action
+        action_id = action.id
         if action_id in known:
             planned = known[action_id]
+        elif (
+            action_id in previous
+            and not changed & relevant.get(action_id, 0)
+            and (action.matcher is None or action.key_from == HAND)
+        ):
+            prior = previous[action_id]
+            planned = prior if prior is None or not entry.uses_hand else Planned(entry, p, hand, prior.ways)
+            known[action_id] = planned
         else:
             planned = known[action_id] = _planned(g, p, hand, ordered, held, entry)
         if planned is not None:

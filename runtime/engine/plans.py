@@ -35,29 +35,6 @@ class Requestable:
     keyed_requirement: bool  # `requires` reads the key cards, so it holds per key way
 
 
-@dataclass(frozen=True, slots=True)
-class LastPlan:
-    """A player's last plan with the situation it was found for: four times in ten, a player
-    decides again with the same hand (the stage's passes), and comparing the hand as it lies
-    costs less than sorting it and looking the plan up."""
-
-    cards: list[int]  # the hand in its order then (a copy)
-    main: bool
-    turn: bool
-    hand: tuple[int, ...]  # sorted
-    plan: tuple[Planned, ...]
-
-    # written out: mypyc compiles this one, not the Python one a dataclass generates (docs/engine.md)
-    def __init__(
-        self, cards: list[int], main: bool, turn: bool, hand: tuple[int, ...], plan: tuple[Planned, ...]
-    ) -> None:
-        object.__setattr__(self, "cards", cards)
-        object.__setattr__(self, "main", main)
-        object.__setattr__(self, "turn", turn)
-        object.__setattr__(self, "hand", hand)
-        object.__setattr__(self, "plan", plan)
-
-
 Timed = dict[tuple[bool, bool], tuple[Requestable, ...]]
 Paid = tuple[tuple[tuple[int, ...], Sequence[tuple[Payment, ...]]], ...]  # (key cards, their payments)
 

@@ -13,7 +13,7 @@ from operator import or_
 from typing import Generic, TypeVar
 
 from blackpoker.runtime.engine.options import Payment
-from blackpoker.runtime.engine.plans import KeyWays, LastPlan, Planned, Requestable, Timed
+from blackpoker.runtime.engine.plans import KeyWays, Planned, Requestable, Timed
 from blackpoker.runtime.engine.state import PLAYERS
 from blackpoker.runtime.engine.zones import DECK, DECK_SIZE
 from blackpoker.runtime.rules.cards import Card
@@ -181,8 +181,6 @@ class Rules:
         self.discard_ways: Recent[tuple[int, tuple[int, ...]], tuple[tuple[Payment, ...], ...]] = Recent(
             DISCARD_WAYS_SIZE
         )
-        # each player's last plan, in front of `hand_plans` (option_search.LastPlan)
-        self.last_plans: list[LastPlan | None] = [None for _ in PLAYERS]
 
     def __reduce__(self) -> tuple[object, ...]:
         # A context travels as its rule set and is rebuilt, caches empty, where it arrives: a

@@ -9,6 +9,7 @@ about twenty times a decision.
 from __future__ import annotations
 
 from blackpoker.runtime.engine.events import Event
+from blackpoker.runtime.engine.kept import Kept
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.state import GameState
 
@@ -16,6 +17,8 @@ from blackpoker.runtime.engine.state import GameState
 class Table:
     state: GameState
     rules: Rules
+    kept: tuple[Kept, Kept]  # each player's last option search (runtime/engine/kept.py)
+    touched: int  # how many transitions so far changed more than who holds the chance
 
     def record(self, event: Event) -> None:
         """Keep an event when a log is kept."""

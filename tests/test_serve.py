@@ -19,6 +19,7 @@ from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.refs import result_name
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.chronicle import said
+from blackpoker.runtime.play.labels import labels
 from blackpoker.runtime.play.log import replay
 from blackpoker.runtime.rules.model import Limit
 from blackpoker.runtime.serve.server import MAX_BODY, Defaults
@@ -288,9 +289,10 @@ def test_a_game_between_two_people_sends_each_seat_only_its_view(server: Running
 
 def test_an_opponents_decision_naming_a_card_not_seen_is_said_by_its_word() -> None:
     paid = RequestOption(1, "action", "アクション", keys=(60,), payment=(("B", 70),))
-    assert said(paid, {60, 70}) == str(paid) and "♢" not in said(paid, {60})
-    assert said(paid, {60}) == "アクション（非公開のカード）"
-    assert said(paid) == str(paid)  # the person's own decision is said whole
+    words = labels()
+    assert said(words, paid, {60, 70}) == str(paid) and "♢" not in said(words, paid, {60})
+    assert said(words, paid, {60}) == "アクション（非公開のカード）"
+    assert said(words, paid) == str(paid)  # the person's own decision is said whole
 
 
 def test_serve_refuses_a_port_in_use_and_wrong_rules() -> None:

@@ -17,6 +17,7 @@ import yaml
 from blackpoker.cli.rule_set import declared_edition, declared_format
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT, TRUMP_ZONE
 from blackpoker.runtime.engine.zones import card
+from blackpoker.runtime.play.labels import labels
 from blackpoker.runtime.rules.model import Visibility
 from blackpoker.runtime.serve.server import Defaults
 from editions_support import EDITIONS, environment, formats
@@ -229,6 +230,65 @@ def test_a_regulations_frame_is_played_from_the_lobby_with_its_pack_drawn(
     page.wait_for_selector("#error:not([hidden])")
     assert "シナリオに書けません" in page.locator("#error").inner_text()
     assert [p for p in watched.problems if "status of 409" not in p] == []
+
+
+def _scenario_frame() -> tuple[str, Any]:
+    """The frame whose players choose the most parts before the game (シナリオ構築: a scenario
+    hand, a rare card), played without the extra list or deck files: its edition and frame."""
+    found = []
+    for edition in EDITIONS:
+        try:
+            regulations = environment().regulations(edition)
+        except Exception:  # an edition no regulations name
+            continue
+        found += [
+            (len(f.scenario), edition, f)
+            for f in regulations.frames
+            if f.scenario and f.setup and not f.extra and not f.needs_decks and f.unplayable is None
+        ]
+    assert found, "no frame whose players choose parts before the game"
+    _, edition, frame = max(found, key=lambda t: t[0])
+    return edition, frame
+
+
+def test_a_frames_rare_card_and_scenario_hand_are_drawn(watched: Watched, server: Running) -> None:
+    """The parts chosen before the game, each where its frame puts it: the seat's own cards in
+    its zone by the zone's printed name (and its scenario hand in its hand), the opponent's as
+    a count only."""
+    edition, frame = _scenario_frame()
+    page = watched.page
+    _lobby(page, server)
+    page.select_option("select[name=edition]", edition)
+    page.select_option("select[name=format]", frame.formats[0] if frame.formats else formats(edition)[0])
+    page.select_option("select[name=regulation]", frame.id)
+    page.fill("input[name=seed]", str(SEED))
+    page.click("#new-game button[type=submit]")
+    page.wait_for_selector(".entry")
+    token = page.url.rsplit("/", 1)[1]
+    game = server.session(token).game
+    rng = random.Random(2)
+    while page.locator("#menu .question").inner_text().startswith(f"「{frame.setup.name}」"):
+        entries = page.locator(".entry")
+        with page.expect_response(lambda r: "/choose" in r.url):
+            entries.nth(rng.randrange(entries.count())).click()
+        page.wait_for_selector(".entry, .result", state="attached")
+    page.wait_for_selector("#playback", state="detached")
+    names = {z.id: z.name for z in game.rules.ruleset.edition.core.zones}
+    zones = [c.part.zone for c in frame.scenario if c.part.zone in names]
+    assert zones, frame.scenario
+    for zone in zones:
+        mine, theirs = (p.zones[zone] for p in game.state.players)
+        assert mine and theirs  # chosen by both
+        own = page.locator(".player.mine .pile", has=page.locator(f".pile-title:text-is('{names[zone]}')"))
+        assert sorted(own.locator(".card").all_inner_texts()) == sorted(str(card(c)) for c in mine)
+        counted = f"{names[zone]} {len(theirs)}枚"
+        assert page.locator(f".player:not(.mine) .pile-title:text-is('{counted}')").count() == 1
+    if any(c.part.zone not in names for c in frame.scenario):  # a part that goes to the hand
+        title = labels().say("table", "hand")
+        hand = page.locator(".player.mine .pile", has=page.locator(f".pile-title:text-is('{title}')"))
+        shown = sorted(hand.locator(".card").all_inner_texts())
+        assert shown == sorted(str(card(c)) for c in game.state.players[0].hand), shown
+    assert watched.problems == []
 
 
 def test_a_local_rules_lobby_shows_its_own_format(chromium: Any, tmp_path: Path) -> None:

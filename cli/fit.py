@@ -8,17 +8,15 @@ from pathlib import Path
 import click
 from blackpoker.cli.options import edition_option, extra_option, format_option, rules_option
 from blackpoker.cli.outputs import Output, check, named_files, write
-from blackpoker.cli.report import option_error
+from blackpoker.cli.progress import fit_shown, games_progress
 from blackpoker.cli.rule_set import compiled, resolve_rules
 from blackpoker.compiler.cache import cache_folder
 from blackpoker.compiler.outputs import WritePlan
 from blackpoker.compiler.paths import display
 from blackpoker.runtime.play.features import NAMES, WEIGHTS
-from blackpoker.runtime.play.fitting import FEWEST, HELD_OUT, Fitted, fit_rules
+from blackpoker.runtime.play.fitting import FEWEST, HELD_OUT, Fitted
 from blackpoker.runtime.play.weights_file import weights_text
 from blackpoker.runtime.rules.model import RuleSet
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 DEFAULT_GAMES = 200  # about a minute on one core for the smallest formats
 
@@ -60,28 +58,14 @@ def fit(
     file with `simulate --agents search:32@FILE`."""
     cache = cache_folder()
     source, _ = resolve_rules(edition, format_id, rules, extra, default="play_format", cache=cache)
-    if extra is not None:
-        from blackpoker.compiler.documents.extra import EXTRA_FORMAT
-
-        if source.format != EXTRA_FORMAT.id:
-            option_error("--extra", f"needs --format {EXTRA_FORMAT.id}")
     read: list[Path] = []
     ruleset = compiled(source, cache=cache, read=read)
     edition = source.edition
     plan = WritePlan([*read, *named_files([edition, rules, extra])])
     plan.file(out, "--out", replace=force)
     check(plan, "no game played")
-    errors = Console(stderr=True)
-    columns = (
-        TextColumn("fit"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("games"),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=errors, transient=True, disable=not errors.is_terminal) as progress:
-        task = progress.add_task("fit", total=games)
-        fitted = fit_rules(ruleset, games, seed, lambda done: progress.update(task, completed=done))
+    with games_progress() as progress:
+        fitted = fit_shown(progress, "fit", ruleset, games, seed)
     for line in summary(ruleset, fitted, seed):  # shown first: a failed write loses no figure
         click.echo(line)
     write(plan, out, "--out", weights_text(ruleset, fitted, seed))

@@ -27,7 +27,6 @@ from blackpoker.cli.outputs import Output, check, named_files, write
 from blackpoker.cli.play_terminal import Table, read_line
 from blackpoker.cli.report import option_error
 from blackpoker.cli.rule_set import compiled, resolve_rules
-from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.compiler.outputs import WritePlan
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option
@@ -121,8 +120,6 @@ def play(
     source, setup = resolve_rules(
         edition, format_id, rules_file, extra, regulation_text, deck_files, default="play_format"
     )
-    if extra is not None and (source.format != EXTRA_FORMAT.id or rules_file is not None):
-        option_error("--extra", f"needs --format {EXTRA_FORMAT.id} (and no --rules)")
     rules = compiled(source, setup)  # with the actions a regulation's frame and options add
     edition, format_id = source.edition, source.format
     logs = [log] if log is None or not whole_match or setup is None else _match_logs(log, setup.games)

@@ -33,7 +33,7 @@ from blackpoker.runtime.play.choosing import (
     question,
 )
 from blackpoker.runtime.play.chronicle import Chronicle
-from blackpoker.runtime.play.labels import labels
+from blackpoker.runtime.play.labels import labels, labels_for
 from rich.cells import cell_len
 from rich.console import Console
 
@@ -157,7 +157,7 @@ class Table:
         return lines + (_wrap(characters, self.width, field, "    ") if characters else [f"{field} {none}"])
 
     def _character(self, unit: CharacterView, entered: int, size_mod: int) -> str:
-        words = labels()
+        words = labels_for(self.game.rules.ruleset)
         cards = "+".join(label(c) for c in unit.cards) if unit.cards else words.target(target_text(unit.ref))
         states = [words["board"]["charged" if unit.charged else "driven"]]
         if entered >= self.game.state.turn:
@@ -176,7 +176,7 @@ class Table:
 
     def _request(self, position: int, r: RequestView) -> str:
         keys = " ★" + "".join(label(c) for c in r.key_cards) if r.key_cards else ""
-        words = labels()
+        words = labels_for(self.game.rules.ruleset)
         target = f" → {words.target(reference_text(r.target))}" if r.target is not None else ""
         direct = self.game.rules.action(r.action).direct
         who = (
@@ -200,7 +200,7 @@ class Table:
                 return menu
             shown = self.numbered(menu)
             asked = question(self.game.rules, seen, menu)
-            lines = _wrap([f"{n}) {entry(menu, v)}" for n, v in shown], self.width)
+            lines = _wrap([f"{n}) {entry(self.game.rules, menu, v)}" for n, v in shown], self.width)
             if not drawn:  # news is taken only when shown: a forced move shows nothing
                 self._show(self.board(seen), self.chronicle.since_mark(), [asked, *lines])
                 drawn = True
@@ -239,7 +239,7 @@ class Table:
             if isinstance(picked, str):
                 return picked
             return [*menu.chosen, numbered[picked]], [*menu.auto, False]
-        return command_option(seen, text, labels().say("terminal", "help hint"))
+        return command_option(self.game.rules, seen, text, labels().say("terminal", "help hint"))
 
     def _explain(self, text: str, seen: View, menu: Menu, shown: dict[int, str]) -> str:
         if not text:

@@ -10,14 +10,15 @@ come from the on-disk cache (a warm `simulate -n 1`) starts without the parser."
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from blackpoker.cli.invocation import environment
-from blackpoker.cli.report import report, warn
+from blackpoker.cli.report import option_error, report, warn
 from blackpoker.compiler.cache import Default, compile_cached, registry_default
 from blackpoker.compiler.paths import display
 from blackpoker.runtime.play.source import RulesSource
 from blackpoker.runtime.rules.diagnostics import CompileError, Diagnostic, Location
+from blackpoker.runtime.rules.model import EXTRA_FORMAT_ID
 
 if TYPE_CHECKING:
     from blackpoker.compiler.documents.deck import Deck
@@ -43,7 +44,11 @@ def resolve_rules(
     """The rules the options name. Left open: the edition is the --rules file's, else the
     registry's; the format is the regulation's, else the --rules file's, else the registry's
     `default` (`format` for a command that prints rules, `play_format` for one that plays
-    them). `cache`: the on-disk cache folder the registry's defaults may come from."""
+    them). `cache`: the on-disk cache folder the registry's defaults may come from. An
+    --extra that the rules would not play (another format, or a --rules file, whose list is
+    its own `extra:`) is refused rather than ignored."""
+    if extra is not None and rules is not None:
+        _extra_refused()
     edition = edition_of(edition, rules, cache)
     setup = None
     if regulation is not None:
@@ -52,7 +57,13 @@ def resolve_rules(
         format_id = (
             declared_format(rules, "--rules") if rules else registry_default(default, cache, environment)
         )
+    if extra is not None and format_id != EXTRA_FORMAT_ID:
+        _extra_refused()
     return RulesSource(edition, format_id, rules, extra), setup
+
+
+def _extra_refused() -> NoReturn:
+    option_error("--extra", f"needs --format {EXTRA_FORMAT_ID} (and no --rules)")
 
 
 def edition_of(edition: str | None, rules: Path | None = None, cache: Path | None = None) -> str:

@@ -24,6 +24,7 @@ from blackpoker.cli.options import (
     seed_option,
 )
 from blackpoker.cli.outputs import Output, check, make, named_files, write
+from blackpoker.cli.progress import fit_shown, games_progress
 from blackpoker.cli.report import option_error
 from blackpoker.cli.rule_set import compiled as compiled_rules
 from blackpoker.cli.rule_set import resolve_rules
@@ -32,7 +33,7 @@ from blackpoker.compiler.cache import cache_folder
 from blackpoker.compiler.outputs import WritePlan
 from blackpoker.runtime.play import cluster
 from blackpoker.runtime.play.compare import Comparison
-from blackpoker.runtime.play.fitting import FEWEST, Fitted, fit_rules
+from blackpoker.runtime.play.fitting import FEWEST, Fitted
 from blackpoker.runtime.play.outside import DEFAULT_TIMEOUT
 from blackpoker.runtime.play.roster import RUN_CHOICES, run_agent_name
 from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord
@@ -49,7 +50,7 @@ from blackpoker.site.report_tables import (
     sections,
 )
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import Progress
 from rich.table import Table
 
 if TYPE_CHECKING:
@@ -103,8 +104,7 @@ def _play(
 
 def _fitted(rules: RuleSet, games: int, seed: int, progress: Progress) -> tuple[RuleSet, Fitted]:
     """--fit's weights for one side's rules, fitted as `blackpoker fit` fits them."""
-    task = progress.add_task(f"fit {rules.format.id}", total=games)
-    return rules, fit_rules(rules, games, seed, lambda done: progress.update(task, completed=done))
+    return rules, fit_shown(progress, f"fit {rules.format.id}", rules, games, seed)
 
 
 def run_summary(records: list[GameRecord], rules: RuleSet, plan: Plan, seconds: float) -> Summary:
@@ -249,11 +249,6 @@ def simulate(
         option_error("--logs", "not with --cluster: the workers would write them on their own machines")
     if extra is not None and compare:
         option_error("--extra", "not with --compare: a side names an extra list (its id or file)")
-    if extra is not None:
-        from blackpoker.compiler.documents.extra import EXTRA_FORMAT
-
-        if format_id != EXTRA_FORMAT.id:
-            option_error("--extra", f"needs --format {EXTRA_FORMAT.id}")
     if regulation_text is not None and (compare or rules is not None):
         option_error("--regulation", "it names the rule set: leave out --rules and --compare")
     if deck_files and regulation_text is None:
@@ -310,18 +305,7 @@ def simulate(
     check(plan, "no game played")
     if logs is not None:
         make(plan, logs, "--logs")
-    errors = Console(stderr=True)
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("games"),
-        TimeRemainingColumn(),
-    )
-    with (
-        _connected(cluster_address) as client,
-        Progress(*columns, console=errors, transient=True, disable=not errors.is_terminal) as progress,
-    ):
+    with _connected(cluster_address) as client, games_progress() as progress:
         checks = Checks.EVERY if check_every else Checks.END
         fits = [
             _fitted(rules, fit_games, seed, progress) if fit_first and searches(pairing) else None

@@ -15,6 +15,10 @@ NOTATION = frozenset({"pass", "stage", "resolving", "face-down", "by", "with"})
 _NOT_WORDS = re.compile(
     r"(?<![A-Za-z0-9])(p[12]|v\d+(\.\d+)*|[A-Z])(?![A-Za-z0-9])|\$(?:Joker|[A-Z()♠♡♢♣0-9])+"
 )
+# A page's text as a person reads it, and the explanations its entries show on `?` (which may
+# quote the notation, to type a command with): scripts a browser test evaluates in the page.
+TEXT = "() => document.body.innerText"
+HELP = "() => [...document.querySelectorAll('[title]')].map((node) => node.title).join('\\n')"
 _WORD = re.compile(r"[A-Za-z][A-Za-z_\-]*")
 
 

@@ -24,7 +24,7 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.play.regulation import Match, Setup
-from editions_support import EDITIONS, environment
+from editions_support import EDITIONS, environment, formats
 
 
 def regulated_edition(frame: str) -> str:
@@ -87,3 +87,29 @@ def tabled_regulation(wanted: Callable[[Frame], bool]) -> str:
 def two_decks(frame: Frame) -> bool:
     """A frame that deals each player two decks for a match of several games."""
     return frame.build == "random" and frame.match.decks == 2 and frame.match.games > 1
+
+
+DECKS = sorted((Path(__file__).resolve().parents[1] / "examples" / "decks").glob("*.yaml"))
+
+
+def built_frame() -> tuple[str, str, str]:
+    """A frame whose players bring one deck file each, that the example decks fit: edition,
+    format and the frame's id (found by trying, through the same check the terminal uses)."""
+    from blackpoker.compiler.documents.deck import read_deck
+    from blackpoker.runtime.play.regulation import checked_setup
+
+    decks = [read_deck(path, path.name)[0] for path in DECKS[:2]]
+    for edition in EDITIONS:
+        try:
+            regulations = environment().regulations(edition)
+        except Exception:  # no regulations name it
+            continue
+        for frame in regulations.frames:
+            if frame.needs_decks and frame.match.decks == 1:
+                for played in frame.formats or formats(edition):
+                    checked = checked_setup(
+                        environment(), edition, frame.id, [[decks[0]], [decks[1]]], played
+                    )
+                    if checked.setup is not None:
+                        return edition, played, frame.id
+    raise AssertionError("no frame with one deck file each fits the example decks")

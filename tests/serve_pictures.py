@@ -2,8 +2,8 @@
 
     python3 tests/serve_pictures.py [docs/images]
 
-Each picture is a position the browser tests reach (they live beside this script, whose
-helpers it drives): the table on a desktop with a request's key cards outlined (the
+Each picture is a position the browser tests reach (through the same helpers,
+serve_positions.py and serve_support.py): the table on a desktop with a request's key cards outlined (the
 position of the phone's)
 (serve-desktop.png), a payment of two bulwarks being chosen on a phone (serve-phone.png), a fight
 with a face-down blocker (serve-fight.png), an extra game's trumps (serve-extra.png) and a fog's
@@ -22,18 +22,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.runtime.engine.options import RequestOption
-from browser_support import launched
+from browser_support import DESKTOP, PHONE, Watched, launched
 from editions_support import environment
-from serve_support import EDITION, SMALLEST, Running, running
-from test_serve_browser import DESKTOP, PHONE, SEED, Watched
-from test_serve_gameflow import _card, _drive, _hidden_block, _paid, _scenario_game
-from test_serve_rules_browser import EXTRA, FOG
+from serve_positions import card_at, drive, hidden_block, paid, scenario_game
+from serve_support import EDITION, EXTRA, FOG, SEED, SMALLEST, Running, running
 
 Scene = Callable[[Any, Running, Path], None]
 
 
 def desktop(page: Any, server: Running, scratch: Path) -> None:
-    game = server.session(_scenario_game(page, server, scratch)).game
+    game = server.session(scenario_game(page, server, scratch)).game
     keyed = next(o for o in game.legal_options() if isinstance(o, RequestOption) and o.keys)
     page.click(f'.entry[data-value="{keyed.head}"]')  # its key cards then outlined on the board
     page.wait_for_selector(f'.entry[data-value="{keyed.key_text}"]')
@@ -42,18 +40,18 @@ def desktop(page: Any, server: Running, scratch: Path) -> None:
 
 
 def phone(page: Any, server: Running, scratch: Path) -> None:
-    token = _scenario_game(page, server, scratch)
+    token = scenario_game(page, server, scratch)
     game = server.session(token).game
-    option = next(o for o in game.legal_options() if isinstance(o, RequestOption) and len(_paid(o)) == 2)
+    option = next(o for o in game.legal_options() if isinstance(o, RequestOption) and len(paid(o)) == 2)
     page.click(f'.entry[data-value="{option.head}"]')
     page.wait_for_selector(f'.entry[data-value="{option.key_text}"]')
     page.click(f'.entry[data-value="{option.key_text}"]')
     page.wait_for_selector(".picking")
-    page.click(_card(_paid(option)[0]))
+    page.click(card_at(paid(option)[0]))
 
 
 def fight(page: Any, server: Running, scratch: Path) -> None:
-    seats, _ = _drive(server, environment().compile(EDITION, SMALLEST), _hidden_block)
+    seats, _ = drive(server, environment().compile(EDITION, SMALLEST), hidden_block)
     page.goto(f"{server.url}/play/{seats['p1']}")
     page.wait_for_selector(".fight-tag")
 

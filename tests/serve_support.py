@@ -1,5 +1,7 @@
 """A `blackpoker serve` server in a thread of the test process, on a free port, with helpers
-to call its API over real HTTP (http.client) and to replay a game's decisions."""
+to call its API over real HTTP (http.client) and to replay a game's decisions, the rule sets
+the serve tests look for by what they have, and the steps of its page that the browser tests
+take (in a browser of browser_support.py)."""
 
 from __future__ import annotations
 
@@ -7,24 +9,49 @@ import http.client
 import json
 import random
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from blackpoker.cli.main import main
 from blackpoker.runtime.engine.events import Decided
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.start import Start
+from blackpoker.runtime.rules.model import Visibility
 from blackpoker.runtime.serve.limits import Limits
 from blackpoker.runtime.serve.server import App, Defaults, Server
 from blackpoker.runtime.serve.session import Session
 from click.testing import CliRunner
-from editions_support import EDITIONS, formats
+from editions_support import EDITIONS, environment, formats
 
 EDITION = EDITIONS[0]
 SMALLEST = formats(EDITION)[0]
+EXTRA = next(e for e in EDITIONS if environment().builtin_extras(e))
+FOG = next(  # an edition with a zone every player sees (the fog), in its largest format
+    (e, formats(e)[-1])
+    for e in EDITIONS
+    if any(z.visibility is Visibility.PUBLIC for z in environment().edition(e).edition.core.zones)
+)
+SEED = 3  # of the games the lobby's form starts (start_game)
+T = TypeVar("T")
+# Marks an element whose click (with its enclosing character's and player's keys) names
+# exactly one menu entry, as the page's own click handler reads it.
+FIND_PICK = """() => {
+  const entries = [...document.querySelectorAll('.entry')]
+    .map((b) => b.dataset.marks.split(' ').filter(Boolean));
+  for (const node of document.querySelectorAll('#board .pickable')) {
+    if (!node.checkVisibility()) continue;  // a card folded away (a long graveyard's) is unfolded first
+    const keys = [];
+    for (let n = node; n; n = n.parentElement.closest('[data-keys]')) keys.push(...n.dataset.keys.split(' '));
+    if (entries.filter((marks) => marks.some((m) => keys.includes(m))).length === 1) {
+      node.setAttribute('data-test-pick', '');
+      return true;
+    }
+  }
+  return false;
+}"""
 
 
 @dataclass
@@ -74,14 +101,14 @@ class Running:
 
     def choose_at_random(self, token: str, state: dict[str, Any], rng: random.Random) -> Answer:
         """The seat's next step: one of its menu's entries, at random."""
-        menu = state["menu"]
-        value = rng.choice(menu["entries"])["value"]
-        path = {
-            "decision": state["decision"],
-            "chosen": [*menu["chosen"], value],
-            "auto": [*menu["auto"], False],
-        }
-        return self.post(f"/api/seat/{token}/choose", path)
+        return self.post(f"/api/seat/{token}/choose", random_step(state, rng))
+
+
+def random_step(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The body of a seat's `choose` that takes one of its menu's entries, at random."""
+    menu = state["menu"]
+    value = rng.choice(menu["entries"])["value"]
+    return {"decision": state["decision"], "chosen": [*menu["chosen"], value], "auto": [*menu["auto"], False]}
 
 
 @contextmanager
@@ -148,3 +175,44 @@ def game_log(folder: Path, seed: int, edition: str = EDITION, format_id: str = S
 def frame_cards(data: Any) -> list[tuple[int, set[int]]]:
     """A seat's answer's playback boards: for each, the decision it was drawn after and its cards."""
     return [(frame["decision"], card_ids(frame["board"])) for frame in data.get("frames", [])]
+
+
+def start_game(page: Any, server: Running, **form: str) -> None:
+    """Fill the lobby's form and start a game."""
+    page.goto(server.url + "/")
+    page.wait_for_selector("select[name=format] option", state="attached")
+    page.select_option("select[name=edition]", EDITION)
+    page.select_option("select[name=format]", SMALLEST)
+    page.fill("input[name=seed]", str(SEED))
+    for name, value in form.items():
+        page.select_option(f"select[name={name}]", value)
+    page.click("#new-game button[type=submit]")
+
+
+def answered(page: Any, action: Callable[[], T]) -> T:
+    """Do `action` (a click that sends a step) and wait until the page has drawn the answer:
+    the menu's entries of before are gone (a count taken earlier would be the old menu's)."""
+    page.evaluate("() => document.querySelectorAll('#menu .entry').forEach((e) => { e.dataset.stale = ''; })")
+    with page.expect_response(lambda r: "/choose" in r.url or "/back" in r.url):
+        done = action()
+    page.wait_for_function("() => !document.querySelector('#menu .entry[data-stale]')")
+    return done
+
+
+def decide(page: Any, rng: random.Random, back_first: bool = False) -> str:
+    """One step: a board click that names one entry, going back, or an entry button;
+    `back_first`: going back whenever the page offers it (until once seen)."""
+
+    def click() -> str:
+        roll = 0.35 if back_first and page.locator("button.back:enabled").count() else rng.random()
+        if roll < 0.3 and page.evaluate(FIND_PICK):
+            page.click("[data-test-pick]")
+            return "board"
+        if roll < 0.4 and page.locator("button.back:enabled").count():
+            page.click("button.back")
+            return "back"
+        entries = page.locator(".entry")
+        entries.nth(rng.randrange(entries.count())).click()
+        return "entry"
+
+    return answered(page, click)

@@ -238,3 +238,22 @@ def expected_strings(ruleset: RuleSet) -> list[str]:
         if isinstance(entry, Character):
             expected += sentences(entry.ability)
     return [squash(s) for s in expected]
+
+
+class Watched:
+    """A page that records console errors, uncaught exceptions and dialogs (alert)."""
+
+    def __init__(self, context: Any, path: Path, query: str = "") -> None:
+        self.problems: list[str] = []
+        self.page = context.new_page()
+        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
+        self.page.on("pageerror", lambda e: self.problems.append(f"exception: {e}"))
+        self.page.on("dialog", lambda d: (self.problems.append(f"dialog: {d.message}"), d.dismiss()))
+        self.page.goto(path.as_uri() + query)
+        self.page.wait_for_load_state("load")
+
+    def visible_names(self) -> list[str]:
+        return self.page.locator(".entry:visible h4.name").all_inner_texts()
+
+    def close(self) -> None:
+        self.page.close()

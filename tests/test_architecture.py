@@ -196,6 +196,23 @@ def test_no_modules_import_each_other_in_a_circle() -> None:
     assert not circles, "\n".join(" <-> ".join(circle) for circle in circles)
 
 
+def test_no_test_module_imports_another() -> None:
+    """What several test files share lives in a support module (tests/*_support.py) or, for
+    fixtures, in tests/conftest.py: importing a test module runs its module-level set-up
+    again and ties its tests to another file's."""
+    tests = ROOT / "tests"
+    modules = {path.stem for path in tests.glob("test_*.py")}
+    wrong = []
+    for path in sorted(tests.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module in modules and node.level == 0:
+                wrong.append(f"tests/{path.name}:{node.lineno}: imports {node.module}")
+            elif isinstance(node, ast.Import):
+                found = [a.name for a in node.names if a.name in modules]
+                wrong += [f"tests/{path.name}:{node.lineno}: imports {name}" for name in found]
+    assert not wrong, "\n".join(wrong)
+
+
 def test_the_circle_finder_sees_a_type_only_circle(tmp_path: Path) -> None:
     """The reading above counts an import under TYPE_CHECKING and one inside a function."""
     source = (

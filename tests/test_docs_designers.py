@@ -62,7 +62,12 @@ def test_the_guides_edition_file_goes_through_every_step(tmp_path: Path) -> None
     assert exe is not None
     session = subprocess.run(
         [exe, "play", *play.group(1).split(), "--seed", "1"],
-        input="q\n", capture_output=True, text=True, cwd=tmp_path, check=False, timeout=120,
+        input="q\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+        timeout=120,
     )
     printed = data["formats"]["add"][0]["name"]  # the table names the format as its sheet does
     assert session.returncode == 0 and printed in session.stdout + session.stderr, session.stderr

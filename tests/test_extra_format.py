@@ -141,6 +141,35 @@ def test_an_extra_list_of_another_edition_is_refused() -> None:
     assert f"this list is for {other}" in result.stderr
 
 
+# Every command with --extra, and what else it needs to start.
+EXTRA_COMMANDS = {
+    "compile": (),
+    "fit": ("-n", "10", "--out", "weights.json"),
+    "simulate": ("-n", "1"),
+    "play": (),
+}
+EXTRA_RULES = Path(__file__).resolve().parents[1] / "examples" / "my-extra.yaml"  # base: extra
+
+
+@pytest.mark.parametrize("command", EXTRA_COMMANDS)
+@pytest.mark.parametrize("beside", ["another format", "a --rules file"])
+def test_an_extra_list_the_rules_would_not_play_is_refused(
+    command: str, beside: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--extra with another format, or beside a local rule (which names its own list), is
+    refused, not silently left out; nothing is written."""
+    monkeypatch.chdir(tmp_path)
+    edition = WITH_EXTRAS[0]
+    named = ("--extra", ENV.builtin_extras(edition)[-1].stem)
+    if beside == "another format":
+        rules: tuple[str | Path, ...] = ("--format", ENV.edition(edition).edition.formats[-1].id)
+    else:
+        rules = ("--rules", EXTRA_RULES, "--format", EXTRA_FORMAT.id)
+    result = invoke(command, "--edition", edition, *rules, *named, *EXTRA_COMMANDS[command], stdin="q\n")
+    assert _option_refused(result) == f"--extra: needs --format {EXTRA_FORMAT.id} (and no --rules)"
+    assert result.stdout == "" and list(tmp_path.iterdir()) == []
+
+
 def _option_refused(result: Result) -> str:
     """Exit 1 with a message about an option, no traceback: the message's first line."""
     assert result.exit_code == 1 and "Traceback" not in result.output, result.output

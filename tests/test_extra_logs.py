@@ -118,8 +118,3 @@ def test_play_logs_the_extra_list_it_plays(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert _header(log)[EXTRA] == named
     assert replay(log).decisions == 0
-
-
-def test_play_refuses_extra_outside_the_extra_format() -> None:
-    result = invoke("play", "--edition", EDITION, "--format", "std", "--extra", LISTS[0].stem)
-    assert result.exit_code == 1 and f"--extra: needs --format {EXTRA_FORMAT.id}" in result.stderr

@@ -96,7 +96,6 @@ def test_extra_option_plays_the_named_list(tmp_path: Path) -> None:
 def test_extra_option_errors_name_the_option(tmp_path: Path) -> None:
     base = RULES.edition.formats[-1].id
     cases = [
-        (("--edition", EDITION, "--format", base, "--extra", NEWEST.stem), "--extra: needs --format"),
         (("--compare", base, NEWEST.stem, "--extra", NEWEST.stem), "--extra: not with --compare"),
         (("--edition", EDITION, "--compare", base, "nothing"), "--compare: 'nothing' is not a format of"),
     ]

@@ -2,8 +2,8 @@
 headless Chromium from a plain static file server, with every request the page makes recorded
 (none may leave the page's own files); the bundle's Python run alone, with nothing but the
 standard library and the bundle on its path (as in Pyodide: no compiler, YAML or jsonschema);
-the page's back end answering as the server does, refusals included; and a build without
-the npm package stopped in one line."""
+the page's back end answering as the server does, refusals included, and giving the seat no
+card outside its view; and a build without the npm package stopped in one line."""
 
 from __future__ import annotations
 
@@ -13,18 +13,19 @@ import random
 import subprocess
 import sys
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from blackpoker.runtime.engine.determinize import named_cards
+from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.play.roster import PERSON
 from blackpoker.runtime.serve.bundle import APP_FILES, BUNDLE, PYODIDE_FILES
 from blackpoker.runtime.serve.offline import Table
-from browser_support import launched
 from editions_support import EDITIONS, environment, formats
 from labels_support import english_words
 from play_page_support import static_server
+from serve_support import card_ids, frame_cards, positions
 from site_support import run_cli
 
 EDITION = EDITIONS[0]
@@ -148,6 +149,9 @@ def test_the_page_back_end_answers_as_the_server_does(unpacked: Path) -> None:
     token = made["seats"]["p2"].rsplit("/", 1)[1]
     status, state = answer("GET", f"/api/seat/{token}")
     assert status == 200 and state["seat"] == "p2" and state["board"]["players"][0]["hand"] is None
+    # the trump table, asked once by the page (none outside the extra format), never in a state
+    assert answer("GET", f"/api/seat/{token}/trumps") == (200, {"trumps": []})
+    assert "trumps" not in state["board"]
     assert answer("GET", f"/api/seat/{token}/scenario")[0] == 409  # no YAML writer in the page
     assert answer("POST", f"/api/seat/{token}/command", {"decision": state["decision"]})[0] == 400
     assert answer("POST", f"/api/seat/{token}/choose", "not a path")[0] == 400
@@ -157,6 +161,49 @@ def test_the_page_back_end_answers_as_the_server_does(unpacked: Path) -> None:
     assert answer("GET", f"/api/seat/{token}/log")[0] == 409
 
 
+def test_the_page_back_end_gives_the_seat_no_card_outside_its_view(unpacked: Path) -> None:
+    """The static page's answers (its state, each step's, the trump table) as the server's
+    secrecy test checks them: every card they carry, a playback board's at its own position,
+    is one the seat sees there or its options name."""
+    table = Table(unpacked, random.Random(2))
+
+    def answer(method: str, path: str, data: Any = None) -> Any:
+        status, text = table.answer(method, path, None if data is None else json.dumps(data))
+        assert status == 200, text
+        return json.loads(text)
+
+    made = answer("POST", "/api/games", {"edition": EDITION, "format": formats(EDITION)[-1]})
+    token = made["seats"]["p1"].rsplit("/", 1)[1]
+    game = table.seats[token].game
+    assert not card_ids(answer("GET", f"/api/seat/{token}/trumps"))
+    rng = random.Random(3)
+    kept = []
+    for _ in range(200):
+        state = answer("GET", f"/api/seat/{token}")
+        kept.append(state)
+        menu = state["menu"]
+        if menu is None:
+            break
+        chosen = [*menu["chosen"], rng.choice(menu["entries"])["value"]]
+        path = {"decision": state["decision"], "chosen": chosen, "auto": [*menu["auto"], False]}
+        kept.append(answer("POST", f"/api/seat/{token}/choose", path))
+    at = positions(game)  # the game's positions, replayed from its seed and decisions
+
+    def outside(cards: set[int], decision: int, seat: int = 0) -> set[int]:
+        seen = view(at[decision], seat)
+        return cards - seen.visible_cards() - named_cards(seen.options)
+
+    own = frames = 0
+    for state in kept:
+        assert not outside(card_ids(state), state["decision"]), state["decision"]
+        for decision, cards in frame_cards(state):
+            assert not outside(cards, decision), decision
+            frames += 1
+        own += bool(outside(card_ids(state), state["decision"], seat=1))
+    assert frames  # the agent's decisions were played back
+    assert own  # the check can fail: the seat's answers carry cards the other seat does not see
+
+
 def test_a_build_without_the_npm_package_stops_in_one_line(tmp_path: Path) -> None:
     out = tmp_path / "site"
     asked = ("build", "--html-only", "--play", "--pyodide", str(tmp_path), "--out", str(out))
@@ -164,12 +211,6 @@ def test_a_build_without_the_npm_package_stops_in_one_line(tmp_path: Path) -> No
     assert done.returncode == 1
     assert done.stderr.count("\n") == 1 and "npm install pyodide@" in done.stderr
     assert "Traceback" not in done.stderr and not out.exists()
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with launched() as browser:
-        yield browser
 
 
 @pytest.mark.parametrize("viewport", [{"width": 1280, "height": 900}, {"width": 390, "height": 844}])

@@ -86,6 +86,43 @@ def test_the_search_agent_chooses_the_same_whatever_the_hidden_cards_are() -> No
     assert compared > 20
 
 
+def test_a_view_deals_alike_whether_its_layout_is_new_or_kept() -> None:
+    """Where the unseen cards lie is found on a view's first deal and kept for the next: a deal
+    from a fresh handle and one from a handle that dealt before agree, draw for draw."""
+    compared = 0
+    for game in _positions(1)[::5]:
+        me = game.to_move
+        assert me is not None
+        kept = view(game, me).public
+        assert kept is not None
+        kept.sample(random.Random(2))  # finds the layout
+        fresh = view(game, me).public
+        assert fresh is not None
+        dealt = [snapshot(p.sample(random.Random(3)).state) for p in (kept, fresh)]
+        assert dealt[0] == dealt[1]
+        compared += 1
+    assert compared > 10
+
+
+def _searched_game(search_seed: int) -> list[str]:
+    """The state hashes of a game of the search agent against greedy, decision by decision."""
+    game = Game.new(SMALLEST, 11)
+    agents = (SearchAgent(SMALLEST, search_seed, BUDGET), GreedyAgent(SMALLEST, 11))
+    hashes = []
+    while not game.over:
+        game.apply(decide(game, agents))
+        hashes.append(game.state_hash())
+    return hashes
+
+
+def test_the_same_seed_gives_the_same_game() -> None:
+    """The search agent's choices, and so the game, depend on its seed alone (logs and replays
+    rely on it); another seed plays another game."""
+    first = _searched_game(1)
+    assert _searched_game(1) == first
+    assert _searched_game(2) != first
+
+
 def test_a_seed_decides_every_choice_in_any_process() -> None:
     """Two runs of the same games, in processes with different hash seeds, agree on everything."""
     command = [sys.executable, "-c", "from blackpoker.cli.main import main; main()", "simulate"]

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 import socket
-from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.refs import result_name
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.chronicle import said
+from blackpoker.runtime.play.labels import labels
 from blackpoker.runtime.play.log import replay
 from blackpoker.runtime.rules.model import Limit
 from blackpoker.runtime.serve.server import MAX_BODY, Defaults
@@ -26,12 +26,6 @@ from click.testing import CliRunner
 from serve_support import EDITION, SMALLEST, Running, card_ids, game_log, hidden_cards, positions, running
 
 SEED = 3
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Running]:
-    with running() as found:
-        yield found
 
 
 def _play_out(server: Running, token: str, rng: random.Random, most: int = 2000) -> dict[str, Any]:
@@ -288,9 +282,10 @@ def test_a_game_between_two_people_sends_each_seat_only_its_view(server: Running
 
 def test_an_opponents_decision_naming_a_card_not_seen_is_said_by_its_word() -> None:
     paid = RequestOption(1, "action", "アクション", keys=(60,), payment=(("B", 70),))
-    assert said(paid, {60, 70}) == str(paid) and "♢" not in said(paid, {60})
-    assert said(paid, {60}) == "アクション（非公開のカード）"
-    assert said(paid) == str(paid)  # the person's own decision is said whole
+    words = labels()
+    assert said(words, paid, {60, 70}) == str(paid) and "♢" not in said(words, paid, {60})
+    assert said(words, paid, {60}) == "アクション（非公開のカード）"
+    assert said(words, paid) == str(paid)  # the person's own decision is said whole
 
 
 def test_serve_refuses_a_port_in_use_and_wrong_rules() -> None:

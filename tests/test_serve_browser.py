@@ -7,134 +7,27 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 from blackpoker.runtime.engine.refs import result_name
-from browser_support import launched
+from browser_support import DESKTOP, PHONE, Watched
 from serve_support import (
-    EDITION,
-    SMALLEST,
     Running,
     card_ids,
+    decide,
     frame_cards,
     game_log,
     hidden_cards,
     positions,
-    running,
+    start_game,
 )
-
-SEED = 3
-T = TypeVar("T")
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
-# Marks an element whose click (with its enclosing character's and player's keys) names
-# exactly one menu entry, as the page's own click handler reads it.
-FIND_PICK = """() => {
-  const entries = [...document.querySelectorAll('.entry')]
-    .map((b) => b.dataset.marks.split(' ').filter(Boolean));
-  for (const node of document.querySelectorAll('#board .pickable')) {
-    if (!node.checkVisibility()) continue;  // a card folded away (a long graveyard's) is unfolded first
-    const keys = [];
-    for (let n = node; n; n = n.parentElement.closest('[data-keys]')) keys.push(...n.dataset.keys.split(' '));
-    if (entries.filter((marks) => marks.some((m) => keys.includes(m))).length === 1) {
-      node.setAttribute('data-test-pick', '');
-      return true;
-    }
-  }
-  return false;
-}"""
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Running]:
-    with running() as found:
-        yield found
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with launched() as browser:
-        yield browser
-
-
-class Watched:
-    """A page in its own browser context that records console errors, uncaught exceptions and
-    every response it receives."""
-
-    def __init__(self, chromium: Any, viewport: dict[str, int] = DESKTOP) -> None:
-        self.context = chromium.new_context(viewport=viewport)
-        self.page = self.context.new_page()
-        self.problems: list[str] = []
-        self.responses: list[Any] = []
-        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
-        self.page.on("pageerror", lambda e: self.problems.append(f"exception: {e}"))
-        self.context.on("response", lambda r: self.responses.append(r))
-
-    def json_answers(self) -> list[Any]:
-        found = []
-        for response in self.responses:
-            if (response.headers.get("content-type") or "").startswith("application/json"):
-                found.append(json.loads(response.body()))
-        return found
-
-    def close(self) -> None:
-        self.context.close()
-
-
-@pytest.fixture
-def watched(chromium: Any) -> Iterator[Watched]:
-    page = Watched(chromium)
-    yield page
-    page.close()
-
-
-def _start(page: Any, server: Running, **form: str) -> None:
-    """Fill the lobby's form and start a game."""
-    page.goto(server.url + "/")
-    page.wait_for_selector("select[name=format] option", state="attached")
-    page.select_option("select[name=edition]", EDITION)
-    page.select_option("select[name=format]", SMALLEST)
-    page.fill("input[name=seed]", str(SEED))
-    for name, value in form.items():
-        page.select_option(f"select[name={name}]", value)
-    page.click("#new-game button[type=submit]")
-
-
-def answered(page: Any, action: Callable[[], T]) -> T:
-    """Do `action` (a click that sends a step) and wait until the page has drawn the answer:
-    the menu's entries of before are gone (a count taken earlier would be the old menu's)."""
-    page.evaluate("() => document.querySelectorAll('#menu .entry').forEach((e) => { e.dataset.stale = ''; })")
-    with page.expect_response(lambda r: "/choose" in r.url or "/back" in r.url):
-        done = action()
-    page.wait_for_function("() => !document.querySelector('#menu .entry[data-stale]')")
-    return done
-
-
-def _decide(page: Any, rng: random.Random, back_first: bool = False) -> str:
-    """One step: a board click that names one entry, going back, or an entry button;
-    `back_first`: going back whenever the page offers it (until once seen)."""
-
-    def click() -> str:
-        roll = 0.35 if back_first and page.locator("button.back:enabled").count() else rng.random()
-        if roll < 0.3 and page.evaluate(FIND_PICK):
-            page.click("[data-test-pick]")
-            return "board"
-        if roll < 0.4 and page.locator("button.back:enabled").count():
-            page.click("button.back")
-            return "back"
-        entries = page.locator(".entry")
-        entries.nth(rng.randrange(entries.count())).click()
-        return "entry"
-
-    return answered(page, click)
 
 
 def test_a_whole_game_against_an_agent_is_played_in_the_page(watched: Watched, server: Running) -> None:
     page = watched.page
-    _start(page, server, opponent="random")
+    start_game(page, server, opponent="random")
     page.wait_for_selector(".entry")
     token = page.url.rsplit("/", 1)[1]
     rng = random.Random(4)
@@ -144,7 +37,7 @@ def test_a_whole_game_against_an_agent_is_played_in_the_page(watched: Watched, s
             break
         page.wait_for_selector(".entry, .result")
         if page.locator(".entry").count():
-            ways.add(_decide(page, rng, back_first="back" not in ways))
+            ways.add(decide(page, rng, back_first="back" not in ways))
     game = server.session(token).game
     assert game.over and page.locator(".result").count() == 1
     shown = page.locator(".result").inner_text()
@@ -211,7 +104,7 @@ def test_two_seats_in_two_browsers_never_receive_the_others_hidden_cards(
 ) -> None:
     seats = [Watched(chromium), Watched(chromium)]
     try:
-        _start(seats[0].page, server, people="2")
+        start_game(seats[0].page, server, people="2")
         seats[0].page.wait_for_selector("#link-list a")
         links = seats[0].page.locator("#link-list a").all_inner_texts()
         assert len(links) == 2 and links[0] != links[1]
@@ -226,7 +119,7 @@ def test_two_seats_in_two_browsers_never_receive_the_others_hidden_cards(
             if not movers:
                 seats[0].page.wait_for_timeout(200)  # the waiting page polls the server
                 continue
-            _decide(movers[0].page, rng)
+            decide(movers[0].page, rng)
             decided += 1
             if decided == 30 or seats[0].page.locator(".result").count():
                 break
@@ -251,30 +144,26 @@ def test_two_seats_in_two_browsers_never_receive_the_others_hidden_cards(
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_the_table_fits_a_phone_and_a_desktop(
-    chromium: Any, server: Running, viewport: dict[str, int], tmp_path: Path
+    seat: Watched, server: Running, viewport: dict[str, int], tmp_path: Path
 ) -> None:
-    seat = Watched(chromium, viewport)
-    try:
-        page = seat.page
-        _start(page, server, opponent="first")
-        page.wait_for_selector(".entry")
-        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
-        board, menu = page.locator("#board").bounding_box(), page.locator("#menu").bounding_box()
-        if viewport is PHONE:  # one column, the menu docked at the bottom, in sight
-            bottom = menu["y"] + menu["height"]
-            assert abs(bottom - viewport["height"]) < 2 and menu["width"] > viewport["width"] * 0.8
-        else:  # the menu beside the board
-            assert menu["x"] > board["x"] + board["width"] * 0.9 and menu["y"] < 200
-        page.fill("input[name=command]", "p2: pass")  # a command that breaks a rule: refused, said why
-        page.click(".command button")
-        page.wait_for_selector("#error:not([hidden])")
-        assert "できません" in page.locator("#error").inner_text()
-        page.locator(".about").first.click()  # an entry's explanation, as `?` gives it at the terminal
-        explained = page.locator(".entry").first.get_attribute("title")
-        assert explained and page.locator(".help").inner_text() == explained
-        shot = tmp_path / "table.png"
-        page.screenshot(path=str(shot), full_page=True)
-        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-        assert [p for p in seat.problems if "status of 400" not in p] == []  # the refused command's only
-    finally:
-        seat.close()
+    page = seat.page
+    start_game(page, server, opponent="first")
+    page.wait_for_selector(".entry")
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    board, menu = page.locator("#board").bounding_box(), page.locator("#menu").bounding_box()
+    if viewport is PHONE:  # one column, the menu docked at the bottom, in sight
+        bottom = menu["y"] + menu["height"]
+        assert abs(bottom - viewport["height"]) < 2 and menu["width"] > viewport["width"] * 0.8
+    else:  # the menu beside the board
+        assert menu["x"] > board["x"] + board["width"] * 0.9 and menu["y"] < 200
+    page.fill("input[name=command]", "p2: pass")  # a command that breaks a rule: refused, said why
+    page.click(".command button")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "できません" in page.locator("#error").inner_text()
+    page.locator(".about").first.click()  # an entry's explanation, as `?` gives it at the terminal
+    explained = page.locator(".entry").first.get_attribute("title")
+    assert explained and page.locator(".help").inner_text() == explained
+    shot = tmp_path / "table.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert [p for p in seat.problems if "status of 400" not in p] == []  # the refused command's only

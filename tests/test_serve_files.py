@@ -56,12 +56,6 @@ def canary(tmp_path: Path) -> Iterator[Path]:
     WATCHED.clear()
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[Running]:
-    with running() as found:
-        yield found
-
-
 def _names(canary: Path) -> list[str]:
     """Ways to name the canary: absolute, relative to the upload's folder, bare, and as a file
     that is not there (whose refusal must read the same)."""

@@ -7,62 +7,27 @@ phone's layout (the dock at the bottom, words kept whole, a long graveyard folde
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
-import pytest
 from blackpoker.cli.main import main
-from blackpoker.runtime.engine.options import Choice, RequestOption
-from blackpoker.runtime.rules.enums import Face
-from browser_support import launched
+from blackpoker.runtime.engine.options import RequestOption
+from browser_support import PHONE, Watched
 from click.testing import CliRunner
 from editions_support import environment
+from serve_positions import card_at, drive, hidden_block, paid, scenario_game, several_picks
 from serve_support import (
     EDITION,
+    SEED,
     SMALLEST,
     Running,
+    answered,
     card_ids,
     frame_cards,
     game_log,
     hidden_cards,
     positions,
-    running,
+    start_game,
 )
-from test_serve_browser import DESKTOP, PHONE, SEED, Watched, _start, answered
-
-HAND = "[♢3, ♢4, ♡5, ♡7, ♠J, ♣K]"
-GRAVEYARD = "[♡2, ♡3, ♡4, ♡6, ♡8, ♡9, ♡10, ♡J]"
-
-
-def _scenario() -> str:
-    """p1 to act with three charged face-down characters (bulwarks: a payment of two of them is
-    legal; their states are several words each) and a long graveyard."""
-    down = next(c for c in environment().compile(EDITION, SMALLEST).characters if c.face is Face.DOWN)
-    field = ", ".join(f"{{as: {down.id}, cards: [{c}], face: down}}" for c in ("♣3", "♣5", "♠6"))
-    return f"""kind: scenario
-name: two bulwarks to pay with
-edition: {EDITION}
-format: {SMALLEST}
-setup:
-  turn: p1
-  p1: {{life: 30, hand: {HAND}, graveyard: {GRAVEYARD}, field: [{field}]}}
-  p2: {{life: 40, hand: [♢6, ♢8]}}
-commands: []
-expect: {{winner: none}}
-"""
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Running]:
-    with running() as found:
-        yield found
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with launched() as browser:
-        yield browser
 
 
 def _finish(server: Running, token: str) -> None:
@@ -76,371 +41,254 @@ def _finish(server: Running, token: str) -> None:
 
 
 def test_a_finished_game_says_why_and_gives_a_rematch_and_its_log(
-    chromium: Any, server: Running, tmp_path: Path
+    watched: Watched, server: Running, tmp_path: Path
 ) -> None:
-    seat = Watched(chromium, DESKTOP)
-    try:
-        page = seat.page
-        _start(page, server, opponent="random")
-        page.wait_for_selector(".entry")
-        token = page.url.rsplit("/", 1)[1]
-        _finish(server, token)
-        page.reload()
-        page.wait_for_selector(".ending")
-        game = server.session(token).game
-        reason = page.locator(".ending-reason").inner_text()
-        assert "ライフが0枚になった" in reason and "の解決で" in reason, reason
-        won = game.result is not None and game.result.winner == 0
-        assert ("あなたの勝ち" in page.locator(".ending-result").inner_text()) == won
-        with page.expect_download() as download:
-            page.click("button.save-log")
-        saved = tmp_path / "game.jsonl"
-        download.value.save_as(saved)
-        replayed = CliRunner().invoke(main, ["replay", str(saved)])
-        assert replayed.exit_code == 0 and "matches" in replayed.output, replayed.output
-        # the download opened in the lobby's replay viewer: autoplay, the result only at the end
-        page.goto(server.url + "/")
-        page.wait_for_selector("select[name=format] option", state="attached")
-        page.set_input_files("input[name=log]", str(saved))
-        page.click("#open-replay button[type=submit]")
-        page.wait_for_selector("#board .player")
-        assert "結果" not in page.locator("#title").inner_text() and not page.locator(".result").count()
-        page.click("button.autoplay")
-        page.wait_for_function(
-            "() => Number(document.querySelector('#position').textContent.split(' ')[0]) >= 2"
-        )
-        assert not page.locator(".result, #controls .ending").count()
-        page.click("button.autoplay")  # paused
-        page.click("[data-go=last]")
-        page.wait_for_selector("#controls .ending")
-        assert page.locator("#controls .ending-reason").inner_text() == reason
-        # a rematch: a new game from the same form, the given seed plus one
-        page.go_back()
-        page.goto(f"{server.url}/play/{token}")
-        page.wait_for_selector("button.rematch")
-        page.click("button.rematch")
-        page.wait_for_function(f"() => !location.pathname.endsWith('{token}')")
-        page.wait_for_selector(".entry")
-        assert f"シード{SEED + 1}" in page.locator("#title").inner_text()
-        again = server.session(page.url.rsplit("/", 1)[1])
-        assert again is not server.session(token) and not again.game.over
-        assert seat.problems == []
-    finally:
-        seat.close()
+    page = watched.page
+    start_game(page, server, opponent="random")
+    page.wait_for_selector(".entry")
+    token = page.url.rsplit("/", 1)[1]
+    _finish(server, token)
+    page.reload()
+    page.wait_for_selector(".ending")
+    game = server.session(token).game
+    reason = page.locator(".ending-reason").inner_text()
+    assert "ライフが0枚になった" in reason and "の解決で" in reason, reason
+    won = game.result is not None and game.result.winner == 0
+    assert ("あなたの勝ち" in page.locator(".ending-result").inner_text()) == won
+    with page.expect_download() as download:
+        page.click("button.save-log")
+    saved = tmp_path / "game.jsonl"
+    download.value.save_as(saved)
+    replayed = CliRunner().invoke(main, ["replay", str(saved)])
+    assert replayed.exit_code == 0 and "matches" in replayed.output, replayed.output
+    # the download opened in the lobby's replay viewer: autoplay, the result only at the end
+    page.goto(server.url + "/")
+    page.wait_for_selector("select[name=format] option", state="attached")
+    page.set_input_files("input[name=log]", str(saved))
+    page.click("#open-replay button[type=submit]")
+    page.wait_for_selector("#board .player")
+    assert "結果" not in page.locator("#title").inner_text() and not page.locator(".result").count()
+    page.click("button.autoplay")
+    page.wait_for_function("() => Number(document.querySelector('#position').textContent.split(' ')[0]) >= 2")
+    assert not page.locator(".result, #controls .ending").count()
+    page.click("button.autoplay")  # paused
+    page.click("[data-go=last]")
+    page.wait_for_selector("#controls .ending")
+    assert page.locator("#controls .ending-reason").inner_text() == reason
+    # a rematch: a new game from the same form, the given seed plus one
+    page.go_back()
+    page.goto(f"{server.url}/play/{token}")
+    page.wait_for_selector("button.rematch")
+    page.click("button.rematch")
+    page.wait_for_function(f"() => !location.pathname.endsWith('{token}')")
+    page.wait_for_selector(".entry")
+    assert f"シード{SEED + 1}" in page.locator("#title").inner_text()
+    again = server.session(page.url.rsplit("/", 1)[1])
+    assert again is not server.session(token) and not again.game.over
+    assert watched.problems == []
 
 
-def test_a_game_without_a_given_seed_keeps_its_log(chromium: Any, server: Running) -> None:
+def test_a_game_without_a_given_seed_keeps_its_log(watched: Watched, server: Running) -> None:
     """Its log would deal every card: the end offers the rematch, and no download."""
     token = server.new_game(opponent="random")["p1"]
     _finish(server, token)
-    seat = Watched(chromium, DESKTOP)
-    try:
-        seat.page.goto(f"{server.url}/play/{token}")
-        seat.page.wait_for_selector(".ending")
-        assert seat.page.locator("button.rematch").count() == 1
-        assert seat.page.locator("button.save-log").count() == 0
-        assert server.call("GET", f"/api/seat/{token}/log").status == 409
-    finally:
-        seat.close()
+    watched.page.goto(f"{server.url}/play/{token}")
+    watched.page.wait_for_selector(".ending")
+    assert watched.page.locator("button.rematch").count() == 1
+    assert watched.page.locator("button.save-log").count() == 0
+    assert server.call("GET", f"/api/seat/{token}/log").status == 409
 
 
 def test_two_people_at_one_screen_see_their_own_views_with_a_cover_between(
-    chromium: Any, server: Running
+    watched: Watched, server: Running
 ) -> None:
-    seat = Watched(chromium, DESKTOP)
-    try:
-        page = seat.page
-        _start(page, server, people="hotseat")
-        page.wait_for_selector(".entry, .cover-show")
-        seat.responses.clear()  # the lobby's: their bodies went with its page
-        token = page.url.split("#")[0].rsplit("/", 1)[1]
-        rng = random.Random(8)
-        covers = 0
-        seen_seats = set()
-        for _ in range(200):
-            page.wait_for_selector(".entry, .cover-show, .ending")
-            if page.locator(".cover-show").count():
-                covers += 1
-                assert not page.locator(".table").is_visible()  # the other seat's view is hidden
-                page.click(".cover-show")
-                page.wait_for_selector(".cover", state="detached")
-                continue
-            if page.locator(".ending").count() or covers >= 4:
-                break
-            seen_seats.add(page.locator("#title").inner_text().rsplit("あなたは", 1)[1])
-            entries = page.locator(".entry:visible")
-            entry = entries.nth(rng.randrange(entries.count()))
-            answered(page, entry.click)
-        assert covers >= 2 and seen_seats == {"p1", "p2"}, (covers, seen_seats)
-        at = positions(server.session(token).game)
-        answers = [a for a in seat.json_answers() if "decision" in a and "seat" in a]
-        for answer in answers:
-            me = int(answer["seat"][1]) - 1
-            leaked = card_ids(answer) & hidden_cards(at[answer["decision"]], 1 - me)
-            assert not leaked, (answer["seat"], answer["decision"], leaked)
-            for decision, cards in frame_cards(answer):  # the boards played back
-                assert not cards & hidden_cards(at[decision], 1 - me), (answer["seat"], decision)
-        assert {a["seat"] for a in answers} == {"p1", "p2"}
-        assert seat.problems == []
-    finally:
-        seat.close()
-
-
-def _scenario_game(page: Any, server: Running, tmp_path: Path) -> str:
-    path = tmp_path / "position.yaml"
-    path.write_text(_scenario(), encoding="utf-8")
-    page.goto(server.url + "/")
-    page.wait_for_selector("select[name=format] option", state="attached")
-    page.select_option("select[name=opponent]", "first")
-    page.set_input_files("input[name=scenario]", str(path))
-    page.click("#new-game button[type=submit]")
-    page.wait_for_selector(".entry")
-    return page.url.rsplit("/", 1)[1]
-
-
-def _card(card: int) -> str:
-    return f'#board .card[data-keys="card:{card}"]'
-
-
-def _paid(option: RequestOption) -> list[int]:
-    return [c for _, c in option.payment if c is not None]
+    page = watched.page
+    start_game(page, server, people="hotseat")
+    page.wait_for_selector(".entry, .cover-show")
+    watched.responses.clear()  # the lobby's: their bodies went with its page
+    token = page.url.split("#")[0].rsplit("/", 1)[1]
+    rng = random.Random(8)
+    covers = 0
+    seen_seats = set()
+    for _ in range(200):
+        page.wait_for_selector(".entry, .cover-show, .ending")
+        if page.locator(".cover-show").count():
+            covers += 1
+            assert not page.locator(".table").is_visible()  # the other seat's view is hidden
+            page.click(".cover-show")
+            page.wait_for_selector(".cover", state="detached")
+            continue
+        if page.locator(".ending").count() or covers >= 4:
+            break
+        seen_seats.add(page.locator("#title").inner_text().rsplit("あなたは", 1)[1])
+        entries = page.locator(".entry:visible")
+        entry = entries.nth(rng.randrange(entries.count()))
+        answered(page, entry.click)
+    assert covers >= 2 and seen_seats == {"p1", "p2"}, (covers, seen_seats)
+    at = positions(server.session(token).game)
+    answers = [a for a in watched.json_answers() if "decision" in a and "seat" in a]
+    for answer in answers:
+        me = int(answer["seat"][1]) - 1
+        leaked = card_ids(answer) & hidden_cards(at[answer["decision"]], 1 - me)
+        assert not leaked, (answer["seat"], answer["decision"], leaked)
+        for decision, cards in frame_cards(answer):  # the boards played back
+            assert not cards & hidden_cards(at[decision], 1 - me), (answer["seat"], decision)
+    assert {a["seat"] for a in answers} == {"p1", "p2"}
+    assert watched.problems == []
 
 
 def test_a_payment_of_several_cards_is_chosen_by_toggling_them(
-    chromium: Any, server: Running, tmp_path: Path
+    watched: Watched, server: Running, tmp_path: Path
 ) -> None:
-    seat = Watched(chromium, DESKTOP)
-    try:
-        page = seat.page
-        token = _scenario_game(page, server, tmp_path)
-        game = server.session(token).game
-        paying = [o for o in game.legal_options() if isinstance(o, RequestOption) and len(_paid(o)) == 2]
-        option = paying[0]  # a request paid with two of the three: three payments of it
-        head, keys = option.head, option.key_text
-        first, second = _paid(option)
-        page.click(f'.entry[data-value="{head}"]')
-        page.wait_for_selector(f'.entry[data-value="{keys}"]')
-        page.click(f'.entry[data-value="{keys}"]')
-        page.wait_for_selector(".picking")
-        rows = page.locator(".entry-row:visible")
-        assert rows.count() == 3
-        page.click(_card(first))
-        assert rows.count() == 2  # the payments without the first card are gone
-        page.click(_card(first))
-        assert rows.count() == 3  # and back: nothing was sent
-        page.click(_card(first))
-        page.click("button.back")  # the card taken back: still nothing sent
-        assert rows.count() == 3 and server.session(token).game.decisions == 0
-        page.click(_card(second))
-        assert rows.count() == 2
-        with page.expect_response(lambda r: "/choose" in r.url):  # one payment left: taken
-            page.click(_card(first))
-        page.wait_for_function("() => !document.querySelector('.picking')")
-        assert server.session(token).game.decisions > 0
-        said = " ".join(page.locator("#log li").all_inner_texts())
-        assert f"p1: {option}" in said, said
-        assert seat.problems == []
-    finally:
-        seat.close()
+    page = watched.page
+    token = scenario_game(page, server, tmp_path)
+    game = server.session(token).game
+    paying = [o for o in game.legal_options() if isinstance(o, RequestOption) and len(paid(o)) == 2]
+    option = paying[0]  # a request paid with two of the three: three payments of it
+    head, keys = option.head, option.key_text
+    first, second = paid(option)
+    page.click(f'.entry[data-value="{head}"]')
+    page.wait_for_selector(f'.entry[data-value="{keys}"]')
+    page.click(f'.entry[data-value="{keys}"]')
+    page.wait_for_selector(".picking")
+    rows = page.locator(".entry-row:visible")
+    assert rows.count() == 3
+    page.click(card_at(first))
+    assert rows.count() == 2  # the payments without the first card are gone
+    page.click(card_at(first))
+    assert rows.count() == 3  # and back: nothing was sent
+    page.click(card_at(first))
+    page.click("button.back")  # the card taken back: still nothing sent
+    assert rows.count() == 3 and server.session(token).game.decisions == 0
+    page.click(card_at(second))
+    assert rows.count() == 2
+    with page.expect_response(lambda r: "/choose" in r.url):  # one payment left: taken
+        page.click(card_at(first))
+    page.wait_for_function("() => !document.querySelector('.picking')")
+    assert server.session(token).game.decisions > 0
+    said = " ".join(page.locator("#log li").all_inner_texts())
+    assert f"p1: {option}" in said, said
+    assert watched.problems == []
 
 
 def test_the_phone_layout_docks_the_decision_and_folds_the_graveyard(
-    chromium: Any, server: Running, tmp_path: Path
+    phone: Watched, server: Running, tmp_path: Path
 ) -> None:
-    seat = Watched(chromium, PHONE)
-    try:
-        page = seat.page
-        _scenario_game(page, server, tmp_path)
-        height = PHONE["height"]
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        menu = page.locator("#menu").bounding_box()
-        assert abs(menu["y"] + menu["height"] - height) < 2 and menu["width"] >= PHONE["width"] - 2
-        field = page.locator(".player.mine .field")
-        field.evaluate("(node) => node.scrollIntoView({block: 'end'})")
-        shown, status = field.bounding_box(), page.locator(".status").bounding_box()
-        assert shown["y"] + shown["height"] <= page.locator("#menu").bounding_box()["y"]
-        assert 0 <= status["y"] < height  # the turn line stays in sight
-        # no state broken inside a word: each word is one line box
-        broken = page.evaluate(
-            "() => [...document.querySelectorAll('.unit-state .word')]"
-            ".filter((w) => w.getClientRects().length > 1).length"
-        )
-        words = page.locator(".unit-state .word").count()
-        assert words >= 6 and broken == 0, (words, broken)
-        # the graveyard of eight shows its top card and a count, and opens on a click
-        grave = page.locator(".player.mine .pile", has_text="墓地")
-        assert grave.locator(".card:visible").count() == 1 and "計8枚" in grave.locator(".fold").inner_text()
-        assert grave.locator(".card:visible").inner_text() == "♡J"
-        grave.locator(".fold").click()
-        assert grave.locator(".card:visible").count() == 8
-        page.screenshot(path=str(tmp_path / "phone.png"), full_page=False)
-        assert seat.problems == []
-    finally:
-        seat.close()
+    page = phone.page
+    scenario_game(page, server, tmp_path)
+    height = PHONE["height"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    menu = page.locator("#menu").bounding_box()
+    assert abs(menu["y"] + menu["height"] - height) < 2 and menu["width"] >= PHONE["width"] - 2
+    field = page.locator(".player.mine .field")
+    field.evaluate("(node) => node.scrollIntoView({block: 'end'})")
+    shown, status = field.bounding_box(), page.locator(".status").bounding_box()
+    assert shown["y"] + shown["height"] <= page.locator("#menu").bounding_box()["y"]
+    assert 0 <= status["y"] < height  # the turn line stays in sight
+    # no state broken inside a word: each word is one line box
+    broken = page.evaluate(
+        "() => [...document.querySelectorAll('.unit-state .word')]"
+        ".filter((w) => w.getClientRects().length > 1).length"
+    )
+    words = page.locator(".unit-state .word").count()
+    assert words >= 6 and broken == 0, (words, broken)
+    # the graveyard of eight shows its top card and a count, and opens on a click
+    grave = page.locator(".player.mine .pile", has_text="墓地")
+    assert grave.locator(".card:visible").count() == 1 and "計8枚" in grave.locator(".fold").inner_text()
+    assert grave.locator(".card:visible").inner_text() == "♡J"
+    grave.locator(".fold").click()
+    assert grave.locator(".card:visible").count() == 8
+    page.screenshot(path=str(tmp_path / "phone.png"), full_page=False)
+    assert phone.problems == []
 
 
 def test_the_phone_replay_controls_are_in_reach_and_drawn(
-    chromium: Any, server: Running, tmp_path: Path
+    phone: Watched, server: Running, tmp_path: Path
 ) -> None:
     log = game_log(tmp_path, seed=6)
-    seat = Watched(chromium, PHONE)
-    try:
-        page = seat.page
-        page.goto(server.url + "/")
-        page.wait_for_selector("select[name=format] option", state="attached")
-        page.set_input_files("input[name=log]", str(log))
-        page.click("#open-replay button[type=submit]")
-        page.wait_for_selector("#board .player")
-        controls = page.locator("#controls").bounding_box()
-        assert abs(controls["y"] + controls["height"] - PHONE["height"]) < 2
-        for go in ("first", "last"):
-            button = page.locator(f"[data-go={go}]")
-            assert button.inner_text().strip() == ""  # no glyph a font may lack
-            widths = page.evaluate(
-                """(go) => ['::before', '::after'].map((p) => {
-                  const s = getComputedStyle(document.querySelector(`[data-go=${go}]`), p);
-                  return parseFloat(s.width) + parseFloat(s.borderLeftWidth) + parseFloat(s.borderRightWidth);
-                })""",
-                go,
-            )
-            assert all(w > 0 for w in widths), (go, widths)
-        page.click("[data-go=last]")
-        page.wait_for_selector("#controls .ending")
-        assert seat.problems == []
-    finally:
-        seat.close()
+    page = phone.page
+    page.goto(server.url + "/")
+    page.wait_for_selector("select[name=format] option", state="attached")
+    page.set_input_files("input[name=log]", str(log))
+    page.click("#open-replay button[type=submit]")
+    page.wait_for_selector("#board .player")
+    controls = page.locator("#controls").bounding_box()
+    assert abs(controls["y"] + controls["height"] - PHONE["height"]) < 2
+    for go in ("first", "last"):
+        button = page.locator(f"[data-go={go}]")
+        assert button.inner_text().strip() == ""  # no glyph a font may lack
+        widths = page.evaluate(
+            """(go) => ['::before', '::after'].map((p) => {
+              const s = getComputedStyle(document.querySelector(`[data-go=${go}]`), p);
+              return parseFloat(s.width) + parseFloat(s.borderLeftWidth) + parseFloat(s.borderRightWidth);
+            })""",
+            go,
+        )
+        assert all(w > 0 for w in widths), (go, widths)
+    page.click("[data-go=last]")
+    page.wait_for_selector("#controls .ending")
+    assert phone.problems == []
 
 
-def test_the_opponents_events_are_played_back_one_by_one(chromium: Any, server: Running) -> None:
-    seat = Watched(chromium, DESKTOP)
-    try:
-        page = seat.page
-        _start(page, server, opponent="random")
-        page.wait_for_selector(".entry")
-        seat.responses.clear()  # the lobby's: their bodies went with its page
-        for _ in range(300):  # pass until the opponent has done several things
-            answered(page, lambda: page.locator(".entry").last.click())
-            if page.locator("#playback").count():
-                break
-            page.wait_for_selector(".entry, .ending")
-            if page.locator(".ending").count():
-                break
-        assert page.locator("#playback").count() == 1
-        first = page.locator(".playback-line").inner_text()
-        hidden = page.locator("#log li.fresh[hidden]").count()
-        assert hidden >= 1  # the later events wait their turn
-        page.wait_for_function("t => document.querySelector('.playback-line')?.textContent !== t", arg=first)
-        # the board played back is the one after each of those decisions, as this seat saw it
-        assert any(a.get("frames") for a in seat.json_answers())
-        page.click("#playback .skip")
-        assert page.locator("#playback").count() == 0 and page.locator("#log li[hidden]").count() == 0
-        assert seat.problems == []
-    finally:
-        seat.close()
-
-
-def _fight(rules: Any) -> str:
-    """Two people: p1 with two characters able to attack, p2 with a face-down one to block."""
-    up = next(c for c in rules.characters if c.face is Face.UP)
-    down = next(c for c in rules.characters if c.face is Face.DOWN)
-    attackers = ", ".join(f"{{as: {up.id}, cards: [{card}]}}" for card in ("♠9", "♠8"))
-    return f"""kind: scenario
-name: an attack blocked by a face-down character
-edition: {EDITION}
-format: {SMALLEST}
-setup:
-  turn: p1
-  p1: {{life: 30, hand: [♢3, ♢4, ♢5, ♢6, ♢7], field: [{attackers}]}}
-  p2: {{life: 30, hand: [♡3, ♡4, ♡5, ♡6], field: [{{as: {down.id}, cards: [♣7], face: down}}]}}
-commands: []
-expect: {{winner: none}}
-"""
-
-
-def _hidden_block(game: Any) -> bool:
-    """A face-down character blocks."""
-    blockers = [game.state.unit(b) for found in game.state.blocks.values() for b in found]
-    return any(unit is not None and not unit.face_up for unit in blockers)
-
-
-def _several_picks(game: Any) -> bool:
-    """p1 decides, again and again until `done`, with two or more picks open (the attackers)."""
-    options = game.legal_options()
-    picks = [o for o in options if isinstance(o, Choice) and o.player == 0 and o.word != "done"]
-    return any(isinstance(o, Choice) and o.word == "done" for o in options) and len(picks) >= 2
-
-
-def _drive(server: Running, rules: Any, reached: Callable[[Any], bool]) -> tuple[dict[str, str], Any]:
-    """A game of two people from _fight, its decisions sent as commands over the API until
-    `reached` holds. They are found by random playouts of a copy that pay nothing (the hands
-    stay full, so a person still has a choice there and the server stops); those with a single
-    legal option, which the server takes by itself, are not sent."""
-    seats = server.new_game(scenario=_fight(rules), people=2)
-    session = server.session(seats["p1"])
-    rng = random.Random(0)
-    for _ in range(2000):
-        again, chosen = session.game.copy(), []
-        while not reached(again) and not again.over and len(chosen) < 40:
-            options = again.legal_options()
-            free = [o for o in options if not (isinstance(o, RequestOption) and o.payment)]
-            option = rng.choice(free or options)
-            if len(options) > 1:
-                chosen.append(option)
-            again.apply(option)
-        if reached(again):
+def test_the_opponents_events_are_played_back_one_by_one(watched: Watched, server: Running) -> None:
+    page = watched.page
+    start_game(page, server, opponent="random")
+    page.wait_for_selector(".entry")
+    watched.responses.clear()  # the lobby's: their bodies went with its page
+    for _ in range(300):  # pass until the opponent has done several things
+        answered(page, lambda: page.locator(".entry").last.click())
+        if page.locator("#playback").count():
             break
-    else:
-        raise AssertionError("no playout reached the position wanted")
-    for option in chosen:
-        sent = {"decision": session.game.decisions, "text": str(option)}
-        answer = server.post(f"/api/seat/{seats[f'p{option.player + 1}']}/command", sent)
-        assert answer.status == 200, answer.text
-    return seats, session
+        page.wait_for_selector(".entry, .ending")
+        if page.locator(".ending").count():
+            break
+    assert page.locator("#playback").count() == 1
+    first = page.locator(".playback-line").inner_text()
+    hidden = page.locator("#log li.fresh[hidden]").count()
+    assert hidden >= 1  # the later events wait their turn
+    page.wait_for_function("t => document.querySelector('.playback-line')?.textContent !== t", arg=first)
+    # the board played back is the one after each of those decisions, as this seat saw it
+    assert any(a.get("frames") for a in watched.json_answers())
+    page.click("#playback .skip")
+    assert page.locator("#playback").count() == 0 and page.locator("#log li[hidden]").count() == 0
+    assert watched.problems == []
 
 
 def test_an_attack_and_its_blocker_are_marked_even_when_the_blocker_is_face_down(
-    chromium: Any, server: Running
+    watched: Watched, server: Running
 ) -> None:
-    seats, _ = _drive(server, environment().compile(EDITION, SMALLEST), _hidden_block)
-    seat = Watched(chromium, DESKTOP)
-    try:
-        page = seat.page
-        page.goto(f"{server.url}/play/{seats['p1']}")
-        page.wait_for_selector(".fight-tag")
-        tags = page.locator(".fight-tag").all_inner_texts()
-        blocked = [t for t in tags if "（裏向き）がブロック" in t]
-        blocking = [t for t in tags if t.endswith("をブロック")]
-        assert blocked and blocking, tags
-        pair = blocked[0].split(":")[0]
-        assert blocking[0].startswith(pair), tags  # the same fight, named on both sides
-        assert page.locator(".player.mine .unit.fight").count() >= 1
-        assert page.locator(".player:not(.mine) .unit.fight.face-down").count() == 1
-        assert seat.problems == []
-    finally:
-        seat.close()
+    seats, _ = drive(server, environment().compile(EDITION, SMALLEST), hidden_block)
+    page = watched.page
+    page.goto(f"{server.url}/play/{seats['p1']}")
+    page.wait_for_selector(".fight-tag")
+    tags = page.locator(".fight-tag").all_inner_texts()
+    blocked = [t for t in tags if "（裏向き）がブロック" in t]
+    blocking = [t for t in tags if t.endswith("をブロック")]
+    assert blocked and blocking, tags
+    pair = blocked[0].split(":")[0]
+    assert blocking[0].startswith(pair), tags  # the same fight, named on both sides
+    assert page.locator(".player.mine .unit.fight").count() >= 1
+    assert page.locator(".player:not(.mine) .unit.fight.face-down").count() == 1
+    assert watched.problems == []
 
 
 def test_several_attackers_are_picked_on_the_board_before_anything_is_sent(
-    chromium: Any, server: Running
+    watched: Watched, server: Running
 ) -> None:
-    seats, session = _drive(server, environment().compile(EDITION, SMALLEST), _several_picks)
-    seat = Watched(chromium, DESKTOP)
-    try:
-        page = seat.page
-        page.goto(f"{server.url}/play/{seats['p1']}")
-        page.wait_for_selector(".picking")
-        units = page.locator(".player.mine .unit .card")
-        decided = session.game.decisions
-        units.nth(0).click()
-        units.nth(0).click()  # taken back
-        assert page.locator(".send-picked").count() == 0
-        units.nth(0).click()
-        units.nth(1).click()
-        assert session.game.decisions == decided  # nothing sent yet
-        page.click(".send-picked")
-        page.wait_for_function("() => !document.querySelector('.picking')")
-        page.wait_for_selector(".unit.fight, .cover, #menu .question")
-        assert len(session.game.state.attackers) == 2, session.game.state.attackers
-        assert seat.problems == []
-    finally:
-        seat.close()
+    seats, session = drive(server, environment().compile(EDITION, SMALLEST), several_picks)
+    page = watched.page
+    page.goto(f"{server.url}/play/{seats['p1']}")
+    page.wait_for_selector(".picking")
+    units = page.locator(".player.mine .unit .card")
+    decided = session.game.decisions
+    units.nth(0).click()
+    units.nth(0).click()  # taken back
+    assert page.locator(".send-picked").count() == 0
+    units.nth(0).click()
+    units.nth(1).click()
+    assert session.game.decisions == decided  # nothing sent yet
+    page.click(".send-picked")
+    page.wait_for_function("() => !document.querySelector('.picking')")
+    page.wait_for_selector(".unit.fight, .cover, #menu .question")
+    assert len(session.game.state.attackers) == 2, session.game.state.attackers
+    assert watched.problems == []

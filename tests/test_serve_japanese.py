@@ -13,20 +13,10 @@ from typing import Any
 import pytest
 from browser_support import CHROMIUM, FLAGS, sync_api
 from editions_support import formats
-from labels_support import ALLOWED, NOTATION, english_words
-from serve_support import EDITION, Running, game_log, running
+from labels_support import ALLOWED, HELP, NOTATION, TEXT, english_words
+from serve_support import EDITION, Running, game_log
 
-# The page's text as a person reads it, and the explanations its entries show on `?` (which
-# may quote the notation, to type a command with).
-TEXT = "() => document.body.innerText"
 TYPED = ("p2: pass", "zzz", "pass ♠4")  # commands refused: the rule broken, the notation not read
-HELP = "() => [...document.querySelectorAll('[title]')].map((node) => node.title).join('\\n')"
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Running]:
-    with running() as found:
-        yield found
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from serve_support import EDITION, SMALLEST, Answer
+from serve_support import EDITION, SMALLEST, Answer, random_step
 
 SECONDS = 20.0  # how long the load lasts
 GAMES = 10  # games played at once, each by its own client
@@ -102,14 +102,7 @@ def _game(load: Load, number: int) -> None:
     token = made.data["seats"]["p1"].rsplit("/", 1)[1]
     state = load.call("GET", f"/api/seat/{token}").data
     while time.monotonic() < load.until and state["menu"]:
-        menu = state["menu"]
-        value = rng.choice(menu["entries"])["value"]
-        path = {
-            "decision": state["decision"],
-            "chosen": [*menu["chosen"], value],
-            "auto": [*menu["auto"], False],
-        }
-        answer = load.call("POST", f"/api/seat/{token}/choose", path)
+        answer = load.call("POST", f"/api/seat/{token}/choose", random_step(state, rng))
         if answer.status != 200:
             return
         state = answer.data

@@ -4,29 +4,21 @@ saying what is wrong and starting no game."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 import yaml
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.zones import card
 from blackpoker.runtime.play.regulation import Dealt
 from blackpoker.runtime.play.source import offered_formats
-from blackpoker.runtime.rules.model import Visibility
 from blackpoker.runtime.serve.replays import ALL, WHO
 from blackpoker.runtime.serve.server import Defaults
 from editions_support import EDITIONS, environment, formats
-from serve_support import Running, game_log, running
+from regulation_support import DECKS, built_frame
+from serve_support import EXTRA, FOG, Running, game_log, running
 
-EXTRA = next(e for e in EDITIONS if environment().builtin_extras(e))
 LIST = environment().builtin_extras(EXTRA)[0].stem
-FOG = next(  # an edition with a zone every player sees (the fog), in its largest format
-    (e, formats(e)[-1])
-    for e in EDITIONS
-    if any(z.visibility is Visibility.PUBLIC for z in environment().edition(e).edition.core.zones)
-)
 
 
 def _regulated() -> tuple[str, str, list[str]]:
@@ -41,12 +33,6 @@ def _regulated() -> tuple[str, str, list[str]]:
             built = next((f.id for f in regulations.frames if f.needs_decks), "")
             return edition, built, [o.id for o in regulations.options]
     raise AssertionError("no edition's regulations have options")
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Running]:
-    with running() as found:
-        yield found
 
 
 def test_the_lobby_lists_what_the_terminal_plays(server: Running) -> None:
@@ -147,32 +133,6 @@ def test_a_servers_edition_file_is_offered_first_by_its_file_name(tmp_path: Path
         assert [f["id"] for f in offered[0]["formats"]] == formats(edition)
         token = served.new_game(edition=str(copy), format=formats(edition)[-1])["p1"]
         assert served.call("GET", f"/api/seat/{token}").status == 200
-
-
-DECKS = sorted((Path(__file__).resolve().parents[1] / "examples" / "decks").glob("*.yaml"))
-
-
-def built_frame() -> tuple[str, str, str]:
-    """A frame whose players bring one deck file each, that the example decks fit: edition,
-    format and the frame's id (found by trying, through the same check the terminal uses)."""
-    from blackpoker.compiler.documents.deck import read_deck
-    from blackpoker.runtime.play.regulation import checked_setup
-
-    decks = [read_deck(path, path.name)[0] for path in DECKS[:2]]
-    for edition in EDITIONS:
-        try:
-            regulations = environment().regulations(edition)
-        except Exception:  # no regulations name it
-            continue
-        for frame in regulations.frames:
-            if frame.needs_decks and frame.match.decks == 1:
-                for played in frame.formats or formats(edition):
-                    checked = checked_setup(
-                        environment(), edition, frame.id, [[decks[0]], [decks[1]]], played
-                    )
-                    if checked.setup is not None:
-                        return edition, played, frame.id
-    raise AssertionError("no frame with one deck file each fits the example decks")
 
 
 def test_a_frame_whose_players_bring_decks_is_played_with_the_uploaded_ones(server: Running) -> None:

@@ -6,23 +6,15 @@ used, and the next game is refused before a game's end and after the match's."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from blackpoker.runtime.engine.refs import result_name
 from blackpoker.runtime.play.log import replay
 from blackpoker.runtime.play.selfplay import game_seed
 from match_support import match_frame, play_out
-from serve_support import Running, running
+from serve_support import Running
 
 SEED = 5
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Running]:
-    with running() as found:
-        yield found
 
 
 def test_a_whole_match_is_played_game_after_game(server: Running, tmp_path: Path) -> None:

@@ -1,4 +1,3 @@
-# ruff: noqa: F811 (the browser fixtures of test_serve_browser are imported, then asked for by name)
 """Every format and rule set in the browser (`blackpoker serve` in headless Chromium): the lobby
 offers the extra format and its lists, the regulations' frames and a local rule's own format;
 an extra game is played whole with its trumps drawn and picked on the board; the fog's cards
@@ -8,29 +7,20 @@ each is found in the data by what it has."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
 from blackpoker.cli.rule_set import declared_edition, declared_format
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT, TRUMP_ZONE
 from blackpoker.runtime.engine.zones import card
-from blackpoker.runtime.rules.model import Visibility
+from blackpoker.runtime.play.labels import labels
 from blackpoker.runtime.serve.server import Defaults
+from browser_support import Watched
 from editions_support import EDITIONS, environment, formats
-from serve_support import Running, running
-from test_serve_browser import Watched, _decide, chromium, watched  # noqa: F401 (fixtures)
-from test_serve_lobby import DECKS, built_frame
+from regulation_support import DECKS, built_frame
+from serve_support import EXTRA, FOG, SEED, Running, decide, running
 
-SEED = 3
-EXTRA = next(e for e in EDITIONS if environment().builtin_extras(e))
-FOG = next(  # an edition with a zone every player sees (the fog), in its largest format
-    (e, formats(e)[-1])
-    for e in EDITIONS
-    if any(z.visibility is Visibility.PUBLIC for z in environment().edition(e).edition.core.zones)
-)
 # Marks a trump on the board whose click names exactly one menu entry.
 FIND_TRUMP = """() => {
   const entries = [...document.querySelectorAll('.entry')]
@@ -61,12 +51,6 @@ def _pack_frame() -> tuple[str, str, str, str, int]:
                 played = frame.formats[0] if frame.formats else formats(edition)[0]
                 return edition, played, frame.id, names[zone], count
     raise AssertionError("no regulations with a frame that sets cards aside")
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Running]:
-    with running() as found:
-        yield found
 
 
 def _lobby(page: Any, server: Running) -> None:
@@ -168,7 +152,7 @@ def test_an_extra_game_with_trumps_is_started_from_the_lobby_and_played_whole(
                 page.click("[data-test-trump]")
             ways.add("trump")
         else:
-            ways.add(_decide(page, rng))
+            ways.add(decide(page, rng))
     assert game.over and page.locator(".result").count() == 1
     assert "trump" in ways  # a trump was chosen by clicking it on the board
     assert watched.problems == []
@@ -231,43 +215,94 @@ def test_a_regulations_frame_is_played_from_the_lobby_with_its_pack_drawn(
     assert [p for p in watched.problems if "status of 409" not in p] == []
 
 
-def test_a_local_rules_lobby_shows_its_own_format(chromium: Any, tmp_path: Path) -> None:
+def _scenario_frame() -> tuple[str, Any]:
+    """The frame whose players choose the most parts before the game (シナリオ構築: a scenario
+    hand, a rare card), played without the extra list or deck files: its edition and frame."""
+    found = []
+    for edition in EDITIONS:
+        try:
+            regulations = environment().regulations(edition)
+        except Exception:  # an edition no regulations name
+            continue
+        found += [
+            (len(f.scenario), edition, f)
+            for f in regulations.frames
+            if f.scenario and f.setup and not f.extra and not f.needs_decks and f.unplayable is None
+        ]
+    assert found, "no frame whose players choose parts before the game"
+    _, edition, frame = max(found, key=lambda t: t[0])
+    return edition, frame
+
+
+def test_a_frames_rare_card_and_scenario_hand_are_drawn(watched: Watched, server: Running) -> None:
+    """The parts chosen before the game, each where its frame puts it: the seat's own cards in
+    its zone by the zone's printed name (and its scenario hand in its hand), the opponent's as
+    a count only."""
+    edition, frame = _scenario_frame()
+    page = watched.page
+    _lobby(page, server)
+    page.select_option("select[name=edition]", edition)
+    page.select_option("select[name=format]", frame.formats[0] if frame.formats else formats(edition)[0])
+    page.select_option("select[name=regulation]", frame.id)
+    page.fill("input[name=seed]", str(SEED))
+    page.click("#new-game button[type=submit]")
+    page.wait_for_selector(".entry")
+    token = page.url.rsplit("/", 1)[1]
+    game = server.session(token).game
+    rng = random.Random(2)
+    while page.locator("#menu .question").inner_text().startswith(f"「{frame.setup.name}」"):
+        entries = page.locator(".entry")
+        with page.expect_response(lambda r: "/choose" in r.url):
+            entries.nth(rng.randrange(entries.count())).click()
+        page.wait_for_selector(".entry, .result", state="attached")
+    page.wait_for_selector("#playback", state="detached")
+    names = {z.id: z.name for z in game.rules.ruleset.edition.core.zones}
+    zones = [c.part.zone for c in frame.scenario if c.part.zone in names]
+    assert zones, frame.scenario
+    for zone in zones:
+        mine, theirs = (p.zones[zone] for p in game.state.players)
+        assert mine and theirs  # chosen by both
+        own = page.locator(".player.mine .pile", has=page.locator(f".pile-title:text-is('{names[zone]}')"))
+        assert sorted(own.locator(".card").all_inner_texts()) == sorted(str(card(c)) for c in mine)
+        counted = f"{names[zone]} {len(theirs)}枚"
+        assert page.locator(f".player:not(.mine) .pile-title:text-is('{counted}')").count() == 1
+    if any(c.part.zone not in names for c in frame.scenario):  # a part that goes to the hand
+        title = labels().say("table", "hand")
+        hand = page.locator(".player.mine .pile", has=page.locator(f".pile-title:text-is('{title}')"))
+        shown = sorted(hand.locator(".card").all_inner_texts())
+        assert shown == sorted(str(card(c)) for c in game.state.players[0].hand), shown
+    assert watched.problems == []
+
+
+def test_a_local_rules_lobby_shows_its_own_format(watched: Watched, tmp_path: Path) -> None:
     rules = Path(__file__).resolve().parents[1] / "examples" / "my-std.yaml"
     declared = declared_format(rules, "--rules")
     name = environment().compile(declared_edition(rules, "--rules"), declared, rules).format.name
     with running(Defaults(declared_edition(rules, "--rules"), declared, rules)) as local:
-        seat = Watched(chromium)
-        try:
-            page = seat.page
-            _lobby(page, local)
-            assert page.locator("select[name=format] option").all_inner_texts() == [name]
-            assert page.locator("select[name=format]").is_disabled()
-            assert name in page.locator("#local-rules").inner_text()
-            assert not page.locator("select[name=regulation]").is_visible()
-            page.click("#new-game button[type=submit]")
-            page.wait_for_selector(".entry")
-            assert name in page.locator("#title").inner_text()
-            assert seat.problems == []
-        finally:
-            seat.close()
+        page = watched.page
+        _lobby(page, local)
+        assert page.locator("select[name=format] option").all_inner_texts() == [name]
+        assert page.locator("select[name=format]").is_disabled()
+        assert name in page.locator("#local-rules").inner_text()
+        assert not page.locator("select[name=regulation]").is_visible()
+        page.click("#new-game button[type=submit]")
+        page.wait_for_selector(".entry")
+        assert name in page.locator("#title").inner_text()
+        assert watched.problems == []
 
 
-def test_a_server_started_in_the_extra_format_offers_it_first(chromium: Any) -> None:
+def test_a_server_started_in_the_extra_format_offers_it_first(watched: Watched) -> None:
     """`serve --format extra`: the lobby opens on the extra format, and a game starts in it."""
     with running(Defaults(EXTRA, EXTRA_FORMAT.id)) as extra:
-        seat = Watched(chromium)
-        try:
-            page = seat.page
-            _lobby(page, extra)
-            assert page.locator("select[name=edition]").input_value() == EXTRA
-            assert page.locator("select[name=format]").input_value() == EXTRA_FORMAT.id
-            assert page.locator("select[name=format]").is_enabled()
-            page.click("#new-game button[type=submit]")
-            page.wait_for_selector(".card-table")
-            assert EXTRA_FORMAT.name in page.locator("#title").inner_text()
-            assert seat.problems == []
-        finally:
-            seat.close()
+        page = watched.page
+        _lobby(page, extra)
+        assert page.locator("select[name=edition]").input_value() == EXTRA
+        assert page.locator("select[name=format]").input_value() == EXTRA_FORMAT.id
+        assert page.locator("select[name=format]").is_enabled()
+        page.click("#new-game button[type=submit]")
+        page.wait_for_selector(".card-table")
+        assert EXTRA_FORMAT.name in page.locator("#title").inner_text()
+        assert watched.problems == []
 
 
 def test_deck_files_are_chosen_in_the_lobby_for_a_frame_that_needs_them(

@@ -31,16 +31,18 @@ from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.view import View, hidden_from, masked, view
 from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.chronicle import named_cards, said
+from blackpoker.runtime.play.labels import labels_for
 from blackpoker.runtime.play.log import replay
 from blackpoker.runtime.play.regulation import Dealt
 from blackpoker.runtime.rules.enums import Face
 from blackpoker.runtime.rules.model import Visibility
 from blackpoker.runtime.scenario.unknown import UNKNOWN
 from blackpoker.runtime.serve.server import ROUTES
-from editions_support import EDITIONS, environment, formats
+from editions_support import EDITIONS, environment
 from match_support import match_frame
 from serve_support import (
     EDITION,
+    FOG,
     SMALLEST,
     Answer,
     Running,
@@ -54,11 +56,6 @@ from serve_support import (
 CARD = re.compile(r"(?:[♠♡♢♣](?:10|[2-9AJQK]))|Joker")
 SEATS = ("p1", "p2")
 HIDDEN_WORD = "（非公開のカード）"  # how a log says an opponent's decision naming a card not seen
-FOG = next(  # an edition with a zone every player sees (the fog), in its largest format
-    (e, formats(e)[-1])
-    for e in EDITIONS
-    if any(z.visibility is Visibility.PUBLIC for z in environment().edition(e).edition.core.zones)
-)
 EXTRA = next((e, EXTRA_FORMAT.id) for e in EDITIONS if environment().builtin_extras(e))
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 GAMES = ((EDITION, SMALLEST), FOG, EXTRA)
@@ -104,6 +101,7 @@ def _hidden_lines(game: Game, start: Start | None = None) -> dict[int, set[str]]
     its regulation's `start`."""
     assert game.seed is not None and game.events is not None
     again = Game.new(game.rules, game.seed, start=start)
+    words = labels_for(game.rules.ruleset)
     hidden: dict[int, set[str]] = {0: set(), 1: set()}
     shown: dict[int, set[str]] = {0: set(), 1: set()}
     for event in game.events:
@@ -116,8 +114,8 @@ def _hidden_lines(game: Game, start: Start | None = None) -> dict[int, set[str]]
         seen = view(before, seat).visible_cards() | view(again, seat).visible_cards()
         shown_as = masked(before.state, option, hidden_from(before.state, seat))
         if shown_as != option:  # a hidden character named by its card
-            hidden[seat].add(f"{SEATS[option.player]}: {said(option)}")
-        line = f"{SEATS[option.player]}: {said(shown_as)}"  # as the log says it, in whole
+            hidden[seat].add(f"{SEATS[option.player]}: {said(words, option)}")
+        line = f"{SEATS[option.player]}: {said(words, shown_as)}"  # as the log says it, in whole
         (shown if named_cards(shown_as) <= seen else hidden)[seat].add(line)
     return {seat: hidden[seat] - shown[seat] for seat in (0, 1)}
 
@@ -177,6 +175,7 @@ class Table:
     def play(self, rng: random.Random, most: int = MOST) -> None:
         for seat in self.seats:
             self.call("seat_page", seat, "GET")
+            self.call("seat_trumps", seat, "GET", "/trumps")
         for turn in range(most):
             mover = self.game.to_move
             if self.game.over or mover not in self.seats:
@@ -196,6 +195,7 @@ class Table:
             self.step(mover, state, rng)
         for seat in self.seats:
             self.call("seat_page", seat, "GET")
+            self.call("seat_trumps", seat, "GET", "/trumps")
             self.call("seat_log", seat, "GET", "/log")
             self.call("seat_rematch", seat, "POST", "/rematch", {})
             self.call("seat_next", seat, "POST", "/next", {})
@@ -274,6 +274,8 @@ def _replay(played: Played, folder: Path, edition: str, fmt: str) -> None:
     ident = opened.data["page"].rsplit("/", 1)[1]
     page = played.server.call("GET", f"/replay/{ident}")
     played.kept["replay_page"].append(Seen(number, 0, frames[0], page))
+    trumps = played.server.call("GET", f"/api/replay/{ident}/trumps")
+    played.kept["replay_trumps"].append(Seen(number, 0, frames[-1], trumps))
     for step in range(0, len(frames), 3):
         for seat, who in enumerate(SEATS):
             answer = played.server.call("GET", f"/api/replay/{ident}?step={step}&who={who}")
@@ -461,6 +463,27 @@ def _replay_frames(played: Played) -> None:
         assert not leaked, (data["who"], data["step"], sorted(map(label, leaked)))
         said = set(data["log"]) & played.hidden_lines[seen.number][seen.seat]
         assert not said, (data["who"], said)
+
+
+@check("seat_trumps", "replay_trumps")
+def _trump_tables(played: Played) -> None:
+    """The trump table is the extra list as printed (each trump's face, name and its actions'
+    effect texts), the same for both seats at the start and at the end: no card of a game."""
+    answers = _answers(played, "seat_trumps", "replay_trumps")
+    for seen in answers:
+        _no_secret(played, seen)
+        rules = seen.game.rules.ruleset
+        printed = [
+            {
+                "card": str(t.card),
+                "name": t.name,
+                "about": "\n".join(f"{a.name}: {a.effect}" for a in map(rules.action, t.actions) if a.effect),
+            }
+            for t in rules.trumps
+        ]
+        assert seen.answer.status == 200 and seen.answer.data == {"trumps": printed}, seen.answer.text[:300]
+        assert not card_ids(seen.answer.data)
+    assert any(s.answer.data["trumps"] for s in answers)  # the extra game's: the check can fail
 
 
 @check("new_game", "new_replay")

@@ -22,53 +22,12 @@ from blackpoker.runtime.play.selfplay import YOUNG_THRESHOLD, frozen_between, ga
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 from blackpoker.runtime.play.stats import Difference, Rate, Spread, wilson
 from click.testing import CliRunner
-from editions_support import EDITIONS, acting, compiled, formats
+from editions_support import EDITIONS, acting, formats
+from simulate_support import EDITION, SMALLEST, local_rule
 from site_support import HOSTILE
 
 # The games are played in the newest edition's smallest format, named on every command line.
-EDITION = EDITIONS[0]
-SMALLEST = formats(EDITION)[0]
 PLAY = ("--edition", EDITION, "--format", SMALLEST)
-
-# A local rule on the smallest format: its first paid action made free, and an added action
-# without a program.
-LOCAL = """\
-kind: overlay
-name: my-rules
-title: "{title}"
-edition: {edition}
-base: {base}
-actions:
-  change:
-    {free}:
-      cost: ""
-  add:
-    - id: shout
-      name: "{name}"
-      type: {type}
-      section: {section}
-      timing: quick
-      speed: normal
-      cost: D
-      key: ♡A〜5
-      effect: 何も起きない。
-"""
-
-
-def _local(folder: Path, title: str = "マイルール", name: str = "シャウト") -> Path:
-    base = compiled(EDITION)[SMALLEST]
-    path = folder / "my-rules.yaml"
-    text = LOCAL.format(
-        title=title.replace('"', '\\"'),
-        name=name.replace('"', '\\"'),
-        edition=EDITION,
-        base=SMALLEST,
-        free=next(a.id for a in base.actions if a.cost.units),
-        type=base.edition.action_types[0],
-        section=base.edition.sections[0],
-    )
-    path.write_text(text, "utf-8")
-    return path
 
 
 def _run(*args: str) -> Any:
@@ -96,7 +55,7 @@ def test_one_and_two_jobs_give_identical_results() -> None:
 
 
 def test_the_workers_play_the_rule_set_compiled_here(tmp_path: Path) -> None:
-    rules = _local(tmp_path)
+    rules = local_rule(tmp_path)
     source = RulesSource(EDITION, "my-rules", rules)
     compiled = source.compile()
     rules.unlink()  # a worker that compiled the rules itself would not find them
@@ -189,13 +148,13 @@ def test_the_terminal_report_has_the_three_tables() -> None:
 
 
 def test_an_overlay_runs_and_its_added_action_is_reported(tmp_path: Path) -> None:
-    data = _json("--rules", str(_local(tmp_path)), "-n", "30")
+    data = _json("--rules", str(local_rule(tmp_path)), "-n", "30")
     assert data["format"] == "my-rules" and data["completed"] == 30
     assert "shout" in [a["id"] for a in data["actions"]]
 
 
 def test_compare_puts_a_local_rule_beside_its_base(tmp_path: Path) -> None:
-    rules = str(_local(tmp_path))
+    rules = str(local_rule(tmp_path))
     data = _json("--edition", EDITION, "--compare", SMALLEST, rules, "-n", "40", "--seed", "5")
     base, local = data["compare"]
     assert (base["format"], local["format"]) == (SMALLEST, "my-rules")
@@ -211,7 +170,7 @@ def test_compare_puts_a_local_rule_beside_its_base(tmp_path: Path) -> None:
 
 
 def test_html_report_is_self_contained_and_escapes_rule_text(tmp_path: Path) -> None:
-    rules = _local(tmp_path, title=HOSTILE, name=HOSTILE)
+    rules = local_rule(tmp_path, title=HOSTILE, name=HOSTILE)
     out = tmp_path / "report.html"
     _run("--edition", EDITION, "--compare", SMALLEST, str(rules), "-n", "20", "--html", str(out))
     html = out.read_text(encoding="utf-8")

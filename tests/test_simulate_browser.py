@@ -4,14 +4,16 @@ and on a desktop screen, with the difference column of every table in reach."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from blackpoker.cli.main import main
 from blackpoker.site.report_tables import JAPANESE
+from browser_support import sync_api
 from click.testing import CliRunner
-from test_simulate import EDITION, SMALLEST, _local
-from test_site_browser import Watched, browser, sync_api  # noqa: F401 (browser: the shared fixture)
+from simulate_support import EDITION, SMALLEST, local_rule
+from site_support import Watched
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +26,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
         EDITION,
         "--compare",
         SMALLEST,
-        str(_local(folder)),
+        str(local_rule(folder)),
         "-n",
         "60",
         "--html",
@@ -36,7 +38,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_report_renders_its_charts_without_errors(
-    browser: sync_api.BrowserContext,  # noqa: F811
+    browser: sync_api.BrowserContext,
     report: Path,
     tmp_path: Path,
 ) -> None:
@@ -81,29 +83,30 @@ DIFFERENCE_CELLS = """label => {
 }"""
 
 
-@pytest.mark.parametrize("width", [PHONE, DESKTOP])
-def test_the_report_has_no_horizontal_scroll(
-    browser: sync_api.BrowserContext,  # noqa: F811
-    report: Path,
-    width: int,
-) -> None:
+@pytest.fixture(params=[PHONE, DESKTOP])
+def width(request: pytest.FixtureRequest) -> int:
+    width: int = request.param
+    return width
+
+
+@pytest.fixture
+def sized(browser: sync_api.BrowserContext, report: Path, width: int) -> Iterator[Watched]:
+    """The report at a phone's or a desktop's width."""
     page = Watched(browser, report)
     page.page.set_viewport_size({"width": width, "height": 800})
-    overflow = page.page.evaluate(
-        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    )
-    assert overflow <= 0
+    yield page
     page.close()
 
 
-@pytest.mark.parametrize("width", [PHONE, DESKTOP])
-def test_every_difference_cell_is_in_view_or_in_its_own_scrolling_box(
-    browser: sync_api.BrowserContext,  # noqa: F811
-    report: Path,
-    width: int,
-) -> None:
-    page = Watched(browser, report)
-    page.page.set_viewport_size({"width": width, "height": 800})
+def test_the_report_has_no_horizontal_scroll(sized: Watched) -> None:
+    overflow = sized.page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 0
+
+
+def test_every_difference_cell_is_in_view_or_in_its_own_scrolling_box(sized: Watched, width: int) -> None:
+    page = sized
     cells = page.page.evaluate(DIFFERENCE_CELLS, JAPANESE.difference)
     tables = page.page.locator("table", has=page.page.locator("th", has_text=JAPANESE.difference))
     assert tables.count() == 4  # results, and the three measures of each action
@@ -111,4 +114,3 @@ def test_every_difference_cell_is_in_view_or_in_its_own_scrolling_box(
     assert all(c["inside"] or c["scrolls"] for c in cells)
     if width == DESKTOP:  # nothing to scroll to: every difference is on the screen
         assert all(c["inside"] for c in cells)
-    page.close()

@@ -14,49 +14,24 @@ from pathlib import Path
 import pytest
 from blackpoker.cli.main import main
 from blackpoker.compiler import compile
-from browser_support import CHROMIUM, FLAGS, sync_api
+from browser_support import sync_api
 from click.testing import CliRunner
 from editions_support import formats
-from site_support import EDITION, HOSTILE, OVERLAY_NAME, SHEET, built_html, text_content, write_overlay
+from site_support import (
+    EDITION,
+    HOSTILE,
+    OVERLAY_NAME,
+    SHEET,
+    Watched,
+    built_html,
+    text_content,
+    write_overlay,
+)
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built_html(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sync_api.BrowserContext]:
-    profile = tmp_path_factory.mktemp("chromium-profile")  # a fresh --user-data-dir
-    with sync_api.sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(profile),
-            executable_path=CHROMIUM,
-            headless=True,  # Playwright passes --headless
-            args=FLAGS,
-            viewport={"width": 1280, "height": 900},
-        )
-        yield context
-        context.close()
-
-
-class Watched:
-    """A page that records console errors, uncaught exceptions and dialogs (alert)."""
-
-    def __init__(self, context: sync_api.BrowserContext, path: Path, query: str = "") -> None:
-        self.problems: list[str] = []
-        self.page = context.new_page()
-        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
-        self.page.on("pageerror", lambda e: self.problems.append(f"exception: {e}"))
-        self.page.on("dialog", lambda d: (self.problems.append(f"dialog: {d.message}"), d.dismiss()))
-        self.page.goto(path.as_uri() + query)
-        self.page.wait_for_load_state("load")
-
-    def visible_names(self) -> list[str]:
-        return self.page.locator(".entry:visible h4.name").all_inner_texts()
-
-    def close(self) -> None:
-        self.page.close()
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from blackpoker.runtime.engine.options import Choice, Option, Prompt, RequestOption
 from blackpoker.runtime.engine.refs import CharacterByCard, ZoneCard
@@ -36,17 +37,20 @@ def named_cards(options: Iterable[Option]) -> set[int]:
     return found
 
 
-def deal(state: GameState, seen: set[int], named: set[int], rng: random.Random | None) -> None:
-    """Deal the cards of `state` that are not in `seen` anew, in place (see the module's note);
-    without `rng`, each pool's cards go back in their sorted order (an arranged deal).
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """Cards dealt among the same places: the player's unnamed unseen cards, or a pile's named ones."""
 
-    A card the decider's options name (a pick out of their life) is known, but not where it
-    lies in its pile: it is shuffled among the named cards of that pile only, and keeps its id,
-    so the options still name it.
-    """
-    # pool (player, pile number, or -1 for a player's unnamed cards) → its places, as each
-    # pile and its positions in slot order, and its cards
-    pools: dict[tuple[int, int], tuple[list[tuple[list[int], list[int]]], list[int]]] = {}
+    places: tuple[tuple[int, tuple[int, ...]], ...]  # (pile number in `_piles` order, its positions)
+    cards: tuple[int, ...]  # sorted: the set of the pool's cards, in no order the game gave it
+    unnamed: bool  # its cards take new ids' places (named ones keep their ids: see `deal`)
+
+
+def layout(state: GameState, seen: set[int], named: set[int]) -> tuple[Pool, ...]:
+    """Where the cards of `state` not in `seen` lie, pooled as `deal` deals them: found once per
+    decision, it holds for every game dealt for it (a search deals dozens)."""
+    # pool (player, pile number, or -1 for a player's unnamed cards) → its places and its cards
+    pools: dict[tuple[int, int], tuple[list[tuple[int, tuple[int, ...]]], list[int]]] = {}
     for n, (p, pile) in enumerate(_piles(state)):
         unseen = [i for i, c in enumerate(pile) if c not in seen]
         if not unseen:
@@ -54,19 +58,37 @@ def deal(state: GameState, seen: set[int], named: set[int], rng: random.Random |
         mine = [i for i in unseen if pile[i] in named] if named else []
         if mine:
             unseen = [i for i in unseen if pile[i] not in named]
-            _place(pools, (p, n), pile, mine)
+            _place(pools, (p, n), n, pile, mine)
         if unseen:
-            _place(pools, (p, -1), pile, unseen)
+            _place(pools, (p, -1), n, pile, unseen)
+    return tuple(
+        Pool(tuple(places), tuple(sorted(cards)), key[1] < 0)
+        for key, (places, cards) in sorted(pools.items())
+    )
+
+
+def deal(state: GameState, pools: tuple[Pool, ...], rng: random.Random | None) -> None:
+    """Deal the cards of `pools` (the `layout` of this state, or of the state it is a copy of)
+    anew, in place (see the module's note); without `rng`, each pool's cards go back in their
+    sorted order (an arranged deal).
+
+    A card the decider's options name (a pick out of their life) is known, but not where it
+    lies in its pile: it is shuffled among the named cards of that pile only, and keeps its id,
+    so the options still name it.
+    """
+    piles = [pile for _, pile in _piles(state)]
     dealt: dict[int, int] = {}
-    for key in sorted(pools):
-        places, cards = pools[key]
-        cards.sort()  # the set of unseen cards, in no order the game gave it
-        if rng is not None:
-            rng.shuffle(cards)
-        for pile, indexes in places:
+    for pool in pools:
+        if rng is None:
+            cards = list(pool.cards)
+        else:  # a uniform order: sorting by random keys draws as a shuffle does, a few times faster
+            draw = rng.random
+            cards = sorted(pool.cards, key=lambda _: draw())
+        for n, indexes in pool.places:
+            pile = piles[n]
             for i in indexes:
                 cid, pile[i] = pile[i], cards.pop()
-                if key[1] < 0:
+                if pool.unnamed:
                     dealt[cid] = pile[i]
     for resolution in state.resolving:
         _relabel(resolution, dealt)
@@ -76,13 +98,14 @@ def deal(state: GameState, seen: set[int], named: set[int], rng: random.Random |
 
 
 def _place(
-    pools: dict[tuple[int, int], tuple[list[tuple[list[int], list[int]]], list[int]]],
+    pools: dict[tuple[int, int], tuple[list[tuple[int, tuple[int, ...]]], list[int]]],
     key: tuple[int, int],
+    n: int,
     pile: list[int],
     indexes: list[int],
 ) -> None:
     places, cards = pools.setdefault(key, ([], []))
-    places.append((pile, indexes))
+    places.append((n, tuple(indexes)))
     cards.extend(map(pile.__getitem__, indexes))
 
 

@@ -30,10 +30,10 @@ from __future__ import annotations
 import dataclasses
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from blackpoker.runtime.engine.abilities import size
-from blackpoker.runtime.engine.determinize import deal, named_cards
+from blackpoker.runtime.engine.determinize import Pool, deal, layout, named_cards
 from blackpoker.runtime.engine.options import Option, Pass, target_text
 from blackpoker.runtime.engine.refs import (
     GONE,
@@ -153,7 +153,7 @@ class PublicGame:
     It is valid while the decision it came with is being made (the game moves on after it).
     """
 
-    __slots__ = ("_arranged", "_game", "_named", "_seen", "_shown", "me")
+    __slots__ = ("_arranged", "_game", "_pools", "_shown", "_views", "me")
 
     def __init__(
         self,
@@ -165,20 +165,23 @@ class PublicGame:
     ) -> None:
         self._game = game
         self._shown = shown  # the view's players, stage, resolving and options it came with
-        # found on the first deal (most views are never dealt from): the cards `me` sees where
-        # they lie (the view's, and their own cards out of the game), and those the options name
-        self._seen: set[int] = set()
-        self._named: set[int] | None = None
+        # found on the first deal (most views are never dealt from), kept for the next ones:
+        # where the cards lie that `me` does not see (the view's, and their own cards out of the
+        # game, are seen; those the options name are dealt among themselves)
+        self._pools: tuple[Pool, ...] | None = None
+        # the dealt games' cache of character views, kept by all a view of one shows: begun from
+        # the real game's, but not written back into it (a deal's cards are made up)
+        self._views: dict[tuple[object, ...], Any] | None = None
         self._arranged: Game | None = None
         self.me = me
 
-    def _known(self) -> tuple[set[int], set[int]]:
-        if self._named is None:
+    def _layout(self) -> tuple[Pool, ...]:
+        if self._pools is None:
             players, stage, resolving, options = self._shown
             outside = self._game.state.players[self.me].outside
-            self._seen = shown_cards(players, stage, resolving) | set(outside)
-            self._named = named_cards(options)
-        return self._seen, self._named
+            seen = shown_cards(players, stage, resolving) | set(outside)
+            self._pools = layout(self._game.state, seen, named_cards(options))
+        return self._pools
 
     def sample(self, rng: random.Random) -> Game:
         """A game like the real one where every card `me` may not see is dealt from `rng`, and
@@ -197,9 +200,12 @@ class PublicGame:
         from blackpoker.runtime.engine.game import Game
 
         state = self._game.state.copy(chance)
-        deal(state, *self._known(), rng)
+        deal(state, self._layout(), rng)
         dealt = Game(self._game.rules, state)
         dealt.decisions = self._game.decisions
+        if self._views is None:
+            self._views = dict(self._game.views)
+        dealt.views = self._views
         return dealt
 
 

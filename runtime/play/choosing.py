@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.view import View
-from blackpoker.runtime.play.labels import labels
+from blackpoker.runtime.play.labels import labels_for
 from blackpoker.runtime.play.notation import InvalidCommand
 from blackpoker.runtime.play.resolve import AmbiguousCommand, IllegalCommand, resolve_seen
 from blackpoker.runtime.rules.enums import Answer
@@ -88,10 +88,10 @@ def back(menu: Menu) -> tuple[list[str], list[bool]] | None:
     return path, taken
 
 
-def entry(menu: Menu, value: str) -> str:
+def entry(rules: Rules, menu: Menu, value: str) -> str:
     """A menu entry in words (labels.json): a group of options by its value at this step, or
     the one option whole; the value itself stays the notation's."""
-    said = labels()
+    said = labels_for(rules.ruleset)
     matching = menu.matching(value)
     first = matching[0]
     if isinstance(first, Choice):
@@ -112,7 +112,7 @@ def question(rules: Rules, seen: View, menu: Menu, keys: bool = True) -> str:
     def hint(text: str) -> str:
         return f"（{text}）" if keys else ""
 
-    said = labels()
+    said = labels_for(rules.ruleset)
     so_far = " ".join(said.target(said.word(c)) for c in chosen if c)
     title = steps(left[0])[step]
     if isinstance(left[0], Choice) and seen.resolving:
@@ -138,7 +138,7 @@ def explain_entry(rules: Rules, seen: View, menu: Menu, value: str | None) -> st
     if value is None:
         return "\n".join([question(rules, seen, menu), *_effect_of_resolving(rules, seen)])
     option = menu.matching(value)[0]
-    said = labels()
+    said = labels_for(rules.ruleset)
     if isinstance(option, Pass):
         return said["menu"]["pass help"]
     if isinstance(option, Choice):
@@ -174,12 +174,12 @@ def _effect_of_resolving(rules: Rules, seen: View) -> list[str]:
     return [f"{action.name}の効果:", *action.effect.splitlines()]
 
 
-def command_option(seen: View, text: str, hint: str = "") -> Option | str:
+def command_option(rules: Rules, seen: View, text: str, hint: str = "") -> Option | str:
     """The option of the view a command in the notation names (typed instead of chosen in
     steps), or why it is refused, in words: the notation's error, the rule the command breaks
     (explained in a game dealt from the view: a refusal must not tell what a hidden card is),
     or the options it could mean."""
-    said = labels()
+    said = labels_for(rules.ruleset)
     try:
         return resolve_seen(seen, text)
     except InvalidCommand as error:

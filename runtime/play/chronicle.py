@@ -12,7 +12,7 @@ from blackpoker.runtime.engine.options import Choice, Option, Pass
 from blackpoker.runtime.engine.refs import CharacterByCard, player_name
 from blackpoker.runtime.engine.view import hidden_from, masked, view
 from blackpoker.runtime.play.event_text import in_words
-from blackpoker.runtime.play.labels import labels
+from blackpoker.runtime.play.labels import Labels, labels, labels_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +46,9 @@ class Chronicle:
     def decided(self, game: Game, mover: int, shown: Option, visible: set[int] | None = None) -> None:
         """A decision (masked as the person may see it) and then the events it caused; with
         `visible` (the cards the person sees), one naming other cards is said by its word."""
+        words = labels_for(game.rules.ruleset)
         self.lines.append(
-            labels().say("events", "decided", player=player_name(mover), said=said(shown, visible))
+            words.say("events", "decided", player=player_name(mover), said=said(words, shown, visible))
         )
         self.follow(game)
 
@@ -94,11 +95,10 @@ def named_cards(option: Option) -> set[int]:
     return {c for c in named if c is not None}
 
 
-def said(option: Option, visible: set[int] | None = None) -> str:
-    """A decision in words (labels.py); with `visible`, one that names a card outside it (a
-    face-down bulwark paid with $B, a card placed on a life) is said by its action or answer
-    alone."""
-    words = labels()
+def said(words: Labels, option: Option, visible: set[int] | None = None) -> str:
+    """A decision in `words` (labels.py, the rule set's: `labels_for`); with `visible`, one
+    that names a card outside it (a face-down bulwark paid with $B, a card placed on a life) is
+    said by its action or answer alone."""
     if visible is None or named_cards(option) <= visible:
         return words.option(option)
     assert not isinstance(option, Pass)  # a pass names no card

@@ -104,6 +104,35 @@ Ifs = tuple[tuple[If, bool], ...]  # the ifs among them
 Program = tuple[tuple[tuple[Step, Enclosing, Ifs], ...], Loops, bool]
 
 
+@dataclass(frozen=True, slots=True)
+class Board:
+    """The parts of a view the answers inside effects read, indexed: the search agent's
+    look-ahead asks the greedy agent thousands of such questions a decision."""
+
+    holding: dict[int, CharacterView]  # each shown card of a character → that character
+    blocked: frozenset[refs.CharacterRef]  # the attackers the viewer's characters block
+    biggest_blocker: int  # the size of the opponent's biggest charged character shown, else 0
+    life: int  # the viewer's life count
+    hand: frozenset[int]
+
+    @staticmethod
+    def of(view: View) -> Board:
+        me = view.players[view.me]
+        blockers = [u.size for u in view.players[1 - view.me].field if u.charged and u.size is not None]
+        holding: dict[int, CharacterView] = {}
+        for p in view.players:
+            for u in p.field:
+                for c in u.cards:
+                    holding.setdefault(c, u)
+        return Board(
+            holding,
+            frozenset(u.blocking for u in me.field if u.blocking is not None),
+            max(blockers, default=0),
+            me.life if isinstance(me.life, int) else 0,
+            frozenset(me.hand or ()),
+        )
+
+
 class GreedyAgent:
     """Takes the option whose visible effect is worth most: a one-step look-ahead from the view.
 
@@ -130,6 +159,7 @@ class GreedyAgent:
         self._probes: dict[RequestOption, Resolution] = {}
         self._option: RequestOption | None = None  # the option last read, and its reading
         self._read: tuple[Game, Resolution] | None = None
+        self._boarded: tuple[View, Board] | None = None  # the view last answered from, indexed
 
     def choose(self, view: View | None, options: Sequence[Option]) -> Option:
         assert view is not None
@@ -452,26 +482,31 @@ class GreedyAgent:
         return RETARGET if hits_me else 0.0
 
     def _answer(self, view: View, choice: Choice) -> float:
-        me = view.players[view.me]
-        life = me.life if isinstance(me.life, int) else 0
-        word = choice.word
+        word = choice.word  # the board is indexed only for the words that read it
         if word == Answer.ATTACKER and choice.a is not None:
-            unit = _holding(view, choice.a)
-            blockers = [u.size for u in view.players[1 - view.me].field if u.charged and u.size is not None]
-            return 1.0 if unit is not None and (unit.size or 0) > max(blockers, default=0) else -0.5
+            board = self._board(view)
+            unit = board.holding.get(choice.a)
+            return 1.0 if unit is not None and (unit.size or 0) > board.biggest_blocker else -0.5
         if word == Answer.BLOCK and choice.a is not None and choice.b is not None:
-            return self._block(view, choice.a, choice.b, life)
+            return self._block(self._board(view), choice.a, choice.b)
         if word == Answer.PICK and choice.a is not None:
-            return -_card_worth(choice.a) if choice.a in (me.hand or ()) else _card_worth(choice.a)
+            return -_card_worth(choice.a) if choice.a in self._board(view).hand else _card_worth(choice.a)
         if word == Answer.DISCARD and choice.a is not None:
             return -_card_worth(choice.a)
         if word == Answer.YES:
-            return 0.5 if life > 10 else -0.5
+            return 0.5 if self._board(view).life > 10 else -0.5
         state = self._label_state(view.resolving[-1].action, word) if view.resolving else None
         if state is not None:  # charge one's own target, drive an opposing one
             mine = _on_side(view.resolving[-1].target, view.me)
             return 0.5 if (state is State.CHARGED) == mine else -0.5
         return 0.0
+
+    def _board(self, view: View) -> Board:
+        """What the answers to one question read of the view, indexed once for all of them
+        (a block is asked with one answer per attacker and blocker)."""
+        if self._boarded is None or self._boarded[0] is not view:
+            self._boarded = view, Board.of(view)
+        return self._boarded[1]
 
     def _label_state(self, action_id: str, label: str) -> State | None:
         """The state a `choose_one` label of the action sets the request's target to, when that
@@ -483,14 +518,14 @@ class GreedyAgent:
             self._labels[key] = found.pop() if len(found) == 1 else None
         return self._labels[key]
 
-    def _block(self, view: View, attacker_card: int, blocker_card: int, life: int) -> float:
-        attacker, blocker = _holding(view, attacker_card), _holding(view, blocker_card)
+    def _block(self, board: Board, attacker_card: int, blocker_card: int) -> float:
+        attacker, blocker = board.holding.get(attacker_card), board.holding.get(blocker_card)
         if attacker is None or blocker is None:
             return 0.0
-        if any(u.blocking == attacker.ref for u in view.players[view.me].field):
+        if attacker.ref in board.blocked:
             return -1.0  # already blocked: another blocker only risks more
         hit = attacker.size or 0
-        saved = hit * (1 if life > 15 else 2)
+        saved = hit * (1 if board.life > 15 else 2)
         if not self._is_soldier(blocker):
             return saved - BULWARK
         mine = blocker.size or 0
@@ -539,10 +574,6 @@ def _card_worth(cid: int) -> float:
     """How much a card is worth keeping: its number, a Joker and an A more than their rank."""
     value = rank(cid)
     return 9.0 if card(cid).is_joker else 7.0 if value == 1 else float(value)
-
-
-def _holding(view: View, cid: int) -> CharacterView | None:
-    return next((u for p in view.players for u in p.field if cid in u.cards), None)
 
 
 def _target_unit(view: View, option: RequestOption) -> CharacterView | None:

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
@@ -22,6 +23,7 @@ from typing import Any
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption, target_text
 from blackpoker.runtime.engine.refusals import Refusal
 from blackpoker.runtime.engine.zones import label
+from blackpoker.runtime.rules.model import RuleSet, ZoneRule
 
 FILE = "labels.json"
 
@@ -50,9 +52,11 @@ def browser_script(script: bytes) -> bytes:
 
 @dataclass(frozen=True)
 class Labels:
-    """The file's sections (section → id → text with `{field}`s)."""
+    """The file's sections (section → id → text with `{field}`s) and the zones of the rule set
+    being played (id → printed name; `labels_for`), by which a zone's card is named."""
 
     sections: MappingProxyType[str, MappingProxyType[str, str]]
+    zones: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def __getitem__(self, section: str) -> MappingProxyType[str, str]:
         return self.sections[section]
@@ -65,7 +69,15 @@ class Labels:
     def refusal(self, refusal: Refusal) -> str:
         """A refusal with the rule it names: `できません: …（ルール: タイミング）`."""
         rule = self["rules"].get(refusal.rule, refusal.rule)
-        return self.say("command", "refused", reason=refusal.said.words(self["refusals"]), rule=rule)
+        said = refusal.said
+        # a zone is named in the message by its id (`trump`): the rule set prints its name
+        named = tuple((k, self.zone(v) if k == "zone" and isinstance(v, str) else v) for k, v in said.values)
+        reason = replace(said, values=named).words(self["refusals"])
+        return self.say("command", "refused", reason=reason, rule=rule)
+
+    def zone(self, zone: str) -> str:
+        """A zone's printed name (切札) for its id (`trump`); one the rule set lacks stays."""
+        return self.zones.get(zone, zone)
 
     def agent(self, name: str) -> str:
         """An agent as `--opponent` names it, in words: `search:32` → 探索:32."""
@@ -77,8 +89,9 @@ class Labels:
 
     def target(self, text: str) -> str:
         """A target (or a text holding targets) as a person reads it: `stage:2` → ステージ2,
-        `face-down#7` → 裏向き#7, a view's `gone` (it left); a character by its card (`p2:♣9`)
-        and a player stay."""
+        `face-down#7` → 裏向き#7, a view's `gone` (it left), a zone's card by the zone's printed
+        name (`p2:trump:♢4` → p2の切札の♢4); a character by its card (`p2:♣9`) and a player
+        stay."""
         words = self["targets"]
 
         def said(found: re.Match[str]) -> str:
@@ -92,10 +105,10 @@ class Labels:
                 return words["face-down"].format(number=found["number"])
             if found["hidden"]:
                 return words["hidden zone card"].format(
-                    player=found["hplayer"], zone=found["hzone"], position=found["hposition"]
+                    player=found["hplayer"], zone=self.zone(found["hzone"]), position=found["hposition"]
                 )
             return words["zone card"].format(
-                player=found["zplayer"], zone=found["zzone"], card=found["zcard"]
+                player=found["zplayer"], zone=self.zone(found["zzone"]), card=found["zcard"]
             )
 
         return _TARGET.sub(said, text)
@@ -136,6 +149,15 @@ class Labels:
 
 
 @cache
-def labels() -> Labels:
+def labels(zones: tuple[ZoneRule, ...] = ()) -> Labels:
+    """The file's words; with a rule set's declared zones, also their printed names."""
+    if zones:
+        return replace(labels(), zones=MappingProxyType({z.id: z.name for z in zones}))
     data = json.loads(raw().decode("utf-8"))
     return Labels(MappingProxyType({k: MappingProxyType(v) for k, v in data.items()}))
+
+
+def labels_for(ruleset: RuleSet) -> Labels:
+    """The words at a table of `ruleset`: a target in one of its declared zones (the trumps 切札,
+    the fog) names the zone as the rule set prints it, not by its id."""
+    return labels(ruleset.edition.core.zones)

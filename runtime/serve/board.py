@@ -1,10 +1,10 @@
 """The board as JSON for the browser: a player's view (runtime/engine/view.py) and nothing more.
 
-Targets are in words (`stage:2` → ステージ2, runtime/play/labels.py). Cards are `{id, label,
-suit}`: the id tells apart the two players' equal cards (each has its own deck) and lets the
-page mark the cards an option uses; a card is sent only where the view shows it. From the
-game, only what the table shows everyone is added: whether a character entered this turn
-(準備) and its size change.
+Targets are in words (`stage:2` → ステージ2, a zone's card by the rule set's name for the
+zone: runtime/play/labels.py). Cards are `{id, label, suit}`: the id tells apart the two
+players' equal cards (each has its own deck) and lets the page mark the cards an option uses;
+a card is sent only where the view shows it. From the game, only what the table shows everyone
+is added: whether a character entered this turn (準備) and its size change.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from blackpoker.runtime.engine.refs import (
     result_name,
 )
 from blackpoker.runtime.engine.view import CharacterView, RequestView, View, reference_text
-from blackpoker.runtime.play.labels import labels
+from blackpoker.runtime.play.labels import labels_for
 from blackpoker.runtime.serve.cards import Json, cards_json
-from blackpoker.runtime.serve.zones import trumps_json, zones_json
+from blackpoker.runtime.serve.zones import zones_json
 
 
 def board_json(game: Game, seen: View, notes: Mapping[int, str] | None = None) -> Json:
@@ -43,7 +43,7 @@ def board_json(game: Game, seen: View, notes: Mapping[int, str] | None = None) -
                 "graveyard": cards_json(p.graveyard),
                 "zones": zones_json(game, index, p.zones, notes or {}),
                 "field": [
-                    _unit(u, units[n].entered >= game.state.turn, units[n].size_mod)
+                    _unit(game, u, units[n].entered >= game.state.turn, units[n].size_mod)
                     for n, u in enumerate(p.field)
                 ],
             }
@@ -56,11 +56,11 @@ def board_json(game: Game, seen: View, notes: Mapping[int, str] | None = None) -
         "stage": [_request(game, r) for r in seen.stage],
         "resolving": [_request(game, r) for r in seen.resolving],
         "result": None if seen.result is None else result_name(seen.result),
-        "trumps": trumps_json(game.rules.ruleset),
     }
 
 
-def _unit(unit: CharacterView, new: bool, size_mod: int) -> Json:
+def _unit(game: Game, unit: CharacterView, new: bool, size_mod: int) -> Json:
+    words = labels_for(game.rules.ruleset)
     return {
         "ref": target_text(unit.ref),
         "name": unit.name,
@@ -71,16 +71,17 @@ def _unit(unit: CharacterView, new: bool, size_mod: int) -> Json:
         "size": unit.size,
         "size_mod": size_mod if unit.size is not None else 0,
         "attacking": unit.attacking,
-        "blocking": None if unit.blocking is None else labels().target(target_text(unit.blocking)),
+        "blocking": None if unit.blocking is None else words.target(target_text(unit.blocking)),
     }
 
 
 def _request(game: Game, r: RequestView) -> Json:
+    words = labels_for(game.rules.ruleset)
     return {
         "name": r.name,
         "player": player_name(r.player),
         "keys": cards_json(r.key_cards),
-        "target": None if r.target is None else labels().target(reference_text(r.target)),
+        "target": None if r.target is None else words.target(reference_text(r.target)),
         "by_effect": not game.rules.action(r.action).direct,
     }
 

@@ -27,6 +27,7 @@ from blackpoker.runtime.rules.model import RuleSet
 from blackpoker.runtime.serve.cards import Json
 from blackpoker.runtime.serve.limits import Limits, served_agent
 from blackpoker.runtime.serve.session import SEEDS, Refusal, Session, Steps, read_command
+from blackpoker.runtime.serve.zones import trumps_json
 
 LOBBY = "lobby.json"  # in the bundle: the lobby's choices and the rule sets' files
 RULES = "rules"  # in the bundle: a folder of pickled rule sets, `N.pickle`
@@ -36,7 +37,7 @@ SEATS = ("p1", "p2")
 AGENTS = ("random", "greedy", "search")
 LIMITS = Limits(budget=64, think=1.0)
 KEY = r"([A-Za-z0-9_-]{1,64})"
-SEAT_ROUTE = re.compile(rf"/api/seat/{KEY}(?:/(choose|back|command|scenario|rematch|log))?")
+SEAT_ROUTE = re.compile(rf"/api/seat/{KEY}(?:/(choose|back|command|scenario|rematch|log|trumps))?")
 FORM = ("opponent", "seat", "seed")  # what a rematch takes from the form, beside the rule set
 PLAY_PATH = "#play/"  # a seat's page: the same document, its table shown
 
@@ -86,6 +87,8 @@ class Table:
             return session.command(seat, *read_command(_json(body)))
         if action == "rematch" and method == "POST":
             return self.rematch(session, seat)
+        if action == "trumps" and method == "GET":
+            return trumps_json(session.game.rules.ruleset)
         if action == "log" and method == "GET":
             return session.log(seat)  # JSON text: the page's back end hands the app the log's text
         if action == "scenario":

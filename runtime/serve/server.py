@@ -46,6 +46,7 @@ from blackpoker.runtime.serve.match import MatchTable
 from blackpoker.runtime.serve.page import app_pages
 from blackpoker.runtime.serve.replays import UPLOAD_NAME, WHO, Replay
 from blackpoker.runtime.serve.session import SEEDS, Refusal, Session, Steps, read_command
+from blackpoker.runtime.serve.zones import trumps_json
 
 MAX_BODY = 8 * 1024 * 1024  # a command log of a whole game is a few hundred KiB
 MAX_SESSIONS = 64  # games and replays kept; the oldest is dropped first
@@ -101,11 +102,13 @@ ROUTES = (
     _route("POST", "/api/seat/KEY/command", "seat_command"),
     _route("GET", "/api/seat/KEY/scenario", "seat_scenario"),
     _route("GET", "/api/seat/KEY/log", "seat_log"),
+    _route("GET", "/api/seat/KEY/trumps", "seat_trumps"),
     _route("POST", "/api/seat/KEY/rematch", "seat_rematch"),
     _route("POST", "/api/seat/KEY/next", "seat_next"),
     _route("POST", "/api/replays", "new_replay"),
     _route("GET", "/replay/KEY", "replay_page"),
     _route("GET", "/api/replay/KEY", "replay_frame"),
+    _route("GET", "/api/replay/KEY/trumps", "replay_trumps"),
 )
 
 
@@ -325,11 +328,15 @@ class App:
             _trim(self.replays, MAX_SESSIONS)
         return {"title": book.title, "steps": book.steps, "page": f"/replay/{ident}"}
 
-    def replay_frame(self, ident: str, query: dict[str, list[str]]) -> Json:
+    def replay(self, ident: str) -> Replay:
         with self.lock:
             book = self.replays.get(ident)
         if book is None:
             raise Refusal(404, "no such replay: open the log again")
+        return book
+
+    def replay_frame(self, ident: str, query: dict[str, list[str]]) -> Json:
+        book = self.replay(ident)
         step_text, who = query.get("step", ["0"])[-1], query.get("who", ["all"])[-1]
         if not step_text.isascii() or not step_text.isdigit() or int(step_text[:9]) > book.steps:
             raise Refusal(400, f"step: a number from 0 to {book.steps}")
@@ -477,6 +484,10 @@ class Handler(BaseHTTPRequestHandler):
         session, seat = self.server.app.seat(match.group(1))
         self._send(session.log(seat).encode(), "application/x-ndjson; charset=utf-8")
 
+    def _seat_trumps(self, match: re.Match[str], url: SplitResult) -> None:
+        session, _ = self.server.app.seat(match.group(1))
+        self._json(trumps_json(session.game.rules.ruleset), cached=True)
+
     def _seat_next(self, match: re.Match[str], url: SplitResult) -> None:
         self._json(self.server.app.next_game(match.group(1), self._json_body()), 201)
 
@@ -494,6 +505,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def _replay_frame(self, match: re.Match[str], url: SplitResult) -> None:
         self._json(self.server.app.replay_frame(match.group(1), parse_qs(url.query)))
+
+    def _replay_trumps(self, match: re.Match[str], url: SplitResult) -> None:
+        book = self.server.app.replay(match.group(1))
+        self._json(trumps_json(book.keyframes[0].rules.ruleset), cached=True)
 
     def _body(self) -> bytes:
         length = self.headers.get("Content-Length")
@@ -522,15 +537,19 @@ class Handler(BaseHTTPRequestHandler):
         html = self.server.pages.get_template("app.html").render(kind=kind, key=key, offline=False)
         self._send(html.encode(), "text/html; charset=utf-8")
 
-    def _json(self, data: Json, status: int = 200) -> None:
-        self._send(json.dumps(data, ensure_ascii=False).encode(), "application/json; charset=utf-8", status)
+    def _json(self, data: Json, status: int = 200, cached: bool = False) -> None:
+        text = json.dumps(data, ensure_ascii=False).encode()
+        self._send(text, "application/json; charset=utf-8", status, cached)
 
-    def _send(self, data: bytes, kind: str, status: int = 200) -> None:
+    def _send(self, data: bytes, kind: str, status: int = 200, cached: bool = False) -> None:
+        """`cached`: an answer that never changes for its key (the trump table), kept by the
+        browser; any other is asked anew."""
+
         self.connection.settimeout(self.server.limits.idle)  # not what the request's deadline left
         self.send_response(status, HTTPStatus(status).phrase)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(data)))
-        self.send_header("Cache-Control", "no-store")
+        self.send_header("Cache-Control", "private, max-age=86400, immutable" if cached else "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
         # everything the pages use is this server's own: no CDN, no inline script
         self.send_header("Content-Security-Policy", "default-src 'self'; img-src 'self' data:")

@@ -159,7 +159,7 @@ class Session:
         the rule it breaks."""
         with self.lock:
             self._menu(seat, Steps(decision))  # the decision's and the seat's checks
-            found = command_option(view(self.game, seat), text)
+            found = command_option(self.game.rules, view(self.game, seat), text)
             if isinstance(found, str):
                 raise Refusal(400, found)
             return self._play(seat, found)
@@ -317,7 +317,7 @@ def _menu_json(game: Game, seen: View, menu: Menu) -> Json:
         "entries": [
             {
                 "value": value,
-                "text": entry(menu, value),
+                "text": entry(game.rules, menu, value),
                 "help": explain_entry(game.rules, seen, menu, value),
                 "marks": _marks(menu, value),
             }
@@ -337,7 +337,7 @@ def _several(menu: Menu) -> Json | None:
         words = parts(option)
         if words[0] == DONE:
             continue
-        items.append({"chosen": list(words), "text": str(option), "marks": marks(option, 1)})
+        items.append({"chosen": list(words), "marks": marks(option, 1)})
     if len(items) < 2 or any(not item["marks"] for item in items):  # one is a click as any other
         return None
     return {"done": DONE, "items": items}

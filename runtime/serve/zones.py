@@ -16,6 +16,7 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import RequestOption, target_text
 from blackpoker.runtime.engine.refs import HiddenZoneCard
 from blackpoker.runtime.engine.view import View, ZoneView, hidden_from, masked, reference_text
+from blackpoker.runtime.play.labels import labels_for
 from blackpoker.runtime.rules.model import RuleSet, Visibility
 from blackpoker.runtime.serve.cards import Json, card_json
 
@@ -45,15 +46,17 @@ def zones_json(game: Game, index: int, zones: tuple[ZoneView, ...], notes: Mappi
     return found
 
 
-def trumps_json(rules: RuleSet) -> list[Json]:
-    """Every trump of the rule set (the extra format's), by its card's face: its name and what
-    its abilities' actions do, as the rule set's data words them (public: the list is printed)."""
+def trumps_json(rules: RuleSet) -> Json:
+    """The trump table: every trump of the rule set (the extra format's), by its card's face,
+    its name and what its abilities' actions do, as the rule set's data words them (public: the
+    list is printed). Some 10 KB, the same all game: a page asks for it once, from its own
+    route (`/api/seat/KEY/trumps`, `/api/replay/KEY/trumps`), not with every board."""
     found = []
     for trump in rules.trumps:
         actions = [rules.action(a) for a in trump.actions]
         about = [f"{a.name}: {a.effect}" for a in actions if a.effect]
         found.append({"card": str(trump.card), "name": trump.name, "about": "\n".join(about)})
-    return found
+    return {"trumps": found}
 
 
 def _noted(cid: int, notes: Mapping[int, str]) -> Json:
@@ -71,7 +74,7 @@ def noted(game: Game) -> bool:
 class ZoneNotes:
     """What each card lying in a public zone (the fog) does, as one seat may read it: the
     request whose key card it was (its fog entry's name, or the action's), its target as the
-    seat's view names it, and the size change it made there, watched as the game goes."""
+    seat's view names it (in words), and the size change it made there, watched as the game goes."""
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -103,6 +106,7 @@ class ZoneNotes:
         lying = {c for p in seen.players for z in p.zones if z.id in public for c in z.cards or ()}
         self.notes = {c: n for c, n in self.notes.items() if c in lying}
         sizes = _sizes(seen)
+        words = labels_for(rules)
         for cid in sorted(lying - self.notes.keys()):
             if cid not in self._keys:
                 continue
@@ -111,9 +115,9 @@ class ZoneNotes:
             name = fog.name if fog is not None else rules.action(action).name
             change = None if target is None else sizes.get(target, 0) - self._sizes.get(target, 0)
             if target is not None and change:
-                self.notes[cid] = f"{name} {change:+d} → {target}（{UNTIL_END}）"
+                self.notes[cid] = f"{name} {change:+d} → {words.target(target)}（{UNTIL_END}）"
             elif target is not None:
-                self.notes[cid] = f"{name} → {target}"
+                self.notes[cid] = f"{name} → {words.target(target)}"
             else:
                 self.notes[cid] = f"{name}: {fog.ability if fog is not None else rules.action(action).effect}"
 

@@ -117,7 +117,6 @@ function requestsNode(title, requests, prefix) {
 }
 
 function renderBoard(board, me) {
-  setTrumps(board.trumps);
   const root = document.getElementById("board");
   root.replaceChildren();
   const chance = board.chance || say("board", "none");
@@ -329,7 +328,7 @@ function startReplay() {
     if (event.key === "ArrowRight") showFrame(moves.forward());
     if (event.key === "ArrowLeft") showFrame(moves.back());
   });
-  showFrame(0);
+  loadTrumps(`/api/replay/${key}/trumps`).then(() => showFrame(0));
 }
 
 // -- the lobby --------------------------------------------------------------------------------
@@ -413,7 +412,7 @@ function startPage() {
   if (kind === "play") {
     document.getElementById("board").addEventListener("click", boardClick);
     document.getElementById("export").addEventListener("click", exportScenario);
-    refresh();
+    loadTrumps(`/api/seat/${key}/trumps`).then(refresh);
   } else if (kind === "replay") {
     startReplay();
   } else {

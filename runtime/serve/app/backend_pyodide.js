@@ -58,7 +58,7 @@
       if (!playing) startPage();
       else {
         key = body.dataset.key;
-        refresh();
+        loadTrumps(`/api/seat/${key}/trumps`).then(refresh);
       }
     },
   };

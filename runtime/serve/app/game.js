@@ -207,10 +207,12 @@ function markSet(node) {
   return keys;
 }
 
-// A step whose entries each use several cards (a payment of $DD): the cards are toggled on the
-// board, and each click leaves only the entries that use every card picked so far.
+// A later step whose entries each use several cards (a payment of $DD): the cards are toggled
+// on the board, and each click leaves only the entries that use every card picked so far. The
+// first step's entries are whole options, not one part's cards: an action with two key cards
+// beside エンド and パス (marks none) is chosen by its entry, with no picking bar.
 function toggledStep(menu) {
-  return menu && menu.entries.some((entry) => entry.marks.length > 1) && menu.entries.every((entry) => entry.marks.every((m) => m.startsWith("card:")));
+  return menu && menu.chosen.length > 0 && menu.entries.some((entry) => entry.marks.length > 1) && menu.entries.every((entry) => entry.marks.every((m) => m.startsWith("card:")));
 }
 
 function fits(marks) {

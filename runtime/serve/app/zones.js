@@ -3,10 +3,17 @@
 // list. Uses el, cardNode, backNode and pile of app.js; text goes in with textContent only.
 "use strict";
 
-let trumpAbilities = new Map(); // a card's face → {name, about}, from the board's `trumps`
+let trumpAbilities = new Map(); // a card's face → {name, about}, from the rule set's trump table
 
-function setTrumps(trumps) {
-  trumpAbilities = new Map((trumps || []).map((trump) => [trump.card, trump]));
+// The rule set's trump table (public: the extra list prints it), asked once when a table or a
+// replay opens, from its own route: the board of every poll leaves it out.
+async function loadTrumps(path) {
+  try {
+    const table = await api(path);
+    trumpAbilities = new Map(table.trumps.map((trump) => [trump.card, trump]));
+  } catch (error) {
+    showError(error.message);
+  }
 }
 
 // A `?` that shows what a card's trump does (its name and its abilities' actions).

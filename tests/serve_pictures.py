@@ -25,7 +25,7 @@ from blackpoker.runtime.engine.options import RequestOption
 from browser_support import DESKTOP, PHONE, Watched, launched
 from editions_support import environment
 from serve_positions import card_at, drive, hidden_block, paid, scenario_game
-from serve_support import EDITION, EXTRA, FOG, SEED, SMALLEST, Running, running
+from serve_support import EDITION, EXTRA, FOG, SMALLEST, Running, running, start_game
 
 Scene = Callable[[Any, Running, Path], None]
 
@@ -57,12 +57,7 @@ def fight(page: Any, server: Running, scratch: Path) -> None:
 
 
 def extra(page: Any, server: Running, scratch: Path) -> None:
-    page.goto(server.url + "/")
-    page.wait_for_selector("select[name=format] option", state="attached")
-    page.select_option("select[name=edition]", EXTRA)
-    page.select_option("select[name=format]", EXTRA_FORMAT.id)
-    page.fill("input[name=seed]", str(SEED))
-    page.click("#new-game button[type=submit]")
+    start_game(page, server, EXTRA, EXTRA_FORMAT.id)
     page.wait_for_selector(".card-table")
     placed = 0
     while page.locator(".card-table").count():  # the trumps placed: two cards apart in the table

@@ -177,13 +177,16 @@ def frame_cards(data: Any) -> list[tuple[int, set[int]]]:
     return [(frame["decision"], card_ids(frame["board"])) for frame in data.get("frames", [])]
 
 
-def start_game(page: Any, server: Running, **form: str) -> None:
-    """Fill the lobby's form and start a game."""
+def start_game(
+    page: Any, server: Running, edition: str = EDITION, played: str = SMALLEST, seed: int = SEED, **form: str
+) -> None:
+    """Fill the lobby's form (an edition, its format `played`, a seed and any other list) and
+    start a game."""
     page.goto(server.url + "/")
     page.wait_for_selector("select[name=format] option", state="attached")
-    page.select_option("select[name=edition]", EDITION)
-    page.select_option("select[name=format]", SMALLEST)
-    page.fill("input[name=seed]", str(SEED))
+    page.select_option("select[name=edition]", edition)
+    page.select_option("select[name=format]", played)
+    page.fill("input[name=seed]", str(seed))
     for name, value in form.items():
         page.select_option(f"select[name={name}]", value)
     page.click("#new-game button[type=submit]")

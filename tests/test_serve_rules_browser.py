@@ -19,7 +19,7 @@ from blackpoker.runtime.serve.server import Defaults
 from browser_support import Watched
 from editions_support import EDITIONS, environment, formats
 from regulation_support import DECKS, built_frame
-from serve_support import EXTRA, FOG, SEED, Running, decide, running
+from serve_support import EXTRA, FOG, SEED, Running, decide, running, start_game
 
 # Marks a trump on the board whose click names exactly one menu entry.
 FIND_TRUMP = """() => {
@@ -83,11 +83,7 @@ def test_an_extra_game_with_trumps_is_started_from_the_lobby_and_played_whole(
     watched: Watched, server: Running
 ) -> None:
     page = watched.page
-    _lobby(page, server)
-    page.select_option("select[name=edition]", EXTRA)
-    page.select_option("select[name=format]", EXTRA_FORMAT.id)
-    page.fill("input[name=seed]", str(SEED))
-    page.click("#new-game button[type=submit]")
+    start_game(page, server, EXTRA, EXTRA_FORMAT.id)
     # the trumps are placed from the whole deck: picked from a table of cards, each with its ability
     page.wait_for_selector(".card-table")
     token = page.url.rsplit("/", 1)[1]
@@ -240,12 +236,8 @@ def test_a_frames_rare_card_and_scenario_hand_are_drawn(watched: Watched, server
     a count only."""
     edition, frame = _scenario_frame()
     page = watched.page
-    _lobby(page, server)
-    page.select_option("select[name=edition]", edition)
-    page.select_option("select[name=format]", frame.formats[0] if frame.formats else formats(edition)[0])
-    page.select_option("select[name=regulation]", frame.id)
-    page.fill("input[name=seed]", str(SEED))
-    page.click("#new-game button[type=submit]")
+    played = frame.formats[0] if frame.formats else formats(edition)[0]
+    start_game(page, server, edition, played, regulation=frame.id)
     page.wait_for_selector(".entry")
     token = page.url.rsplit("/", 1)[1]
     game = server.session(token).game

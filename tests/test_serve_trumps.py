@@ -14,7 +14,7 @@ from typing import Any
 from blackpoker.compiler.documents.extra import EXTRA_FORMAT
 from blackpoker.runtime.rules.model import RuleSet
 from browser_support import DESKTOP
-from serve_support import EXTRA, Running, game_log
+from serve_support import EXTRA, Running, game_log, start_game
 
 
 def keys(data: Any) -> set[str]:
@@ -105,12 +105,7 @@ def test_after_the_trumps_are_placed_no_picking_bar_is_left(chromium: Any, serve
     page = context.new_page()
     page.on("pageerror", lambda e: problems.append(str(e)))
     try:
-        page.goto(server.url + "/")
-        page.wait_for_selector("select[name=format] option", state="attached")
-        page.select_option("select[name=edition]", EXTRA)
-        page.select_option("select[name=format]", EXTRA_FORMAT.id)
-        page.fill("input[name=seed]", str(seed))
-        page.click("#new-game button[type=submit]")
+        start_game(page, server, EXTRA, EXTRA_FORMAT.id, seed)
         page.wait_for_selector(".card-table")
         token = page.url.rsplit("/", 1)[1]
         rules = server.session(token).game.rules.ruleset

@@ -116,12 +116,12 @@ def _soldiers(g: Table, attacker: Unit, blockers: list[Unit]) -> None:
 
 def _damage(g: Table, player: int, amount: int) -> None:
     if amount > 0:
-        g.record(Damaged(player, amount))
+        g.record(Damaged, player, amount)
     damage(g.state, player, amount)
 
 
 def _dies(g: Table, unit: Unit) -> None:
     """A character the fight sends to the graveyard, said before what its leaving triggers;
     by its cards when they lie face up (a bulwark turns face up as it fights)."""
-    g.record(Died(unit.controller, tuple(unit.cards) if unit.face_up else ()))
+    g.record(Died, unit.controller, tuple(unit.cards) if unit.face_up else ())
     remove_unit(g, unit, GRAVEYARD)

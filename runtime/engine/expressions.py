@@ -102,9 +102,18 @@ def things(g: Table, res: Resolution, ref: Cards) -> list[Any]:
         if who < 0:
             return []
         side = state.players[who]
+        pile = side.pile(ref.zone)
+        if (
+            ref.face is None
+            and ref.card is None
+            and ref.match is None
+            and ref.suit_of is None
+            and ref.rank_of is None
+        ):
+            return list(pile)  # no filter (most piles an effect reads): no test per card
         return [
             c
-            for c in side.pile(ref.zone)
+            for c in pile
             if (ref.card is None or card(c) == ref.card) and fits(g, res, ref, side.face_up, c)
         ]
     if isinstance(ref, Field):

@@ -79,7 +79,7 @@ def _deal(g: Table) -> None:
             break
     t.draw(state, first, 1)
     state.turn_player = state.chance = first
-    g.record(SetUp(first))
+    g.record(SetUp, first)
 
 
 def _preset(g: Table, player: int, start: Start) -> None:
@@ -115,7 +115,7 @@ def request(g: Table, option: RequestOption) -> None:
         t.drive(causing)
         source = causing.uid
     req = Request(state.new_uid(), action, p, option.keys, list(option.keys), target, source)
-    g.record(Requested(p, action.id))
+    g.record(Requested, p, action.id)
     requested(g, req)  # [5] made, what it triggers waits for [6]
     if state.buffer and Limit.RESOLVES_BEFORE_COST_TRIGGERS not in action.limits:
         state.pending = req  # [6] the triggers the cost caused come first, then [7]
@@ -204,7 +204,7 @@ def _finish(g: Table, res: Resolution) -> None:
     and the actions whose 誘発条件 this resolution meets go to the buffer ([6-1])."""
     state = g.state
     t.release_keys(state, res.request)
-    g.record(Resolved(res.request.controller, res.request.action.id))
+    g.record(Resolved, res.request.controller, res.request.action.id)
     _win_check(g)
     if res.origin is Origin.STAGE:
         state.followup = Followup.CHANCE_TO_TURN_PLAYER
@@ -227,7 +227,7 @@ def _win_check(g: Table) -> None:
         return
     alive = [i for i, p in enumerate(players) if p.life]
     g.state.result = Result.won_by(alive[0]) if alive else Result.DRAW
-    g.record(GameOver(g.state.result))
+    g.record(GameOver, g.state.result)
 
 
 def _trigger_step(g: Table) -> None:
@@ -245,10 +245,10 @@ def _trigger_step(g: Table) -> None:
         ),
     )
     req = state.buffer.pop(index)
-    g.record(Triggered(req.controller, req.action.id))
+    g.record(Triggered, req.controller, req.action.id)
     if req.action.speed is Speed.IMMEDIATE:
         state.resolving.append(Resolution(req, Origin.TRIGGER, [Frame(req.action.steps)]))
     elif req.action.timing is Timing.MAIN and state.stage:
-        g.record(Discarded(req.action.id))
+        g.record(Discarded, req.action.id)
     else:
         state.stage.append(req)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +25,7 @@ from blackpoker.runtime.engine.refs import Result, option_data, result_name, tar
 from blackpoker.runtime.engine.rules import Rules, rules_of
 from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.state import GameState, PlayerState
-from blackpoker.runtime.engine.table import Table
+from blackpoker.runtime.engine.table import P, Table
 from blackpoker.runtime.engine.zones import deck_ids
 from blackpoker.runtime.rules.model import GraveyardTop, RuleSet
 
@@ -132,10 +132,10 @@ class Game(Table):
             raise IllegalOption(f"not a legal option now: {option}")
         self.apply(option)
 
-    def record(self, event: Event) -> None:
-        """Keep an event when the game keeps a log."""
+    def record(self, kind: Callable[P, Event], *args: P.args, **kwargs: P.kwargs) -> None:
+        """Keep an event when the game keeps a log; made only then (most games keep none)."""
         if self.events is not None:
-            self.events.append(event)
+            self.events.append(kind(*args, **kwargs))
 
     def push(self, option: Option) -> None:
         """Apply `option` so that `pop` can take it back (search agents try moves this way)."""

@@ -48,14 +48,17 @@ def timed_requestables(rules: Rules) -> Timed:
     timed = rules.requestables
     if timed is None:
         direct = tuple(a for a in rules.actions if a.direct)
-        timed = rules.requestables = requestables(direct, rules.target_specs)
+        timed = rules.requestables = requestables(direct, rules.target_specs, rules.relevant)
     return timed
 
 
-def requestables(actions: tuple[Action, ...], specs: Mapping[str, Target]) -> Timed:
+def requestables(
+    actions: tuple[Action, ...], specs: Mapping[str, Target], relevant: Mapping[str, int]
+) -> Timed:
     """The direct actions each situation allows by timing, in rule-set order, keyed by
-    (main timing possible: own turn and an empty stage, own turn)."""
-    entries = [requestable(a, a.cost.units, specs.get(a.id)) for a in actions]
+    (main timing possible: own turn and an empty stage, own turn); `relevant`: which cards can
+    be each keyed action's key cards (`Rules.relevant`)."""
+    entries = [requestable(a, a.cost.units, specs.get(a.id), relevant.get(a.id, 0)) for a in actions]
 
     def allowed(entry: Requestable, stage_empty: bool, turn: bool) -> bool:
         return timing_allows(entry.action, turn, stage_empty) and turn_allows(entry.action, turn)
@@ -68,9 +71,10 @@ def requestables(actions: tuple[Action, ...], specs: Mapping[str, Target]) -> Ti
     }
 
 
-def requestable(a: Action, units: tuple[str, ...], spec: Target | None) -> Requestable:
+def requestable(a: Action, units: tuple[str, ...], spec: Target | None, relevant: int) -> Requestable:
     """The entry of an action as it is paid with the cost `units` (its own, or as abilities
-    change it and a character waives part of it)."""
+    change it and a character waives part of it); `relevant`: the cards that can be its key
+    cards, as bits by id."""
     cost = tuple((letter, units.count(letter)) for letter in sorted(set(units)))
     constant = [UNITS[letter].constant(n) for letter, n in cost]
     return Requestable(
@@ -84,6 +88,8 @@ def requestable(a: Action, units: tuple[str, ...], spec: Target | None) -> Reque
         spec,
         spec is not None and spec.suit_of is not None,
         reads_key(a),
+        relevant,
+        a.matcher is None or a.key_from == HAND,
     )
 
 
@@ -155,6 +161,8 @@ def search(g: Table, p: int, kept: Kept) -> list[RequestOption]:
     if not plan:
         return []
     waived = waived_units(g, p) if me.field and rules.waivers else {}
+    target_required = rules.edition.core.target_required  # 適法な対象を指定できなければ起こせない
+    changed_limits, changed_costs, used = rules.changed_limits, rules.changed_costs, me.used
     payer: Payer | None = None
     found: list[RequestOption] = []
     # An action's attributes are read as few times as possible: the rule set's classes are plain
@@ -163,10 +171,10 @@ def search(g: Table, p: int, kept: Kept) -> list[RequestOption]:
         entry = planned.entry
         action = entry.action
         action_id = action.id
-        if action_id in rules.changed_limits:
+        if action_id in changed_limits:
             if not once_allows(g, p, action):
                 continue
-        elif entry.once and action_id in me.used:  # as printed: once a turn
+        elif entry.once and action_id in used:  # as printed: once a turn
             continue
         keyed = entry.keyed_requirement
         if action.requires is not None and not keyed and not requirement_holds(g, p, action):
@@ -177,21 +185,23 @@ def search(g: Table, p: int, kept: Kept) -> list[RequestOption]:
             if not sources:
                 continue
         free = part = False
-        if (waived and action_id in waived) or action_id in rules.changed_costs:
+        if (waived and action_id in waived) or action_id in changed_costs:
             left = cost_needed(g, p, action, waived)
             free = not left
             part = bool(left) and left != action.cost.units
             if part:  # some units waived, some not: the entry of the cost that is left
                 cut = rules.part_paid.get((action_id, left))
                 if cut is None:
-                    cut = rules.part_paid.put((action_id, left), requestable(action, left, entry.target))
+                    cut = rules.part_paid.put(
+                        (action_id, left), requestable(action, left, entry.target, entry.relevant)
+                    )
                 entry = cut
         # the targets, when the key cards do not matter
         aims: Sequence[OptionTarget | None] | None = None
         if entry.target is not None and not entry.keyed_target:
             aims = candidates(g, p, action_id, entry.target, ())
             if not aims:  # listed first: no target means no option, whatever the payments
-                if rules.edition.core.target_required:  # 適法な対象を指定できなければ起こせない
+                if target_required:
                     continue
                 aims = NO_TARGET
         by_hand = entry.hand_only and not free and not part
@@ -220,7 +230,7 @@ def search(g: Table, p: int, kept: Kept) -> list[RequestOption]:
                     targets = aims
                 elif entry.target is not None:
                     targets = candidates(g, p, action_id, entry.target, keys)
-                    if not targets and not rules.edition.core.target_required:
+                    if not targets and not target_required:
                         targets = NO_TARGET
                 listed.extend(
                     RequestOption(p, action_id, action.name, keys, payment, target)
@@ -312,18 +322,12 @@ def hand_plan(
     ordered = sort_cards(hand)  # as key_ways takes them: sorted once for every action
     previous = kept.known if kept.cards is not None and kept.known is not known else {}
     changed = held ^ kept.held
-    relevant = g.rules.relevant
     plan = []
     for entry in timed_requestables(g.rules)[main, turn]:
-        action = entry.action
-        action_id = action.id
+        action_id = entry.action.id
         if action_id in known:
             planned = known[action_id]
-        elif (
-            action_id in previous
-            and not changed & relevant.get(action_id, 0)
-            and (action.matcher is None or action.key_from == HAND)
-        ):
+        elif entry.from_hand and not changed & entry.relevant and action_id in previous:
             prior = previous[action_id]
             planned = prior if prior is None or not entry.uses_hand else Planned(entry, p, hand, prior.ways)
             known[action_id] = planned
@@ -346,7 +350,7 @@ def _planned(
         pool = key_pool(g, p, action)
         ways = key_ways(g, action, pool, sum(1 << c for c in pool))
         return Planned(entry, p, hand, ways) if ways else None
-    shared = None if entry.uses_hand else (p, action.id, held & g.rules.relevant.get(action.id, 0))
+    shared = None if entry.uses_hand else (p, action.id, held & entry.relevant)
     if shared is not None:  # looked up first: a plan found needs no key-card ways
         found = g.rules.key_plans.get(shared)
         if found is not None:

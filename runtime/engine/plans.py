@@ -33,6 +33,8 @@ class Requestable:
     target: Target | None  # its `target` step
     keyed_target: bool  # the target test reads the key cards, so candidates differ per key way
     keyed_requirement: bool  # `requires` reads the key cards, so it holds per key way
+    relevant: int  # the cards that can be its key cards, as bits by id (`Rules.relevant`; 0: none)
+    from_hand: bool  # it takes no key cards, or takes them from the hand only: a plan the hand decides
 
 
 Timed = dict[tuple[bool, bool], tuple[Requestable, ...]]

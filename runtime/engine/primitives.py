@@ -98,7 +98,7 @@ def _units(items: list[Any]) -> list[Unit]:
 def _target(g: Table, res: Resolution, step: program.Target) -> Signal | None:
     if still_valid(g, res.request, step):
         return None
-    g.record(LostTarget(res.request.action.id))
+    g.record(LostTarget, res.request.action.id)
     return Signal.STOP
 
 
@@ -118,7 +118,7 @@ def _choose(g: Table, res: Resolution, step: program.Choose) -> Signal | None:
     if (answer is not None and answer.word == DONE) or who < 0:
         return None
     taken = set(cards_of(picked))
-    left = [i for i in items if not taken.intersection(cards_of([i]))]
+    left = [i for i in items if not taken.intersection(cards_of([i]))] if taken else items
     count = step.count
     if not left or (not isinstance(count, program.Amount) and len(picked) >= number(g, res, count)):
         return None
@@ -282,7 +282,7 @@ def _damage(g: Table, res: Resolution, step: program.Damage) -> Signal | None:
     if who >= 0 and who not in res.shielded:
         amount = number(g, res, step.amount)
         if amount > 0:
-            g.record(Damaged(who, amount))
+            g.record(Damaged, who, amount)
         t.damage(g.state, who, amount)
     return None
 
@@ -368,7 +368,7 @@ def _for_each(g: Table, res: Resolution, step: program.ForEach) -> Signal | None
 
 @primitive(program.Reveal)
 def _reveal(g: Table, res: Resolution, step: program.Reveal) -> Signal | None:
-    g.record(Revealed(tuple(cards_of(things(g, res, step.cards)))))
+    g.record(Revealed, tuple(cards_of(things(g, res, step.cards))))
     return None
 
 
@@ -377,7 +377,7 @@ def _shuffle(g: Table, res: Resolution, step: program.Shuffle) -> Signal | None:
     who = player(g, res, step.player)
     if who >= 0:
         t.shuffle(g.state, g.state.players[who].life)
-        g.record(Shuffled(who))
+        g.record(Shuffled, who)
     return None
 
 
@@ -394,7 +394,7 @@ def _request(g: Table, res: Resolution, step: program.Request) -> Signal | None:
             t.take_card(state, cid)
     target = _given_target(g, res, step)
     request = Request(state.new_uid(), action, res.request.controller, tuple(keys), list(held), target)
-    g.record(Requested(request.controller, action.id, indirect=True))
+    g.record(Requested, request.controller, action.id, indirect=True)
     requested(g, request)  # the trigger check runs once the resolution that made it is done
     if step.then_pass:
         state.followup = Followup.AUTO_PASS
@@ -424,7 +424,7 @@ def _negate(g: Table, res: Resolution, step: program.Negate) -> Signal | None:
         if isinstance(found, Request) and found in g.state.stage:
             g.state.stage.remove(found)
             t.release_keys(g.state, found)
-            g.record(Negated(found.action.id))
+            g.record(Negated, found.action.id)
     return None
 
 
@@ -468,7 +468,7 @@ def _pass_turn(g: Table, res: Resolution, step: program.PassTurn) -> Signal | No
         p.kept_down.clear()  # cards held face down "until the end of the turn" (a close)
         for unit in p.field:
             unit.size_mod = 0  # "until the end of the turn"
-    g.record(TurnPassed(state.turn_player, state.turn))
+    g.record(TurnPassed, state.turn_player, state.turn)
     return None
 
 

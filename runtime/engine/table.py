@@ -8,10 +8,15 @@ about twenty times a decision.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import ParamSpec
+
 from blackpoker.runtime.engine.events import Event
 from blackpoker.runtime.engine.kept import Kept
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.state import GameState
+
+P = ParamSpec("P")  # the arguments of an event's class, for `record`
 
 
 class Table:
@@ -20,6 +25,6 @@ class Table:
     kept: tuple[Kept, Kept]  # each player's last option search (runtime/engine/kept.py)
     touched: int  # how many transitions so far changed more than who holds the chance
 
-    def record(self, event: Event) -> None:
-        """Keep an event when a log is kept."""
+    def record(self, kind: Callable[P, Event], *args: P.args, **kwargs: P.kwargs) -> None:
+        """Keep the event `kind(*args, **kwargs)` when a log is kept: it is made only then."""
         raise NotImplementedError

@@ -51,10 +51,13 @@ def candidates(
     its first card, a request by its stage position (from 1), a player by index."""
     kind = spec.kind
     if kind is CHARACTER:
+        players = g.state.players
+        # a side named: only that player's field is read (a field holds its controller's characters)
+        sides = range(len(players)) if spec.side is None else _players(controller, spec)
         return [
             CharacterByCard(u.cards[0])
-            for p in g.state.players
-            for u in p.field
+            for i in sides
+            for u in players[i].field
             if unit_ok(controller, action_id, spec, key_cards, u)
         ]
     if kind is REQUEST:

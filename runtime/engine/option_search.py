@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from itertools import product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from blackpoker.runtime.engine.expressions import reads_key, requirement_holds
 from blackpoker.runtime.engine.kept import Kept
@@ -37,10 +37,10 @@ if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
 
 
-NO_KEYS: list[tuple[int, ...]] = [()]
-HAND = (Zone.HAND,)  # where key cards come from unless an action says otherwise
-NO_TARGET: list[OptionTarget | None] = [None]
-NO_COST: list[tuple[Payment, ...]] = [()]
+NO_KEYS: Final[list[tuple[int, ...]]] = [()]
+HAND: Final = (Zone.HAND,)  # where key cards come from unless an action says otherwise
+NO_TARGET: Final[list[OptionTarget | None]] = [None]
+NO_COST: Final[list[tuple[Payment, ...]]] = [()]
 
 
 def timed_requestables(rules: Rules) -> Timed:

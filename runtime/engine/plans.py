@@ -64,7 +64,12 @@ class Planned:
         way beyond `paid`. The last ones are kept: the hand, the field and so the payments
         and targets often stay the same from one of the player's decisions to the next."""
         last = self._made
-        if last is not None and last[0] == paid and last[1] == targets:
+        # most often the very same objects: `is` before a walk over their items
+        if (
+            last is not None
+            and (last[0] is paid or last[0] == paid)
+            and (last[1] is targets or last[1] == targets)
+        ):
             return last[2]
         action = self.entry.action
         options = tuple(

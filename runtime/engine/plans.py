@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import product
 
 from blackpoker.runtime.engine.options import Payment, RequestOption
 from blackpoker.runtime.engine.refs import OptionTarget
@@ -72,10 +71,13 @@ class Planned:
         ):
             return last[2]
         action = self.entry.action
-        options = tuple(
-            RequestOption(self.player, action.id, action.name, keys, payment, target)
-            for keys, pays in paid
-            for payment, target in product(pays, targets)
-        )
+        player, action_id, name = self.player, action.id, action.name
+        # loops rather than a generator over `product`: compiled with mypyc, a loop costs less
+        listed: list[RequestOption] = []
+        for keys, pays in paid:
+            for payment in pays:
+                for target in targets:
+                    listed.append(RequestOption(player, action_id, name, keys, payment, target))
+        options = tuple(listed)
         self._made = (paid, targets, options)
         return options

@@ -19,9 +19,9 @@ from blackpoker.runtime.engine.game import Game, snapshot
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.refs import Result
 from blackpoker.runtime.engine.view import View, view
+from blackpoker.runtime.play import search
 from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.greedy import GreedyAgent
-from blackpoker.runtime.play import search
 from blackpoker.runtime.play.roster import make_agent
 from blackpoker.runtime.play.search import DEFAULT_BUDGET, SearchAgent
 from blackpoker.runtime.play.selfplay import play

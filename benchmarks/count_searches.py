@@ -15,7 +15,8 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from blackpoker.compiler.environment import Environment
@@ -46,10 +47,18 @@ def counting(what: str, function: Callable[..., Any], depth: int) -> Callable[..
     return counted
 
 
-def install() -> None:
-    for what, (owner, name) in COUNTED.items():
-        # an option list is asked through legal_options: its asker is one frame further out
-        setattr(owner, name, counting(what, getattr(owner, name), 2 if owner is game.Game else 1))
+@contextmanager
+def installed() -> Iterator[None]:
+    """The engine's functions counted while inside, as they were after."""
+    kept = {what: getattr(owner, name) for what, (owner, name) in COUNTED.items()}
+    try:
+        for what, (owner, name) in COUNTED.items():
+            # an option list is asked through legal_options: its asker is one frame further out
+            setattr(owner, name, counting(what, kept[what], 2 if owner is game.Game else 1))
+        yield
+    finally:
+        for what, (owner, name) in COUNTED.items():
+            setattr(owner, name, kept[what])
 
 
 def run(edition: str, format_id: str, agent: str, games: int, callers: bool) -> None:
@@ -66,21 +75,21 @@ def run(edition: str, format_id: str, agent: str, games: int, callers: bool) -> 
             print(f"|   {what} | {caller} | {n} | {n / decisions:.2f} |")
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="?", type=int, default=30, help="random games per rule set")
     parser.add_argument("--greedy-games", type=int, default=10)
     parser.add_argument("--edition", action="append", help="an edition to play (repeatable)")
     parser.add_argument("--callers", action="store_true", help="each count by the function that asked")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     env = Environment()
-    install()
     print(f"| rule set | agents | decisions | {' | '.join(COUNTED)} (per decision) |")
     print("| --- | --- | ---: |" + " ---: |" * len(COUNTED))
-    for agent, games in (("random", args.games), ("greedy", args.greedy_games)):
-        for edition in args.edition or [EDITION]:
-            for format_id in [f.id for f in env.edition(edition).edition.formats][:2]:
-                run(edition, format_id, agent, games, args.callers)
+    with installed():
+        for agent, games in (("random", args.games), ("greedy", args.greedy_games)):
+            for edition in args.edition or [EDITION]:
+                for format_id in [f.id for f in env.edition(edition).edition.formats][:2]:
+                    run(edition, format_id, agent, games, args.callers)
 
 
 if __name__ == "__main__":

@@ -87,6 +87,25 @@ def test_a_benchmark_runs_with_tiny_sizes(
     assert not declared or lines, f"{name} declares METRICS but wrote no result"
 
 
+def test_searches_are_counted_per_decision_and_the_engine_is_left_as_it_was(
+    benchmarks: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """count_searches.py: each decision computes its option list once, asked by the agent;
+    a search is made at most as often as asked; the counting is undone after the run."""
+    count = importlib.import_module("count_searches")
+    search = importlib.import_module("blackpoker.runtime.engine.option_search").search
+    count.main(["2", "--greedy-games", "1", "--callers"])
+    out = capsys.readouterr().out
+    rows = re.findall(
+        r"^\| \S+ \w+ \| (random|greedy) \| (\d+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \|", out, re.M
+    )
+    assert len(rows) == 4, out  # two formats, two pairs of agents
+    for _, decisions, lists, asked, made in rows:
+        assert int(decisions) > 0 and float(lists) == 1.0 and float(made) <= float(asked) < 1.0, out
+    assert "option lists | agents.py:decide" in out
+    assert importlib.import_module("blackpoker.runtime.engine.option_search").search is search
+
+
 def test_the_engine_loops_play_the_same_games(benchmarks: None) -> None:
     bench = importlib.import_module("bench_engine")
     counts = {loop.label: loop.play(2, 7) for loop in bench.LOOPS}

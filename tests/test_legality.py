@@ -13,7 +13,7 @@ from blackpoker.compiler.notation import NotationError, parse_cost
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.option_search import one_of_each
 from blackpoker.runtime.engine.options import RequestOption, sort_cards
-from blackpoker.runtime.engine.payments import UNITS
+from blackpoker.runtime.engine.payments import UNITS, discards_by_value
 from blackpoker.runtime.engine.refs import PlayerRef, StagePosition, WrittenCharacter
 from blackpoker.runtime.engine.request_checks import CHECKS, causes, first_refusal
 from blackpoker.runtime.engine.rules import Recent, Rules
@@ -279,6 +279,19 @@ def test_ways_of_one_card_per_pattern_are_listed_as_the_matcher_lists_them() -> 
                     expected = [tuple(ordered[i] for i in way) for way in selections]
                     assert one_of_each(ordered, patterns) == expected, (action.id, ordered)
     assert {1, 2} <= kinds  # one pattern, and two
+
+
+def test_discards_of_one_card_are_the_combinations_by_value() -> None:
+    """A D cost of one card lists one card per value without combining (payments._discards):
+    the same payments in the same order as every combination kept once per set of values, for
+    hands of both decks' cards (equal values, two Jokers) and an empty one."""
+    game = Game.new(compile(reference_edition()), 1)
+    rng = random.Random(11)
+    hands = [(), *(tuple(sorted(rng.sample(range(2 * DECK_SIZE), rng.randint(1, 9)))) for _ in range(500))]
+    for rest in hands:
+        assert UNITS["D"].ways(game, 0, 1, rest) == discards_by_value(1, rest), rest
+    jokers = [c for c in range(2 * DECK_SIZE) if card(c).is_joker]
+    assert len(UNITS["D"].ways(game, 0, 1, tuple(jokers))) == 1  # equal cards count once
 
 
 def test_a_character_is_of_every_suit_one_of_its_cards_has() -> None:

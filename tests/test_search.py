@@ -4,6 +4,7 @@ seed, it is named with its budget by simulate and play, and it beats the random 
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import subprocess
@@ -18,6 +19,7 @@ from blackpoker.runtime.engine.game import Game, snapshot
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.refs import Result
 from blackpoker.runtime.engine.view import View, view
+from blackpoker.runtime.play import search
 from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.greedy import GreedyAgent
 from blackpoker.runtime.play.roster import make_agent
@@ -104,10 +106,10 @@ def test_a_view_deals_alike_whether_its_layout_is_new_or_kept() -> None:
     assert compared > 10
 
 
-def _searched_game(search_seed: int) -> list[str]:
+def _searched_game(search_seed: int, game_seed: int = 11) -> list[str]:
     """The state hashes of a game of the search agent against greedy, decision by decision."""
-    game = Game.new(SMALLEST, 11)
-    agents = (SearchAgent(SMALLEST, search_seed, BUDGET), GreedyAgent(SMALLEST, 11))
+    game = Game.new(SMALLEST, game_seed)
+    agents = (SearchAgent(SMALLEST, search_seed, BUDGET), GreedyAgent(SMALLEST, game_seed))
     hashes = []
     while not game.over:
         game.apply(decide(game, agents))
@@ -117,10 +119,11 @@ def _searched_game(search_seed: int) -> list[str]:
 
 def test_the_same_seed_gives_the_same_game() -> None:
     """The search agent's choices, and so the game, depend on its seed alone (logs and replays
-    rely on it); another seed plays another game."""
+    rely on it); another seed plays another game, in one of a few deals at least (a choice the
+    look-ahead finds clear is the same for any seed, and a short game may hold only those)."""
     first = _searched_game(1)
     assert _searched_game(1) == first
-    assert _searched_game(2) != first
+    assert any(_searched_game(2, deal) != _searched_game(1, deal) for deal in (11, 12, 13))
 
 
 def test_a_seed_decides_every_choice_in_any_process() -> None:
@@ -223,3 +226,34 @@ def test_skill_reports_random_play_beside_the_given_agents(tmp_path: Path) -> No
     )
     assert refused.exit_code == 1
     assert "--skill: not with --compare" in refused.stderr
+
+
+def test_a_settled_choice_stops_the_look_ahead_early_and_mostly_agrees_with_the_full_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At the default budget the look-ahead stops where one option leads by `LEAD` at a check:
+    it runs fewer iterations in many decisions, and chooses as the whole budget would in nearly
+    all (docs/simulate.md has the measured share)."""
+
+    class Counted(SearchAgent):
+        iterations = 0
+
+        def _settle(self, game: Game, me: int) -> float:
+            Counted.iterations += 1
+            return super()._settle(game, me)
+
+    def choices(lead: float) -> tuple[list[str], int]:
+        monkeypatch.setattr(search, "LEAD", lead)
+        Counted.iterations = 0
+        chosen = []
+        for game in _positions(1)[::3]:
+            me = game.to_move
+            assert me is not None
+            seen = view(game, me)
+            chosen.append(str(Counted(SMALLEST, 3).choose(seen, seen.options)))
+        return chosen, Counted.iterations
+
+    early, stopped = choices(search.LEAD)
+    full, whole = choices(math.inf)
+    assert stopped < 0.8 * whole
+    assert sum(a == b for a, b in zip(early, full, strict=True)) >= 0.9 * len(full)

@@ -196,6 +196,9 @@ def search(g: Table, p: int, kept: Kept) -> list[RequestOption]:
                         (action_id, left), requestable(action, left, entry.target, entry.relevant)
                     )
                 entry = cut
+        by_hand = entry.hand_only and not free and not part
+        if by_hand and planned.paid is not None and not planned.paid:  # the hand cannot pay it
+            continue
         # the targets, when the key cards do not matter
         aims: Sequence[OptionTarget | None] | None = None
         if entry.target is not None and not entry.keyed_target:
@@ -204,7 +207,6 @@ def search(g: Table, p: int, kept: Kept) -> list[RequestOption]:
                 if target_required:
                     continue
                 aims = NO_TARGET
-        by_hand = entry.hand_only and not free and not part
         # the options depend on the key way only through the payments: made from those, kept
         whole = not keyed and (entry.target is None or aims is not None)
         made: Sequence[RequestOption]

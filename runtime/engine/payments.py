@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Final
 
 from blackpoker.runtime.engine import transitions as t
-from blackpoker.runtime.engine.options import Payment, sort_cards
+from blackpoker.runtime.engine.options import Payment, distinct_values, sort_cards
 from blackpoker.runtime.engine.refusals import Said, say
 from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.triggers import happened
@@ -112,6 +112,14 @@ class Discard(PaymentUnit):
 
 
 def _discards(n: int, rest: tuple[int, ...]) -> tuple[tuple[Payment, ...], ...]:
+    """Each choice of `n` cards of `rest` by values, a value's first card, in canonical order."""
+    if n == 1:  # the common cost: one card per value, no combinations to weed out
+        return tuple((("D", c),) for c in distinct_values(rest))
+    return discards_by_value(n, rest)
+
+
+def discards_by_value(n: int, rest: tuple[int, ...]) -> tuple[tuple[Payment, ...], ...]:
+    """`_discards` for any `n`: every combination of cards, the first of each set of values."""
     seen: set[tuple[int, ...]] = set()
     choices = []
     for combo in combinations(sort_cards(rest), n):

@@ -6,7 +6,7 @@ ability that turns off stops counting at once and nothing is applied twice."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from blackpoker.runtime.engine.state import Unit
 from blackpoker.runtime.engine.transitions import printed_size
@@ -24,8 +24,8 @@ from blackpoker.runtime.rules.program import (
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
 
-_ORDER = {Scope.ALL: 0, Scope.YOUR: 1, Scope.THIS: 2}
-PRINTED_JUDGEMENT = JudgeSoldiers()  # ダメージ判定 as printed: the smaller soldier side dies
+_ORDER: Final = {Scope.ALL: 0, Scope.YOUR: 1, Scope.THIS: 2}
+PRINTED_JUDGEMENT: Final = JudgeSoldiers()  # ダメージ判定 as printed: the smaller soldier side dies
 
 
 @dataclass(frozen=True, slots=True)

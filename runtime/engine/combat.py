@@ -3,7 +3,7 @@ block steps name (アタッカー / ブロッカー / 速攻), and `combat` (sol
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from blackpoker.runtime.engine.abilities import size, soldier_judgement
 from blackpoker.runtime.engine.events import Damaged, Died
@@ -17,6 +17,13 @@ from blackpoker.runtime.rules.program import DeclareAttackers, Dies, Event
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
 
+# enum members bound once (a member read as `Combat.BULWARK` goes through the enum class's
+# attribute hook: see engine/targets.py)
+NEVER: Final = Attack.NEVER
+HASTE: Final = Attack.HASTE
+HASTE_WITH_ACE: Final = Attack.HASTE_WITH_ACE
+BULWARK: Final = Combat.BULWARK
+
 
 def can_attack(g: Table, unit: Unit, step: DeclareAttackers) -> bool:
     """Charged, allowed to attack, and 速攻 or not made only of cards that entered this turn
@@ -27,11 +34,9 @@ def can_attack(g: Table, unit: Unit, step: DeclareAttackers) -> bool:
         return False
     if step.label is None:
         attack = unit.kind.attack
-        if attack is Attack.NEVER:
+        if attack is NEVER:
             return False
-        haste = attack is Attack.HASTE or (
-            attack is Attack.HASTE_WITH_ACE and any(rank(c) == 1 for c in unit.cards)
-        )
+        haste = attack is HASTE or (attack is HASTE_WITH_ACE and any(rank(c) == 1 for c in unit.cards))
     else:
         labels = unit.kind.labels
         if step.label not in labels:
@@ -59,9 +64,9 @@ def block_pairs(g: Table, defender: int, label: str | None) -> list[tuple[Unit, 
             continue
         for attacker in attackers:
             current = [state.unit(uid) for uid in state.blocks.get(attacker.uid, ())]
-            if blocker.kind.combat is Combat.BULWARK and current:
+            if blocker.kind.combat is BULWARK and current:
                 continue
-            if any(u is not None and u.kind.combat is Combat.BULWARK for u in current):
+            if any(u is not None and u.kind.combat is BULWARK for u in current):
                 continue
             pairs.append((attacker, blocker))
     return pairs
@@ -78,7 +83,7 @@ def judge(g: Table) -> None:
         if not blockers:
             _damage(g, 1 - attacker.controller, size(g, attacker))
             happened(g, Event.UNBLOCKED, attacker.controller, list(attacker.cards))
-        elif blockers[0].kind.combat is Combat.BULWARK:
+        elif blockers[0].kind.combat is BULWARK:
             _bulwark(g, attacker, blockers[0])
         else:
             _soldiers(g, attacker, blockers)

@@ -60,6 +60,15 @@ YOU: Final = PlayerName.YOU
 OPPONENT: Final = PlayerName.OPPONENT
 TURN_PLAYER: Final = PlayerName.TURN_PLAYER
 CHARGED: Final = State.CHARGED
+FACE_UP: Final = Face.UP
+FACE_DOWN: Final = Face.DOWN
+KEY: Final = BuiltInName.KEY
+TARGET: Final = BuiltInName.TARGET
+TARGET_KEY: Final = BuiltInName.TARGET_KEY
+CAUSE: Final = BuiltInName.CAUSE
+ATTACKERS: Final = BuiltInName.ATTACKERS
+HAND_LIMIT: Final = Quantity.HAND_LIMIT
+HAND_LIMIT_RULE: Final = Quantity.HAND_LIMIT.value
 
 
 def player(g: Table, res: Resolution, ref: PlayerRef) -> int:
@@ -93,7 +102,7 @@ def things(g: Table, res: Resolution, ref: Cards) -> list[Any]:
             c
             for c in cards_of(things(g, res, ref.of))
             if (ref.card is None or card(c) == ref.card)
-            and (ref.face is None or (c in state.players[owner(c)].face_up) == (ref.face is Face.UP))
+            and (ref.face is None or (c in state.players[owner(c)].face_up) == (ref.face is FACE_UP))
             and (ref.suit_of is None or _same(g, res, ref.suit_of, c, suit))
             and (ref.rank_of is None or _same(g, res, ref.rank_of, c, rank))
         ]
@@ -130,19 +139,19 @@ def things(g: Table, res: Resolution, ref: Cards) -> list[Any]:
             and (least is None or size(g, u) >= least)
         ]
     name = ref.name
-    if name == BuiltInName.KEY:
+    if name == KEY:
         return list(res.request.held)
-    if name == BuiltInName.TARGET:
+    if name == TARGET:
         found = target_object(g, res.request)
         return [] if found is None else [found]
-    if name == BuiltInName.TARGET_KEY:
+    if name == TARGET_KEY:
         found = target_object(g, res.request)
         return list(found.key_cards) if isinstance(found, Request) else []
-    if name == BuiltInName.CAUSE:  # the event's cards, or the character they make while it is on the field
+    if name == CAUSE:  # the event's cards, or the character they make while it is on the field
         cause = res.request.cause
         units = [u for p in state.players for u in p.field if u.cards and u.cards[0] in cause]
         return [*units] if units else list(cause)
-    if name == BuiltInName.ATTACKERS:
+    if name == ATTACKERS:
         return [u for u in (state.unit(uid) for uid in state.attackers) if u is not None]
     if name == SOURCE:  # the causing character, while it stays on the field
         source = res.request.source
@@ -178,9 +187,9 @@ def target_object(g: Table, request: Request) -> Unit | Request | int | None:
 def fits(g: Table, res: Resolution, spec: Pile | Choose, face_up: dict[int, int], cid: int) -> bool:
     """Whether a card of a zone passes the filters of a pile or a choose step: how it lies,
     which card it is, its suit, its number."""
-    if spec.face is not None and (cid in face_up) != (spec.face is Face.UP):
+    if spec.face is not None and (cid in face_up) != (spec.face is FACE_UP):
         return False
-    if spec.face is Face.DOWN and cid in g.state.players[owner(cid)].kept_down:
+    if spec.face is FACE_DOWN and cid in g.state.players[owner(cid)].kept_down:
         return False  # held face down this turn: not a card that may turn face up
     if spec.card is not None and card(cid) != spec.card:
         return False
@@ -198,7 +207,7 @@ def _same(g: Table, res: Resolution, name: Name, cid: int, feature: Callable[[in
 
 def _named_cards(g: Table, res: Resolution, name: Name) -> list[int]:
     """The cards a name gives: the key cards as requested, even once put elsewhere."""
-    return list(res.request.key_cards) if name.name == BuiltInName.KEY else cards_of(things(g, res, name))
+    return list(res.request.key_cards) if name.name == KEY else cards_of(things(g, res, name))
 
 
 def cards_of(items: list[Any]) -> list[int]:
@@ -217,7 +226,7 @@ def number(g: Table, res: Resolution, expr: Number) -> int:
     if isinstance(expr, Sum):
         # key cards count as requested, even once the effect has put them elsewhere
         of = expr.of
-        cards = res.request.key_cards if of.name == BuiltInName.KEY else cards_of(things(g, res, of))
+        cards = res.request.key_cards if of.name == KEY else cards_of(things(g, res, of))
         only = expr.suit
         return sum(rank(c) for c in cards if only is None or suit(c) is only)
     if isinstance(expr, Count):
@@ -228,8 +237,8 @@ def number(g: Table, res: Resolution, expr: Number) -> int:
     if isinstance(expr, Core):
         printed = int(getattr(g.rules.edition.core, expr.rule))
         # the hand limit is the request controller's, as the abilities on change it
-        if expr.rule == Quantity.HAND_LIMIT.value:
-            return changed(g, Quantity.HAND_LIMIT, printed, res.request.controller)
+        if expr.rule == HAND_LIMIT_RULE:
+            return changed(g, HAND_LIMIT, printed, res.request.controller)
         return printed
     if isinstance(expr, Mod):
         left, right = number(g, res, expr.left), number(g, res, expr.right)
@@ -326,7 +335,7 @@ def reads_key(action: Action) -> bool:
     """Whether the action's `requires` reads its key cards, so it holds per key-card way
     (クローズ: an opponent's face-up trump of the key's suit)."""
     return action.requires is not None and any(
-        isinstance(node, Name) and node.name == BuiltInName.KEY for _, node in walk(action.requires.cond)
+        isinstance(node, Name) and node.name == KEY for _, node in walk(action.requires.cond)
     )
 
 

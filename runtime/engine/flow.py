@@ -235,15 +235,18 @@ def _trigger_step(g: Table) -> None:
     before quick; a main-timing normal trigger is discarded when the stage is not empty."""
     state = g.state
     turn = state.turn_player
-    index = min(
-        range(len(state.buffer)),
-        key=lambda i: (
-            state.buffer[i].action.speed is Speed.NORMAL,
-            state.buffer[i].controller != turn,
-            state.buffer[i].action.timing is Timing.QUICK,
-            i,
-        ),
-    )
+    # the first of the lowest rank, ranked as the tuple (normal, not the turn player's, quick)
+    # sorts; a loop over ints rather than `min` with a key function, a call per request
+    index, best = 0, 8
+    for i, waiting in enumerate(state.buffer):
+        action = waiting.action
+        rank = (
+            4 * (action.speed is Speed.NORMAL)
+            + 2 * (waiting.controller != turn)
+            + (action.timing is Timing.QUICK)
+        )
+        if rank < best:
+            index, best = i, rank
     req = state.buffer.pop(index)
     g.record(Triggered, req.controller, req.action.id)
     if req.action.speed is Speed.IMMEDIATE:

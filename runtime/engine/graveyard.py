@@ -14,7 +14,7 @@ two Jokers) are one answer; one possible answer is no question.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from blackpoker.runtime.engine.options import Choice, Prompt, distinct_values
 from blackpoker.runtime.engine.transitions import put_on_top
@@ -23,7 +23,7 @@ from blackpoker.runtime.rules.enums import Answer
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
 
-WORD = Answer.TOP  # the answer's word: `top ♠5`
+WORD: Final = Answer.TOP  # the answer's word: `top ♠5`
 
 
 def settle(g: Table) -> bool:

@@ -5,7 +5,7 @@ they are also run once on a finished game (`selfplay.play_game`)."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from blackpoker.runtime.engine.errors import InvariantError
 from blackpoker.runtime.engine.state import PLAYERS, Unit
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
 
 
-GAME_CARDS = frozenset(range(len(PLAYERS) * DECK_SIZE))  # both decks' card ids
+GAME_CARDS: Final = frozenset(range(len(PLAYERS) * DECK_SIZE))  # both decks' card ids
 
 
 def check_invariants(g: Table) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from itertools import product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from blackpoker.runtime.engine.expressions import reads_key, requirement_holds
 from blackpoker.runtime.engine.kept import Kept
@@ -37,10 +37,10 @@ if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
 
 
-NO_KEYS: list[tuple[int, ...]] = [()]
-HAND = (Zone.HAND,)  # where key cards come from unless an action says otherwise
-NO_TARGET: list[OptionTarget | None] = [None]
-NO_COST: list[tuple[Payment, ...]] = [()]
+NO_KEYS: Final[list[tuple[int, ...]]] = [()]
+HAND: Final = (Zone.HAND,)  # where key cards come from unless an action says otherwise
+NO_TARGET: Final[list[OptionTarget | None]] = [None]
+NO_COST: Final[list[tuple[Payment, ...]]] = [()]
 
 
 def timed_requestables(rules: Rules) -> Timed:
@@ -234,10 +234,9 @@ def search(g: Table, p: int, kept: Kept) -> list[RequestOption]:
                     targets = candidates(g, p, action_id, entry.target, keys)
                     if not targets and not target_required:
                         targets = NO_TARGET
-                listed.extend(
-                    RequestOption(p, action_id, action.name, keys, payment, target)
-                    for payment, target in product(pays, targets)
-                )
+                for payment in pays:  # every payment at every target, as `product` orders them
+                    for target in targets:
+                        listed.append(RequestOption(p, action_id, action.name, keys, payment, target))
             made = listed
         if sources is None:
             found.extend(made)
@@ -266,9 +265,13 @@ def _paid(payer: Payer, entry: Requestable, hand: tuple[int, ...], ways: KeyWays
         if not entry.uses_hand:
             pays = payer.ways(entry.cost, ())
     if pays is not None:
-        return tuple((keys, pays) for keys in ways) if pays else ()
-    paid = ((keys, payer.ways(entry.cost, tuple(c for c in hand if c not in keys))) for keys in ways)
-    return tuple((keys, pays) for keys, pays in paid if pays)
+        return tuple([(keys, pays) for keys in ways]) if pays else ()
+    paid = []  # a loop and lists, not generators: compiled with mypyc, a generator costs more
+    for keys in ways:
+        left = payer.ways(entry.cost, tuple([c for c in hand if c not in keys]))
+        if left:
+            paid.append((keys, left))
+    return tuple(paid)
 
 
 def kept_plan(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from blackpoker.runtime.engine.refs import (
     CharacterByCard,
@@ -23,7 +24,7 @@ from blackpoker.runtime.engine.refs import (
     ZoneCard,
     player_name,
 )
-from blackpoker.runtime.engine.zones import CARD_SORT_KEY, label, order, owner
+from blackpoker.runtime.engine.zones import CARD_SORT_KEY, SORT_SPAN, label, order, owner
 from blackpoker.runtime.rules.enums import Answer
 
 Payment = tuple[str, int | None]  # (unit, card id): D the discarded card, B/S a card of the character
@@ -37,7 +38,7 @@ class Pass:
         return "pass"
 
 
-PASSES = (Pass(0), Pass(1))  # made once: every chance decision offers one
+PASSES: Final = (Pass(0), Pass(1))  # made once: every chance decision offers one
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +190,9 @@ def hidden_ref(uid: int) -> str:
 
 def sort_cards(cards: list[int] | tuple[int, ...]) -> tuple[int, ...]:
     """Canonical order for printed card lists: by card value (Joker first), then identity."""
-    return tuple(sorted(cards, key=CARD_SORT_KEY.__getitem__))
+    # the ids' sort keys sorted as ints and turned back into ids: no key function called per card
+    keys = sorted([CARD_SORT_KEY[c] for c in cards])
+    return tuple([k % SORT_SPAN for k in keys])
 
 
 def distinct_values(cards: list[int] | tuple[int, ...]) -> list[int]:

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from blackpoker.runtime.engine import transitions as t
 from blackpoker.runtime.engine.options import Payment, distinct_values, sort_cards
@@ -212,6 +212,6 @@ class Sacrifice(OwnCharacter):
 
 
 # The registry: letter → its one implementation (read-only).
-UNITS: Mapping[str, PaymentUnit] = MappingProxyType(
+UNITS: Final[Mapping[str, PaymentUnit]] = MappingProxyType(
     {u.letter: u for u in (Bulwark(), Cause(), Discard(), Life(), Sacrifice())}
 )

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import product
 
 from blackpoker.runtime.engine.options import Payment, RequestOption
 from blackpoker.runtime.engine.refs import OptionTarget
@@ -64,13 +63,21 @@ class Planned:
         way beyond `paid`. The last ones are kept: the hand, the field and so the payments
         and targets often stay the same from one of the player's decisions to the next."""
         last = self._made
-        if last is not None and last[0] == paid and last[1] == targets:
+        # most often the very same objects: `is` before a walk over their items
+        if (
+            last is not None
+            and (last[0] is paid or last[0] == paid)
+            and (last[1] is targets or last[1] == targets)
+        ):
             return last[2]
         action = self.entry.action
-        options = tuple(
-            RequestOption(self.player, action.id, action.name, keys, payment, target)
-            for keys, pays in paid
-            for payment, target in product(pays, targets)
-        )
+        player, action_id, name = self.player, action.id, action.name
+        # loops rather than a generator over `product`: compiled with mypyc, a loop costs less
+        listed: list[RequestOption] = []
+        for keys, pays in paid:
+            for payment in pays:
+                for target in targets:
+                    listed.append(RequestOption(player, action_id, name, keys, payment, target))
+        options = tuple(listed)
         self._made = (paid, targets, options)
         return options

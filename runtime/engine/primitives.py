@@ -57,6 +57,10 @@ RETARGET: Final = Answer.RETARGET
 DISCARD: Final = Answer.DISCARD
 ATTACKER: Final = Answer.ATTACKER
 BLOCK: Final = Answer.BLOCK
+FACE_UP: Final = Face.UP
+FACE_DOWN: Final = Face.DOWN
+CHARGED: Final = State.CHARGED
+TARGET: Final = BuiltInName.TARGET
 
 
 class Signal(Enum):
@@ -67,9 +71,9 @@ class Signal(Enum):
 
 S = TypeVar("S", bound=Step)
 Primitive = Callable[["Table", Resolution, S], Signal | None]
-_ORDER = "_order"  # the cards an ordered move has named so far; no program name starts with _
-PRIMITIVES: dict[type[Step], Primitive[Any]] = {}  # node class → its one implementation
-MAX_NESTED = 64  # resolutions in progress at once; far above any real chain (docs/engine.md)
+_ORDER: Final = "_order"  # the cards an ordered move has named so far; no program name starts with _
+PRIMITIVES: Final[dict[type[Step], Primitive[Any]]] = {}  # node class → its one implementation
+MAX_NESTED: Final = 64  # resolutions in progress at once; far above any real chain (docs/engine.md)
 
 
 def primitive(node: type[S]) -> Callable[[Primitive[S]], Primitive[S]]:
@@ -187,9 +191,7 @@ def _put_character(g: Table, res: Resolution, step: program.PutCharacter) -> Sig
     cards = cards_of(things(g, res, step.cards))
     if cards:
         face = step.face
-        t.place_units(
-            g, cards, step.as_, None if face is None else face is Face.UP, step.state is State.CHARGED
-        )
+        t.place_units(g, cards, step.as_, None if face is None else face is FACE_UP, step.state is CHARGED)
     return None
 
 
@@ -266,7 +268,7 @@ def _turn(g: Table, res: Resolution, step: program.Turn) -> Signal | None:
         who = owner(cid)
         side = g.state.players[who]
         if any(cid in cards for cards in side.zones.values()):
-            if step.face is Face.DOWN:
+            if step.face is FACE_DOWN:
                 side.face_up.pop(cid, None)
                 if step.hold and cid not in side.kept_down:
                     side.kept_down.append(cid)
@@ -297,7 +299,7 @@ def _draw(g: Table, res: Resolution, step: program.Draw) -> Signal | None:
 
 @primitive(program.SetState)
 def _set_state(g: Table, res: Resolution, step: program.SetState) -> Signal | None:
-    charged = step.state is State.CHARGED
+    charged = step.state is CHARGED
     for unit in _units(things(g, res, step.of)):
         unit.charged = charged
     return None
@@ -412,7 +414,7 @@ def _given_target(g: Table, res: Resolution, step: program.Request) -> StateTarg
     """The target a request step names: the resolving request's own, or a named character."""
     if step.target is None:
         return None
-    if step.target.name == BuiltInName.TARGET:
+    if step.target.name == TARGET:
         return res.request.target
     units = _units(things(g, res, step.target))
     return UnitRef(units[0].uid) if units else None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Final
 
 # Imported at run time, not only for the type checker: a dataclass compiled with mypyc needs
 # its field types then (docs/engine.md, "The compiled engine").
@@ -62,9 +63,9 @@ class Result(Enum):
         return None if self is Result.DRAW else self.value
 
 
-_WON_BY = (Result.P1_WINS, Result.P2_WINS)
-_RESULT_NAMES = {Result.P1_WINS: "p1", Result.P2_WINS: "p2", Result.DRAW: "draw"}
-_NAMED_RESULTS = {name: result for result, name in _RESULT_NAMES.items()}
+_WON_BY: Final = (Result.P1_WINS, Result.P2_WINS)
+_RESULT_NAMES: Final = {Result.P1_WINS: "p1", Result.P2_WINS: "p2", Result.DRAW: "draw"}
+_NAMED_RESULTS: Final = {name: result for result, name in _RESULT_NAMES.items()}
 
 
 def result_name(result: Result) -> str:
@@ -173,7 +174,7 @@ class Gone:
     character that left the field, a request that left the stage)."""
 
 
-GONE = Gone()
+GONE: Final = Gone()
 
 StateTarget = UnitRef | RequestRef | PlayerRef | CardRef
 OptionTarget = (

@@ -19,7 +19,7 @@ from blackpoker.runtime.rules.enums import Zone
 from blackpoker.runtime.rules.model import Action, Character
 from blackpoker.runtime.rules.program import Step
 
-PLAYERS = (0, 1)
+PLAYERS: Final = (0, 1)
 # the built-in piles, bound once (see engine/targets.py)
 HAND: Final = Zone.HAND
 GRAVEYARD: Final = Zone.GRAVEYARD

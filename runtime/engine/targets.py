@@ -42,6 +42,7 @@ CHARGED: Final = State.CHARGED
 YOU: Final = PlayerName.YOU
 OPPONENT: Final = PlayerName.OPPONENT
 UNCOUNTERABLE: Final = Limit.UNCOUNTERABLE
+FACE_UP: Final = Face.UP
 
 
 def candidates(
@@ -99,7 +100,7 @@ def still_valid(g: Table, request: Request, spec: TargetSpec) -> bool:
 def card_ok(spec: TargetSpec, side: PlayerState, cid: int) -> bool:
     """A card of a zone whose cards have faces is a target when it lies as `face` asks."""
     face = spec.face
-    return face is None or (cid in side.face_up) == (face is Face.UP)
+    return face is None or (cid in side.face_up) == (face is FACE_UP)
 
 
 def unit_ok(

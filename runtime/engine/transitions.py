@@ -25,6 +25,7 @@ HAND: Final = Destination.HAND
 GRAVEYARD: Final = Destination.GRAVEYARD
 LIFE_TOP: Final = Destination.LIFE_TOP
 LIFE_BOTTOM: Final = Destination.LIFE_BOTTOM
+FACE_UP: Final = Face.UP
 
 
 def take_card(state: GameState, cid: int) -> None:
@@ -158,7 +159,7 @@ def place_units(g: Table, cards: list[int], kind: Kind, face_up: bool | None, ch
             character,
             part,
             controller,
-            character.face is Face.UP if face_up is None else face_up,
+            character.face is FACE_UP if face_up is None else face_up,
             charged,
             g.state.turn,
         )
@@ -178,7 +179,7 @@ def transform(g: Table, unit: Unit, kind: Kind) -> None:
             character,
             part,
             unit.controller,
-            character.face is Face.UP,
+            character.face is FACE_UP,
             unit.charged,
             unit.entered,
         )
@@ -212,7 +213,7 @@ def remove_unit(g: Table, unit: Unit, zone: Destination | str, placing: Sequence
 
 
 # the triggers a character leaving the field for a zone meets
-_LEAVING: dict[Destination | str, tuple[When, ...]] = {
+_LEAVING: Final[dict[Destination | str, tuple[When, ...]]] = {
     GRAVEYARD: (When.LEAVES_FIELD_TO_GRAVEYARD, When.LEAVES_FIELD_TO_GRAVEYARD_OR_HAND),
     HAND: (When.LEAVES_FIELD_TO_GRAVEYARD_OR_HAND,),
 }

@@ -6,7 +6,7 @@ names: `you` is the player the event is about, or the request's controller."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from blackpoker.runtime.engine.expressions import condition
 from blackpoker.runtime.engine.state import Origin, Request, Resolution
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 # whose request a trigger makes: (turn player, the player of the event or of the resolved
 # request) → player
-TRIGGERED_FOR = {
+TRIGGERED_FOR: Final = {
     PlayerName.TURN_PLAYER: lambda turn, about: turn,
     PlayerName.YOU: lambda turn, about: about,
     PlayerName.OPPONENT: lambda turn, about: 1 - about,

@@ -5,21 +5,23 @@ Two Jokers are two distinct physical cards with equal values; the int keeps them
 
 from __future__ import annotations
 
+from typing import Final
+
 from blackpoker.runtime.rules.cards import Card, Suit, full_deck
 
-DECK: tuple[Card, ...] = full_deck()
-DECK_SIZE = len(DECK)
+DECK: Final[tuple[Card, ...]] = full_deck()
+DECK_SIZE: Final = len(DECK)
 # Looked up on every option and view: computed once instead of per call.
-_RANKS: tuple[int, ...] = tuple(c.rank for c in DECK)
-_SUITS: tuple[Suit | None, ...] = tuple(c.suit for c in DECK)
-_LABELS: tuple[str, ...] = tuple(str(c) for c in DECK)
+_RANKS: Final[tuple[int, ...]] = tuple(c.rank for c in DECK)
+_SUITS: Final[tuple[Suit | None, ...]] = tuple(c.suit for c in DECK)
+_LABELS: Final[tuple[str, ...]] = tuple(str(c) for c in DECK)
 # A card value's place in the card order (Joker first): equal values, the two Jokers, share it.
-_ORDER: tuple[int, ...] = tuple(sorted(set(DECK)).index(c) for c in DECK)
+_ORDER: Final[tuple[int, ...]] = tuple(sorted(set(DECK)).index(c) for c in DECK)
 # Every id's place in the canonical card order (value, then id) as one int: ids of both decks
 # and the virtual cards past them, so that sorting by it needs no tuple per card.
-CARD_SORT_KEY: tuple[int, ...] = tuple(
-    _ORDER[c % DECK_SIZE] * 3 * DECK_SIZE + c for c in range(3 * DECK_SIZE)
-)
+# The id is the key's remainder by SORT_SPAN, so sorting the keys themselves sorts the ids.
+SORT_SPAN: Final = 3 * DECK_SIZE
+CARD_SORT_KEY: Final[tuple[int, ...]] = tuple(_ORDER[c % DECK_SIZE] * SORT_SPAN + c for c in range(SORT_SPAN))
 
 
 def card(cid: int) -> Card:

@@ -287,10 +287,11 @@ def kept_plan(
     if same and kept.main == main and kept.turn == turn:
         return kept.hand, kept.plan
     if same:
-        hand, known = kept.hand, kept.known
+        hand, held, known = kept.hand, kept.held, kept.known
         others: tuple[int, ...] = ()
     else:
         hand = tuple(sorted(me.hand))
+        held = sum(1 << c for c in hand)
         # the cards of the other zones key cards come from (the rare card) decide the plan too
         others = (
             tuple(sorted(c for zone in rules.key_zones for c in me.zones[zone])) if rules.key_zones else ()
@@ -299,9 +300,9 @@ def kept_plan(
     situation = (p, hand, others, main, turn)
     plan = rules.hand_plans.get(situation)
     if plan is None:
-        plan = rules.hand_plans.put(situation, hand_plan(g, p, hand, known, kept, main, turn))
+        plan = rules.hand_plans.put(situation, hand_plan(g, p, hand, held, known, kept, main, turn))
     if not same:
-        kept.cards, kept.hand, kept.held, kept.known = list(me.hand), hand, sum(1 << c for c in hand), known
+        kept.cards, kept.hand, kept.held, kept.known = list(me.hand), hand, held, known
     kept.main, kept.turn, kept.plan = main, turn, plan
     return hand, plan
 
@@ -310,20 +311,21 @@ def hand_plan(
     g: Table,
     p: int,
     hand: tuple[int, ...],
+    held: int,
     known: dict[str, Planned | None],
     kept: Kept,
     main: bool,
     turn: bool,
 ) -> tuple[Planned, ...]:
-    """The actions player `p` may request by timing whose key cards `hand` (sorted ids) holds,
-    or the cards of the zones an action takes them from (its `key_from`), with what the hand
-    alone decides of their options; the rest is left to each call. The timing situations of
-    one hand share each action's plan (`known`, the hand's entry in `Rules.hand_actions`).
+    """The actions player `p` may request by timing whose key cards `hand` (sorted ids; `held`,
+    the same as bits by id) holds, or the cards of the zones an action takes them from (its
+    `key_from`), with what the hand alone decides of their options; the rest is left to each
+    call. The timing situations of one hand share each action's plan (`known`, the hand's
+    entry in `Rules.hand_actions`).
 
     An action's plan is carried over from the player's previous hand (`kept`) when none of
     the cards that can be its key cards came or went: its key-card ways are the same, and
     unless its cost reads the cards they leave (D) so is the whole plan."""
-    held = sum(1 << c for c in hand)
     ordered = sort_cards(hand)  # as key_ways takes them: sorted once for every action
     previous = kept.known if kept.cards is not None and kept.known is not known else {}
     changed = held ^ kept.held

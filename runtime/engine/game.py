@@ -153,10 +153,17 @@ class Game(Table):
         if self.events is not None:
             del self.events[kept.events :]
 
-    def copy(self) -> Game:
-        twin = Game(self.rules, self.state.copy(), check=self.check)
+    def copy(
+        self, chance: random.Random | None = None, views: dict[tuple[object, ...], Any] | None = None
+    ) -> Game:
+        """A game to play on from this one: its own state, with a copy of the chance generator
+        unless `chance` is given, and its own cache of character views unless `views` is (the
+        search agent's trials share their deal's: runtime/play/search.py)."""
+        twin = Game(self.rules, self.state.copy(chance), check=self.check)
         twin.decisions = self.decisions
         twin.seed = self.seed
+        if views is not None:
+            twin.views = views
         return twin
 
     def state_hash(self) -> str:

@@ -135,10 +135,7 @@ def _trial(deal: Game) -> Game:
     (the deal itself is never played; its copies draw from it one after the other, in the
     seeded order of the iterations) and its cache of character views, which are keyed by all
     they show: copying a generator's state costs as much as a third of the game's."""
-    game = Game(deal.rules, deal.state.copy(deal.state.rng))
-    game.decisions = deal.decisions
-    game.views = deal.views
-    return game
+    return deal.copy(deal.state.rng, deal.views)
 
 
 def _same_options(game: Game, me: int) -> dict[Option, Option]:

@@ -11,7 +11,7 @@ from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from blackpoker.compiler.outputs import write_whole
 from blackpoker.runtime.engine.errors import EngineError
@@ -24,6 +24,7 @@ from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.agents import Agent, Forfeit, decide
 from blackpoker.runtime.play.roster import Seat, make_agent
 from blackpoker.runtime.play.source import Named
+from blackpoker.runtime.rules.frozen import rebuilt
 from blackpoker.runtime.rules.model import RuleSet, Visibility
 
 if TYPE_CHECKING:
@@ -62,6 +63,9 @@ class GameRecord:
     # faces (the extra format's trumps)
     trumps: tuple[tuple[str, int, bool], ...] = ()
     forfeit: str | None = None  # why a player's agent forfeited the game (its result: the other wins)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)  # compiled (setup.py), its fields are set only by __init__
 
     @property
     def failure(self) -> str | None:

@@ -4,12 +4,14 @@ a machine whose speed moves by more than that from one minute to the next (docs/
 
 Each git revision is installed in its own environment under benchmarks/.builds/ (compiled
 with mypyc, or pure Python with --pure; kept for the next comparison). Then one process per
-build, both pinned to the same core, plays the engine-only loop of bench_engine.py (the
-same games of the smallest format for both) round after round, each timing its rounds by its own CPU time.
+build, both pinned to the same core, plays a loop of bench_engine.py (the engine-only one, or
+with --loop simulate the `simulate --jobs 1` path, agents and self-play included; the same
+games of the smallest format for both) round after round, each timing its rounds by its own CPU time.
 Both meet the same slow spells, so the ratio of their rounds is steady where the rates are
 not: a build compared with itself gives ratios within about 1 %.
 
 python benchmarks/compare_builds.py BASE [CHANGED] [--rounds N] [--games N] [--pure] [--cpu N]
+                                    [--loop engine|simulate]
 
 BASE and CHANGED are git revisions (CHANGED: HEAD). A revision must have the engine API
 bench_engine.py uses (`Rules`, `Game.new`, `selfplay.frozen_between`).
@@ -35,6 +37,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 BUILDS = HERE / ".builds"  # git-ignored
 READY = "ready"  # written into a build's folder once it is complete
+# bench_engine.py's loops a race can play, by --loop (its function's name)
+LOOPS = {"engine": "engine_only", "simulate": "simulate_path"}
 
 
 def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -45,6 +49,7 @@ def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=100, help="games per round")
     parser.add_argument("--pure", action="store_true", help="pure Python builds instead of compiled ones")
     parser.add_argument("--cpu", type=int, default=0, help="the core both run on")
+    parser.add_argument("--loop", choices=sorted(LOOPS), default="engine", help="the loop both play")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)  # one build's side
     return parser.parse_args(argv)
 
@@ -85,14 +90,15 @@ def extract(sha: str, into: Path) -> None:
 
 
 def work(args: argparse.Namespace) -> None:
-    """One build's side: the engine-only loop, a JSON line (decisions, CPU seconds) per round."""
+    """One build's side: the loop, a JSON line (decisions, CPU seconds) per round."""
     import bench_engine  # only here: importing it compiles the rule set, with this build's compiler
 
+    play = getattr(bench_engine, LOOPS[args.loop])
     os.sched_setaffinity(0, {args.cpu})
-    bench_engine.engine_only(20, 0)  # the same warm-up on both sides
+    play(20, 0)  # the same warm-up on both sides
     for round_ in range(args.rounds):
         start = time.process_time()
-        decisions = bench_engine.engine_only(args.games, round_ + 1)
+        decisions = play(args.games, round_ + 1)
         print(json.dumps([decisions, time.process_time() - start]), flush=True)
 
 
@@ -107,6 +113,8 @@ def race(venvs: Sequence[Path], args: argparse.Namespace) -> list[list[tuple[int
         str(args.games),
         "--cpu",
         str(args.cpu),
+        "--loop",
+        args.loop,
     ]
     sides = [
         subprocess.Popen(
@@ -138,8 +146,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     base, changed = race(venvs, args)
     kind = "compiled" if compiled else "pure Python"
     print(
-        f"bench_engine.py's engine-only loop, {args.games} games a round, {args.rounds} rounds, {kind},"
-        f" both on core {args.cpu}"
+        f"bench_engine.py's {LOOPS[args.loop]} loop, {args.games} games a round, {args.rounds} rounds,"
+        f" {kind}, both on core {args.cpu}"
     )
     for name, sha, runs in (("base", shas[0], base), ("changed", shas[1], changed)):
         rates = ", ".join(f"{d / s:,.0f}" for d, s in runs)

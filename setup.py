@@ -26,12 +26,12 @@ HERE = Path(__file__).resolve().parent
 # The modules every decision runs through: the engine, less its exceptions (mypyc cannot
 # compile a subclass of a built-in exception), the key-card matching it calls, the rule
 # set's classes it reads (model.py; compiled, their attributes are read as C fields), and
-# self-play's loop with the agents' protocol and the random agent (agents.py, selfplay.py).
+# self-play's loop with the agents' protocol and the random agent (loop.py, agents.py).
 COMPILED = sorted(
     [
         *(f"runtime/engine/{p.name}" for p in (HERE / "runtime" / "engine").glob("*.py")),
         "runtime/play/agents.py",
-        "runtime/play/selfplay.py",
+        "runtime/play/loop.py",
         "runtime/rules/cards.py",
         "runtime/rules/frozen.py",
         "runtime/rules/keyspec.py",

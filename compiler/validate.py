@@ -82,8 +82,8 @@ def keeps_schema(kind: str, data: Any) -> bool:
     """Whether `data` keeps every rule of the schema of `kind`, as jsonschema-rs reads them."""
     try:
         return _checker(kind).is_valid(data)
-    except ValueError:  # a value JSON has no type for (a !!binary scalar's bytes): refused
-        return False
+    except (ValueError, TypeError, OverflowError):  # a value JSON has no type for (a !!binary
+        return False  # scalar's bytes): python-jsonschema says what is wrong
 
 
 def validate(doc: Document) -> list[Diagnostic]:

@@ -95,6 +95,14 @@ def test_an_edited_document_gets_the_same_verdict_from_both(data: st.DataObject)
     assert keeps_schema(kind, edited) == python_accepts(kind, edited)
 
 
+def test_a_value_json_has_no_type_for_is_refused_by_both() -> None:
+    """A `!!binary` scalar loads as bytes, which jsonschema-rs cannot read: it refuses the
+    document rather than fail, and the Python validator says what is wrong."""
+    kind, shipped = next((kind, data) for kind, data in SHIPPED if kind == "edition")
+    edited = {**shipped, "title": b"\x00"}
+    assert not keeps_schema(kind, edited) and not python_accepts(kind, edited)
+
+
 def _patterns(schema: Any) -> Iterator[str]:
     if isinstance(schema, dict):
         if isinstance(schema.get("pattern"), str):

@@ -13,8 +13,8 @@ from blackpoker.compiler.parse import EditionSource
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.state import GameState
 from blackpoker.runtime.play.agents import decide
+from blackpoker.runtime.play.loop import play as play_agents
 from blackpoker.runtime.play.resolve import resolve_command
-from blackpoker.runtime.play.selfplay import play as play_agents
 from blackpoker.runtime.play.selfplay import random_agents
 from blackpoker.runtime.rules.model import Action, RuleSet
 from blackpoker.runtime.rules.program import Step, walk_steps

@@ -15,9 +15,10 @@ from blackpoker.runtime.engine.refs import Result
 from blackpoker.runtime.engine.view import View, view
 from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.greedy import GreedyAgent
+from blackpoker.runtime.play.loop import play
 from blackpoker.runtime.play.resolve import resolve_command
 from blackpoker.runtime.play.roster import AGENTS, make_agent
-from blackpoker.runtime.play.selfplay import game_seed, play
+from blackpoker.runtime.play.selfplay import game_seed
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 from blackpoker.runtime.play.stats import wilson
 from editions_support import EDITIONS, formats, ops, reference_edition

@@ -16,7 +16,8 @@ from blackpoker.runtime.engine.state import GameState, PlayerState
 from blackpoker.runtime.engine.transitions import shuffle
 from blackpoker.runtime.engine.view import View
 from blackpoker.runtime.play.agents import RandomAgent
-from blackpoker.runtime.play.selfplay import play, random_agents
+from blackpoker.runtime.play.loop import play
+from blackpoker.runtime.play.selfplay import random_agents
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 from blackpoker.runtime.play.stats import Summary, summarize
 from editions_support import EDITIONS, formats

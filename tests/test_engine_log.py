@@ -11,7 +11,8 @@ from blackpoker.compiler import compile
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.play.log import replay
 from blackpoker.runtime.play.log_writer import LOG_KIND, log_lines
-from blackpoker.runtime.play.selfplay import play, random_agents
+from blackpoker.runtime.play.loop import play
+from blackpoker.runtime.play.selfplay import random_agents
 from click.testing import CliRunner
 from editions_support import EDITIONS, formats
 

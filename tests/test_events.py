@@ -14,7 +14,8 @@ from blackpoker.runtime.engine.zones import label
 from blackpoker.runtime.play.chronicle import Chronicle
 from blackpoker.runtime.play.event_text import SCENARIO, in_words, record
 from blackpoker.runtime.play.labels import labels
-from blackpoker.runtime.play.selfplay import play, random_agents
+from blackpoker.runtime.play.loop import play
+from blackpoker.runtime.play.selfplay import random_agents
 from engine_support import compiled, format_ids, reference_edition
 
 SAMPLE = {

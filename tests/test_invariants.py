@@ -12,7 +12,8 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import InvariantError, check_invariants
 from blackpoker.runtime.play import selfplay
 from blackpoker.runtime.play.agents import Agent
-from blackpoker.runtime.play.selfplay import Checks, Faces
+from blackpoker.runtime.play.loop import Faces
+from blackpoker.runtime.play.selfplay import Checks
 from blackpoker.runtime.play.simulation import Plan, RulesSource, run_all
 from editions_support import EDITIONS, formats
 from engine_support import play_random

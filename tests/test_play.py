@@ -17,9 +17,10 @@ from blackpoker.runtime.engine.view import View
 from blackpoker.runtime.engine.zones import card, label
 from blackpoker.runtime.play.agents import RandomAgent
 from blackpoker.runtime.play.choosing import Menu, advance, parts
+from blackpoker.runtime.play.loop import play
 from blackpoker.runtime.play.notation import RequestCommand, parse_command
 from blackpoker.runtime.play.resolve import IllegalCommand, resolve_seen
-from blackpoker.runtime.play.selfplay import play, random_agents
+from blackpoker.runtime.play.selfplay import random_agents
 from blackpoker.runtime.serve.board import marks
 from editions_support import EDITIONS, acting, formats
 from engine_support import position

@@ -20,8 +20,9 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.request_checks import first_refusal
 from blackpoker.runtime.engine.rules import Rules
+from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.notation import parse_command
-from blackpoker.runtime.play.selfplay import decide, random_agents
+from blackpoker.runtime.play.selfplay import random_agents
 from blackpoker.runtime.rules.model import Action
 from regulation_support import file_data, game_under, rules_under, write
 

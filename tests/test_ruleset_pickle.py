@@ -13,7 +13,8 @@ from blackpoker.compiler import RuleSet, compile
 from blackpoker.compiler.emit_json import ruleset_json
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.rules import Rules
-from blackpoker.runtime.play.selfplay import play, seated_agents
+from blackpoker.runtime.play.loop import play
+from blackpoker.runtime.play.selfplay import seated_agents
 from blackpoker.runtime.rules.cards import full_deck
 from editions_support import EDITIONS, formats
 

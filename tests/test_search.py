@@ -22,9 +22,9 @@ from blackpoker.runtime.engine.view import View, view
 from blackpoker.runtime.play import search
 from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.greedy import GreedyAgent
+from blackpoker.runtime.play.loop import play
 from blackpoker.runtime.play.roster import make_agent
 from blackpoker.runtime.play.search import DEFAULT_BUDGET, SearchAgent
-from blackpoker.runtime.play.selfplay import play
 from click.testing import CliRunner
 from editions_support import EDITIONS, formats
 from engine_support import scramble

@@ -20,7 +20,7 @@
   of, so it is not perfect recall. `resample_from_infostate` deals the hidden cards anew as
   the search agent does (PublicGame.sample), which OpenSpiel's ISMCTS bot calls.
 * Returns: +1 to the winner, -1 to the loser, 0 each for a draw or a game stopped at the
-  decision cap (`max_game_length`, selfplay.DECISION_CAP).
+  decision cap (`max_game_length`, loop.DECISION_CAP).
 """
 
 from __future__ import annotations

@@ -17,11 +17,11 @@ from blackpoker.runtime.engine import refs
 from blackpoker.runtime.engine.expressions import condition, named_player, number, player
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption
-from blackpoker.runtime.engine.state import Origin, Request, Resolution
+from blackpoker.runtime.engine.state import GameState, Origin, Request, Resolution
 from blackpoker.runtime.engine.targets import resolve_name
 from blackpoker.runtime.engine.view import CharacterView, View
 from blackpoker.runtime.engine.zones import card, owner, rank
-from blackpoker.runtime.play.agents import idle
+from blackpoker.runtime.play.agents import decide, idle
 from blackpoker.runtime.rules.enums import SOURCE, Answer, BuiltInName, Destination, Zone
 from blackpoker.runtime.rules.model import Combat, RuleSet, SizeRule
 from blackpoker.runtime.rules.program import (
@@ -89,6 +89,9 @@ RETARGET = 2.0  # sending an opposing request away from what it would hit of one
 # targeted request's key cards) and its causing character; the attackers and a trigger's
 # cause are made as programs run, like the names their steps bind
 KNOWN_NAMES = frozenset((BuiltInName.KEY, BuiltInName.TARGET, BuiltInName.TARGET_KEY, BuiltInName.SOURCE))
+
+# the answers whose worth reads the view's board (with the cards they name)
+VIEWED = frozenset((Answer.ATTACKER, Answer.BLOCK, Answer.PICK))
 
 Enclosing = tuple[tuple[Node, bool], ...]  # the ifs (and which branch) and for_eachs a step sits in
 
@@ -163,7 +166,25 @@ class GreedyAgent:
 
     def choose(self, view: View | None, options: Sequence[Option]) -> Option:
         assert view is not None
-        scores = [self.score(view, o) for o in options]
+        return self._best(options, [self.score(view, o) for o in options])
+
+    def answer(self, game: Game) -> Option:
+        """The answer `decide` would get from this agent to a question inside an effect of a
+        game the search agent plays ahead in (it plays both players there), without the
+        player's view where no answer's worth reads it: most such questions (which card of a
+        graveyard goes on top, which card to discard) need only the answers and the action
+        being resolved, and a view costs more than the rest of the answer."""
+        options = game.legal_options()
+        if len(options) == 1:
+            return options[0]
+        action = _resolved_action(game.state)
+        scores = [self._blind(o, action) if isinstance(o, Choice) else None for o in options]
+        if None in scores:
+            return decide(game, (self, self))
+        return self._best(options, [s for s in scores if s is not None])
+
+    def _best(self, options: Sequence[Option], scores: Sequence[float]) -> Option:
+        """The option scored best, ties broken by the agent's generator."""
         best = max(scores)
         top = [o for o, s in zip(options, scores, strict=True) if s == best]
         return top[self.rng.randrange(len(top))] if len(top) > 1 else top[0]
@@ -482,6 +503,9 @@ class GreedyAgent:
         return RETARGET if hits_me else 0.0
 
     def _answer(self, view: View, choice: Choice) -> float:
+        worth = self._blind(choice, view.resolving[-1].action if view.resolving else None)
+        if worth is not None:
+            return worth
         word = choice.word  # the board is indexed only for the words that read it
         if word == Answer.ATTACKER and choice.a is not None:
             board = self._board(view)
@@ -491,14 +515,24 @@ class GreedyAgent:
             return self._block(self._board(view), choice.a, choice.b)
         if word == Answer.PICK and choice.a is not None:
             return -_card_worth(choice.a) if choice.a in self._board(view).hand else _card_worth(choice.a)
-        if word == Answer.DISCARD and choice.a is not None:
-            return -_card_worth(choice.a)
         if word == Answer.YES:
             return 0.5 if self._board(view).life > 10 else -0.5
-        state = self._label_state(view.resolving[-1].action, word) if view.resolving else None
-        if state is not None:  # charge one's own target, drive an opposing one
-            mine = _on_side(view.resolving[-1].target, view.me)
-            return 0.5 if (state is State.CHARGED) == mine else -0.5
+        state = self._label_state(view.resolving[-1].action, word)  # not None: see _blind
+        mine = _on_side(view.resolving[-1].target, view.me)  # charge one's own target, drive an opposing one
+        return 0.5 if (state is State.CHARGED) == mine else -0.5
+
+    def _blind(self, choice: Choice, action: str | None) -> float | None:
+        """An answer's worth when it reads nothing of the view but the action being resolved
+        (`action`, if any), else None."""
+        word, a = choice.word, choice.a
+        if word in VIEWED and a is not None and (word != Answer.BLOCK or choice.b is not None):
+            return None
+        if word == Answer.YES:
+            return None
+        if word == Answer.DISCARD and a is not None:
+            return -_card_worth(a)
+        if action is not None and self._label_state(action, word) is not None:
+            return None  # the label sets the target's state: worth by the target's side
         return 0.0
 
     def _board(self, view: View) -> Board:
@@ -541,6 +575,13 @@ class GreedyAgent:
 
     def _worth(self, unit: CharacterView) -> float:
         return self._soldier(unit.size or 0) if self._is_soldier(unit) else BULWARK
+
+
+def _resolved_action(state: GameState) -> str | None:
+    """The action of the request being resolved, the last a view's `resolving` shows."""
+    if state.resolving:
+        return state.resolving[-1].request.action.id
+    return state.pending.action.id if state.pending is not None else None
 
 
 def _size(cards: Sequence[int], rule: SizeRule) -> int:

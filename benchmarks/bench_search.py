@@ -28,7 +28,7 @@ from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.view import View
 from blackpoker.runtime.play.greedy import GreedyAgent
 from blackpoker.runtime.play.search import DEFAULT_BUDGET, SearchAgent
-from blackpoker.runtime.play.selfplay import play
+from blackpoker.runtime.play.selfplay import frozen_between, play
 from blackpoker.runtime.play.stats import wilson
 from blackpoker.runtime.rules.model import RuleSet
 from played import EDITION, FORMATS, STANDARD
@@ -73,7 +73,7 @@ def one_run(
     searcher = Timed(SearchAgent(rules, run, budget))
     start, wall = time.process_time(), time.perf_counter()
     won = 0
-    for index in range(games):
+    for index in frozen_between(range(games)):  # as `simulate` runs its games
         greedy = GreedyAgent(rules, index)
         game = Game.new(rules, run * 1000 + index)
         play(game, (searcher, greedy) if index % 2 == 0 else (greedy, searcher))

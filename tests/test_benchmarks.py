@@ -41,7 +41,7 @@ SMOKE: dict[str, tuple[list[str], str]] = {
         r"build --rules my-std.yaml \(HTML only\): median [\d.]+ s wall",
     ),
     "bench_search": (
-        ["1", "1", "--budget", "4"],
+        ["2", "1", "--budget", "4"],
         r"search:4 vs greedy(.|\n)*goal search:4 >= [\d.]+ games/s on one core: [\d.]+, (met|NOT MET)",
     ),
     "bench_simulate": (["1", "1", "2", "1"], r"\w+ --jobs 1: [\d.]+ games/s, --jobs 2: [\d.]+ games/s"),

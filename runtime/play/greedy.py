@@ -12,14 +12,16 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from blackpoker.runtime.engine import refs
+from blackpoker.runtime.engine.abilities import size
 from blackpoker.runtime.engine.expressions import condition, named_player, number, player
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption
 from blackpoker.runtime.engine.state import GameState, Origin, Request, Resolution
 from blackpoker.runtime.engine.targets import resolve_name
-from blackpoker.runtime.engine.view import CharacterView, View
+from blackpoker.runtime.engine.view import CharacterView, View, hidden_from
 from blackpoker.runtime.engine.zones import card, owner, rank
 from blackpoker.runtime.play.agents import decide, idle
 from blackpoker.runtime.rules.enums import SOURCE, Answer, BuiltInName, Destination, Zone
@@ -107,12 +109,20 @@ Ifs = tuple[tuple[If, bool], ...]  # the ifs among them
 Program = tuple[tuple[tuple[Step, Enclosing, Ifs], ...], Loops, bool]
 
 
+class Fighter(NamedTuple):
+    """What an answer reads of a character whose cards the viewer sees."""
+
+    ref: refs.CharacterRef  # as the view names it
+    kind: str
+    size: int | None
+
+
 @dataclass(frozen=True, slots=True)
 class Board:
     """The parts of a view the answers inside effects read, indexed: the search agent's
     look-ahead asks the greedy agent thousands of such questions a decision."""
 
-    holding: dict[int, CharacterView]  # each shown card of a character → that character
+    holding: dict[int, Fighter]  # each shown card of a character → that character
     blocked: frozenset[refs.CharacterRef]  # the attackers the viewer's characters block
     biggest_blocker: int  # the size of the opponent's biggest charged character shown, else 0
     life: int  # the viewer's life count
@@ -122,17 +132,56 @@ class Board:
     def of(view: View) -> Board:
         me = view.players[view.me]
         blockers = [u.size for u in view.players[1 - view.me].field if u.charged and u.size is not None]
-        holding: dict[int, CharacterView] = {}
+        holding: dict[int, Fighter] = {}
         for p in view.players:
             for u in p.field:
-                for c in u.cards:
-                    holding.setdefault(c, u)
+                if u.cards:
+                    fighter = Fighter(u.ref, u.kind, u.size)
+                    for c in u.cards:
+                        holding.setdefault(c, fighter)
         return Board(
             holding,
             frozenset(u.blocking for u in me.field if u.blocking is not None),
             max(blockers, default=0),
             me.life if isinstance(me.life, int) else 0,
             frozenset(me.hand or ()),
+        )
+
+    @staticmethod
+    def seen(game: Game, me: int) -> Board:
+        """`Board.of(view(game, me))`, read from the game without making the rest of the view
+        (the search agent's look-ahead answers attacks, blocks and picks in games it dealt
+        itself): an opponent's face-down character shows neither its cards nor its size, and
+        is named by reference (engine/view.py)."""
+        state = game.state
+        hidden = hidden_from(state, me)
+        holding: dict[int, Fighter] = {}
+        blockers: list[int] = []
+        for seat, p in enumerate(state.players):
+            for u in p.field:
+                if u.uid in hidden:
+                    continue
+                shown = size(game, u)
+                fighter = Fighter(refs.CharacterByCard(u.cards[0]), u.kind.id, shown)
+                for c in u.cards:
+                    holding.setdefault(c, fighter)
+                if u.charged and seat != me:
+                    blockers.append(shown)
+        blocked: set[refs.CharacterRef] = set()
+        if state.attackers:  # as a view shows it, only while an attack is declared
+            blocks = {b: a for a, found in state.blocks.items() for b in found}
+            for u in state.players[me].field:
+                attacker = state.unit(blocks.get(u.uid, -1))
+                if attacker is not None:
+                    hides = attacker.uid in hidden
+                    blocked.add(
+                        refs.HiddenCharacter(attacker.uid)
+                        if hides
+                        else refs.CharacterByCard(attacker.cards[0])
+                    )
+        mine = state.players[me]
+        return Board(
+            holding, frozenset(blocked), max(blockers, default=0), len(mine.life), frozenset(mine.hand)
         )
 
 
@@ -178,10 +227,19 @@ class GreedyAgent:
         if len(options) == 1:
             return options[0]
         action = _resolved_action(game.state)
-        scores = [self._blind(o, action) if isinstance(o, Choice) else None for o in options]
-        if None in scores:
-            return decide(game, (self, self))
-        return self._best(options, [s for s in scores if s is not None])
+        scores: list[float] = []
+        board: Board | None = None
+        for o in options:
+            worth = self._blind(o, action) if isinstance(o, Choice) else None
+            if worth is None:
+                if not isinstance(o, Choice) or not _reads_board(o):
+                    return decide(game, (self, self))
+                if board is None:
+                    assert game.to_move is not None
+                    board = Board.seen(game, game.to_move)
+                worth = self._on_board(board, o)
+            scores.append(worth)
+        return self._best(options, scores)
 
     def _best(self, options: Sequence[Option], scores: Sequence[float]) -> Option:
         """The option scored best, ties broken by the agent's generator."""
@@ -506,28 +564,31 @@ class GreedyAgent:
         worth = self._blind(choice, view.resolving[-1].action if view.resolving else None)
         if worth is not None:
             return worth
-        word = choice.word  # the board is indexed only for the words that read it
-        if word == Answer.ATTACKER and choice.a is not None:
-            board = self._board(view)
-            unit = board.holding.get(choice.a)
-            return 1.0 if unit is not None and (unit.size or 0) > board.biggest_blocker else -0.5
-        if word == Answer.BLOCK and choice.a is not None and choice.b is not None:
-            return self._block(self._board(view), choice.a, choice.b)
-        if word == Answer.PICK and choice.a is not None:
-            return -_card_worth(choice.a) if choice.a in self._board(view).hand else _card_worth(choice.a)
-        if word == Answer.YES:
-            return 0.5 if self._board(view).life > 10 else -0.5
-        state = self._label_state(view.resolving[-1].action, word)  # not None: see _blind
+        if _reads_board(choice):  # the board is indexed only for the words that read it
+            return self._on_board(self._board(view), choice)
+        state = self._label_state(view.resolving[-1].action, choice.word)  # not None: see _blind
         mine = _on_side(view.resolving[-1].target, view.me)  # charge one's own target, drive an opposing one
         return 0.5 if (state is State.CHARGED) == mine else -0.5
+
+    def _on_board(self, board: Board, choice: Choice) -> float:
+        """The worth of an answer that reads the board (`_reads_board`)."""
+        word, a, b = choice.word, choice.a, choice.b
+        if word == Answer.YES:
+            return 0.5 if board.life > 10 else -0.5
+        assert a is not None
+        if word == Answer.ATTACKER:
+            unit = board.holding.get(a)
+            return 1.0 if unit is not None and (unit.size or 0) > board.biggest_blocker else -0.5
+        if word == Answer.BLOCK:
+            assert b is not None
+            return self._block(board, a, b)
+        return -_card_worth(a) if a in board.hand else _card_worth(a)  # a pick
 
     def _blind(self, choice: Choice, action: str | None) -> float | None:
         """An answer's worth when it reads nothing of the view but the action being resolved
         (`action`, if any), else None."""
         word, a = choice.word, choice.a
-        if word in VIEWED and a is not None and (word != Answer.BLOCK or choice.b is not None):
-            return None
-        if word == Answer.YES:
+        if _reads_board(choice):
             return None
         if word == Answer.DISCARD and a is not None:
             return -_card_worth(a)
@@ -567,14 +628,23 @@ class GreedyAgent:
         lost = self._worth(blocker) if mine <= hit else 0.0
         return saved + killed - lost
 
-    def _is_soldier(self, unit: CharacterView) -> bool:
+    def _is_soldier(self, unit: CharacterView | Fighter) -> bool:
         return self.rules.character(unit.kind).combat is Combat.SOLDIER
 
     def _soldier(self, size: int) -> float:
         return SOLDIER_BASE + size
 
-    def _worth(self, unit: CharacterView) -> float:
+    def _worth(self, unit: CharacterView | Fighter) -> float:
         return self._soldier(unit.size or 0) if self._is_soldier(unit) else BULWARK
+
+
+def _reads_board(choice: Choice) -> bool:
+    """Whether an answer's worth reads the board: an attacker, a block or a pick with the cards
+    it names, or a yes (by the viewer's life)."""
+    word, a = choice.word, choice.a
+    if word == Answer.YES:
+        return True
+    return word in VIEWED and a is not None and (word != Answer.BLOCK or choice.b is not None)
 
 
 def _resolved_action(state: GameState) -> str | None:

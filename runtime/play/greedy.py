@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from blackpoker.runtime.engine import refs
 from blackpoker.runtime.engine.abilities import size
@@ -109,12 +108,21 @@ Ifs = tuple[tuple[If, bool], ...]  # the ifs among them
 Program = tuple[tuple[tuple[Step, Enclosing, Ifs], ...], Loops, bool]
 
 
-class Fighter(NamedTuple):
-    """What an answer reads of a character whose cards the viewer sees."""
+class Fighter:
+    """What an answer reads of a character whose cards the viewer sees. A plain class: mypyc
+    compiles its `__init__`, not a dataclass's or a named tuple's (a board makes one a character)."""
 
-    ref: refs.CharacterRef  # as the view names it
-    kind: str
-    size: int | None
+    __slots__ = ("kind", "ref", "size")
+
+    def __init__(self, ref: refs.CharacterRef, kind: str, size: int | None) -> None:
+        self.ref = ref  # as the view names it
+        self.kind = kind
+        self.size = size
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Fighter):
+            return NotImplemented
+        return self.ref == other.ref and self.kind == other.kind and self.size == other.size
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption
 from blackpoker.runtime.engine.state import GameState, Origin, Request, Resolution
 from blackpoker.runtime.engine.targets import resolve_name
+from blackpoker.runtime.engine.transitions import draw_below
 from blackpoker.runtime.engine.view import CharacterView, View, hidden_from
 from blackpoker.runtime.engine.zones import card, owner, rank
 from blackpoker.runtime.play.agents import decide, idle
@@ -253,7 +254,7 @@ class GreedyAgent:
         """The option scored best, ties broken by the agent's generator."""
         best = max(scores)
         top = [o for o, s in zip(options, scores, strict=True) if s == best]
-        return top[self.rng.randrange(len(top))] if len(top) > 1 else top[0]
+        return top[draw_below(self.rng, len(top))] if len(top) > 1 else top[0]  # as randrange draws
 
     def score(self, view: View, option: Option) -> float:
         if isinstance(option, Pass):

@@ -18,14 +18,15 @@ from blackpoker.runtime.engine.determinize import named_cards
 from blackpoker.runtime.engine.game import Game, snapshot
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.options import Choice
-from blackpoker.runtime.engine.refs import Result
+from blackpoker.runtime.engine.refs import HiddenCharacter, Result, UnitRef
 from blackpoker.runtime.engine.view import View, hidden_from, view
-from blackpoker.runtime.play import search
+from blackpoker.runtime.play import greedy, search
 from blackpoker.runtime.play.agents import decide
 from blackpoker.runtime.play.greedy import Board, GreedyAgent
 from blackpoker.runtime.play.roster import make_agent
 from blackpoker.runtime.play.search import DEFAULT_BUDGET, SearchAgent
 from blackpoker.runtime.play.selfplay import play
+from blackpoker.runtime.rules.enums import Answer
 from blackpoker.runtime.rules.model import RuleSet
 from click.testing import CliRunner
 from editions_support import EDITIONS, formats
@@ -288,6 +289,28 @@ def test_the_look_ahead_answers_as_greedy_does_from_a_view(fmt: str) -> None:
     ]
     words = {str(o.word) for g in positions for o in g.legal_options() if isinstance(o, Choice)}
     assert {"top", "attacker", "block", "pick"} <= words
+    assert words - {str(a) for a in Answer}  # a choose_one's labels too (read from the rule set)
     for game in positions:
         assert quick.answer(game) == decide(game, (viewed, viewed))
     assert quick.rng.random() == viewed.rng.random()
+
+
+@pytest.mark.parametrize("fmt", [FORMATS[0], FORMATS[-1]])
+def test_the_look_ahead_reads_a_targets_side_as_a_view_shows_it(fmt: str) -> None:
+    """Whether the character a resolving request targets lies on a player's side, read from
+    the game as that player's view names it: a face-down one of the opponent's, or one gone,
+    on no side."""
+    rules = compile(EDITION, fmt)
+    compared = hidden = 0
+    for game in _positions(12, rules):
+        state = game.state
+        request = state.resolving[-1].request if state.resolving else state.pending
+        if request is None or not isinstance(request.target, UnitRef):
+            continue
+        for me in (0, 1):
+            shown = view(game, me).resolving[-1].target
+            assert greedy._seen_on_side(state, request, me) == greedy._on_side(shown, me)
+            compared += 1
+            hidden += isinstance(shown, HiddenCharacter)
+    assert compared >= 20, compared
+    assert hidden > 0

@@ -235,18 +235,26 @@ class GreedyAgent:
         options = game.legal_options()
         if len(options) == 1:
             return options[0]
-        action = _resolved_action(game.state)
+        me = game.to_move
+        assert me is not None
+        state = game.state
+        request = state.resolving[-1].request if state.resolving else state.pending  # a view's last
+        action = request.action.id if request is not None else None
         scores: list[float] = []
         board: Board | None = None
         for o in options:
-            worth = self._blind(o, action) if isinstance(o, Choice) else None
-            if worth is None:
-                if not isinstance(o, Choice) or not _reads_board(o):
-                    return decide(game, (self, self))
-                if board is None:
-                    assert game.to_move is not None
-                    board = Board.seen(game, game.to_move)
+            if not isinstance(o, Choice):
+                return decide(game, (self, self))
+            worth = self._blind(o, action)
+            if worth is None and _reads_board(o):
+                board = Board.seen(game, me) if board is None else board
                 worth = self._on_board(board, o)
+            elif worth is None:  # a label that sets the target's state (see _blind)
+                assert request is not None and action is not None
+                mine = _seen_on_side(state, request, me)
+                if mine is None:
+                    return decide(game, (self, self))
+                worth = self._labelled(action, o.word, mine)
             scores.append(worth)
         return self._best(options, scores)
 
@@ -575,8 +583,12 @@ class GreedyAgent:
             return worth
         if _reads_board(choice):  # the board is indexed only for the words that read it
             return self._on_board(self._board(view), choice)
-        state = self._label_state(view.resolving[-1].action, choice.word)  # not None: see _blind
-        mine = _on_side(view.resolving[-1].target, view.me)  # charge one's own target, drive an opposing one
+        resolved = view.resolving[-1]  # a label that sets the target's state: see _blind
+        return self._labelled(resolved.action, choice.word, _on_side(resolved.target, view.me))
+
+    def _labelled(self, action: str, label: str, mine: bool) -> float:
+        """A label that sets the request's target's state: charge one's own, drive an opposing one."""
+        state = self._label_state(action, label)
         return 0.5 if (state is State.CHARGED) == mine else -0.5
 
     def _on_board(self, board: Board, choice: Choice) -> float:
@@ -656,11 +668,16 @@ def _reads_board(choice: Choice) -> bool:
     return word in VIEWED and a is not None and (word != Answer.BLOCK or choice.b is not None)
 
 
-def _resolved_action(state: GameState) -> str | None:
-    """The action of the request being resolved, the last a view's `resolving` shows."""
-    if state.resolving:
-        return state.resolving[-1].request.action.id
-    return state.pending.action.id if state.pending is not None else None
+def _seen_on_side(state: GameState, request: Request, me: int) -> bool | None:
+    """`_on_side` of the request's target as `me`'s view names it, when it is a character (None
+    for any other target): a character gone, or face down on the opponent's field, is named
+    so that it lies on no side (engine/view.py)."""
+    if not isinstance(request.target, refs.UnitRef):
+        return None
+    unit = state.unit(request.target.uid)
+    if unit is None or unit.uid in hidden_from(state, me):
+        return False
+    return owner(unit.cards[0]) == me
 
 
 def _size(cards: Sequence[int], rule: SizeRule) -> int:

@@ -4,14 +4,16 @@ a machine whose speed moves by more than that from one minute to the next (docs/
 
 Each git revision is installed in its own environment under benchmarks/.builds/ (compiled
 with mypyc, or pure Python with --pure; kept for the next comparison). Then one process per
-build, both pinned to the same core, plays the engine-only loop of bench_engine.py (the
-same games of the smallest format for both) round after round, each timing its rounds by its own CPU time.
+build, both pinned to the same core, plays a loop of bench_engine.py (the engine-only one, or
+with --loop simulate the `simulate --jobs 1` path, agents and self-play included; the same
+games of the smallest format for both) round after round, each timing its rounds by its own CPU time.
 Both meet the same slow spells, so the ratio of their rounds is steady where the rates are
 not: a build compared with itself gives ratios within about 1 %. With --search F each
 plays bench_search.py's runs instead (the search agent at its default budget against greedy
 on format F of the default edition), timed by games/s.
 
-python benchmarks/compare_builds.py BASE [CHANGED] [--rounds N] [--games N] [--pure] [--cpu N] [--search F]
+python benchmarks/compare_builds.py BASE [CHANGED] [--rounds N] [--games N] [--pure] [--cpu N]
+                                    [--loop engine|simulate] [--search F]
 
 BASE and CHANGED are git revisions (CHANGED: HEAD). A revision must have the engine API
 bench_engine.py uses (`Rules`, `Game.new`, `selfplay.frozen_between`).
@@ -37,6 +39,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 BUILDS = HERE / ".builds"  # git-ignored
 READY = "ready"  # written into a build's folder once it is complete
+# bench_engine.py's loops a race can play, by --loop (its function's name)
+LOOPS = {"engine": "engine_only", "simulate": "simulate_path"}
 
 
 def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -47,6 +51,7 @@ def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=100, help="games per round")
     parser.add_argument("--pure", action="store_true", help="pure Python builds instead of compiled ones")
     parser.add_argument("--cpu", type=int, default=0, help="the core both run on")
+    parser.add_argument("--loop", choices=sorted(LOOPS), default="engine", help="the loop both play")
     parser.add_argument("--search", metavar="FORMAT", help="time the search agent on FORMAT instead")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)  # one build's side
     return parser.parse_args(argv)
@@ -88,7 +93,7 @@ def extract(sha: str, into: Path) -> None:
 
 
 def work(args: argparse.Namespace) -> None:
-    """One build's side: the engine-only loop, a JSON line (decisions, CPU seconds) per round;
+    """One build's side: the loop, a JSON line (decisions, CPU seconds, decisions) per round;
     with --search, the search agent's games (games, CPU seconds, games it won)."""
     os.sched_setaffinity(0, {args.cpu})
     if args.search:
@@ -104,10 +109,11 @@ def work(args: argparse.Namespace) -> None:
         return
     import bench_engine  # only here: importing it compiles the rule set, with this build's compiler
 
-    bench_engine.engine_only(20, 0)  # the same warm-up on both sides
+    play = getattr(bench_engine, LOOPS[args.loop])
+    play(20, 0)  # the same warm-up on both sides
     for round_ in range(args.rounds):
         start = time.process_time()
-        decisions = bench_engine.engine_only(args.games, round_ + 1)
+        decisions = play(args.games, round_ + 1)
         print(json.dumps([decisions, time.process_time() - start, decisions]), flush=True)
 
 
@@ -122,6 +128,8 @@ def race(venvs: Sequence[Path], args: argparse.Namespace) -> list[list[tuple[int
         str(args.games),
         "--cpu",
         str(args.cpu),
+        "--loop",
+        args.loop,
         *(["--search", args.search] if args.search else []),
     ]
     sides = [
@@ -153,16 +161,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     venvs = [built(sha, compiled) for sha in shas]
     base, changed = race(venvs, args)
     kind = "compiled" if compiled else "pure Python"
-    loop = (
-        f"bench_search.py's search:32 vs greedy on {args.search}"
-        if args.search
-        else "bench_engine.py's engine-only loop"
-    )
+    search = f"bench_search.py's search:32 vs greedy on {args.search}"
+    loop = search if args.search else f"bench_engine.py's {LOOPS[args.loop]} loop"
     print(f"{loop}, {args.games} games a round, {args.rounds} rounds, {kind}, both on core {args.cpu}")
+    places = 2 if args.search else 0  # games/s, or decisions/s
     for name, sha, runs in (("base", shas[0], base), ("changed", shas[1], changed)):
-        rates = ", ".join(f"{d / s:,.{2 if args.search else 0}f}" for d, s, _ in runs)
+        rates = ", ".join(f"{d / s:,.{places}f}" for d, s, _ in runs)
         middle = statistics.median(d / s for d, s, _ in runs)
-        print(f"  {name:8s}{sha[:12]}  {rates}  (median {middle:,.{2 if args.search else 0}f})")
+        print(f"  {name:8s}{sha[:12]}  {rates}  (median {middle:,.{places}f})")
     if [f for _, _, f in base] != [f for _, _, f in changed]:
         what = "games won" if args.search else "decisions"
         print(f"  the two builds played different games: their {what} differ round by round")

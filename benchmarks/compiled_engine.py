@@ -65,6 +65,11 @@ def build(venv: Path, source: Path, *, compiled: bool) -> str | None:
     and the project at `source` installed, its engine compiled with mypyc when `compiled`;
     None when made, else why not (and nothing is left at `venv`)."""
     shutil.rmtree(venv, ignore_errors=True)
+    # setuptools stages what it builds in the source's build/lib.*, and installs all it finds
+    # there: a module no longer compiled (setup.py's COMPILED) would come back as an old
+    # extension that does not load with the new ones
+    for staged in (source / "build").glob("lib.*"):
+        shutil.rmtree(staged)
     python = venv / "bin" / "python"
     env = {**isolated(), "BLACKPOKER_COMPILED": "1" if compiled else "0"}
     # the engine must be the one installed there, not the system's (an editable install)

@@ -34,9 +34,10 @@ from blackpoker.compiler.outputs import WritePlan
 from blackpoker.runtime.play import cluster
 from blackpoker.runtime.play.compare import Comparison
 from blackpoker.runtime.play.fitting import FEWEST, Fitted
+from blackpoker.runtime.play.loop import DECISION_CAP
 from blackpoker.runtime.play.outside import DEFAULT_TIMEOUT
 from blackpoker.runtime.play.roster import RUN_CHOICES, run_agent_name
-from blackpoker.runtime.play.selfplay import DECISION_CAP, Checks, GameRecord
+from blackpoker.runtime.play.selfplay import Checks, GameRecord
 from blackpoker.runtime.play.simulation import Plan, order, run
 from blackpoker.runtime.play.stats import MatchSummary, Summary, summarize
 from blackpoker.runtime.rules.model import RuleSet

@@ -184,10 +184,15 @@ def _package_metadata() -> list[Path]:
     return [Path(str(f.locate())).resolve() for f in named]
 
 
+# What decides a compilation besides the files it reads: the compiler's and runtime's sources,
+# the notation grammars the parse stage reads, and the schemas that accept or refuse a file.
+_CODE = (("compiler", "*.py"), ("compiler", "*.lark"), ("runtime", "*.py"), ("schema", "*.json"))
+
+
 def _code_stamp() -> list[tuple[str, int, int]]:
-    """Each compiler and runtime source file's path, size and modification time: a changed
-    compiler or rule model (an editable install between releases) never reads an older one's
+    """The path, size and modification time of each file of `_CODE`: a changed compiler, rule
+    model, grammar or schema (an editable install between releases) never reads an older one's
     entries."""
     root = Path(__file__).parents[1]
-    files = [p for part in ("compiler", "runtime") for p in (root / part).rglob("*.py")]
+    files = [p for part, pattern in _CODE for p in (root / part).rglob(pattern)]
     return sorted((str(p.relative_to(root)), s.st_size, s.st_mtime_ns) for p in files if (s := p.stat()))

@@ -34,6 +34,7 @@ from blackpoker.compiler.documents.regulation import (
     action_problems,
     builtin_regulations,
     data_file_problems,
+    read_regulations,
     regulations_for,
     regulations_from,
 )
@@ -50,6 +51,7 @@ _SUFFIXES = (".yaml", ".yml")
 __all__ = ["Environment", "Read", "display", "find_files", "is_path"]
 
 Read = tuple[Source | ExtraSource | None, list[Diagnostic]]
+RegulationsRead = tuple[Regulations | None, list[Diagnostic]]
 K = TypeVar("K", EditionSource, ExtraSource, OverlaySource)  # a kind of document an option reads
 
 
@@ -66,6 +68,8 @@ class Environment:
         self._checks: dict[int, tuple[EditionSource, list[Diagnostic]]] = {}
         self._checking: set[Path] = set()  # files whose every problem is being gathered
         self._unwritten: dict[Path, bytes] = {}  # files checked before they are written (check_text)
+        # regulations file and how it is shown -> its identity on disk, what reading it gave
+        self._regulation_files: dict[tuple[Path, str], tuple[tuple[int, int], RegulationsRead]] = {}
 
     # --- built-in editions ------------------------------------------------------------------
 
@@ -263,7 +267,7 @@ class Environment:
         if base_path.resolve() in chain:
             names = " -> ".join(p.name for p in (*chain[chain.index(base_path.resolve()) :], base_path))
             return None, [*problems, doc.at(("base",), f"base: a cycle of bases: {names}")], None
-        base, found = self._read_uncached(base_path, chain, files)
+        base, found = self._read_base(base_path, chain, files)
         if found:
             return None, problems + found, None
         if not isinstance(base, EditionSource):
@@ -273,6 +277,23 @@ class Environment:
         if found:
             return None, problems + found, None
         return merged, problems + schema_problems(merged, "edition"), base
+
+    def _read_base(self, path: Path, below: tuple[Path, ...], files: list[Path]) -> Read:
+        """A base edition, with the files it was read from added to `files`: from the read
+        cache while those are unchanged and it had no problem (then none came from `below`:
+        a cycle through it is a problem), else read anew, and kept when it has none (each
+        edition of a chain of bases is read once however many editions build on it)."""
+        key = Path(os.path.abspath(path))
+        cached = self._read.get(key)
+        if cached is not None and not cached[1][1] and all(_stamp(p) == stamp for p, stamp in cached[0]):
+            files += [p for p, _ in cached[0]]
+            return cached[1]
+        own: list[Path] = []
+        read = self._read_uncached(path, below, own)
+        files += own
+        if not read[1]:
+            self._read[key] = (tuple((p, _stamp(p)) for p in own), read)
+        return read
 
     def edition(self, edition: str) -> EditionSource:
         """An edition (built-in id or file path), parsed; CompileError if it has problems."""
@@ -416,20 +437,22 @@ class Environment:
         """The regulations of an edition (a built-in id or an edition file), a built-in
         regulations file by its id, or a regulations file (a path)."""
         if is_path(edition) and _kind(Path(edition)) != "edition":
-            return regulations_for(edition)
+            return regulations_for(edition, self.regulations_file)
         if not is_path(edition) and edition not in self._index():
-            return regulations_for(edition)
+            return regulations_for(edition, self.regulations_file)
         return self.regulations_of(self.edition(edition))
 
     def regulations_of(self, source: EditionSource) -> Regulations:
         """The built-in regulations that name the edition; for a based edition none names,
         its base's, played by this edition, with its `regulations:` edits."""
         found = self.edition_regulations(source)
-        return regulations_for(source.edition.id) if found is None else found  # none: its message
+        if found is None:  # none: its message
+            return regulations_for(source.edition.id, self.regulations_file)
+        return found
 
     def edition_regulations(self, source: EditionSource) -> Regulations | None:
         """`regulations_of`, or None for an edition that has none."""
-        named = [r for r in builtin_regulations() if source.edition.id in r.editions]
+        named = [r for r in builtin_regulations(self.regulations_file) if source.edition.id in r.editions]
         if named or source.base is None:
             return named[0] if named else None
         base = self.edition_regulations(source.base)
@@ -446,6 +469,20 @@ class Environment:
         if problems or found is None:
             raise CompileError(problems + more)
         return found
+
+    def regulations_file(self, path: Path, shown: str) -> Regulations:
+        """A regulations file read and checked (CompileError with its problems), read again
+        only when it changed on disk: every edition of a build asks for the built-in ones."""
+        key = (Path(os.path.abspath(path)), shown)
+        stamp = _stamp(key[0])
+        cached = self._regulation_files.get(key)
+        if cached is None or cached[0] != stamp or stamp == (-1, -1):
+            cached = (stamp, read_regulations(path, shown))
+            self._regulation_files[key] = cached
+        regulations, problems = cached[1]
+        if regulations is None:
+            raise CompileError(list(problems))
+        return regulations
 
     def official_base(self, path: Path) -> str:
         """The official format a local-rule file starts from, through the local rules it is

@@ -27,6 +27,7 @@ MAX_DEPTH = 64
 _NOT_YAML = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_STR = "tag:yaml.org,2002:str"
 
 PathKey = tuple[str | int, ...]
 
@@ -359,18 +360,22 @@ def _value(node: yaml.Node, path: PathKey, doc: Document, problems: list[Diagnos
 
 
 def _scalar(node: yaml.Node, doc: Document, problems: list[Diagnostic], loader: _Loader) -> Any:
-    mark = node.start_mark
-    where = Location(doc.path, mark.line + 1, mark.column + 1)
-    try:
-        value = loader.construct_object(node)
-    except yaml.YAMLError:
-        # e.g. a !!python/object tag: the safe loader knows no such type, and neither do we.
-        problems.append(Diagnostic(where, f"unsupported YAML tag {node.tag}"))
-        return None
+    if node.tag == _STR:  # what the constructor gives for text (most scalars), without its calls
+        value = node.value
+    else:
+        try:
+            value = loader.construct_object(node)
+        except yaml.YAMLError:
+            # e.g. a !!python/object tag: the safe loader knows no such type, and neither do we.
+            problems.append(Diagnostic(_where(node, doc), f"unsupported YAML tag {node.tag}"))
+            return None
     if isinstance(value, str) and _SURROGATE.search(value):
         # A \ud800 escape decodes to half a UTF-16 pair, which no UTF-8 output can hold.
-        problems.append(
-            Diagnostic(where, "text holds a lone surrogate (an escape in \\uD800-\\uDFFF): not a character")
-        )
+        message = "text holds a lone surrogate (an escape in \\uD800-\\uDFFF): not a character"
+        problems.append(Diagnostic(_where(node, doc), message))
         return _SURROGATE.sub("\ufffd", value)  # still text, so later stages check the rest
     return value
+
+
+def _where(node: yaml.Node, doc: Document) -> Location:
+    return Location(doc.path, node.start_mark.line + 1, node.start_mark.column + 1)

@@ -51,6 +51,26 @@ def test_a_changed_source_is_compiled_anew(tmp_path: Path) -> None:
         compile_cached(Refusing(), str(path), FORMAT, folder=folder)
 
 
+@pytest.mark.parametrize("data", ["compiler/grammars/key.lark", "schema/defs.schema.json"])
+def test_a_changed_grammar_or_schema_is_a_miss(
+    data: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """They decide what a compilation gives (a schema: whether it gives one) as the compiler's
+    code does; the cache reads its stamp from a copy of them here."""
+    package = Path(cache.__file__).parents[1]
+    copy = tmp_path / "package"
+    for name in (data, "compiler/cache.py"):
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)
+        (copy / name).write_bytes((package / name).read_bytes())
+    monkeypatch.setattr(cache, "__file__", str(copy / "compiler" / "cache.py"))
+    folder = tmp_path / "cache"
+    compile_cached(Environment(), EDITION, FORMAT, folder=folder)
+    compile_cached(Refusing(), EDITION, FORMAT, folder=folder)  # a hit while nothing changed
+    (copy / data).write_bytes((copy / data).read_bytes() + b"\n")
+    with pytest.raises(AssertionError, match="compiled although"):
+        compile_cached(Refusing(), EDITION, FORMAT, folder=folder)
+
+
 def test_an_entry_of_another_version_of_the_package_is_a_miss(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

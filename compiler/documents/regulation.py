@@ -698,18 +698,31 @@ def builtin_files() -> list[Path]:
     )
 
 
-def builtin_regulations() -> list[Regulations]:
-    return [_checked(path, f"actionlists/{FOLDER}/{path.name}") for path in builtin_files()]
+def checked_regulations(path: Path, shown: str) -> Regulations:
+    """A regulations file read and checked; CompileError with its problems."""
+    regulations, problems = read_regulations(path, shown)
+    if regulations is None:
+        raise CompileError(problems)
+    return regulations
 
 
-def regulations_for(edition: str) -> Regulations:
+# How a caller reads a regulations file (path, how it is shown): `checked_regulations`, or an
+# environment's, which keeps each file it read while the file is unchanged on disk.
+Reader = Callable[[Path, str], Regulations]
+
+
+def builtin_regulations(read: Reader = checked_regulations) -> list[Regulations]:
+    return [read(path, f"actionlists/{FOLDER}/{path.name}") for path in builtin_files()]
+
+
+def regulations_for(edition: str, read: Reader = checked_regulations) -> Regulations:
     """The regulations of an edition (a built-in edition id), a built-in regulations file by its
     id (one no edition plays yet, too), or a regulations file (a path)."""
     if is_path(edition):
-        return _checked(Path(edition), edition)
+        return read(Path(edition), edition)
     known: list[str] = []
     ids: list[str] = []
-    for regulations in builtin_regulations():
+    for regulations in builtin_regulations(read):
         if edition in regulations.editions or edition == regulations.id:
             return regulations
         known += regulations.editions
@@ -719,13 +732,6 @@ def regulations_for(edition: str) -> Regulations:
         f"built-in regulations: {', '.join(ids)}; or a regulations file)"
     )
     raise CompileError([Diagnostic(Location("--edition", 0, 0), message)])
-
-
-def _checked(path: Path, shown: str) -> Regulations:
-    regulations, problems = read_regulations(path, shown)
-    if regulations is None:
-        raise CompileError(problems)
-    return regulations
 
 
 # --- a regulation in the official notation ----------------------------------------------------

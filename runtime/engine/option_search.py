@@ -260,8 +260,9 @@ def _paid(payer: Payer, entry: Requestable, hand: tuple[int, ...], ways: KeyWays
     A way is dropped as soon as the cost's B / L / S part or its D part cannot be paid."""
     pays = NO_COST if free else entry.pays
     if pays is None:
-        if entry.fixed and not all(payer.part(letter, n, ()) for letter, n in entry.fixed):
-            return ()
+        for letter, n in entry.fixed:  # a loop, not `all` over a generator: one less frame a call
+            if not payer.part(letter, n, ()):
+                return ()
         if not entry.uses_hand:
             pays = payer.ways(entry.cost, ())
     if pays is not None:
@@ -387,7 +388,7 @@ def key_ways(g: Table, action: Action, ordered: tuple[int, ...], held: int) -> K
     mine = held & relevant
     ways = g.rules.relevant_ways.get((action.id, mine))
     if ways is None:
-        cards = tuple(c for c in ordered if mine >> c & 1)
+        cards = tuple([c for c in ordered if mine >> c & 1])
         patterns = g.rules.one_per_pattern.get(action.id)
         if patterns is not None:
             return g.rules.relevant_ways.put((action.id, mine), one_of_each(cards, patterns))

@@ -23,7 +23,7 @@ from blackpoker.runtime.engine.refs import (
     ZoneCard,
 )
 from blackpoker.runtime.engine.state import GameState, PlayerState, Request, Unit
-from blackpoker.runtime.engine.zones import card
+from blackpoker.runtime.engine.zones import SORT_SPAN, card
 from blackpoker.runtime.rules.enums import Face
 from blackpoker.runtime.rules.model import Limit
 from blackpoker.runtime.rules.program import CardRange, PlayerName, State, TargetKind
@@ -43,6 +43,12 @@ YOU: Final = PlayerName.YOU
 OPPONENT: Final = PlayerName.OPPONENT
 UNCOUNTERABLE: Final = Limit.UNCOUNTERABLE
 FACE_UP: Final = Face.UP
+# The targets options name, made once: a search lists the same ones decision after decision,
+# so they cost no record each, and a plan's last targets (plans.Planned.made) compare equal
+# item by item by identity, without a Python `__eq__` call per item.
+BY_CARD: Final = tuple([CharacterByCard(c) for c in range(SORT_SPAN)])  # by first card: any card id
+PLAYER_REFS: Final = (PlayerRef(0), PlayerRef(1))
+STAGE_AT: Final = tuple([StagePosition(i) for i in range(32)])  # a stage is rarely a few requests high
 
 
 def candidates(
@@ -56,13 +62,17 @@ def candidates(
         # a side named: only that player's field is read (a field holds its controller's characters)
         sides = range(len(players)) if spec.side is None else _players(controller, spec)
         return [
-            CharacterByCard(u.cards[0])
+            BY_CARD[u.cards[0]]
             for i in sides
             for u in players[i].field
             if unit_ok(controller, action_id, spec, key_cards, u)
         ]
     if kind is REQUEST:
-        return [StagePosition(i) for i, r in enumerate(g.state.stage, 1) if request_ok(spec, r)]
+        return [
+            STAGE_AT[i] if i < 32 else StagePosition(i)
+            for i, r in enumerate(g.state.stage, 1)
+            if request_ok(spec, r)
+        ]
     if kind is CARD:
         zone = str(spec.zone)
         return [
@@ -71,7 +81,7 @@ def candidates(
             for c in g.state.players[p].zones.get(zone, ())
             if card_ok(spec, g.state.players[p], c)
         ]
-    return [PlayerRef(p) for p in _players(controller, spec)]
+    return [PLAYER_REFS[p] for p in _players(controller, spec)]
 
 
 def still_valid(g: Table, request: Request, spec: TargetSpec) -> bool:

@@ -22,7 +22,7 @@ from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.rules import Rules, rules_of
 from blackpoker.runtime.engine.view import AtLeast, View
 from blackpoker.runtime.engine.zones import DECK_SIZE
-from blackpoker.runtime.play.selfplay import DECISION_CAP
+from blackpoker.runtime.play.loop import DECISION_CAP
 from blackpoker.runtime.play.source import RulesSource
 
 # The actions are indices into the engine's legal options; random games of the built-in formats

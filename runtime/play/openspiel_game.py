@@ -37,6 +37,7 @@ from blackpoker.runtime.engine.refs import Result
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.play.agents import Agent, decide
+from blackpoker.runtime.play.loop import DECISION_CAP
 from blackpoker.runtime.play.observation import (
     MAX_ACTIONS,
     SIZE,
@@ -46,7 +47,7 @@ from blackpoker.runtime.play.observation import (
     parts,
 )
 from blackpoker.runtime.play.roster import make_agent
-from blackpoker.runtime.play.selfplay import DECISION_CAP, game_seed
+from blackpoker.runtime.play.selfplay import game_seed
 
 SHORT_NAME = "blackpoker"
 DEALS = 1000

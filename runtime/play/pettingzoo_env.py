@@ -20,8 +20,8 @@ from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.refs import Result, result_name
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.view import view
+from blackpoker.runtime.play.loop import DECISION_CAP
 from blackpoker.runtime.play.observation import MAX_ACTIONS, SIZE, compiled_rules, indexed_options, tensor
-from blackpoker.runtime.play.selfplay import DECISION_CAP
 from gymnasium import spaces
 from pettingzoo import AECEnv
 

@@ -6,7 +6,7 @@ import dataclasses
 import gc
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass
 from enum import Enum
@@ -17,14 +17,13 @@ from blackpoker.compiler.outputs import write_whole
 from blackpoker.runtime.engine.errors import EngineError
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.invariants import check_invariants
-from blackpoker.runtime.engine.options import RequestOption
 from blackpoker.runtime.engine.refs import Result, player_name
 from blackpoker.runtime.engine.rules import Rules, rules_of
-from blackpoker.runtime.engine.zones import label
-from blackpoker.runtime.play.agents import Agent, Forfeit, decide
+from blackpoker.runtime.play.agents import Agent, Forfeit
+from blackpoker.runtime.play.loop import DECISION_CAP, Faces, play
 from blackpoker.runtime.play.roster import Seat, make_agent
 from blackpoker.runtime.play.source import Named
-from blackpoker.runtime.rules.model import RuleSet, Visibility
+from blackpoker.runtime.rules.model import RuleSet
 
 if TYPE_CHECKING:
     from blackpoker.runtime.play.regulation import Dealt, Setup
@@ -32,7 +31,6 @@ if TYPE_CHECKING:
 # A run without logs or a regulation loads neither their modules nor, through them, the
 # compiler's readers: they are imported where a game writes its log or a match is dealt.
 
-DECISION_CAP = 5_000
 YOUNG_THRESHOLD = 10_000  # allocations between collections of the youngest generation during a run
 
 
@@ -70,45 +68,6 @@ class GameRecord:
         if self.result is None:
             return f"seed {self.seed}: no result after {self.decisions} decisions"
         return None
-
-
-class Faces:
-    """The cards that lay in a player's zones whose cards have faces (the trumps) at some point
-    of a game, and those of them that lay face up, as (player, card id)."""
-
-    __slots__ = ("placed", "up", "zones")
-
-    def __init__(self, rules: RuleSet) -> None:
-        self.zones = tuple(z.id for z in rules.edition.core.zones if z.visibility is Visibility.FACES)
-        self.placed: set[tuple[int, int]] = set()
-        self.up: set[tuple[int, int]] = set()
-
-    def note(self, game: Game) -> None:
-        for index, side in enumerate(game.state.players):
-            for zone in self.zones:
-                self.placed.update((index, c) for c in side.zones.get(zone, ()))
-            self.up.update((index, c) for c in side.face_up)
-
-    def record(self) -> tuple[tuple[str, int, bool], ...]:
-        return tuple(sorted((label(c), p, (p, c) in self.up) for p, c in self.placed))
-
-
-def play(
-    game: Game,
-    agents: Sequence[Agent],
-    cap: int = DECISION_CAP,
-    uses: Counter[tuple[str, int]] | None = None,
-    faces: Faces | None = None,
-) -> None:
-    """Let the agents decide until the game ends or reaches `cap` decisions; with `uses`, count
-    the requests each player chose, by (action id, player); with `faces`, note the trumps."""
-    while not game.over and game.decisions < cap:
-        option = decide(game, agents)
-        if uses is not None and isinstance(option, RequestOption):
-            uses[option.action, option.player] += 1
-        game.apply(option)
-        if faces is not None:
-            faces.note(game)
 
 
 def game_seed(seed: int, index: int) -> int:

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from blackpoker.runtime.engine.rules import Rules, rules_of
+from blackpoker.runtime.play.loop import DECISION_CAP
 from blackpoker.runtime.play.roster import Seat
 from blackpoker.runtime.play.selfplay import (
-    DECISION_CAP,
     Checks,
     GameRecord,
     frozen_between,

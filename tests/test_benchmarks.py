@@ -157,6 +157,10 @@ def test_two_builds_are_timed_at_once_on_one_core(
     out = capsys.readouterr().out
     assert "simulate_path loop" in out and re.search(r"median ratio \d\.\d{3} of 2 rounds", out), out
     assert "different games" not in out
+    compare.main(["HEAD", "--pure", "--rounds", "2", "--games", "2", "--search", "lite"])
+    out = capsys.readouterr().out
+    assert "search:32 vs greedy on lite" in out and re.search(r"median ratio \d\.\d{3} of 2 rounds", out), out
+    assert "different games" not in out
     (build,) = tmp_path.iterdir()  # one build serves both sides
     assert (build / compare.READY).read_text() == compare.commit("HEAD")
 

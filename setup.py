@@ -25,13 +25,17 @@ COMPILED_NEEDS = ["mypy>=1.10"]
 HERE = Path(__file__).resolve().parent
 # The modules every decision runs through: the engine, less its exceptions (mypyc cannot
 # compile a subclass of a built-in exception), the key-card matching it calls, the rule
-# set's classes it reads (model.py; compiled, their attributes are read as C fields), and
-# self-play's loop with the agents' protocol and the random agent (loop.py, agents.py).
+# set's classes it reads (model.py; compiled, their attributes are read as C fields),
+# self-play's loop with the agents' protocol and the random agent (loop.py, agents.py), and
+# the search agent's (search.py, the greedy agent it plays ahead with, the value of what it reaches).
 COMPILED = sorted(
     [
         *(f"runtime/engine/{p.name}" for p in (HERE / "runtime" / "engine").glob("*.py")),
         "runtime/play/agents.py",
+        "runtime/play/features.py",
+        "runtime/play/greedy.py",
         "runtime/play/loop.py",
+        "runtime/play/search.py",
         "runtime/rules/cards.py",
         "runtime/rules/frozen.py",
         "runtime/rules/keyspec.py",

@@ -2,10 +2,15 @@
 
 For each format: the search agent's decisions/s (the time inside its `choose`, every decision
 it makes counted, single-option ones too) and games/s of whole games, medians over the runs,
-seats alternating game by game. Times are this process's CPU time, so the figures are those of
-one core even on a machine busy with other work; games/s by the wall clock is shown beside.
-With --compiled, the same runs follow on the engine compiled with mypyc
-(benchmarks/compiled_engine.py, built when missing or out of date).
+and the share of all the games it won, with its 95 % interval. Each deal is played twice, the
+seats swapped, so a run's games are an even number. Times are this process's CPU time, so the
+figures are those of one core even on a machine busy with other work; games/s by the wall
+clock is shown beside. With --compiled, the same runs follow on the engine compiled with mypyc
+(benchmarks/compiled_engine.py, built when missing or out of date), the same games too.
+
+The default, 4 runs of 50 games, plays 200 games a format, as docs/simulate.md's strength
+figures: fewer cannot tell a share of 75 % from 70 % or 80 % (60 games give an interval of
+about ±11 points). `python benchmarks --quick` plays far fewer, for the speed only.
 
 python benchmarks/bench_search.py [games per run] [runs] [--budget N] [--compiled]
 """
@@ -28,7 +33,7 @@ from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.view import View
 from blackpoker.runtime.play.greedy import GreedyAgent
 from blackpoker.runtime.play.search import DEFAULT_BUDGET, SearchAgent
-from blackpoker.runtime.play.selfplay import play
+from blackpoker.runtime.play.selfplay import frozen_between, play
 from blackpoker.runtime.play.stats import wilson
 from blackpoker.runtime.rules.model import RuleSet
 from played import EDITION, FORMATS, STANDARD
@@ -69,13 +74,13 @@ def one_run(
     rules: RuleSet, games: int, run: int, budget: int = DEFAULT_BUDGET
 ) -> tuple[float, float, float, int]:
     """The search agent's decisions/s, the games/s of `games` games by CPU and wall time, and
-    the games it won."""
+    the games it won; games 2k and 2k + 1 are one deal, the seats swapped."""
     searcher = Timed(SearchAgent(rules, run, budget))
     start, wall = time.process_time(), time.perf_counter()
     won = 0
-    for index in range(games):
+    for index in frozen_between(range(games)):  # as `simulate` runs its games
         greedy = GreedyAgent(rules, index)
-        game = Game.new(rules, run * 1000 + index)
+        game = Game.new(rules, run * 1000 + index // 2)
         play(game, (searcher, greedy) if index % 2 == 0 else (greedy, searcher))
         won += game.result is not None and game.result.winner == index % 2
     seconds, walled = time.process_time() - start, time.perf_counter() - wall
@@ -84,12 +89,14 @@ def one_run(
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for name, default in (("games", 20), ("runs", 3)):
+    for name, default in (("games", 50), ("runs", 4)):
         parser.add_argument(name, nargs="?", type=int, default=default)
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="iterations per decision")
     parser.add_argument("--compiled", action="store_true", help="then the same on the mypyc-compiled engine")
     results.add_option(parser)
     args = parser.parse_args(argv)
+    if args.games < 2 or args.games % 2:
+        parser.error("games per run: an even number, each deal is played from both seats")
     print(f"{engine_build()}:")
     slowest = None
     build, strength = results.variant(engine_build()), []

@@ -8,10 +8,12 @@ build, both pinned to the same core, plays a loop of bench_engine.py (the engine
 with --loop simulate the `simulate --jobs 1` path, agents and self-play included; the same
 games of the smallest format for both) round after round, each timing its rounds by its own CPU time.
 Both meet the same slow spells, so the ratio of their rounds is steady where the rates are
-not: a build compared with itself gives ratios within about 1 %.
+not: a build compared with itself gives ratios within about 1 %. With --search F each
+plays bench_search.py's runs instead (the search agent at its default budget against greedy
+on format F of the default edition), timed by games/s.
 
 python benchmarks/compare_builds.py BASE [CHANGED] [--rounds N] [--games N] [--pure] [--cpu N]
-                                    [--loop engine|simulate]
+                                    [--loop engine|simulate] [--search F]
 
 BASE and CHANGED are git revisions (CHANGED: HEAD). A revision must have the engine API
 bench_engine.py uses (`Rules`, `Game.new`, `selfplay.frozen_between`).
@@ -50,6 +52,7 @@ def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--pure", action="store_true", help="pure Python builds instead of compiled ones")
     parser.add_argument("--cpu", type=int, default=0, help="the core both run on")
     parser.add_argument("--loop", choices=sorted(LOOPS), default="engine", help="the loop both play")
+    parser.add_argument("--search", metavar="FORMAT", help="time the search agent on FORMAT instead")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)  # one build's side
     return parser.parse_args(argv)
 
@@ -90,19 +93,31 @@ def extract(sha: str, into: Path) -> None:
 
 
 def work(args: argparse.Namespace) -> None:
-    """One build's side: the loop, a JSON line (decisions, CPU seconds) per round."""
+    """One build's side: the loop, a JSON line (decisions, CPU seconds, decisions) per round;
+    with --search, the search agent's games (games, CPU seconds, games it won)."""
+    os.sched_setaffinity(0, {args.cpu})
+    if args.search:
+        import bench_search  # only here, as bench_engine below
+        from blackpoker.compiler import compile
+
+        rules = compile(bench_search.EDITION, args.search)
+        bench_search.one_run(rules, 2, 0)  # the same warm-up on both sides
+        for round_ in range(args.rounds):
+            start = time.process_time()
+            won = bench_search.one_run(rules, args.games, round_ + 1)[3]
+            print(json.dumps([args.games, time.process_time() - start, won]), flush=True)
+        return
     import bench_engine  # only here: importing it compiles the rule set, with this build's compiler
 
     play = getattr(bench_engine, LOOPS[args.loop])
-    os.sched_setaffinity(0, {args.cpu})
     play(20, 0)  # the same warm-up on both sides
     for round_ in range(args.rounds):
         start = time.process_time()
         decisions = play(args.games, round_ + 1)
-        print(json.dumps([decisions, time.process_time() - start]), flush=True)
+        print(json.dumps([decisions, time.process_time() - start, decisions]), flush=True)
 
 
-def race(venvs: Sequence[Path], args: argparse.Namespace) -> list[list[tuple[int, float]]]:
+def race(venvs: Sequence[Path], args: argparse.Namespace) -> list[list[tuple[int, float, int]]]:
     """Each build's rounds, all played at once on one core."""
     command = [
         __file__,
@@ -115,6 +130,7 @@ def race(venvs: Sequence[Path], args: argparse.Namespace) -> list[list[tuple[int
         str(args.cpu),
         "--loop",
         args.loop,
+        *(["--search", args.search] if args.search else []),
     ]
     sides = [
         subprocess.Popen(
@@ -128,7 +144,7 @@ def race(venvs: Sequence[Path], args: argparse.Namespace) -> list[list[tuple[int
     outputs = [side.communicate()[0] for side in sides]
     if any(side.returncode for side in sides):
         raise SystemExit("compare_builds: a build's side failed (its error is above)")
-    return [[(int(d), float(s)) for d, s in map(json.loads, out.splitlines())] for out in outputs]
+    return [[(int(d), float(s), int(f)) for d, s, f in map(json.loads, out.splitlines())] for out in outputs]
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -145,16 +161,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     venvs = [built(sha, compiled) for sha in shas]
     base, changed = race(venvs, args)
     kind = "compiled" if compiled else "pure Python"
-    print(
-        f"bench_engine.py's {LOOPS[args.loop]} loop, {args.games} games a round, {args.rounds} rounds,"
-        f" {kind}, both on core {args.cpu}"
-    )
+    search = f"bench_search.py's search:32 vs greedy on {args.search}"
+    loop = search if args.search else f"bench_engine.py's {LOOPS[args.loop]} loop"
+    print(f"{loop}, {args.games} games a round, {args.rounds} rounds, {kind}, both on core {args.cpu}")
+    places = 2 if args.search else 0  # games/s, or decisions/s
     for name, sha, runs in (("base", shas[0], base), ("changed", shas[1], changed)):
-        rates = ", ".join(f"{d / s:,.0f}" for d, s in runs)
-        print(f"  {name:8s}{sha[:12]}  {rates}  (median {statistics.median(d / s for d, s in runs):,.0f})")
-    if [d for d, _ in base] != [d for d, _ in changed]:
-        print("  the two builds played different games: their decisions differ round by round")
-    ratios = [(d2 / s2) / (d1 / s1) for (d1, s1), (d2, s2) in zip(base, changed, strict=True)]
+        rates = ", ".join(f"{d / s:,.{places}f}" for d, s, _ in runs)
+        middle = statistics.median(d / s for d, s, _ in runs)
+        print(f"  {name:8s}{sha[:12]}  {rates}  (median {middle:,.{places}f})")
+    if [f for _, _, f in base] != [f for _, _, f in changed]:
+        what = "games won" if args.search else "decisions"
+        print(f"  the two builds played different games: their {what} differ round by round")
+    ratios = [(d2 / s2) / (d1 / s1) for (d1, s1, _), (d2, s2, _) in zip(base, changed, strict=True)]
     print(f"changed / base: median ratio {statistics.median(ratios):.3f} of {len(ratios)} rounds")
 
 

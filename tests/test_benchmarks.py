@@ -41,7 +41,7 @@ SMOKE: dict[str, tuple[list[str], str]] = {
         r"build --rules my-std.yaml \(HTML only\): median [\d.]+ s wall",
     ),
     "bench_search": (
-        ["1", "1", "--budget", "4"],
+        ["2", "1", "--budget", "4"],
         r"search:4 vs greedy(.|\n)*goal search:4 >= [\d.]+ games/s on one core: [\d.]+, (met|NOT MET)",
     ),
     "bench_simulate": (["1", "1", "2", "1"], r"\w+ --jobs 1: [\d.]+ games/s, --jobs 2: [\d.]+ games/s"),
@@ -156,6 +156,10 @@ def test_two_builds_are_timed_at_once_on_one_core(
     compare.main(["HEAD", "--pure", "--rounds", "2", "--games", "2", "--loop", "simulate"])
     out = capsys.readouterr().out
     assert "simulate_path loop" in out and re.search(r"median ratio \d\.\d{3} of 2 rounds", out), out
+    assert "different games" not in out
+    compare.main(["HEAD", "--pure", "--rounds", "2", "--games", "2", "--search", "lite"])
+    out = capsys.readouterr().out
+    assert "search:32 vs greedy on lite" in out and re.search(r"median ratio \d\.\d{3} of 2 rounds", out), out
     assert "different games" not in out
     (build,) = tmp_path.iterdir()  # one build serves both sides
     assert (build / compare.READY).read_text() == compare.commit("HEAD")

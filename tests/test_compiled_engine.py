@@ -100,6 +100,20 @@ def test_simulations_agree_decision_for_decision(compiled: Path, edition: str) -
     assert ours == simulation(None, edition, format_id)
 
 
+def test_the_search_agent_is_compiled_and_plays_alike(compiled: Path) -> None:
+    """Its own modules are compiled with the engine (setup.py): the same choices, game for game."""
+    probe = "import blackpoker.runtime.play.{0} as m; print(m.__file__)"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the installed package
+    for module in ("search", "greedy", "features"):
+        command = [compiled / "python", "-c", probe.format(module)]
+        found = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=env, check=True)
+        assert found.stdout.strip().endswith(".so"), found.stdout
+    edition = EDITIONS[0]
+    format_id = formats(edition)[-1]
+    agents = ("--agents", "search:8,greedy")
+    assert simulation(compiled, edition, format_id, *agents) == simulation(None, edition, format_id, *agents)
+
+
 def test_the_compiled_rule_set_travels_to_worker_processes(compiled: Path) -> None:
     """--jobs pickles the rule set, compiled classes included, to each worker."""
     edition = EDITIONS[0]

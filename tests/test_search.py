@@ -17,14 +17,17 @@ from blackpoker.compiler import compile
 from blackpoker.runtime.engine.determinize import named_cards
 from blackpoker.runtime.engine.game import Game, snapshot
 from blackpoker.runtime.engine.invariants import check_invariants
-from blackpoker.runtime.engine.refs import Result
-from blackpoker.runtime.engine.view import View, view
-from blackpoker.runtime.play import search
+from blackpoker.runtime.engine.options import Choice
+from blackpoker.runtime.engine.refs import HiddenCharacter, Result, UnitRef
+from blackpoker.runtime.engine.view import View, hidden_from, view
+from blackpoker.runtime.play import greedy, search
 from blackpoker.runtime.play.agents import decide
-from blackpoker.runtime.play.greedy import GreedyAgent
+from blackpoker.runtime.play.greedy import Board, GreedyAgent
 from blackpoker.runtime.play.loop import play
 from blackpoker.runtime.play.roster import make_agent
 from blackpoker.runtime.play.search import DEFAULT_BUDGET, SearchAgent
+from blackpoker.runtime.rules.enums import Answer
+from blackpoker.runtime.rules.model import RuleSet
 from click.testing import CliRunner
 from editions_support import EDITIONS, formats
 from engine_support import scramble
@@ -35,12 +38,12 @@ SMALLEST = compile(EDITION, FORMATS[0])
 BUDGET = 6  # small: these tests check behaviour, not strength
 
 
-def _positions(games: int) -> list[Game]:
+def _positions(games: int, rules: RuleSet = SMALLEST) -> list[Game]:
     """Every position of a few greedy games, as copies."""
     found = []
     for seed in range(games):
-        game = Game.new(SMALLEST, seed)
-        agents = [GreedyAgent(SMALLEST, seed)] * 2
+        game = Game.new(rules, seed)
+        agents = [GreedyAgent(rules, seed)] * 2
         while not game.over:
             found.append(game.copy())
             game.apply(decide(game, agents))
@@ -257,3 +260,57 @@ def test_a_settled_choice_stops_the_look_ahead_early_and_mostly_agrees_with_the_
     full, whole = choices(math.inf)
     assert stopped < 0.8 * whole
     assert sum(a == b for a, b in zip(early, full, strict=True)) >= 0.9 * len(full)
+
+
+@pytest.mark.parametrize("fmt", [FORMATS[0], FORMATS[-1]])
+def test_the_look_ahead_reads_the_board_a_view_shows(fmt: str) -> None:
+    """The board the look-ahead's answers read straight from a game is the one its player's
+    view shows, hidden characters hidden, for both players, whatever the position."""
+    rules = compile(EDITION, fmt)
+    positions = _positions(4, rules)
+    for game in positions:
+        for me in (0, 1):
+            assert Board.seen(game, me) == Board.of(view(game, me))
+    boards = [Board.seen(g, g.to_move or 0) for g in positions]
+    assert any(b.blocked for b in boards) and any(b.biggest_blocker for b in boards)
+    assert any(hidden_from(g.state, 0) or hidden_from(g.state, 1) for g in positions)
+
+
+@pytest.mark.parametrize("fmt", [FORMATS[0], FORMATS[-1]])
+def test_the_look_ahead_answers_as_greedy_does_from_a_view(fmt: str) -> None:
+    """`GreedyAgent.answer` (no view where no answer reads one) answers each question inside an
+    effect as the agent does from the player's view, its generator drawn alike."""
+    rules = compile(EDITION, fmt)
+    quick, viewed = GreedyAgent(rules, 5), GreedyAgent(rules, 5)
+    positions = [
+        g
+        for g in _positions(6, rules)
+        if g.state.asked or (g.state.resolving and g.state.resolving[-1].waiting)
+    ]
+    words = {str(o.word) for g in positions for o in g.legal_options() if isinstance(o, Choice)}
+    assert {"top", "attacker", "block", "pick"} <= words
+    assert words - {str(a) for a in Answer}  # a choose_one's labels too (read from the rule set)
+    for game in positions:
+        assert quick.answer(game) == decide(game, (viewed, viewed))
+    assert quick.rng.random() == viewed.rng.random()
+
+
+@pytest.mark.parametrize("fmt", [FORMATS[0], FORMATS[-1]])
+def test_the_look_ahead_reads_a_targets_side_as_a_view_shows_it(fmt: str) -> None:
+    """Whether the character a resolving request targets lies on a player's side, read from
+    the game as that player's view names it: a face-down one of the opponent's, or one gone,
+    on no side."""
+    rules = compile(EDITION, fmt)
+    compared = hidden = 0
+    for game in _positions(12, rules):
+        state = game.state
+        request = state.resolving[-1].request if state.resolving else state.pending
+        if request is None or not isinstance(request.target, UnitRef):
+            continue
+        for me in (0, 1):
+            shown = view(game, me).resolving[-1].target
+            assert greedy._seen_on_side(state, request, me) == greedy._on_side(shown, me)
+            compared += 1
+            hidden += isinstance(shown, HiddenCharacter)
+    assert compared >= 20, compared
+    assert hidden > 0

@@ -14,14 +14,16 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from blackpoker.runtime.engine import refs
+from blackpoker.runtime.engine.abilities import size
 from blackpoker.runtime.engine.expressions import condition, named_player, number, player
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption
-from blackpoker.runtime.engine.state import Origin, Request, Resolution
+from blackpoker.runtime.engine.state import GameState, Origin, Request, Resolution
 from blackpoker.runtime.engine.targets import resolve_name
-from blackpoker.runtime.engine.view import CharacterView, View
+from blackpoker.runtime.engine.transitions import draw_below
+from blackpoker.runtime.engine.view import CharacterView, View, hidden_from
 from blackpoker.runtime.engine.zones import card, owner, rank
-from blackpoker.runtime.play.agents import idle
+from blackpoker.runtime.play.agents import decide, idle
 from blackpoker.runtime.rules.enums import SOURCE, Answer, BuiltInName, Destination, Zone
 from blackpoker.runtime.rules.model import Combat, RuleSet, SizeRule
 from blackpoker.runtime.rules.program import (
@@ -90,6 +92,9 @@ RETARGET = 2.0  # sending an opposing request away from what it would hit of one
 # cause are made as programs run, like the names their steps bind
 KNOWN_NAMES = frozenset((BuiltInName.KEY, BuiltInName.TARGET, BuiltInName.TARGET_KEY, BuiltInName.SOURCE))
 
+# the answers whose worth reads the view's board (with the cards they name)
+VIEWED = frozenset((Answer.ATTACKER, Answer.BLOCK, Answer.PICK))
+
 Enclosing = tuple[tuple[Node, bool], ...]  # the ifs (and which branch) and for_eachs a step sits in
 
 
@@ -104,12 +109,29 @@ Ifs = tuple[tuple[If, bool], ...]  # the ifs among them
 Program = tuple[tuple[tuple[Step, Enclosing, Ifs], ...], Loops, bool]
 
 
+class Fighter:
+    """What an answer reads of a character whose cards the viewer sees. A plain class: mypyc
+    compiles its `__init__`, not a dataclass's or a named tuple's (a board makes one a character)."""
+
+    __slots__ = ("kind", "ref", "size")
+
+    def __init__(self, ref: refs.CharacterRef, kind: str, size: int | None) -> None:
+        self.ref = ref  # as the view names it
+        self.kind = kind
+        self.size = size
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Fighter):
+            return NotImplemented
+        return self.ref == other.ref and self.kind == other.kind and self.size == other.size
+
+
 @dataclass(frozen=True, slots=True)
 class Board:
     """The parts of a view the answers inside effects read, indexed: the search agent's
     look-ahead asks the greedy agent thousands of such questions a decision."""
 
-    holding: dict[int, CharacterView]  # each shown card of a character → that character
+    holding: dict[int, Fighter]  # each shown card of a character → that character
     blocked: frozenset[refs.CharacterRef]  # the attackers the viewer's characters block
     biggest_blocker: int  # the size of the opponent's biggest charged character shown, else 0
     life: int  # the viewer's life count
@@ -119,17 +141,56 @@ class Board:
     def of(view: View) -> Board:
         me = view.players[view.me]
         blockers = [u.size for u in view.players[1 - view.me].field if u.charged and u.size is not None]
-        holding: dict[int, CharacterView] = {}
+        holding: dict[int, Fighter] = {}
         for p in view.players:
             for u in p.field:
-                for c in u.cards:
-                    holding.setdefault(c, u)
+                if u.cards:
+                    fighter = Fighter(u.ref, u.kind, u.size)
+                    for c in u.cards:
+                        holding.setdefault(c, fighter)
         return Board(
             holding,
             frozenset(u.blocking for u in me.field if u.blocking is not None),
             max(blockers, default=0),
             me.life if isinstance(me.life, int) else 0,
             frozenset(me.hand or ()),
+        )
+
+    @staticmethod
+    def seen(game: Game, me: int) -> Board:
+        """`Board.of(view(game, me))`, read from the game without making the rest of the view
+        (the search agent's look-ahead answers attacks, blocks and picks in games it dealt
+        itself): an opponent's face-down character shows neither its cards nor its size, and
+        is named by reference (engine/view.py)."""
+        state = game.state
+        hidden = hidden_from(state, me)
+        holding: dict[int, Fighter] = {}
+        blockers: list[int] = []
+        for seat, p in enumerate(state.players):
+            for u in p.field:
+                if u.uid in hidden:
+                    continue
+                shown = size(game, u)
+                fighter = Fighter(refs.CharacterByCard(u.cards[0]), u.kind.id, shown)
+                for c in u.cards:
+                    holding.setdefault(c, fighter)
+                if u.charged and seat != me:
+                    blockers.append(shown)
+        blocked: set[refs.CharacterRef] = set()
+        if state.attackers:  # as a view shows it, only while an attack is declared
+            blocks = {b: a for a, found in state.blocks.items() for b in found}
+            for u in state.players[me].field:
+                attacker = state.unit(blocks.get(u.uid, -1))
+                if attacker is not None:
+                    hides = attacker.uid in hidden
+                    blocked.add(
+                        refs.HiddenCharacter(attacker.uid)
+                        if hides
+                        else refs.CharacterByCard(attacker.cards[0])
+                    )
+        mine = state.players[me]
+        return Board(
+            holding, frozenset(blocked), max(blockers, default=0), len(mine.life), frozenset(mine.hand)
         )
 
 
@@ -163,10 +224,45 @@ class GreedyAgent:
 
     def choose(self, view: View | None, options: Sequence[Option]) -> Option:
         assert view is not None
-        scores = [self.score(view, o) for o in options]
+        return self._best(options, [self.score(view, o) for o in options])
+
+    def answer(self, game: Game) -> Option:
+        """The answer `decide` would get from this agent to a question inside an effect of a
+        game the search agent plays ahead in (it plays both players there), without the
+        player's view where no answer's worth reads it: most such questions (which card of a
+        graveyard goes on top, which card to discard) need only the answers and the action
+        being resolved, and a view costs more than the rest of the answer."""
+        options = game.legal_options()
+        if len(options) == 1:
+            return options[0]
+        me = game.to_move
+        assert me is not None
+        state = game.state
+        request = state.resolving[-1].request if state.resolving else state.pending  # a view's last
+        action = request.action.id if request is not None else None
+        scores: list[float] = []
+        board: Board | None = None
+        for o in options:
+            if not isinstance(o, Choice):
+                return decide(game, (self, self))
+            worth = self._blind(o, action)
+            if worth is None and _reads_board(o):
+                board = Board.seen(game, me) if board is None else board
+                worth = self._on_board(board, o)
+            elif worth is None:  # a label that sets the target's state (see _blind)
+                assert request is not None and action is not None
+                mine = _seen_on_side(state, request, me)
+                if mine is None:
+                    return decide(game, (self, self))
+                worth = self._labelled(action, o.word, mine)
+            scores.append(worth)
+        return self._best(options, scores)
+
+    def _best(self, options: Sequence[Option], scores: Sequence[float]) -> Option:
+        """The option scored best, ties broken by the agent's generator."""
         best = max(scores)
         top = [o for o, s in zip(options, scores, strict=True) if s == best]
-        return top[self.rng.randrange(len(top))] if len(top) > 1 else top[0]
+        return top[draw_below(self.rng, len(top))] if len(top) > 1 else top[0]  # as randrange draws
 
     def score(self, view: View, option: Option) -> float:
         if isinstance(option, Pass):
@@ -482,23 +578,43 @@ class GreedyAgent:
         return RETARGET if hits_me else 0.0
 
     def _answer(self, view: View, choice: Choice) -> float:
-        word = choice.word  # the board is indexed only for the words that read it
-        if word == Answer.ATTACKER and choice.a is not None:
-            board = self._board(view)
-            unit = board.holding.get(choice.a)
-            return 1.0 if unit is not None and (unit.size or 0) > board.biggest_blocker else -0.5
-        if word == Answer.BLOCK and choice.a is not None and choice.b is not None:
-            return self._block(self._board(view), choice.a, choice.b)
-        if word == Answer.PICK and choice.a is not None:
-            return -_card_worth(choice.a) if choice.a in self._board(view).hand else _card_worth(choice.a)
-        if word == Answer.DISCARD and choice.a is not None:
-            return -_card_worth(choice.a)
+        worth = self._blind(choice, view.resolving[-1].action if view.resolving else None)
+        if worth is not None:
+            return worth
+        if _reads_board(choice):  # the board is indexed only for the words that read it
+            return self._on_board(self._board(view), choice)
+        resolved = view.resolving[-1]  # a label that sets the target's state: see _blind
+        return self._labelled(resolved.action, choice.word, _on_side(resolved.target, view.me))
+
+    def _labelled(self, action: str, label: str, mine: bool) -> float:
+        """A label that sets the request's target's state: charge one's own, drive an opposing one."""
+        state = self._label_state(action, label)
+        return 0.5 if (state is State.CHARGED) == mine else -0.5
+
+    def _on_board(self, board: Board, choice: Choice) -> float:
+        """The worth of an answer that reads the board (`_reads_board`)."""
+        word, a, b = choice.word, choice.a, choice.b
         if word == Answer.YES:
-            return 0.5 if self._board(view).life > 10 else -0.5
-        state = self._label_state(view.resolving[-1].action, word) if view.resolving else None
-        if state is not None:  # charge one's own target, drive an opposing one
-            mine = _on_side(view.resolving[-1].target, view.me)
-            return 0.5 if (state is State.CHARGED) == mine else -0.5
+            return 0.5 if board.life > 10 else -0.5
+        assert a is not None
+        if word == Answer.ATTACKER:
+            unit = board.holding.get(a)
+            return 1.0 if unit is not None and (unit.size or 0) > board.biggest_blocker else -0.5
+        if word == Answer.BLOCK:
+            assert b is not None
+            return self._block(board, a, b)
+        return -_card_worth(a) if a in board.hand else _card_worth(a)  # a pick
+
+    def _blind(self, choice: Choice, action: str | None) -> float | None:
+        """An answer's worth when it reads nothing of the view but the action being resolved
+        (`action`, if any), else None."""
+        word, a = choice.word, choice.a
+        if _reads_board(choice):
+            return None
+        if word == Answer.DISCARD and a is not None:
+            return -_card_worth(a)
+        if action is not None and self._label_state(action, word) is not None:
+            return None  # the label sets the target's state: worth by the target's side
         return 0.0
 
     def _board(self, view: View) -> Board:
@@ -533,14 +649,35 @@ class GreedyAgent:
         lost = self._worth(blocker) if mine <= hit else 0.0
         return saved + killed - lost
 
-    def _is_soldier(self, unit: CharacterView) -> bool:
+    def _is_soldier(self, unit: CharacterView | Fighter) -> bool:
         return self.rules.character(unit.kind).combat is Combat.SOLDIER
 
     def _soldier(self, size: int) -> float:
         return SOLDIER_BASE + size
 
-    def _worth(self, unit: CharacterView) -> float:
+    def _worth(self, unit: CharacterView | Fighter) -> float:
         return self._soldier(unit.size or 0) if self._is_soldier(unit) else BULWARK
+
+
+def _reads_board(choice: Choice) -> bool:
+    """Whether an answer's worth reads the board: an attacker, a block or a pick with the cards
+    it names, or a yes (by the viewer's life)."""
+    word, a = choice.word, choice.a
+    if word == Answer.YES:
+        return True
+    return word in VIEWED and a is not None and (word != Answer.BLOCK or choice.b is not None)
+
+
+def _seen_on_side(state: GameState, request: Request, me: int) -> bool | None:
+    """`_on_side` of the request's target as `me`'s view names it, when it is a character (None
+    for any other target): a character gone, or face down on the opponent's field, is named
+    so that it lies on no side (engine/view.py)."""
+    if not isinstance(request.target, refs.UnitRef):
+        return None
+    unit = state.unit(request.target.uid)
+    if unit is None or unit.uid in hidden_from(state, me):
+        return False
+    return owner(unit.cards[0]) == me
 
 
 def _size(cards: Sequence[int], rule: SizeRule) -> int:

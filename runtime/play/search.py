@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from blackpoker.runtime.engine.game import Game
 from blackpoker.runtime.engine.options import Option, Pass
 from blackpoker.runtime.engine.view import View, hidden_from, masked_options
-from blackpoker.runtime.play.agents import decide, idle
+from blackpoker.runtime.play.agents import idle
 from blackpoker.runtime.play.features import WEIGHTS, fitted_value
 from blackpoker.runtime.play.greedy import GreedyAgent
 from blackpoker.runtime.rules.model import RuleSet
@@ -92,14 +92,13 @@ class SearchAgent:
         greedy agent, until `me` holds chance again over an empty stage or the turn has passed
         (at most HORIZON decisions); the value of the position then for `me`."""
         turn = game.state.turn
-        players = (self.greedy, self.greedy)
         for _ in range(HORIZON):
             state = game.state
             if state.result is not None:
                 break
             waiting = state.asked or (state.resolving[-1].waiting if state.resolving else None)
             if waiting:  # an effect's decision, or a question of the rules (a graveyard's top card)
-                game.apply(decide(game, players))
+                game.apply(self.greedy.answer(game))
                 continue
             if not state.stage and not state.resolving and (state.chance == me or state.turn != turn):
                 break

@@ -134,13 +134,23 @@ class Environment:
     def read(self, path: Path) -> Read:
         """A file loaded, validated and parsed (an edition with its bases), with its problems."""
         key = Path(os.path.abspath(path))  # no resolve(): a symlink loop is the reader's to report
-        cached = self._read.get(key)
-        if cached is not None and all(_stamp(p) == stamp for p, stamp in cached[0]):
+        cached = self._fresh(key)
+        if cached is not None:
             return cached[1]
         files: list[Path] = []
         read = self._read_uncached(path, (), files)
-        self._read[key] = (tuple((p, _stamp(p)) for p in files), read)
+        self._keep(key, files, read)
         return read
+
+    def _fresh(self, key: Path) -> tuple[tuple[_Stamp, ...], Read] | None:
+        """The read kept under `key` with the files it came from, while all are unchanged on disk."""
+        cached = self._read.get(key)
+        if cached is not None and all(_stamp(p) == stamp for p, stamp in cached[0]):
+            return cached
+        return None
+
+    def _keep(self, key: Path, files: list[Path], read: Read) -> None:
+        self._read[key] = (tuple((p, _stamp(p)) for p in files), read)
 
     def all_problems(self, path: Path) -> list[Diagnostic]:
         """Every problem of a file, as `validate` finds them: what reading it found, and what
@@ -284,15 +294,15 @@ class Environment:
         a cycle through it is a problem), else read anew, and kept when it has none (each
         edition of a chain of bases is read once however many editions build on it)."""
         key = Path(os.path.abspath(path))
-        cached = self._read.get(key)
-        if cached is not None and not cached[1][1] and all(_stamp(p) == stamp for p, stamp in cached[0]):
+        cached = self._fresh(key)
+        if cached is not None and not cached[1][1]:
             files += [p for p, _ in cached[0]]
             return cached[1]
         own: list[Path] = []
         read = self._read_uncached(path, below, own)
         files += own
         if not read[1]:
-            self._read[key] = (tuple((p, _stamp(p)) for p in own), read)
+            self._keep(key, own, read)
         return read
 
     def edition(self, edition: str) -> EditionSource:

@@ -245,16 +245,18 @@ class GreedyAgent:
         for o in options:
             if not isinstance(o, Choice):
                 return decide(game, (self, self))
-            worth = self._blind(o, action)
-            if worth is None and _reads_board(o):
+            if _reads_board(o):
                 board = Board.seen(game, me) if board is None else board
                 worth = self._on_board(board, o)
-            elif worth is None:  # a label that sets the target's state (see _blind)
-                assert request is not None and action is not None
-                mine = _seen_on_side(state, request, me)
-                if mine is None:
-                    return decide(game, (self, self))
-                worth = self._labelled(action, o.word, mine)
+            else:
+                blind = self._blind(o, action)
+                if blind is None:  # a label that sets the target's state (see _blind)
+                    assert request is not None and action is not None
+                    mine = _seen_on_side(state, request, me)
+                    if mine is None:
+                        return decide(game, (self, self))
+                    blind = self._labelled(action, o.word, mine)
+                worth = blind
             scores.append(worth)
         return self._best(options, scores)
 
@@ -578,11 +580,11 @@ class GreedyAgent:
         return RETARGET if hits_me else 0.0
 
     def _answer(self, view: View, choice: Choice) -> float:
+        if _reads_board(choice):  # the board is indexed only for the words that read it
+            return self._on_board(self._board(view), choice)
         worth = self._blind(choice, view.resolving[-1].action if view.resolving else None)
         if worth is not None:
             return worth
-        if _reads_board(choice):  # the board is indexed only for the words that read it
-            return self._on_board(self._board(view), choice)
         resolved = view.resolving[-1]  # a label that sets the target's state: see _blind
         return self._labelled(resolved.action, choice.word, _on_side(resolved.target, view.me))
 
@@ -606,11 +608,10 @@ class GreedyAgent:
         return -_card_worth(a) if a in board.hand else _card_worth(a)  # a pick
 
     def _blind(self, choice: Choice, action: str | None) -> float | None:
-        """An answer's worth when it reads nothing of the view but the action being resolved
-        (`action`, if any), else None."""
+        """The worth of an answer that does not read the board (`_reads_board`): from nothing of
+        the view but the action being resolved (`action`, if any); None for a label that sets
+        the target's state, worth by the target's side."""
         word, a = choice.word, choice.a
-        if _reads_board(choice):
-            return None
         if word == Answer.DISCARD and a is not None:
             return -_card_worth(a)
         if action is not None and self._label_state(action, word) is not None:

@@ -69,7 +69,7 @@ def candidates(
         ]
     if kind is REQUEST:
         return [
-            STAGE_AT[i] if i < 32 else StagePosition(i)
+            STAGE_AT[i] if i < len(STAGE_AT) else StagePosition(i)
             for i, r in enumerate(g.state.stage, 1)
             if request_ok(spec, r)
         ]

@@ -35,14 +35,15 @@ def settle(g: Table) -> bool:
         return False
     assert arrived is not None and left is not None
     asked: list[Prompt] = []
-    turn = state.turn_player
-    for p in (turn, 1 - turn):
-        pile = state.players[p].graveyard
-        came = [c for c in arrived if c in pile]
-        among = came if len(came) > 1 else pile if p in left and not came else []
-        values = distinct_values(among) if len(among) > 1 else []
-        if len(values) > 1:
-            asked.append(Prompt(p, tuple(Choice(p, WORD, c) for c in values)))
+    if left or len(arrived) > 1:  # one card that arrived alone lies on top: most settles
+        turn = state.turn_player
+        for p in (turn, 1 - turn):
+            pile = state.players[p].graveyard
+            came = [c for c in arrived if c in pile]
+            among = came if len(came) > 1 else pile if p in left and not came else []
+            values = distinct_values(among) if len(among) > 1 else []
+            if len(values) > 1:
+                asked.append(Prompt(p, tuple(Choice(p, WORD, c) for c in values)))
     arrived.clear()
     left.clear()
     state.asked = tuple(asked)

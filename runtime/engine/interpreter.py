@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from blackpoker.runtime.engine.expressions import replacement, shielded
 from blackpoker.runtime.engine.graveyard import settle
@@ -11,6 +11,10 @@ from blackpoker.runtime.engine.state import Frame, Origin, Resolution
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
+
+# bound once (an enum member read as `Signal.WAIT` goes through the enum class: engine/targets.py)
+WAIT: Final = Signal.WAIT
+STOP: Final = Signal.STOP
 
 
 def run(g: Table, res: Resolution) -> Signal | None:
@@ -22,26 +26,32 @@ def run(g: Table, res: Resolution) -> Signal | None:
     if not res.begun:
         _begin(g, res)
     frames = res.frames
+    state = g.state
     while frames:
+        # the steps of the top frame run in a row until one pushes a frame (or it ends): the
+        # frame's fields are read once per run of steps, not once per step
         frame = frames[-1]
-        if frame.pc >= len(frame.steps):
+        steps, bind, depth = frame.steps, frame.bind, len(frames)
+        while frame.pc < len(steps):
+            if bind is not None:
+                res.vars[bind[0]] = bind[1]
+            step = steps[frame.pc]
+            signal = PRIMITIVES[type(step)](g, res, step)
+            if signal is not None:
+                if signal is WAIT:
+                    return signal
+                frame.pc += 1
+                if signal is STOP:
+                    frames.clear()
+                    return None
+                return signal  # NESTED: the nested request's resolution runs first
+            frame.pc += 1
+            if (state.arrived or state.left) and settle(g):
+                return WAIT  # the graveyard's top card is chosen before the next step
+            if len(frames) != depth:
+                break
+        else:
             frames.pop()
-            continue
-        step = frame.steps[frame.pc]
-        if frame.bind is not None:
-            res.vars[frame.bind[0]] = frame.bind[1]
-        signal = PRIMITIVES[type(step)](g, res, step)
-        if signal is Signal.WAIT:
-            return signal
-        frame.pc += 1
-        if signal is Signal.STOP:
-            frames.clear()
-            return None
-        if signal is Signal.NESTED:
-            return signal
-        state = g.state
-        if (state.arrived or state.left) and settle(g):
-            return Signal.WAIT  # the graveyard's top card is chosen before the next step
     return None
 
 

@@ -7,7 +7,7 @@ primitives that the effect programs run; nothing else writes to it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from blackpoker.runtime.engine import graveyard
 from blackpoker.runtime.engine import transitions as t
@@ -28,6 +28,8 @@ from blackpoker.runtime.rules.program import KindOfType
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
+
+WAIT: Final = Signal.WAIT  # bound once (see engine/targets.py)
 
 
 def setup(g: Table, tops: Sequence[Sequence[int]] = ((), ()), start: Start | None = None) -> None:
@@ -115,7 +117,8 @@ def request(g: Table, option: RequestOption) -> None:
         t.drive(causing)
         source = causing.uid
     req = Request(state.new_uid(), action, p, option.keys, list(option.keys), target, source)
-    g.record(Requested, p, action.id)
+    if g.events is not None:  # the hot paths ask before calling `record` (most games keep no log)
+        g.record(Requested, p, action.id)
     requested(g, req)  # [5] made, what it triggers waits for [6]
     if state.buffer and Limit.RESOLVES_BEFORE_COST_TRIGGERS not in action.limits:
         state.pending = req  # [6] the triggers the cost caused come first, then [7]
@@ -176,7 +179,7 @@ def advance(g: Table) -> None:
         if state.resolving:
             res = state.resolving[-1]
             signal = run(g, res)
-            if signal is Signal.WAIT:
+            if signal is WAIT:
                 return
             if signal is None:
                 state.resolving.pop()
@@ -203,8 +206,11 @@ def _finish(g: Table, res: Resolution) -> None:
     """After the effect: key cards it did not put elsewhere go to the graveyard, [9] win check,
     and the actions whose 誘発条件 this resolution meets go to the buffer ([6-1])."""
     state = g.state
-    t.release_keys(state, res.request)
-    g.record(Resolved, res.request.controller, res.request.action.id)
+    request = res.request
+    if request.held:
+        t.release_keys(state, request)
+    if g.events is not None:
+        g.record(Resolved, request.controller, request.action.id)
     _win_check(g)
     if res.origin is Origin.STAGE:
         state.followup = Followup.CHANCE_TO_TURN_PLAYER
@@ -213,17 +219,17 @@ def _finish(g: Table, res: Resolution) -> None:
             _deal(g)
         return
     if state.result is None:
-        for action in g.rules.triggered.get(res.request.action.id, ()):
+        for action in g.rules.triggered.get(request.action.id, ()):
             rule = action.triggered_by
             assert rule is not None
             if rule.cond is None or condition(g, res, rule.cond):
-                who = TRIGGERED_FOR[rule.player](state.turn_player, res.request.controller)
+                who = TRIGGERED_FOR[rule.player](state.turn_player, request.controller)
                 state.buffer.append(Request(state.new_uid(), action, who, (), []))
 
 
 def _win_check(g: Table) -> None:
     players = g.state.players
-    if all(p.life for p in players):  # after most resolutions: nothing to build
+    if players[0].life and players[1].life:  # after most resolutions: nothing to build
         return
     alive = [i for i, p in enumerate(players) if p.life]
     g.state.result = Result.won_by(alive[0]) if alive else Result.DRAW
@@ -248,7 +254,8 @@ def _trigger_step(g: Table) -> None:
         if rank < best:
             index, best = i, rank
     req = state.buffer.pop(index)
-    g.record(Triggered, req.controller, req.action.id)
+    if g.events is not None:
+        g.record(Triggered, req.controller, req.action.id)
     if req.action.speed is Speed.IMMEDIATE:
         state.resolving.append(Resolution(req, Origin.TRIGGER, [Frame(req.action.steps)]))
     elif req.action.timing is Timing.MAIN and state.stage:

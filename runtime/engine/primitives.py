@@ -470,7 +470,8 @@ def _pass_turn(g: Table, res: Resolution, step: program.PassTurn) -> Signal | No
         p.kept_down.clear()  # cards held face down "until the end of the turn" (a close)
         for unit in p.field:
             unit.size_mod = 0  # "until the end of the turn"
-    g.record(TurnPassed, state.turn_player, state.turn)
+    if g.events is not None:  # once a turn: asked before the call, as the core flow's hot paths do
+        g.record(TurnPassed, state.turn_player, state.turn)
     return None
 
 

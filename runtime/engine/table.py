@@ -24,6 +24,9 @@ class Table:
     rules: Rules
     kept: tuple[Kept, Kept]  # each player's last option search (runtime/engine/kept.py)
     touched: int  # how many transitions so far changed more than who holds the chance
+    # the log, when the game keeps one: the hot paths ask this before calling `record`, a call
+    # with its arguments packed per resolution or request that most games would throw away
+    events: list[Event] | None
 
     def record(self, kind: Callable[P, Event], *args: P.args, **kwargs: P.kwargs) -> None:
         """Keep the event `kind(*args, **kwargs)` when a log is kept: it is made only then."""

@@ -24,7 +24,13 @@ from blackpoker.runtime.rules.program import (
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
 
-_ORDER: Final = {Scope.ALL: 0, Scope.YOUR: 1, Scope.THIS: 2}
+# enum members bound once (see engine/targets.py): a size is read per character a target test sees
+ALL: Final = Scope.ALL
+YOUR: Final = Scope.YOUR
+THIS: Final = Scope.THIS
+SIZE: Final = Quantity.SIZE
+ONCE_PER_TURN: Final = Limit.ONCE_PER_TURN
+_ORDER: Final = {ALL: 0, YOUR: 1, THIS: 2}
 PRINTED_JUDGEMENT: Final = JudgeSoldiers()  # ダメージ判定 as printed: the smaller soldier side dies
 
 
@@ -47,13 +53,13 @@ def on_abilities(g: Table) -> list[On]:
     rules = g.rules
     if not rules.has_abilities:
         return []
-    found = [On(a, -1, -1, Scope.ALL, 0) for a in rules.edition.abilities]
+    found = [On(a, -1, -1, ALL, 0) for a in rules.edition.abilities]
     for index, side in enumerate(g.state.players):
         for cid, since in side.face_up.items():
             trump = rules.trump_abilities.get(card(cid), ())
-            found += [On(a, index, -1, a.scope or Scope.YOUR, since) for a in trump]
+            found += [On(a, index, -1, a.scope or YOUR, since) for a in trump]
         for unit in side.field:
-            found += [On(a, index, unit.uid, a.scope or Scope.THIS, unit.uid) for a in unit.kind.abilities]
+            found += [On(a, index, unit.uid, a.scope or THIS, unit.uid) for a in unit.kind.abilities]
     found.sort(key=lambda on: (_ORDER[on.scope], on.timestamp))
     return found
 
@@ -61,9 +67,9 @@ def on_abilities(g: Table) -> list[On]:
 def _reaches(on: On, player: int, unit: Unit | None) -> bool:
     """Whether the ability reaches this player (their number) or this character; a `this`
     ability reaches its character, and of the players' numbers its controller's."""
-    if on.scope is Scope.ALL:
+    if on.scope is ALL:
         return True
-    if on.scope is Scope.YOUR or unit is None:
+    if on.scope is YOUR or unit is None:
         return on.owner == player
     return unit.uid == on.unit
 
@@ -116,7 +122,7 @@ def uses_per_turn(g: Table, player: int, action: Action) -> int | None:
     """How often the player may request the action a turn (None: no limit): printed, once
     for a once-per-turn action, else no limit; then each `change` of it in order (a `set`
     limits any action, an `add` raises a limit)."""
-    allowed = 1 if Limit.ONCE_PER_TURN in action.limits else None
+    allowed = 1 if ONCE_PER_TURN in action.limits else None
     if action.id not in g.rules.changed_limits:
         return allowed
     for change in _changes(g, Quantity.USES_PER_TURN, player, action=action.id):
@@ -128,7 +134,7 @@ def uses_per_turn(g: Table, player: int, action: Action) -> int | None:
 def size(g: Table, unit: Unit) -> int:
     """A character's size: printed, changed by the abilities on, then by the effects it
     received this turn (ダウン, フォース: the newest, so they apply last)."""
-    return number(g, Quantity.SIZE, printed_size(unit), unit.controller, unit) + unit.size_mod
+    return number(g, SIZE, printed_size(unit), unit.controller, unit) + unit.size_mod
 
 
 def soldier_judgement(g: Table) -> JudgeSoldiers:

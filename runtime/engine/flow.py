@@ -16,7 +16,7 @@ from blackpoker.runtime.engine.expressions import condition
 from blackpoker.runtime.engine.interpreter import run
 from blackpoker.runtime.engine.options import Choice, RequestOption
 from blackpoker.runtime.engine.payments import UNITS
-from blackpoker.runtime.engine.primitives import Signal
+from blackpoker.runtime.engine.primitives import WAIT
 from blackpoker.runtime.engine.refs import Result
 from blackpoker.runtime.engine.start import Start
 from blackpoker.runtime.engine.state import Followup, Frame, Origin, Request, Resolution
@@ -29,7 +29,20 @@ from blackpoker.runtime.rules.program import KindOfType
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
 
-WAIT: Final = Signal.WAIT  # bound once (see engine/targets.py)
+# enum members bound once: read as `Origin.STAGE`, each goes through the enum class (see
+# engine/targets.py), several times per resolution
+SETUP: Final = Origin.SETUP
+PLAYER: Final = Origin.PLAYER
+STAGE: Final = Origin.STAGE
+TRIGGER: Final = Origin.TRIGGER
+NO_FOLLOWUP: Final = Followup.NONE
+AUTO_PASS: Final = Followup.AUTO_PASS
+CHANCE_TO_TURN_PLAYER: Final = Followup.CHANCE_TO_TURN_PLAYER
+IMMEDIATE: Final = Speed.IMMEDIATE
+NORMAL: Final = Speed.NORMAL
+MAIN: Final = Timing.MAIN
+QUICK: Final = Timing.QUICK
+RESOLVES_BEFORE_COST_TRIGGERS: Final = Limit.RESOLVES_BEFORE_COST_TRIGGERS
 
 
 def setup(g: Table, tops: Sequence[Sequence[int]] = ((), ()), start: Start | None = None) -> None:
@@ -53,7 +66,7 @@ def setup(g: Table, tops: Sequence[Sequence[int]] = ((), ()), start: Start | Non
     state.chance = None
     for index in reversed(range(len(state.players))):  # the innermost resolution runs first
         req = Request(state.new_uid(), setup_action, index, (), [])
-        state.resolving.append(Resolution(req, Origin.SETUP, [Frame(setup_action.steps)]))
+        state.resolving.append(Resolution(req, SETUP, [Frame(setup_action.steps)]))
     advance(g)
 
 
@@ -120,7 +133,7 @@ def request(g: Table, option: RequestOption) -> None:
     if g.events is not None:  # the hot paths ask before calling `record` (most games keep no log)
         g.record(Requested, p, action.id)
     requested(g, req)  # [5] made, what it triggers waits for [6]
-    if state.buffer and Limit.RESOLVES_BEFORE_COST_TRIGGERS not in action.limits:
+    if state.buffer and RESOLVES_BEFORE_COST_TRIGGERS not in action.limits:
         state.pending = req  # [6] the triggers the cost caused come first, then [7]
     else:
         _start(g, req)
@@ -130,12 +143,12 @@ def request(g: Table, option: RequestOption) -> None:
 def _start(g: Table, req: Request) -> None:
     """[7] an immediate request resolves, [10] a normal one goes on the stage."""
     state = g.state
-    if req.action.speed is Speed.IMMEDIATE:
-        state.resolving.append(Resolution(req, Origin.PLAYER, [Frame(req.action.steps)]))
+    if req.action.speed is IMMEDIATE:
+        state.resolving.append(Resolution(req, PLAYER, [Frame(req.action.steps)]))
     else:
         state.stage.append(req)
         if g.rules.edition.core.auto_pass_after_normal_request:
-            state.followup = Followup.AUTO_PASS
+            state.followup = AUTO_PASS
 
 
 def pass_chance(g: Table, p: int) -> bool:
@@ -150,7 +163,7 @@ def pass_chance(g: Table, p: int) -> bool:
     state.passes.clear()
     if state.stage:
         top = state.stage.pop()
-        state.resolving.append(Resolution(top, Origin.STAGE, [Frame(top.action.steps)]))
+        state.resolving.append(Resolution(top, STAGE, [Frame(top.action.steps)]))
         advance(g)
         return True
     state.chance = state.turn_player
@@ -192,11 +205,11 @@ def advance(g: Table) -> None:
             req, state.pending = state.pending, None
             _start(g, req)
             continue
-        followup, state.followup = state.followup, Followup.NONE
-        if followup is Followup.AUTO_PASS and state.chance is not None:
+        followup, state.followup = state.followup, NO_FOLLOWUP
+        if followup is AUTO_PASS and state.chance is not None:
             pass_chance(g, state.chance)
             continue
-        if followup is Followup.CHANCE_TO_TURN_PLAYER:
+        if followup is CHANCE_TO_TURN_PLAYER:
             state.chance = state.turn_player
             state.passes.clear()
         return
@@ -212,9 +225,9 @@ def _finish(g: Table, res: Resolution) -> None:
     if g.events is not None:
         g.record(Resolved, request.controller, request.action.id)
     _win_check(g)
-    if res.origin is Origin.STAGE:
-        state.followup = Followup.CHANCE_TO_TURN_PLAYER
-    if res.origin is Origin.SETUP:
+    if res.origin is STAGE:
+        state.followup = CHANCE_TO_TURN_PLAYER
+    if res.origin is SETUP:
         if not state.resolving:
             _deal(g)
         return
@@ -246,19 +259,15 @@ def _trigger_step(g: Table) -> None:
     index, best = 0, 8
     for i, waiting in enumerate(state.buffer):
         action = waiting.action
-        rank = (
-            4 * (action.speed is Speed.NORMAL)
-            + 2 * (waiting.controller != turn)
-            + (action.timing is Timing.QUICK)
-        )
+        rank = 4 * (action.speed is NORMAL) + 2 * (waiting.controller != turn) + (action.timing is QUICK)
         if rank < best:
             index, best = i, rank
     req = state.buffer.pop(index)
     if g.events is not None:
         g.record(Triggered, req.controller, req.action.id)
-    if req.action.speed is Speed.IMMEDIATE:
-        state.resolving.append(Resolution(req, Origin.TRIGGER, [Frame(req.action.steps)]))
-    elif req.action.timing is Timing.MAIN and state.stage:
+    if req.action.speed is IMMEDIATE:
+        state.resolving.append(Resolution(req, TRIGGER, [Frame(req.action.steps)]))
+    elif req.action.timing is MAIN and state.stage:
         g.record(Discarded, req.action.id)
     else:
         state.stage.append(req)

@@ -6,15 +6,14 @@ from typing import TYPE_CHECKING, Final
 
 from blackpoker.runtime.engine.expressions import replacement, shielded
 from blackpoker.runtime.engine.graveyard import settle
-from blackpoker.runtime.engine.primitives import PRIMITIVES, Signal
+from blackpoker.runtime.engine.primitives import PRIMITIVES, STOP, WAIT, Signal
 from blackpoker.runtime.engine.state import Frame, Origin, Resolution
 
 if TYPE_CHECKING:
     from blackpoker.runtime.engine.table import Table
 
-# bound once (an enum member read as `Signal.WAIT` goes through the enum class: engine/targets.py)
-WAIT: Final = Signal.WAIT
-STOP: Final = Signal.STOP
+# bound once (an enum member read as `Origin.SETUP` goes through the enum class: engine/targets.py)
+SETUP: Final = Origin.SETUP
 
 
 def run(g: Table, res: Resolution) -> Signal | None:
@@ -59,7 +58,7 @@ def _begin(g: Table, res: Resolution) -> None:
     """As an effect starts (効果を発揮する直前): a `replace_effect` on gives it another program,
     a `prevent_damage` on shields its owner."""
     res.begun = True
-    if not g.rules.has_abilities or res.origin is Origin.SETUP:
+    if not g.rules.has_abilities or res.origin is SETUP:
         return
     found = replacement(g, res.request)
     if found is not None:

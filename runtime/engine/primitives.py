@@ -69,6 +69,17 @@ class Signal(Enum):
     NESTED = "nested"
 
 
+# bound once too: returned or read once per step, request or discard
+WAIT: Final = Signal.WAIT
+STOP: Final = Signal.STOP
+NESTED: Final = Signal.NESTED
+DISCARDED: Final = Event.DISCARDED
+TURNED_FACE_UP: Final = Event.TURNED_FACE_UP
+AUTO_PASS: Final = Followup.AUTO_PASS
+NORMAL: Final = Speed.NORMAL
+EFFECT: Final = Origin.EFFECT
+
+
 S = TypeVar("S", bound=Step)
 Primitive = Callable[["Table", Resolution, S], Signal | None]
 _ORDER: Final = "_order"  # the cards an ordered move has named so far; no program name starts with _
@@ -86,7 +97,7 @@ def primitive(node: type[S]) -> Callable[[Primitive[S]], Primitive[S]]:
 
 def _ask(res: Resolution, who: int, options: list[Choice]) -> Signal:
     res.waiting = Prompt(who, tuple(options))
-    return Signal.WAIT
+    return WAIT
 
 
 def _answer(res: Resolution) -> Choice | None:
@@ -103,7 +114,7 @@ def _target(g: Table, res: Resolution, step: program.Target) -> Signal | None:
     if still_valid(g, res.request, step):
         return None
     g.record(LostTarget, res.request.action.id)
-    return Signal.STOP
+    return STOP
 
 
 @primitive(program.Choose)
@@ -254,7 +265,7 @@ def _move(g: Table, res: Resolution, step: program.Move) -> Signal | None:
         else:
             t.put_card(state, cid, zone)
     for who in sorted({owner(c) for c in dropped}):  # one discard per player (暴動)
-        happened(g, Event.DISCARDED, who, [c for c in dropped if owner(c) == who])
+        happened(g, DISCARDED, who, [c for c in dropped if owner(c) == who])
     if step.as_ is not None:
         res.vars[step.as_] = cards
     return None
@@ -274,7 +285,7 @@ def _turn(g: Table, res: Resolution, step: program.Turn) -> Signal | None:
                     side.kept_down.append(cid)
             elif cid not in side.face_up and cid not in side.kept_down:
                 side.face_up[cid] = g.state.new_uid()  # its abilities' timestamp
-                happened(g, Event.TURNED_FACE_UP, who, [cid])
+                happened(g, TURNED_FACE_UP, who, [cid])
     return None
 
 
@@ -399,15 +410,15 @@ def _request(g: Table, res: Resolution, step: program.Request) -> Signal | None:
     g.record(Requested, request.controller, action.id, indirect=True)
     requested(g, request)  # the trigger check runs once the resolution that made it is done
     if step.then_pass:
-        state.followup = Followup.AUTO_PASS
-    if action.speed is Speed.NORMAL:
+        state.followup = AUTO_PASS
+    if action.speed is NORMAL:
         state.stage.append(request)
         return None
     if len(state.resolving) >= MAX_NESTED:
         chain = " -> ".join(r.request.action.id for r in state.resolving[-3:])
         raise NestingLimit(f"more than {MAX_NESTED} nested resolutions (… {chain} -> {action.id})")
-    state.resolving.append(Resolution(request, Origin.EFFECT, [Frame(action.steps)]))
-    return Signal.NESTED
+    state.resolving.append(Resolution(request, EFFECT, [Frame(action.steps)]))
+    return NESTED
 
 
 def _given_target(g: Table, res: Resolution, step: program.Request) -> StateTarget | None:
@@ -451,7 +462,7 @@ def _discard_down_to(g: Table, res: Resolution, step: program.DiscardDownTo) -> 
     answer = _answer(res)
     if answer is not None and answer.a is not None:
         t.move_card(g.state, answer.a, t.GRAVEYARD)
-        happened(g, Event.DISCARDED, who, [answer.a])
+        happened(g, DISCARDED, who, [answer.a])
     hand = g.state.players[who].hand
     if not hand or len(hand) <= number(g, res, step.count):
         return None

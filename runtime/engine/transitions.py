@@ -26,6 +26,7 @@ GRAVEYARD: Final = Destination.GRAVEYARD
 LIFE_TOP: Final = Destination.LIFE_TOP
 LIFE_BOTTOM: Final = Destination.LIFE_BOTTOM
 FACE_UP: Final = Face.UP
+KEY_SUM: Final = SizeRule.KEY_SUM
 
 
 def take_card(state: GameState, cid: int) -> None:
@@ -243,7 +244,7 @@ def printed_size(unit: Unit) -> int:
     kind = unit.kind
     if kind.number is not None:
         return kind.number
-    return sum(rank(c) for c in unit.cards) if kind.size is SizeRule.KEY_SUM else rank(unit.cards[0])
+    return sum(rank(c) for c in unit.cards) if kind.size is KEY_SUM else rank(unit.cards[0])
 
 
 def placing_order(top_first: Sequence[int], zone: Destination | str) -> list[int]:

@@ -112,13 +112,7 @@ def things(g: Table, res: Resolution, ref: Cards) -> list[Any]:
             return []
         side = state.players[who]
         pile = side.pile(ref.zone)
-        if (
-            ref.face is None
-            and ref.card is None
-            and ref.match is None
-            and ref.suit_of is None
-            and ref.rank_of is None
-        ):
+        if not filtered(ref):
             return list(pile)  # no filter (most piles an effect reads): no test per card
         return [
             c
@@ -182,6 +176,18 @@ def target_object(g: Table, request: Request) -> Unit | Request | int | None:
     if isinstance(target, refs.CardRef):
         return target.card
     return None if target is None else target.index
+
+
+def filtered(spec: Pile | Choose) -> bool:
+    """Whether a pile or a choose step keeps only some cards of its zone (`fits`): most take
+    them all, and are then listed without a test per card."""
+    return not (
+        spec.face is None
+        and spec.card is None
+        and spec.match is None
+        and spec.suit_of is None
+        and spec.rank_of is None
+    )
 
 
 def fits(g: Table, res: Resolution, spec: Pile | Choose, face_up: dict[int, int], cid: int) -> bool:

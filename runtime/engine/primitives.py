@@ -27,6 +27,7 @@ from blackpoker.runtime.engine.events import (
 from blackpoker.runtime.engine.expressions import (
     cards_of,
     condition,
+    filtered,
     fits,
     number,
     player,
@@ -161,7 +162,10 @@ def _choosable(g: Table, res: Resolution, step: program.Choose, who: int) -> lis
     if who < 0 or holder < 0 or step.zone is None:
         return []
     side = g.state.players[holder]
-    return [c for c in side.pile(step.zone) if fits(g, res, step, side.face_up, c)]
+    pile = side.pile(step.zone)
+    if not filtered(step):
+        return list(pile)  # from a whole zone (a hand, a life): no test per card
+    return [c for c in pile if fits(g, res, step, side.face_up, c)]
 
 
 def _fits_anywhere(g: Table, res: Resolution, step: program.Choose, cid: int) -> bool:
@@ -235,7 +239,12 @@ def _move(g: Table, res: Resolution, step: program.Move) -> Signal | None:
     `order`, that player names the cards from the top down, one decision each."""
     zone = step.to
     state = g.state
-    items = [i for i in things(g, res, step.cards) if not isinstance(i, int) or t.is_loose(state, i)]
+    found = things(g, res, step.cards)
+    if not found:  # nothing to move (most turns' end finds the fog empty)
+        if step.as_ is not None:
+            res.vars[step.as_] = []
+        return None
+    items = [i for i in found if not isinstance(i, int) or t.is_loose(state, i)]
     cards = cards_of(items)
     sequence = None
     if step.order is not None and len(cards) > 1:
@@ -258,14 +267,15 @@ def _move(g: Table, res: Resolution, step: program.Move) -> Signal | None:
         if state.unit(unit.uid) is not None:
             t.remove_unit(g, unit, zone, None if sequence is None else [])
     loose = [i for i in items if isinstance(i, int)]
-    dropped = [c for c in loose if zone == t.GRAVEYARD and c in state.players[owner(c)].hand]
+    dropped = [c for c in loose if c in state.players[owner(c)].hand] if zone == t.GRAVEYARD else []
     for cid in loose if sequence is None else sequence:
         if cid in loose:
             t.move_card(state, cid, zone)
         else:
             t.put_card(state, cid, zone)
-    for who in sorted({owner(c) for c in dropped}):  # one discard per player (暴動)
-        happened(g, DISCARDED, who, [c for c in dropped if owner(c) == who])
+    if dropped:
+        for who in sorted({owner(c) for c in dropped}):  # one discard per player (暴動)
+            happened(g, DISCARDED, who, [c for c in dropped if owner(c) == who])
     if step.as_ is not None:
         res.vars[step.as_] = cards
     return None

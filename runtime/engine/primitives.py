@@ -133,10 +133,12 @@ def _choose(g: Table, res: Resolution, step: program.Choose) -> Signal | None:
     res.vars[step.as_] = picked
     if (answer is not None and answer.word == DONE) or who < 0:
         return None
+    count = step.count
+    if not isinstance(count, program.Amount) and len(picked) >= number(g, res, count):
+        return None  # all picked: what is left is not listed
     taken = set(cards_of(picked))
     left = [i for i in items if not taken.intersection(cards_of([i]))] if taken else items
-    count = step.count
-    if not left or (not isinstance(count, program.Amount) and len(picked) >= number(g, res, count)):
+    if not left:
         return None
     # equal loose cards are one decision
     units = [Choice(who, PICK, target=CharacterByCard(u.cards[0])) for u in _units(left)]

@@ -224,7 +224,9 @@ def _finish(g: Table, res: Resolution) -> None:
         t.release_keys(state, request)
     if g.events is not None:
         g.record(Resolved, request.controller, request.action.id)
-    _win_check(g)
+    players = state.players
+    if not (players[0].life and players[1].life):  # after most resolutions: no call
+        _win_check(g)
     if res.origin is STAGE:
         state.followup = CHANCE_TO_TURN_PLAYER
     if res.origin is SETUP:
@@ -241,9 +243,8 @@ def _finish(g: Table, res: Resolution) -> None:
 
 
 def _win_check(g: Table) -> None:
+    """[9] a player whose life is empty has lost (both: a draw)."""
     players = g.state.players
-    if players[0].life and players[1].life:  # after most resolutions: nothing to build
-        return
     alive = [i for i, p in enumerate(players) if p.life]
     g.state.result = Result.won_by(alive[0]) if alive else Result.DRAW
     g.record(GameOver, g.state.result)

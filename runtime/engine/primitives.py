@@ -34,11 +34,11 @@ from blackpoker.runtime.engine.expressions import (
     things,
 )
 from blackpoker.runtime.engine.options import Choice, Prompt, distinct_values
-from blackpoker.runtime.engine.refs import CharacterByCard, RequestRef, StagePosition, StateTarget, UnitRef
+from blackpoker.runtime.engine.refs import RequestRef, StagePosition, StateTarget, UnitRef
 from blackpoker.runtime.engine.state import Followup, Frame, Origin, Request, Resolution, Unit
-from blackpoker.runtime.engine.targets import resolve_name, retarget_candidates, still_valid
+from blackpoker.runtime.engine.targets import BY_CARD, resolve_name, retarget_candidates, still_valid
 from blackpoker.runtime.engine.triggers import happened, requested
-from blackpoker.runtime.engine.zones import owner, rank, virtual_card
+from blackpoker.runtime.engine.zones import SORT_SPAN, owner, rank, virtual_card
 from blackpoker.runtime.rules import program
 from blackpoker.runtime.rules.enums import Answer, BuiltInName, Face
 from blackpoker.runtime.rules.model import Speed
@@ -80,6 +80,21 @@ AUTO_PASS: Final = Followup.AUTO_PASS
 NORMAL: Final = Speed.NORMAL
 EFFECT: Final = Origin.EFFECT
 
+
+# Answers made once, as [player][card id]: a prompt lists one per card value, and making each
+# anew was most of what listing them cost. The players are (0, 1, -1): nobody (-1) reads the last.
+ANSWERING: Final = (0, 1, -1)
+
+
+def _card_answers(word: Answer) -> tuple[tuple[Choice, ...], ...]:
+    return tuple(tuple([Choice(p, word, c) for c in range(SORT_SPAN)]) for p in ANSWERING)
+
+
+PICK_ANSWERS: Final = _card_answers(PICK)
+PLACE_ANSWERS: Final = _card_answers(PLACE)
+DISCARD_ANSWERS: Final = _card_answers(DISCARD)
+ATTACKER_ANSWERS: Final = _card_answers(ATTACKER)
+DONE_ANSWERS: Final = tuple(Choice(p, DONE) for p in ANSWERING)
 
 S = TypeVar("S", bound=Step)
 Primitive = Callable[["Table", Resolution, S], Signal | None]
@@ -141,9 +156,10 @@ def _choose(g: Table, res: Resolution, step: program.Choose) -> Signal | None:
     if not left:
         return None
     # equal loose cards are one decision
-    units = [Choice(who, PICK, target=CharacterByCard(u.cards[0])) for u in _units(left)]
-    loose = [Choice(who, PICK, cid) for cid in distinct_values([i for i in left if isinstance(i, int)])]
-    done = [Choice(who, DONE)] if isinstance(count, program.Amount) and len(picked) >= step.least else []
+    units = [Choice(who, PICK, target=BY_CARD[u.cards[0]]) for u in _units(left)]
+    picks = PICK_ANSWERS[who]
+    loose = [picks[cid] for cid in distinct_values([i for i in left if isinstance(i, int)])]
+    done = [DONE_ANSWERS[who]] if isinstance(count, program.Amount) and len(picked) >= step.least else []
     return _ask(res, who, [*units, *loose, *done])
 
 
@@ -262,7 +278,8 @@ def _move(g: Table, res: Resolution, step: program.Move) -> Signal | None:
         for who, group in groups:
             left = [c for c in group if c not in picked]
             if len(left) > 1 and who >= 0:
-                return _ask(res, who, [Choice(who, PLACE, cid) for cid in distinct_values(left)])
+                places = PLACE_ANSWERS[who]
+                return _ask(res, who, [places[cid] for cid in distinct_values(left)])
             sequence += t.placing_order([c for c in picked if c in group] + left, zone)
     # in an ordered move the characters leave first, then every card is placed in order
     for unit in _units(items):
@@ -478,7 +495,8 @@ def _discard_down_to(g: Table, res: Resolution, step: program.DiscardDownTo) -> 
     hand = g.state.players[who].hand
     if not hand or len(hand) <= number(g, res, step.count):
         return None
-    return _ask(res, who, [Choice(who, DISCARD, cid) for cid in distinct_values(hand)])
+    discards = DISCARD_ANSWERS[who]
+    return _ask(res, who, [discards[cid] for cid in distinct_values(hand)])
 
 
 @primitive(program.PassTurn)
@@ -516,8 +534,9 @@ def _declare_attackers(g: Table, res: Resolution, step: program.DeclareAttackers
     if not eligible:
         return None
     # one that must attack whenever it can (巨人) is declared before the player may stop
-    done = [] if any(u.kind.must_attack for u in eligible) else [Choice(who, DONE)]
-    return _ask(res, who, [*(Choice(who, ATTACKER, u.cards[0]) for u in eligible), *done])
+    done = [] if any(u.kind.must_attack for u in eligible) else [DONE_ANSWERS[who]]
+    attackers = ATTACKER_ANSWERS[who]
+    return _ask(res, who, [*[attackers[u.cards[0]] for u in eligible], *done])
 
 
 @primitive(program.DeclareBlockers)
@@ -535,7 +554,7 @@ def _declare_blockers(g: Table, res: Resolution, step: program.DeclareBlockers) 
     if not pairs:
         return None
     return _ask(
-        res, who, [*(Choice(who, BLOCK, a.cards[0], b.cards[0]) for a, b in pairs), Choice(who, DONE)]
+        res, who, [*(Choice(who, BLOCK, a.cards[0], b.cards[0]) for a, b in pairs), DONE_ANSWERS[who]]
     )
 
 

@@ -36,16 +36,17 @@ def can_attack(g: Table, unit: Unit, step: DeclareAttackers) -> bool:
         attack = unit.kind.attack
         if attack is NEVER:
             return False
-        haste = attack is HASTE or (attack is HASTE_WITH_ACE and any(rank(c) == 1 for c in unit.cards))
-    else:
-        labels = unit.kind.labels
-        if step.label not in labels:
-            return False
-        haste = any(
-            h.label in labels and (not h.ranks or any(rank(c) in h.ranks for c in unit.cards))
-            for h in step.haste
-        )
-    return haste or unit.entered < g.state.turn
+        if unit.entered < g.state.turn:  # ready: whether it has 速攻 does not matter (most attackers)
+            return True
+        return attack is HASTE or (attack is HASTE_WITH_ACE and any(rank(c) == 1 for c in unit.cards))
+    labels = unit.kind.labels
+    if step.label not in labels:
+        return False
+    if unit.entered < g.state.turn:
+        return True
+    return any(
+        h.label in labels and (not h.ranks or any(rank(c) in h.ranks for c in unit.cards)) for h in step.haste
+    )
 
 
 def block_pairs(g: Table, defender: int, label: str | None) -> list[tuple[Unit, Unit]]:
@@ -53,8 +54,17 @@ def block_pairs(g: Table, defender: int, label: str | None) -> list[tuple[Unit, 
     blocking once; a bulwark blocks alone."""
     state = g.state
     busy = {uid for blockers in state.blocks.values() for uid in blockers}
+    # the attackers no bulwark blocks, each with whether it is blocked at all: read once, not
+    # once per blocker
+    open_to = []
+    for uid in state.attackers:
+        attacker = state.unit(uid)
+        if attacker is None:
+            continue
+        current = [state.unit(b) for b in state.blocks.get(uid, ())]
+        if not any(u is not None and u.kind.combat is BULWARK for u in current):
+            open_to.append((attacker, bool(current)))
     pairs = []
-    attackers = [u for u in (state.unit(uid) for uid in state.attackers) if u is not None]
     for blocker in state.players[defender].field:
         if (
             not blocker.charged
@@ -62,13 +72,8 @@ def block_pairs(g: Table, defender: int, label: str | None) -> list[tuple[Unit, 
             or (label is not None and label not in blocker.kind.labels)
         ):
             continue
-        for attacker in attackers:
-            current = [state.unit(uid) for uid in state.blocks.get(attacker.uid, ())]
-            if blocker.kind.combat is BULWARK and current:
-                continue
-            if any(u is not None and u.kind.combat is BULWARK for u in current):
-                continue
-            pairs.append((attacker, blocker))
+        alone = blocker.kind.combat is BULWARK  # a bulwark blocks an attacker no one blocks yet
+        pairs += [(attacker, blocker) for attacker, blocked in open_to if not (alone and blocked)]
     return pairs
 
 

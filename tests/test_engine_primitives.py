@@ -9,12 +9,14 @@ from pathlib import Path
 
 import pytest
 from blackpoker.compiler import CompileError
+from blackpoker.runtime.engine import primitives
 from blackpoker.runtime.engine.options import Choice, RequestOption
 from blackpoker.runtime.engine.refs import RequestRef
 from blackpoker.runtime.engine.view import view
-from blackpoker.runtime.engine.zones import label
+from blackpoker.runtime.engine.zones import SORT_SPAN, label
 from blackpoker.runtime.play.notation import RequestCommand, parse_command, written_body
 from blackpoker.runtime.play.resolve import resolve, resolve_command
+from blackpoker.runtime.rules.enums import Answer
 from blackpoker.runtime.rules.model import Limit
 from blackpoker.runtime.scenario.build import build
 from blackpoker.runtime.scenario.expect import compare
@@ -205,3 +207,22 @@ def test_names_inside_new_steps_are_checked(tmp_path: Path, step: str, message: 
     ((problem,),) = [caught.value.diagnostics]
     assert problem.render().startswith(f"{path}:15:")
     assert problem.message.startswith(message)
+
+
+@pytest.mark.parametrize(
+    ("table", "word"),
+    [
+        (primitives.PICK_ANSWERS, Answer.PICK),
+        (primitives.PLACE_ANSWERS, Answer.PLACE),
+        (primitives.DISCARD_ANSWERS, Answer.DISCARD),
+        (primitives.ATTACKER_ANSWERS, Answer.ATTACKER),
+    ],
+)
+def test_the_answers_made_once_are_each_players_answer_for_each_card(
+    table: tuple[tuple[Choice, ...], ...], word: Answer
+) -> None:
+    """A prompt looks its card answers up by player and card id, nobody (-1) included: each
+    must be the answer that player would give naming that card, for every card and virtual card."""
+    for who in (0, 1, -1):
+        assert list(table[who]) == [Choice(who, word, cid) for cid in range(SORT_SPAN)]
+        assert primitives.DONE_ANSWERS[who] == Choice(who, Answer.DONE)

@@ -9,8 +9,10 @@ import random
 
 from blackpoker.runtime.engine import graveyard
 from blackpoker.runtime.engine.game import Game
-from blackpoker.runtime.engine.options import Choice
+from blackpoker.runtime.engine.options import Choice, distinct_values
+from blackpoker.runtime.engine.transitions import GRAVEYARD, move_card, take_card
 from blackpoker.runtime.engine.view import view
+from blackpoker.runtime.engine.zones import order
 from blackpoker.runtime.play.agents import RandomAgent, decide
 from blackpoker.runtime.play.search import SearchAgent
 from blackpoker.runtime.rules.model import GraveyardTop
@@ -99,3 +101,30 @@ def test_a_search_agent_plays_through_the_questions() -> None:
             seen += 1
         game.apply(decide(game, agents))
     assert seen > 0
+
+
+def test_a_settle_asks_only_the_owner_of_a_graveyard_with_a_choice() -> None:
+    """One card in alone and none out asks nobody (the common settle: a request's key card put
+    away); two values into a graveyard at once, or cards out of one that keeps two values, ask
+    its owner, even while a single card comes into the other graveyard."""
+    game = Game.new(compiled(CHOOSING)[formats(CHOOSING)[0]], seed=1)
+    state = game.state
+    assert not state.asked and not state.arrived and not state.left
+    mine, theirs = state.players[0], state.players[1]
+    low = mine.life[0]
+    move_card(state, low, GRAVEYARD)
+    assert not graveyard.settle(game) and state.asked == () and not state.arrived
+    high = next(c for c in mine.life if order(c) != order(low))
+    third = next(c for c in mine.life if order(c) not in (order(low), order(high)))
+    for cid in (high, third, theirs.life[0]):
+        move_card(state, cid, GRAVEYARD)
+    assert graveyard.settle(game)
+    assert [(q.player, {c.a for c in q.options}) for q in state.asked] == [(0, {high, third})]
+    graveyard.answer(game, state.asked[0].options[0])
+    assert state.asked == () and not state.arrived
+    move_card(state, theirs.life[0], GRAVEYARD)
+    take_card(state, low)
+    assert graveyard.settle(game)
+    assert [(q.player, [c.a for c in q.options]) for q in state.asked] == [
+        (0, distinct_values(mine.graveyard))
+    ]

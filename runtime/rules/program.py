@@ -115,6 +115,7 @@ class Node:
                         yield (*where, i), item
 
     def __reduce__(self) -> tuple[Any, ...]:
+        # compiled, a frozen node refuses the fields a dataclass's own unpickling sets
         return rebuilt_by_name(self)
 
 

@@ -14,7 +14,14 @@ from typing import TYPE_CHECKING, Final
 
 from blackpoker.runtime.engine.expressions import reads_key, requirement_holds
 from blackpoker.runtime.engine.kept import Kept
-from blackpoker.runtime.engine.options import Payment, RequestOption, first_per_value, sort_cards
+from blackpoker.runtime.engine.options import (
+    PASSES,
+    Option,
+    Payment,
+    RequestOption,
+    first_per_value,
+    sort_cards,
+)
 from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.plans import Cost, KeyWays, Paid, Planned, Requestable, Timed
 from blackpoker.runtime.engine.refs import OptionTarget
@@ -41,6 +48,7 @@ NO_KEYS: Final[list[tuple[int, ...]]] = [()]
 HAND: Final = (Zone.HAND,)  # where key cards come from unless an action says otherwise
 NO_TARGET: Final[list[OptionTarget | None]] = [None]
 NO_COST: Final[list[tuple[Payment, ...]]] = [()]
+ONLY_PASS: Final = ((PASSES[0],), (PASSES[1],))  # each player's options when it can request nothing
 
 
 def timed_requestables(rules: Rules) -> Timed:
@@ -127,19 +135,22 @@ class Payer:
         return found
 
 
-def request_options(g: Table, p: int) -> list[RequestOption]:
-    """Every legal request, in a fixed order: by action, key-card way, payment, target.
+def request_options(g: Table, p: int) -> tuple[Option, ...]:
+    """The chance holder's options: every legal request, in a fixed order (by action, key-card
+    way, payment, target), then the pass.
 
     Called for every chance decision, and kept up to date rather than searched afresh: the
     game keeps each player's last search (`Kept`), which serves as it is when only passes
-    moved the chance since, and otherwise gives the plan of what changed (`kept_plan`).
+    moved the chance since, and otherwise gives the plan of what changed (`kept_plan`). The
+    whole tuple is kept, so a decision whose options are kept builds nothing.
     """
     kept = g.kept[p]
     if kept.stamp == g.touched:  # nothing the options read was touched since
         return kept.options
     found = search(g, p, kept)
-    kept.options, kept.stamp = found, g.touched
-    return found
+    options = kept.options = (*found, PASSES[p]) if found else ONLY_PASS[p]
+    kept.stamp = g.touched
+    return options
 
 
 def search(g: Table, p: int, kept: Kept) -> list[RequestOption]:

@@ -369,17 +369,21 @@ def _planned(
         pool = key_pool(g, p, action)
         ways = key_ways(g, action, pool, sum(1 << c for c in pool))
         return Planned(entry, p, hand, ways) if ways else None
-    shared = None if entry.uses_hand else (p, action.id, held & entry.relevant)
-    if shared is not None:  # looked up first: a plan found needs no key-card ways
-        found = g.rules.key_plans.get(shared)
-        if found is not None:
-            return found
-    ways = NO_KEYS if action.matcher is None else key_ways(g, action, ordered, held)
+    if entry.uses_hand:  # its plan reads the hand: its own, with the ways the relevant cards have
+        ways = NO_KEYS if action.matcher is None else key_ways(g, action, ordered, held)
+        return Planned(entry, p, hand, ways) if ways else None
+    shared = (p, action.id, held & entry.relevant)
+    found = g.rules.key_plans.get(shared)  # looked up first: a plan found needs no key-card ways
+    if found is not None:
+        return found if isinstance(found, Planned) else None
+    # the plan is what these relevant cards are kept under, so their ways need no entry of their own
+    ways = NO_KEYS if action.matcher is None else relevant_ways(g, action, ordered, shared[2])
     if not ways:
+        g.rules.key_plans.put(shared, False)
         return None
-    if shared is None:
-        return Planned(entry, p, hand, ways)
-    return g.rules.key_plans.put(shared, Planned(entry, p, hand, ways))
+    planned = Planned(entry, p, hand, ways)
+    g.rules.key_plans.put(shared, planned)
+    return planned
 
 
 def key_pool(g: Table, p: int, action: Action) -> tuple[int, ...]:
@@ -395,21 +399,25 @@ def key_ways(g: Table, action: Action, ordered: tuple[int, ...], held: int) -> K
     differs only in other cards finds them under its relevant cards; and those depend only
     on the cards' values, so the other deck's cards of the same values find them as positions.
     """
-    relevant = g.rules.relevant[action.id]
-    mine = held & relevant
+    mine = held & g.rules.relevant[action.id]
     ways = g.rules.relevant_ways.get((action.id, mine))
     if ways is None:
-        cards = tuple([c for c in ordered if mine >> c & 1])
-        patterns = g.rules.one_per_pattern.get(action.id)
-        if patterns is not None:
-            return g.rules.relevant_ways.put((action.id, mine), one_of_each(cards, patterns))
-        values = (action.id, tuple(order(c) for c in cards))
-        positions = g.rules.value_ways.get(values)
-        if positions is None:
-            positions = g.rules.value_ways.put(values, _positions(action, cards))
-        ways = [tuple(cards[i] for i in way) for way in positions]
-        g.rules.relevant_ways.put((action.id, mine), ways)
+        ways = g.rules.relevant_ways.put((action.id, mine), relevant_ways(g, action, ordered, mine))
     return ways
+
+
+def relevant_ways(g: Table, action: Action, ordered: tuple[int, ...], mine: int) -> KeyWays:
+    """`key_ways` found anew from the hand's cards that can be the action's key cards (`mine`,
+    as bits by id): listed for one card of each pattern, else the matcher's ways by values."""
+    cards = tuple([c for c in ordered if mine >> c & 1])
+    patterns = g.rules.one_per_pattern.get(action.id)
+    if patterns is not None:
+        return one_of_each(cards, patterns)
+    values = (action.id, tuple(order(c) for c in cards))
+    positions = g.rules.value_ways.get(values)
+    if positions is None:
+        positions = g.rules.value_ways.put(values, _positions(action, cards))
+    return [tuple(cards[i] for i in way) for way in positions]
 
 
 def one_of_each(cards: Sequence[int], patterns: tuple[int, ...]) -> KeyWays:

@@ -103,19 +103,23 @@ def requestable(a: Action, units: tuple[str, ...], spec: Target | None, relevant
 
 class Payer:
     """The ways to pay costs in one position, each part and each whole payment built once:
-    B / L / S do not depend on the key cards, D depends on the cards they leave."""
+    B / L / S do not depend on the key cards, so each is kept here; D depends on the cards
+    they leave, which differ from one key way to the next, so its ways are the rules
+    context's (`Rules.discard_ways`), kept for every position and not copied here."""
 
     __slots__ = ("game", "parts", "payments", "player")
 
     def __init__(self, game: Table, player: int) -> None:
         self.game = game
         self.player = player
-        self.parts: dict[tuple[str, int, tuple[int, ...]], Sequence[tuple[Payment, ...]]] = {}
+        self.parts: dict[tuple[str, int], Sequence[tuple[Payment, ...]]] = {}  # B / L / S: the field's
         self.payments: dict[tuple[Cost, tuple[int, ...]], Sequence[tuple[Payment, ...]]] = {}
 
     def part(self, letter: str, n: int, rest: tuple[int, ...]) -> Sequence[tuple[Payment, ...]]:
         unit = UNITS[letter]
-        key = (letter, n, rest if unit.uses_hand else ())
+        if unit.uses_hand:  # kept by the cards left, for every position (`Rules.discard_ways`)
+            return unit.ways(self.game, self.player, n, rest)
+        key = (letter, n)
         found = self.parts.get(key)
         if found is None:
             found = self.parts[key] = unit.ways(self.game, self.player, n, rest)
@@ -123,11 +127,11 @@ class Payer:
 
     def ways(self, cost: Cost, rest: tuple[int, ...]) -> Sequence[tuple[Payment, ...]]:
         """Each whole payment, the parts in letter order; `rest` matters only with a D."""
-        found = self.payments.get((cost, rest))
-        if found is None and len(cost) == 1:  # a cost of one letter: its ways are the payments
+        if len(cost) == 1:  # a cost of one letter: its ways are the payments, kept as the part's
             ((letter, n),) = cost
-            found = self.payments[(cost, rest)] = self.part(letter, n, rest)
-        elif found is None:
+            return self.part(letter, n, rest)
+        found = self.payments.get((cost, rest))
+        if found is None:
             combos = product(*(self.part(letter, n, rest) for letter, n in cost))
             found = self.payments[(cost, rest)] = [
                 tuple(pay for chosen in combo for pay in chosen) for combo in combos
@@ -303,7 +307,7 @@ def kept_plan(
         others: tuple[int, ...] = ()
     else:
         hand = tuple(sorted(me.hand))
-        held = sum(1 << c for c in hand)
+        held = sum([1 << c for c in hand])  # a list, not a generator: one frame less (and compiled)
         # the cards of the other zones key cards come from (the rare card) decide the plan too
         others = (
             tuple(sorted(c for zone in rules.key_zones for c in me.zones[zone])) if rules.key_zones else ()
@@ -338,7 +342,7 @@ def hand_plan(
     An action's plan is carried over from the player's previous hand (`kept`) when none of
     the cards that can be its key cards came or went: its key-card ways are the same, and
     unless its cost reads the cards they leave (D) so is the whole plan."""
-    ordered = sort_cards(hand)  # as key_ways takes them: sorted once for every action
+    ordered: tuple[int, ...] | None = None  # as key_ways takes them: sorted once, when first needed
     previous = kept.known if kept.cards is not None and kept.known is not known else {}
     changed = held ^ kept.held
     plan = []
@@ -351,6 +355,8 @@ def hand_plan(
             planned = prior if prior is None or not entry.uses_hand else Planned(entry, p, hand, prior.ways)
             known[action_id] = planned
         else:
+            if ordered is None:
+                ordered = sort_cards(hand)
             planned = known[action_id] = _planned(g, p, hand, ordered, held, entry)
         if planned is not None:
             plan.append(planned)

@@ -132,10 +132,13 @@ class Payer:
             return self.part(letter, n, rest)
         found = self.payments.get((cost, rest))
         if found is None:
-            combos = product(*(self.part(letter, n, rest) for letter, n in cost))
-            found = self.payments[(cost, rest)] = [
-                tuple(pay for chosen in combo for pay in chosen) for combo in combos
-            ]
+            # every way of each part after every way of the parts before, as `product` orders
+            # them: tuples joined in a loop, no generator per payment
+            joined: list[tuple[Payment, ...]] = [()]
+            for letter, n in cost:
+                part = self.part(letter, n, rest)
+                joined = [done + way for done in joined for way in part]
+            found = self.payments[(cost, rest)] = joined
         return found
 
 

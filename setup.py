@@ -25,7 +25,8 @@ COMPILED_NEEDS = ["mypy>=1.10"]
 HERE = Path(__file__).resolve().parent
 # The modules every decision runs through: the engine, less its exceptions (mypyc cannot
 # compile a subclass of a built-in exception), the key-card matching it calls, the rule
-# set's classes it reads (model.py; compiled, their attributes are read as C fields),
+# set's classes it reads (model.py, and the effects' nodes, program.py; compiled, their
+# attributes are read as C fields),
 # self-play's loop with the agents' protocol and the random agent (loop.py, agents.py), and
 # the search agent's (search.py, the greedy agent it plays ahead with, the value of what it reaches).
 COMPILED = sorted(
@@ -41,6 +42,7 @@ COMPILED = sorted(
         "runtime/rules/keyspec.py",
         "runtime/rules/matcher.py",
         "runtime/rules/model.py",
+        "runtime/rules/program.py",
     ]
 )
 PURE = {"runtime/engine/__init__.py", "runtime/engine/errors.py"}

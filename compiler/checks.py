@@ -66,6 +66,7 @@ from blackpoker.runtime.rules.program import (
     reads,
     walk,
     walk_steps,
+    word,
 )
 
 
@@ -304,7 +305,7 @@ def _unknown_names(
             if isinstance(kind, str) and kind not in characters:
                 yield (
                     (*where, *node.at("as_")),
-                    f"{node.op}.as: {_unknown('character', kind, sorted(characters))}",
+                    f"{word(node)}.as: {_unknown('character', kind, sorted(characters))}",
                 )
         type_name = node.type if isinstance(node, Target | Field | Is | KindOfType) else None
         if type_name is not None and type_name not in types:
@@ -415,7 +416,7 @@ def check_abilities(
             problems.append(doc.at((*where, *ability.at("scope")), message))
         if always and isinstance(ability, PreventDamage):
             problems.append(
-                doc.at(where, f"{ability.word}: needs an owner (a trump's or a character's ability)")
+                doc.at(where, f"{word(ability)}: needs an owner (a trump's or a character's ability)")
             )
         if isinstance(ability, ChangeNumber):
             problems += _check_change(source, doc, where, ability, actions)
@@ -574,7 +575,7 @@ def ability_loops(
         stopped = stops_the_turn(actions, ability)
         if stopped:
             message = (
-                f"{ability.word}: while {owner}, no action passes the turn ({', '.join(stopped)} "
+                f"{word(ability)}: while {owner}, no action passes the turn ({', '.join(stopped)} "
                 "no longer does): a turn would never end"
             )
             problems.append(doc.at(where, message))

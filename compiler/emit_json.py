@@ -17,7 +17,7 @@ from typing import Any
 from blackpoker.runtime.rules.cards import Card, Rank
 from blackpoker.runtime.rules.cost import Cost
 from blackpoker.runtime.rules.model import Action, Character, Fog, GraveyardTop, RuleSet, TrumpRule, ZoneRule
-from blackpoker.runtime.rules.program import Ability, Node, Step
+from blackpoker.runtime.rules.program import Ability, Node, Step, word
 
 
 def hashed(ruleset: RuleSet) -> RuleSet:
@@ -79,7 +79,7 @@ def _trump(trump: TrumpRule) -> dict[str, Any]:
 
 def _abilities(abilities: tuple[Ability, ...]) -> list[dict[str, Any]]:
     """Each continuous ability under its word, as `_node` writes a node."""
-    return [{a.word: _node(a)} for a in abilities]
+    return [{word(a): _node(a)} for a in abilities]
 
 
 def _action(ruleset: RuleSet, action: Action) -> dict[str, Any]:
@@ -202,7 +202,7 @@ def _node(value: Any) -> Any:
             for f in fields(value)
             if getattr(value, f.name) is not None or not f.metadata.get("later")
         }
-        return {value.op: found} if isinstance(value, Step) else found  # a step under its word
+        return {word(value): found} if isinstance(value, Step) else found  # a step under its word
     if isinstance(value, tuple):
         return [_node(item) for item in value]
     if isinstance(value, Cost | Card | Rank):  # as the data writes them

@@ -27,6 +27,7 @@ from blackpoker.runtime.rules.program import (
     Steps,
     Target,
     walk_steps,
+    word,
 )
 
 
@@ -50,7 +51,7 @@ def references(actions: Sequence[Action], characters: Sequence[Character]) -> It
             elif isinstance(node, Target) and node.action is not None:
                 yield Reference(action.id, "target.action", node.action, True, (*where, *node.at("action")))
             elif isinstance(node, PutCharacter | Mount | Become) and isinstance(node.as_, str):
-                yield Reference(action.id, f"{node.op}.as", node.as_, False, (*where, *node.at("as_")))
+                yield Reference(action.id, f"{word(node)}.as", node.as_, False, (*where, *node.at("as_")))
         rule = action.triggered_by
         for field_name in ("resolved", "requested"):
             named = getattr(rule, field_name) if rule is not None else None

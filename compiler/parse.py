@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import fields as node_fields
 from functools import reduce
-from types import MappingProxyType, NoneType, UnionType
+from types import MappingProxyType, NoneType
 from typing import Any, TypeVar, get_args
 
 from blackpoker.compiler.load import Document, PathKey
@@ -44,13 +44,13 @@ from blackpoker.runtime.rules.model import (
     ZoneRule,
 )
 from blackpoker.runtime.rules.program import (
-    ABILITY_TYPES,
-    STEP_TYPES,
+    ABILITIES,
+    STEPS,
     Abilities,
-    Ability,
     All,
     Amount,
     AnyOf,
+    Binding,
     CardRange,
     Cards,
     CausedBy,
@@ -101,6 +101,7 @@ from blackpoker.runtime.rules.program import (
     TargetKind,
     TriggeredBy,
     field_types,
+    prefix,
 )
 
 Fields = dict[str, Any]
@@ -365,9 +366,9 @@ def _step(item: Mapping[str, Any]) -> Step:
     if "if" in item:
         return _build(If, item)
     op, value = next(iter(item.items()))
-    if op == Request.op and isinstance(value, str):  # the short form `request: ID`
+    if STEPS[op] is Request and isinstance(value, str):  # the short form `request: ID`
         return Request(action=value, short=True)
-    return _build(_STEPS[op], item)
+    return _build(STEPS[op], item)
 
 
 def parse_abilities(
@@ -376,7 +377,7 @@ def parse_abilities(
     """Validated continuous abilities → their typed nodes (each entry has one word); a cost a
     `change` sets is parsed like an action's, its errors located."""
     return tuple(
-        _build(_ABILITIES[next(iter(item))], _costs_parsed(doc, (*path, i), item, problems))
+        _build(ABILITIES[next(iter(item))], _costs_parsed(doc, (*path, i), item, problems))
         for i, item in enumerate(raw)
     )
 
@@ -393,8 +394,6 @@ def _costs_parsed(doc: Document, path: PathKey, item: Mapping[str, Any], problem
     }
 
 
-_STEPS: Mapping[str, type[Step]] = MappingProxyType({cls.op: cls for cls in STEP_TYPES})
-_ABILITIES: Mapping[str, type[Ability]] = MappingProxyType({cls.word: cls for cls in ABILITY_TYPES})
 _NUMBERS: Mapping[str, type[Node]] = MappingProxyType(
     {
         "sum": Sum,
@@ -418,7 +417,7 @@ def _build(cls: type[N], data: Any) -> N:
     values = {}
     for name, path, read in _PLANS[cls]:
         value = data
-        for key in (*cls.prefix, *path):
+        for key in (*prefix(cls), *path):
             if not isinstance(value, dict | list) or (isinstance(value, dict) and key not in value):
                 break
             value = value[key]
@@ -492,6 +491,7 @@ def _kind(value: str | dict[str, Any]) -> Kind:
 _READERS: Mapping[Any, Callable[[Any], Any]] = MappingProxyType(
     {
         str: str,
+        Binding: str,
         bool: bool,
         int: int,
         int | Cost: lambda value: value,  # a cost set is parsed, located, beforehand
@@ -535,7 +535,7 @@ _READERS: Mapping[Any, Callable[[Any], Any]] = MappingProxyType(
 
 def _reader(kind: Any) -> Callable[[Any], Any]:
     """The reader of a field's type; an optional one's, of the type without None."""
-    if isinstance(kind, UnionType) and NoneType in get_args(kind):
+    if NoneType in get_args(kind):  # X | None, or Optional[X] when X is `Annotated`
         kind = reduce(operator.or_, [k for k in get_args(kind) if k is not NoneType])
     return _READERS[kind]
 

@@ -17,7 +17,7 @@ import pytest
 import yaml
 from blackpoker.compiler.environment import Environment
 from blackpoker.runtime.rules.model import Action, RuleSet
-from blackpoker.runtime.rules.program import Step, walk_steps
+from blackpoker.runtime.rules.program import Step, walk_steps, word
 from conftest import SHARED
 
 UPSTREAM = SHARED / "reference" / "upstream"
@@ -70,7 +70,7 @@ def reference_edition(has: Callable[[dict[str, RuleSet]], object] = lambda _: Tr
 
 def ops(steps: Iterable[Step]) -> set[str]:
     """The step words a program uses anywhere, nested steps included."""
-    return {node.op for _, node in walk_steps(tuple(steps)) if isinstance(node, Step)}
+    return {word(node) for _, node in walk_steps(tuple(steps)) if isinstance(node, Step)}
 
 
 def first(entries: Iterable[T], test: Callable[[T], object]) -> T:

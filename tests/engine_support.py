@@ -17,7 +17,7 @@ from blackpoker.runtime.play.loop import play as play_agents
 from blackpoker.runtime.play.resolve import resolve_command
 from blackpoker.runtime.play.selfplay import random_agents
 from blackpoker.runtime.rules.model import Action, RuleSet
-from blackpoker.runtime.rules.program import Step, walk_steps
+from blackpoker.runtime.rules.program import Step, walk_steps, word
 from blackpoker.runtime.scenario.build import build
 from blackpoker.runtime.scenario.load import load
 from blackpoker.runtime.scenario.scenario import Scenario, ScenarioCommand
@@ -49,7 +49,7 @@ def compiled(edition: str, format_id: str) -> RuleSet:
 
 def ops(action: Action) -> set[str]:
     """The primitives an action's program uses, at any depth."""
-    return {node.op for _, node in walk_steps(action.steps) if isinstance(node, Step)}
+    return {word(node) for _, node in walk_steps(action.steps) if isinstance(node, Step)}
 
 
 def actions_using(actions: Iterable[Action], *primitives: str) -> list[Action]:

@@ -121,6 +121,55 @@ def test_the_compiled_rule_set_travels_to_worker_processes(compiled: Path) -> No
     assert simulation(compiled, edition, format_id, "--jobs", "2") == simulation(None, edition, format_id)
 
 
+# Every built-in rule set as the compiler emits it (a run of the compiler on the build's program
+# nodes, which read their field types from their source and their words from tables)
+EMITTED = """
+import json
+from blackpoker.compiler.emit_json import ruleset_json
+from blackpoker.compiler.environment import Environment
+env = Environment()
+found = {}
+for edition in env.builtin_editions():
+    for format_id, rules in env.compile_edition(edition).items():
+        found[f"{edition} {format_id}"] = ruleset_json(rules)
+print(json.dumps(found, ensure_ascii=False))
+"""
+
+# A rule set stored in the cache and read back on a hit (a miss would make the environment)
+CACHED = """
+import sys
+from pathlib import Path
+from blackpoker.compiler.cache import compile_cached
+from blackpoker.compiler.emit_json import ruleset_json
+edition, format_id, folder = sys.argv[1], sys.argv[2], Path(sys.argv[3])
+stored, _ = compile_cached(None, edition, format_id, folder=folder)
+def miss(): raise AssertionError("a cache miss")
+loaded, _ = compile_cached(miss, edition, format_id, folder=folder)
+assert loaded is not stored and loaded == stored and ruleset_json(loaded) == ruleset_json(stored)
+assert [a.steps for a in loaded.actions] == [a.steps for a in stored.actions]
+print(len(list(folder.iterdir())))
+"""
+
+
+def run_python(bin_dir: Path | None, code: str, *args: str) -> str:
+    python = sys.executable if bin_dir is None else str(bin_dir / "python")
+    env = None if bin_dir is None else {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    result = subprocess.run([python, "-c", code, *args], capture_output=True, text=True, cwd=ROOT, env=env)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout
+
+
+def test_the_compiler_emits_the_same_rule_sets_on_the_compiled_program_nodes(compiled: Path) -> None:
+    ours = json.loads(run_python(compiled, EMITTED))
+    assert len(ours) > 20
+    assert ours == json.loads(run_python(None, EMITTED))
+
+
+def test_a_cached_rule_set_of_the_compiled_build_reads_back_equal(compiled: Path, tmp_path: Path) -> None:
+    edition = EDITIONS[0]
+    assert run_python(compiled, CACHED, edition, formats(edition)[-1], str(tmp_path)).strip() == "1"
+
+
 def test_every_scenario_passes_on_the_compiled_engine(compiled: Path) -> None:
     result = blackpoker(compiled, "scenario", "run", "scenarios")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr

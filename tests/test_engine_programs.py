@@ -17,7 +17,7 @@ from blackpoker.runtime.engine.primitives import PRIMITIVES
 from blackpoker.runtime.engine.refs import UnitRef
 from blackpoker.runtime.engine.state import Origin, Request, Resolution
 from blackpoker.runtime.play.resolve import resolve
-from blackpoker.runtime.rules.program import STEP_TYPES, Name, Step, Targetable, walk_steps
+from blackpoker.runtime.rules.program import STEPS, Name, Step, Targetable, walk_steps, word
 from click.testing import CliRunner
 from editions_support import written_out
 from engine_support import compiled, environment, format_ids, position, reference_edition
@@ -65,8 +65,8 @@ def test_every_action_has_a_program_of_known_primitives(edition: str) -> None:
 def test_the_schema_the_node_classes_and_the_primitives_name_the_same_steps() -> None:
     schema = json.loads(resources.files("blackpoker.schema").joinpath("defs.schema.json").read_text("utf-8"))
     written = set(schema["$defs"]["step"]["properties"]) - {"then", "else"}
-    assert written == {cls.op for cls in STEP_TYPES}
-    assert set(PRIMITIVES) == set(STEP_TYPES)
+    assert written == set(STEPS)
+    assert set(PRIMITIVES) == set(STEPS.values())
 
 
 @pytest.mark.parametrize("edition", environment().builtin_editions())
@@ -176,7 +176,7 @@ def test_the_walker_gives_every_node_its_place_in_the_document(edition: str) -> 
             if isinstance(node, Name):
                 assert value == node.name, path
             elif isinstance(node, Step):
-                assert isinstance(value, dict) and (node.op in value), path
+                assert isinstance(value, dict) and (word(node) in value), path
             walked += 1
     assert walked > 200
 

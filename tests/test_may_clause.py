@@ -10,7 +10,7 @@ from blackpoker.runtime.engine.options import Choice
 from blackpoker.runtime.engine.rules import Rules
 from blackpoker.runtime.engine.view import view
 from blackpoker.runtime.play.choosing import Menu, advance, question
-from blackpoker.runtime.rules.program import May
+from blackpoker.runtime.rules.program import May, word
 from engine_support import actions_using, compiled, environment, format_ids, random_positions
 
 
@@ -20,7 +20,7 @@ def _edition_with_may() -> tuple[str, str]:
     env = environment()
     for edition in env.builtin_editions():
         for fmt in format_ids(edition):
-            if any(MAY_MARKER in a.effect for a in actions_using(compiled(edition, fmt).actions, May.op)):
+            if any(MAY_MARKER in a.effect for a in actions_using(compiled(edition, fmt).actions, word(May))):
                 return edition, fmt
     raise AssertionError("no built-in edition prints a may step's marker")
 

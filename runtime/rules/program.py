@@ -13,18 +13,24 @@ of a name. The YAML key of a field is the last element of its `at`.
 
 from __future__ import annotations
 
+import ast
 import operator
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum, StrEnum
-from typing import Annotated, Any, ClassVar, get_type_hints
+from functools import cache
+from pathlib import Path
+from types import MappingProxyType, SimpleNamespace
+from typing import Annotated, Any, Final, get_args, get_type_hints
 
 from blackpoker.runtime.rules.cards import Card, Rank, Suit, rank_label
 from blackpoker.runtime.rules.cost import Cost
 from blackpoker.runtime.rules.enums import Destination, Face, Zone
+from blackpoker.runtime.rules.frozen import rebuilt_by_name
 
 PathKey = tuple[str | int, ...]
-Binding = str  # a name a step binds for the steps after it
+# a name a step binds for the steps after it: a type of its own, which `binding` finds
+Binding = Annotated[str, "binding"]
 # whether a step is written as its one value (`request: ID`): a type of its own, which the
 # parser reads from the data's shape and `written` leaves out
 Shorthand = Annotated[bool, "shorthand"]
@@ -89,20 +95,18 @@ COMPARE: dict[Comparison, Callable[[int, int], bool]] = {
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Node:
-    """The base of every program node; `prefix` is where its own fields are written."""
-
-    prefix: ClassVar[PathKey] = ()
+    """The base of every program node; `prefix(node)` is where its own fields are written."""
 
     def at(self, name: str) -> PathKey:
         """Where the field `name` is written, relative to this node."""
         found = next(f for f in fields(self) if f.name == name)
-        return (*self.prefix, *found.metadata["at"])
+        return (*prefix(self), *found.metadata["at"])
 
     def children(self) -> Iterator[tuple[PathKey, Node]]:
         """Each direct child node with its path relative to this node."""
         for f in fields(self):
             value = getattr(self, f.name)
-            where = (*self.prefix, *f.metadata["at"])
+            where = (*prefix(self), *f.metadata["at"])
             if isinstance(value, Node):
                 yield where, value
             elif isinstance(value, tuple):
@@ -110,11 +114,44 @@ class Node:
                     if isinstance(item, Node):
                         yield (*where, i), item
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # compiled, a frozen node refuses the fields a dataclass's own unpickling sets
+        return rebuilt_by_name(self)
+
 
 def field_types(cls: type[Node]) -> dict[str, Any]:
     """The type of each field of a node class, as objects (the annotations are text here):
-    what the parser and `written` dispatch on."""
-    return get_type_hints(cls, include_extras=True)
+    what the parser and `written` dispatch on. A build compiled with mypyc keeps only the
+    outer class of each annotation (a union becomes `type`), so there they are read from
+    this module's source, as `get_type_hints` reads the text of a pure class's."""
+    if __file__.endswith(".py"):
+        return get_type_hints(cls, include_extras=True)
+    return source_field_types(cls)
+
+
+def source_field_types(cls: type[Node]) -> dict[str, Any]:
+    """`field_types` from the annotations as this module's source writes them."""
+    texts = {name: text for base in reversed(cls.__mro__) for name, text in _annotated(base.__name__).items()}
+    return get_type_hints(SimpleNamespace(__annotations__=texts), globals(), include_extras=True)
+
+
+def _annotated(name: str) -> dict[str, str]:
+    return _source_annotations().get(name, {})
+
+
+@cache
+def _source_annotations() -> dict[str, dict[str, str]]:
+    """Each class of this module's source: its annotated names with their annotations' text."""
+    tree = ast.parse(Path(__file__).with_name("program.py").read_text(encoding="utf-8"))
+    return {
+        node.name: {
+            item.target.id: ast.unparse(item.annotation)
+            for item in node.body
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+        }
+        for node in tree.body
+        if isinstance(node, ast.ClassDef)
+    }
 
 
 def walk(node: Node, path: PathKey = ()) -> Iterator[tuple[PathKey, Node]]:
@@ -304,16 +341,11 @@ class Compare(Node):
     left: Number = field(metadata=at(0))
     right: Number = field(metadata=at(1))
 
-    @property
-    def prefix(self) -> PathKey:  # type: ignore[override]
-        return (self.op.value,)
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Is(Node):
     """{is: {of: NAME, type: T, state: S}}: the named character is on the field, so."""
 
-    prefix: ClassVar[PathKey] = ("is",)
     of: Name = field(metadata=at("of"))
     type: str | None = field(default=None, metadata=at("type"))
     state: State | None = field(default=None, metadata=at("state"))
@@ -324,7 +356,6 @@ class FaceUp(Node):
     """{face_up: {zone: Z, card: ♠2, player: P}}: the card lies face up in the player's zone
     (default `you`): a trump whose ability is on (001 §3.11.5)."""
 
-    prefix: ClassVar[PathKey] = ("face_up",)
     zone: str = field(metadata=at("zone"))
     card: Card = field(metadata=at("card"))
     player: PlayerRef = field(default=Player(name=PlayerName.YOU), metadata=at("player"))
@@ -335,7 +366,6 @@ class Targetable(Node):
     """{targetable: {of: NAME, by: ACTION}}: the named character could be the action's target
     now, by its target spec without the key-card filters (its key is not chosen yet)."""
 
-    prefix: ClassVar[PathKey] = ("targetable",)
     of: Name = field(metadata=at("of"))
     by: str = field(metadata=at("by"))
 
@@ -358,10 +388,8 @@ Kind = str | KindOfType  # a character id, or a character type
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Step(Node):
-    """One step of a program. `op` is its word in the document; its fields are written
-    under that word (`prefix`), except a step whose whole value is one field (`at()`)."""
-
-    op: ClassVar[str] = ""
+    """One step of a program. `word(step)` is its word in the document (`STEPS`); its fields
+    are written under that word (`prefix`), except a step whose whole value is one field (`at()`)."""
 
 
 Steps = tuple[Step, ...]
@@ -371,8 +399,6 @@ Steps = tuple[Step, ...]
 class Target(Step):
     """対象: the spec of what a request may target, checked again at resolution."""
 
-    op = "target"
-    prefix = ("target",)
     kind: TargetKind = field(metadata=at("kind"))
     side: PlayerName | None = field(default=None, metadata=at("side"))
     type: str | None = field(default=None, metadata=at("type"))
@@ -394,8 +420,6 @@ class Choose(Step):
     """The player picks cards of a zone (`from`), or cards or characters among named ones
     (`among`): one decision each. Not a 対象: an untargetable character may be picked."""
 
-    op = "choose"
-    prefix = ("choose",)
     player: PlayerRef = field(metadata=at("player"))
     zone: Zone | str | None = field(default=None, metadata=at("from"))
     among: Cards | None = field(default=None, metadata=at("among"))
@@ -416,8 +440,6 @@ class ChooseRequest(Step):
     `key_cards` allows and, with `single_key_at_most`, of a number at most that when it has one
     key card (策士召喚); none to pick → none. It is bound to a name."""
 
-    op = "choose_request"
-    prefix = ("choose_request",)
     player: PlayerRef = field(metadata=at("player"))
     as_: Binding = field(metadata=at("as"))
     key_cards: tuple[int, ...] = field(default=(), metadata=at("key_cards"))
@@ -426,8 +448,6 @@ class ChooseRequest(Step):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Top(Step):
-    op = "top"
-    prefix = ("top",)
     player: PlayerRef = field(metadata=at("player"))
     count: Number = field(metadata=at("count"))
     as_: Binding = field(metadata=at("as"))
@@ -435,8 +455,6 @@ class Top(Step):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PutCharacter(Step):
-    op = "put_character"
-    prefix = ("put_character",)
     cards: Cards = field(metadata=at("cards"))
     as_: Kind = field(metadata=at("as"))
     state: State = field(default=State.CHARGED, metadata=at("state"))
@@ -445,8 +463,6 @@ class PutCharacter(Step):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Mount(Step):
-    op = "mount"
-    prefix = ("mount",)
     cards: Cards = field(metadata=at("cards"))
     onto: Name = field(metadata=at("onto"))
     as_: str = field(metadata=at("as"))  # a character id
@@ -454,8 +470,6 @@ class Mount(Step):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Move(Step):
-    op = "move"
-    prefix = ("move",)
     cards: Cards = field(metadata=at("cards"))
     to: Destination | str = field(metadata=at("to"))  # a built-in destination, or a declared zone by id
     order: PlayerRef | Orderer | None = field(default=None, metadata=at("order"))
@@ -468,8 +482,6 @@ class Turn(Step):
     face down, they cannot turn face up again this turn (このターンが終わるまで、それは表切札に
     ならない)."""
 
-    op = "turn"
-    prefix = ("turn",)
     cards: Cards = field(metadata=at("cards"))
     face: Face = field(metadata=at("face"))
     hold: bool = field(default=False, metadata=at("hold"))
@@ -477,61 +489,46 @@ class Turn(Step):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Damage(Step):
-    op = "damage"
-    prefix = ("damage",)
     player: PlayerRef = field(metadata=at("player"))
     amount: Number = field(metadata=at("amount"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Draw(Step):
-    op = "draw"
-    prefix = ("draw",)
     player: PlayerRef = field(metadata=at("player"))
     count: Number = field(metadata=at("count"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SetState(Step):
-    op = "set_state"
-    prefix = ("set_state",)
     of: Cards = field(metadata=at("of"))
     state: State = field(metadata=at("state"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ModifySize(Step):
-    op = "modify_size"
-    prefix = ("modify_size",)
     of: Cards = field(metadata=at("of"))
     by: Number = field(metadata=at("by"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Become(Step):
-    op = "become"
-    prefix = ("become",)
     of: Cards = field(metadata=at("of"))
     as_: Kind = field(metadata=at("as"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LeaveCombat(Step):
-    op = "leave_combat"
-    prefix = ("leave_combat",)
     of: Cards = field(metadata=at())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Retarget(Step):
-    op = "retarget"
-    prefix = ("retarget",)
     of: Name = field(metadata=at())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class If(Step):
-    op = "if"
     cond: Condition = field(metadata=at("if"))
     then: Steps = field(metadata=at("then"))
     otherwise: Steps = field(default=(), metadata=at("else"))
@@ -541,8 +538,6 @@ class If(Step):
 class May(Step):
     """必要であれば: the player decides whether to do the steps."""
 
-    op = "may"
-    prefix = ("may",)
     player: PlayerRef = field(metadata=at("player"))
     steps: Steps = field(metadata=at("steps"))
 
@@ -552,8 +547,6 @@ class Repeat(Step):
     """While `while` holds, the player decides whether to run the steps once more (yes / no):
     B・J's ヒット / スタンド."""
 
-    op = "repeat"
-    prefix = ("repeat",)
     player: PlayerRef = field(metadata=at("player"))
     cond: Condition = field(metadata=at("while"))
     steps: Steps = field(metadata=at("steps"))
@@ -567,8 +560,6 @@ class Option(Node):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ChooseOne(Step):
-    op = "choose_one"
-    prefix = ("choose_one",)
     player: PlayerRef = field(metadata=at("player"))
     options: tuple[Option, ...] = field(metadata=at("options"))
 
@@ -577,8 +568,6 @@ class ChooseOne(Step):
 class ForEach(Step):
     """The steps once per card or character; `as` is bound inside them only."""
 
-    op = "for_each"
-    prefix = ("for_each",)
     in_: Cards = field(metadata=at("in"))
     as_: Binding = field(metadata=at("as"))
     steps: Steps = field(metadata=at("steps"))
@@ -586,15 +575,11 @@ class ForEach(Step):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Reveal(Step):
-    op = "reveal"
-    prefix = ("reveal",)
     cards: Cards = field(metadata=at())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Shuffle(Step):
-    op = "shuffle"
-    prefix = ("shuffle",)
     player: PlayerRef = field(metadata=at("player"))
     zone: Zone | str = field(metadata=at("zone"))
 
@@ -605,8 +590,6 @@ class Request(Step):
     request's target, its key cards (bound cards, or printed ones that are in no zone:
     仮想的に) and whether its controller then passes the chance."""
 
-    op = "request"
-    prefix = ("request",)
     action: str = field(metadata=at("action"))
     target: Name | None = field(default=None, metadata=at("target"))
     key: Name | None = field(default=None, metadata=at("key"))
@@ -615,27 +598,23 @@ class Request(Step):
     short: Shorthand = field(default=False, metadata=at())
 
     def at(self, name: str) -> PathKey:
-        return self.prefix if self.short and name == "action" else Node.at(self, name)
+        return prefix(self) if self.short and name == "action" else Node.at(self, name)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Negate(Step):
-    op = "negate"
-    prefix = ("negate",)
     of: Name = field(metadata=at())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DiscardDownTo(Step):
-    op = "discard_down_to"
-    prefix = ("discard_down_to",)
     player: PlayerRef = field(metadata=at("player"))
     count: Number = field(metadata=at("count"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PassTurn(Step):
-    op = "pass_turn"
+    """The opponent becomes the turn player (`pass_turn: {}`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -652,8 +631,6 @@ class DeclareAttackers(Step):
     """Without `label` a character's `attack` rule decides who may attack; with it, the
     character's labels do: it needs `label`, and 準備 applies unless a `haste` entry lifts it."""
 
-    op = "declare_attackers"
-    prefix = ("declare_attackers",)
     player: PlayerRef = field(metadata=at("player"))
     label: str | None = field(default=None, metadata=at("label"))
     haste: tuple[Haste, ...] = field(default=(), metadata=at("haste"))
@@ -663,57 +640,58 @@ class DeclareAttackers(Step):
 class DeclareBlockers(Step):
     """With `label`, only characters with that label may block."""
 
-    op = "declare_blockers"
-    prefix = ("declare_blockers",)
     player: PlayerRef = field(metadata=at("player"))
     label: str | None = field(default=None, metadata=at("label"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JudgeCombat(Step):
-    op = "judge_combat"
+    """ダメージ判定 of the combat on the field (`judge_combat: {}`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DigUntil(Step):
-    op = "dig_until"
-    prefix = ("dig_until",)
     player: PlayerRef = field(metadata=at("player"))
     ranks: tuple[Rank, ...] = field(metadata=at("ranks"))
     as_: Binding = field(metadata=at("as"))
 
 
-STEP_TYPES: tuple[type[Step], ...] = (
-    Target,
-    Choose,
-    ChooseRequest,
-    Top,
-    PutCharacter,
-    Mount,
-    Move,
-    Turn,
-    Damage,
-    Draw,
-    SetState,
-    ModifySize,
-    Become,
-    LeaveCombat,
-    Retarget,
-    If,
-    May,
-    Repeat,
-    ChooseOne,
-    ForEach,
-    Reveal,
-    Shuffle,
-    Request,
-    Negate,
-    DiscardDownTo,
-    PassTurn,
-    DeclareAttackers,
-    DeclareBlockers,
-    JudgeCombat,
-    DigUntil,
+# Each step's word in the document (the first key of its mapping), in the order the
+# documentation lists them. The words live here rather than on the classes: mypyc compiles
+# a dataclass's ClassVar as a field, which a subclass cannot then set.
+STEPS: Final[Mapping[str, type[Step]]] = MappingProxyType(
+    {
+        "target": Target,
+        "choose": Choose,
+        "choose_request": ChooseRequest,
+        "top": Top,
+        "put_character": PutCharacter,
+        "mount": Mount,
+        "move": Move,
+        "turn": Turn,
+        "damage": Damage,
+        "draw": Draw,
+        "set_state": SetState,
+        "modify_size": ModifySize,
+        "become": Become,
+        "leave_combat": LeaveCombat,
+        "retarget": Retarget,
+        "if": If,
+        "may": May,
+        "repeat": Repeat,
+        "choose_one": ChooseOne,
+        "for_each": ForEach,
+        "reveal": Reveal,
+        "shuffle": Shuffle,
+        "request": Request,
+        "negate": Negate,
+        "discard_down_to": DiscardDownTo,
+        "pass_turn": PassTurn,
+        "declare_attackers": DeclareAttackers,
+        "declare_blockers": DeclareBlockers,
+        "judge_combat": JudgeCombat,
+        "dig_until": DigUntil,
+    }
 )
 
 
@@ -736,7 +714,6 @@ class TriggeredBy(Node):
     `card`: the card whose turning face up triggers it (the extra format fills in the action's
     trump)."""
 
-    prefix: ClassVar[PathKey] = ("triggered_by",)
     resolved: str | None = field(default=None, metadata=at("resolved"))
     requested: str | None = field(default=None, metadata=at("requested"))
     event: Event | None = field(default=None, metadata=later("event"))
@@ -750,7 +727,6 @@ class Requires(Node):
     """起動条件 as data: the action can be requested only while the condition holds, read for
     the requesting player (`you`) before there is a request, so it names no cards of one."""
 
-    prefix: ClassVar[PathKey] = ("requires",)
     cond: Condition = field(metadata=at())
 
 
@@ -760,7 +736,6 @@ class CausedBy(Node):
     characters that fits every filter given: its type, a suit one of its cards has, its
     character id (`kind`). The program names that character `source`."""
 
-    prefix: ClassVar[PathKey] = ("caused_by",)
     type: str | None = field(default=None, metadata=at("type"))
     suit: Suit | None = field(default=None, metadata=at("suit"))
     kind: str | None = field(default=None, metadata=at("kind"))
@@ -796,9 +771,8 @@ class Dies(StrEnum):
 class Ability(Node):
     """One continuous ability: on while its trump lies face up, its character is on the
     field, or always (an edition's). `scope` None takes its source's (trump: your,
-    character: this, edition: all)."""
+    character: this, edition: all). `word(ability)` is its word in the document (`ABILITIES`)."""
 
-    word: ClassVar[str] = ""
     scope: Scope | None = field(default=None, metadata=at("scope"))
 
 
@@ -808,8 +782,6 @@ class ChangeNumber(Ability):
     cost or a use limit only of `action`. A cost is `set` to units (its notation parsed), then
     its `waive` units are not paid."""
 
-    word = "change"
-    prefix = ("change",)
     number: Quantity = field(metadata=at("number"))
     set_to: int | Cost | None = field(default=None, metadata=at("set"))
     add: int = field(default=0, metadata=at("add"))
@@ -824,8 +796,6 @@ class JudgeSoldiers(Ability):
     blockers): which side `dies` (both on a tie), and whether the difference is `damage` to
     the player whose soldier died. The defaults are the printed rule."""
 
-    word = "judge_soldiers"
-    prefix = ("judge_soldiers",)
     dies: Dies = field(default=Dies.SMALLER, metadata=at("dies"))
     damage: bool = field(default=False, metadata=at("damage"))
 
@@ -835,8 +805,6 @@ class ReplaceEffect(Ability):
     """Kind (d): a request of `action` that starts to resolve while `cond` holds (read for the
     ability's owner) runs `steps` instead of its own program."""
 
-    word = "replace_effect"
-    prefix = ("replace_effect",)
     action: str = field(metadata=at("action"))
     cond: Condition | None = field(default=None, metadata=at("if"))
     steps: Steps = field(metadata=at("program"))
@@ -847,14 +815,47 @@ class PreventDamage(Ability):
     """Kind (d): the effect of a request of the owner's `by` player (with a key card of
     `key_suit`) deals the owner no damage, when `cond` held as it started to resolve."""
 
-    word = "prevent_damage"
-    prefix = ("prevent_damage",)
     by: PlayerName = field(default=PlayerName.OPPONENT, metadata=at("by"))
     key_suit: Suit | None = field(default=None, metadata=at("key_suit"))
     cond: Condition | None = field(default=None, metadata=at("if"))
 
 
-ABILITY_TYPES: tuple[type[Ability], ...] = (ChangeNumber, JudgeSoldiers, ReplaceEffect, PreventDamage)
+# Each continuous ability's word in the document (as `STEPS`).
+ABILITIES: Final[Mapping[str, type[Ability]]] = MappingProxyType(
+    {
+        "change": ChangeNumber,
+        "judge_soldiers": JudgeSoldiers,
+        "replace_effect": ReplaceEffect,
+        "prevent_damage": PreventDamage,
+    }
+)
+_WORDS: Final[dict[type[Node], str]] = {cls: word for word, cls in (*STEPS.items(), *ABILITIES.items())}
+# Where each node class writes its own fields: under its word, but for the steps written
+# beside it (`if:` with `then:`, a step without fields) and the nodes written at their place.
+_PREFIXES: Final[dict[type[Node], PathKey]] = {
+    **{cls: (word,) for cls, word in _WORDS.items() if cls not in (If, PassTurn, JudgeCombat)},
+    Is: ("is",),
+    FaceUp: ("face_up",),
+    Targetable: ("targetable",),
+    TriggeredBy: ("triggered_by",),
+    Requires: ("requires",),
+    CausedBy: ("caused_by",),
+}
+
+
+def word(node: Step | Ability | type[Step | Ability]) -> str:
+    """A step's or a continuous ability's word in the document (of its class, or of it)."""
+    return _WORDS[node if isinstance(node, type) else type(node)]
+
+
+def prefix(node: Node | type[Node]) -> PathKey:
+    """Where a node's own fields are written, relative to it: a comparison's under its
+    operator ({ge: [N, N]})."""
+    if isinstance(node, Compare):
+        return (node.op.value,)
+    return _PREFIXES.get(node if isinstance(node, type) else type(node), ())
+
+
 Abilities = tuple[Ability, ...]
 
 
@@ -862,7 +863,10 @@ def binding(step: Step) -> str | None:
     """The name a step binds for the steps after it (a for_each's name is bound inside only)."""
     if isinstance(step, ForEach):
         return None
-    found = next((f for f in fields(step) if f.type == "Binding" or f.type == "Binding | None"), None)
+    types = field_types(type(step))
+    found = next(
+        (f for f in fields(step) if types[f.name] == Binding or Binding in get_args(types[f.name])), None
+    )
     return None if found is None else getattr(step, found.name)
 
 
@@ -902,8 +906,9 @@ def written(value: Any) -> Any:
         return str(value)
     # a step without fields is its word over an empty mapping ({pass_turn: {}}); the fields of
     # both sides are written `field: all`
-    word = value.prefix or ((value.op,) if isinstance(value, Step) and value.op else ())
-    tree: Any = _put(None, word, {}) if word else None
+    own = prefix(value)
+    head = own or ((word(value),) if isinstance(value, Step) else ())
+    tree: Any = _put(None, head, {}) if head else None
     if isinstance(value, Field) and value.side is None:
         tree = {"field": "all"}
     types = field_types(type(value))
@@ -912,7 +917,7 @@ def written(value: Any) -> Any:
             continue
         item = getattr(value, f.name)
         path = value.at(f.name)
-        is_word = path == value.prefix != () and written(item) == path[-1]  # a comparison's op
+        is_word = path == own != () and written(item) == path[-1]  # a comparison's op
         if not is_word and (f.default is MISSING or item != f.default):
             tree = _put(tree, path, written(item))
     return tree

@@ -257,6 +257,34 @@ def test_options_from_warm_caches_equal_a_fresh_search(edition: str, format_id: 
     assert only_pass > 0
 
 
+@pytest.mark.parametrize(("edition", "format_id"), FORMATS)
+def test_plans_kept_by_relevant_cards_are_what_the_matcher_finds(edition: str, format_id: str) -> None:
+    """`Rules.key_plans` keeps, per player, action and the hand's cards that can be its key
+    cards, the action's plan or False when those cards allow no key-card way (most hands hold
+    none of an action's): after self-play, each entry is what the matcher finds from scratch
+    for those cards, and both kinds of entry were kept."""
+    ruleset = compile(edition, format_id)
+    rules = Rules(ruleset)
+    positions(rules, 4, 50)
+    actions = {a.id: a for a in ruleset.actions}
+    entries = {**rules.key_plans.older, **rules.key_plans.newer}
+    for (player, action_id, bits), kept in entries.items():
+        action = actions[action_id]
+        assert bits & ~rules.relevant.get(action_id, 0) == 0
+        cards = sort_cards([c for c in range(2 * DECK_SIZE) if bits >> c & 1])
+        assert all(owner(c) == player for c in cards)
+        if action.matcher is None:  # an action without key cards: its plan, whatever the hand
+            assert kept is not False and not bits
+            continue
+        ways = [tuple(cards[i] for i in way) for way in action.matcher.selections([card(c) for c in cards])]
+        if kept is False:
+            assert ways == [], (action_id, cards)
+        else:
+            assert not isinstance(kept, bool) and kept.ways == ways, (action_id, cards)
+    assert any(kept is False for kept in entries.values())
+    assert any(kept is not False for kept in entries.values())
+
+
 def test_ways_of_one_card_per_pattern_are_listed_as_the_matcher_lists_them() -> None:
     """A key of one card of each of patterns no card meets two has its ways listed without the
     matcher (`one_of_each`): the same ways in the same order, for hands drawn from the cards

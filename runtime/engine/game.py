@@ -20,7 +20,7 @@ from blackpoker.runtime.engine.events import Decided, Event
 from blackpoker.runtime.engine.invariants import check_invariants
 from blackpoker.runtime.engine.kept import Kept
 from blackpoker.runtime.engine.option_search import request_options
-from blackpoker.runtime.engine.options import PASSES, Choice, Option, Pass, RequestOption
+from blackpoker.runtime.engine.options import Choice, Option, Pass, RequestOption
 from blackpoker.runtime.engine.refs import Result, option_data, result_name, target_data
 from blackpoker.runtime.engine.rules import Rules, rules_of
 from blackpoker.runtime.engine.start import Start
@@ -103,7 +103,7 @@ class Game(Table):
         if state.resolving and state.resolving[-1].waiting is not None:
             return state.resolving[-1].waiting.options
         assert state.chance is not None
-        return (*request_options(self, state.chance), PASSES[state.chance])
+        return request_options(self, state.chance)
 
     def apply(self, option: Option) -> None:
         """Apply an option from legal_options() (checked only by `play`).

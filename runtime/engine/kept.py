@@ -16,13 +16,14 @@ It belongs to one game (a copy starts empty), never to the rules context that ga
 
 from __future__ import annotations
 
-from blackpoker.runtime.engine.options import RequestOption
+from blackpoker.runtime.engine.options import Option
 from blackpoker.runtime.engine.plans import Planned
 
 
 class Kept:
     """One player's last search: the hand and timing situation it was made in, its plan, and
-    the options it found with the game's count of touching transitions then."""
+    the options it found (its requests, then the pass: the decision's whole list, made once)
+    with the game's count of touching transitions then."""
 
     __slots__ = ("cards", "hand", "held", "known", "main", "options", "plan", "stamp", "turn")
 
@@ -37,4 +38,4 @@ class Kept:
         # context's entry for the hand (`Rules.hand_actions`), what the next hand carries over
         self.known: dict[str, Planned | None] = {}
         self.stamp = -1  # `Game.touched` when `options` were found
-        self.options: list[RequestOption] = []
+        self.options: tuple[Option, ...] = ()

@@ -14,7 +14,14 @@ from typing import TYPE_CHECKING, Final
 
 from blackpoker.runtime.engine.expressions import reads_key, requirement_holds
 from blackpoker.runtime.engine.kept import Kept
-from blackpoker.runtime.engine.options import Payment, RequestOption, first_per_value, sort_cards
+from blackpoker.runtime.engine.options import (
+    PASSES,
+    Option,
+    Payment,
+    RequestOption,
+    first_per_value,
+    sort_cards,
+)
 from blackpoker.runtime.engine.payments import UNITS
 from blackpoker.runtime.engine.plans import Cost, KeyWays, Paid, Planned, Requestable, Timed
 from blackpoker.runtime.engine.refs import OptionTarget
@@ -41,6 +48,7 @@ NO_KEYS: Final[list[tuple[int, ...]]] = [()]
 HAND: Final = (Zone.HAND,)  # where key cards come from unless an action says otherwise
 NO_TARGET: Final[list[OptionTarget | None]] = [None]
 NO_COST: Final[list[tuple[Payment, ...]]] = [()]
+ONLY_PASS: Final = ((PASSES[0],), (PASSES[1],))  # each player's options when it can request nothing
 
 
 def timed_requestables(rules: Rules) -> Timed:
@@ -95,19 +103,23 @@ def requestable(a: Action, units: tuple[str, ...], spec: Target | None, relevant
 
 class Payer:
     """The ways to pay costs in one position, each part and each whole payment built once:
-    B / L / S do not depend on the key cards, D depends on the cards they leave."""
+    B / L / S do not depend on the key cards, so each is kept here; D depends on the cards
+    they leave, which differ from one key way to the next, so its ways are the rules
+    context's (`Rules.discard_ways`), kept for every position and not copied here."""
 
     __slots__ = ("game", "parts", "payments", "player")
 
     def __init__(self, game: Table, player: int) -> None:
         self.game = game
         self.player = player
-        self.parts: dict[tuple[str, int, tuple[int, ...]], Sequence[tuple[Payment, ...]]] = {}
+        self.parts: dict[tuple[str, int], Sequence[tuple[Payment, ...]]] = {}  # B / L / S: the field's
         self.payments: dict[tuple[Cost, tuple[int, ...]], Sequence[tuple[Payment, ...]]] = {}
 
     def part(self, letter: str, n: int, rest: tuple[int, ...]) -> Sequence[tuple[Payment, ...]]:
         unit = UNITS[letter]
-        key = (letter, n, rest if unit.uses_hand else ())
+        if unit.uses_hand:  # kept by the cards left, for every position (`Rules.discard_ways`)
+            return unit.ways(self.game, self.player, n, rest)
+        key = (letter, n)
         found = self.parts.get(key)
         if found is None:
             found = self.parts[key] = unit.ways(self.game, self.player, n, rest)
@@ -115,31 +127,37 @@ class Payer:
 
     def ways(self, cost: Cost, rest: tuple[int, ...]) -> Sequence[tuple[Payment, ...]]:
         """Each whole payment, the parts in letter order; `rest` matters only with a D."""
-        found = self.payments.get((cost, rest))
-        if found is None and len(cost) == 1:  # a cost of one letter: its ways are the payments
+        if len(cost) == 1:  # a cost of one letter: its ways are the payments, kept as the part's
             ((letter, n),) = cost
-            found = self.payments[(cost, rest)] = self.part(letter, n, rest)
-        elif found is None:
-            combos = product(*(self.part(letter, n, rest) for letter, n in cost))
-            found = self.payments[(cost, rest)] = [
-                tuple(pay for chosen in combo for pay in chosen) for combo in combos
-            ]
+            return self.part(letter, n, rest)
+        found = self.payments.get((cost, rest))
+        if found is None:
+            # every way of each part after every way of the parts before, as `product` orders
+            # them: tuples joined in a loop, no generator per payment
+            joined: list[tuple[Payment, ...]] = [()]
+            for letter, n in cost:
+                part = self.part(letter, n, rest)
+                joined = [done + way for done in joined for way in part]
+            found = self.payments[(cost, rest)] = joined
         return found
 
 
-def request_options(g: Table, p: int) -> list[RequestOption]:
-    """Every legal request, in a fixed order: by action, key-card way, payment, target.
+def request_options(g: Table, p: int) -> tuple[Option, ...]:
+    """The chance holder's options: every legal request, in a fixed order (by action, key-card
+    way, payment, target), then the pass.
 
     Called for every chance decision, and kept up to date rather than searched afresh: the
     game keeps each player's last search (`Kept`), which serves as it is when only passes
-    moved the chance since, and otherwise gives the plan of what changed (`kept_plan`).
+    moved the chance since, and otherwise gives the plan of what changed (`kept_plan`). The
+    whole tuple is kept, so a decision whose options are kept builds nothing.
     """
     kept = g.kept[p]
     if kept.stamp == g.touched:  # nothing the options read was touched since
         return kept.options
     found = search(g, p, kept)
-    kept.options, kept.stamp = found, g.touched
-    return found
+    options = kept.options = (*found, PASSES[p]) if found else ONLY_PASS[p]
+    kept.stamp = g.touched
+    return options
 
 
 def search(g: Table, p: int, kept: Kept) -> list[RequestOption]:
@@ -292,7 +310,7 @@ def kept_plan(
         others: tuple[int, ...] = ()
     else:
         hand = tuple(sorted(me.hand))
-        held = sum(1 << c for c in hand)
+        held = sum([1 << c for c in hand])  # a list, not a generator: one frame less (and compiled)
         # the cards of the other zones key cards come from (the rare card) decide the plan too
         others = (
             tuple(sorted(c for zone in rules.key_zones for c in me.zones[zone])) if rules.key_zones else ()
@@ -327,7 +345,7 @@ def hand_plan(
     An action's plan is carried over from the player's previous hand (`kept`) when none of
     the cards that can be its key cards came or went: its key-card ways are the same, and
     unless its cost reads the cards they leave (D) so is the whole plan."""
-    ordered = sort_cards(hand)  # as key_ways takes them: sorted once for every action
+    ordered: tuple[int, ...] | None = None  # as key_ways takes them: sorted once, when first needed
     previous = kept.known if kept.cards is not None and kept.known is not known else {}
     changed = held ^ kept.held
     plan = []
@@ -340,6 +358,8 @@ def hand_plan(
             planned = prior if prior is None or not entry.uses_hand else Planned(entry, p, hand, prior.ways)
             known[action_id] = planned
         else:
+            if ordered is None:
+                ordered = sort_cards(hand)
             planned = known[action_id] = _planned(g, p, hand, ordered, held, entry)
         if planned is not None:
             plan.append(planned)
@@ -358,17 +378,21 @@ def _planned(
         pool = key_pool(g, p, action)
         ways = key_ways(g, action, pool, sum(1 << c for c in pool))
         return Planned(entry, p, hand, ways) if ways else None
-    shared = None if entry.uses_hand else (p, action.id, held & entry.relevant)
-    if shared is not None:  # looked up first: a plan found needs no key-card ways
-        found = g.rules.key_plans.get(shared)
-        if found is not None:
-            return found
-    ways = NO_KEYS if action.matcher is None else key_ways(g, action, ordered, held)
+    if entry.uses_hand:  # its plan reads the hand: its own, with the ways the relevant cards have
+        ways = NO_KEYS if action.matcher is None else key_ways(g, action, ordered, held)
+        return Planned(entry, p, hand, ways) if ways else None
+    shared = (p, action.id, held & entry.relevant)
+    found = g.rules.key_plans.get(shared)  # looked up first: a plan found needs no key-card ways
+    if found is not None:
+        return found if isinstance(found, Planned) else None
+    # the plan is what these relevant cards are kept under, so their ways need no entry of their own
+    ways = NO_KEYS if action.matcher is None else relevant_ways(g, action, ordered, shared[2])
     if not ways:
+        g.rules.key_plans.put(shared, False)
         return None
-    if shared is None:
-        return Planned(entry, p, hand, ways)
-    return g.rules.key_plans.put(shared, Planned(entry, p, hand, ways))
+    planned = Planned(entry, p, hand, ways)
+    g.rules.key_plans.put(shared, planned)
+    return planned
 
 
 def key_pool(g: Table, p: int, action: Action) -> tuple[int, ...]:
@@ -384,21 +408,25 @@ def key_ways(g: Table, action: Action, ordered: tuple[int, ...], held: int) -> K
     differs only in other cards finds them under its relevant cards; and those depend only
     on the cards' values, so the other deck's cards of the same values find them as positions.
     """
-    relevant = g.rules.relevant[action.id]
-    mine = held & relevant
+    mine = held & g.rules.relevant[action.id]
     ways = g.rules.relevant_ways.get((action.id, mine))
     if ways is None:
-        cards = tuple([c for c in ordered if mine >> c & 1])
-        patterns = g.rules.one_per_pattern.get(action.id)
-        if patterns is not None:
-            return g.rules.relevant_ways.put((action.id, mine), one_of_each(cards, patterns))
-        values = (action.id, tuple(order(c) for c in cards))
-        positions = g.rules.value_ways.get(values)
-        if positions is None:
-            positions = g.rules.value_ways.put(values, _positions(action, cards))
-        ways = [tuple(cards[i] for i in way) for way in positions]
-        g.rules.relevant_ways.put((action.id, mine), ways)
+        ways = g.rules.relevant_ways.put((action.id, mine), relevant_ways(g, action, ordered, mine))
     return ways
+
+
+def relevant_ways(g: Table, action: Action, ordered: tuple[int, ...], mine: int) -> KeyWays:
+    """`key_ways` found anew from the hand's cards that can be the action's key cards (`mine`,
+    as bits by id): listed for one card of each pattern, else the matcher's ways by values."""
+    cards = tuple([c for c in ordered if mine >> c & 1])
+    patterns = g.rules.one_per_pattern.get(action.id)
+    if patterns is not None:
+        return one_of_each(cards, patterns)
+    values = (action.id, tuple(order(c) for c in cards))
+    positions = g.rules.value_ways.get(values)
+    if positions is None:
+        positions = g.rules.value_ways.put(values, _positions(action, cards))
+    return [tuple(cards[i] for i in way) for way in positions]
 
 
 def one_of_each(cards: Sequence[int], patterns: tuple[int, ...]) -> KeyWays:

@@ -203,4 +203,11 @@ def distinct_values(cards: list[int] | tuple[int, ...]) -> list[int]:
 def first_per_value(ordered: Sequence[int]) -> list[int]:
     """The first card of each value of cards in canonical order (`sort_cards`), where equal
     values lie side by side."""
-    return [cid for i, cid in enumerate(ordered) if not i or order(cid) != order(ordered[i - 1])]
+    firsts = []
+    last = -1  # no card's value
+    for cid in ordered:  # each card's value read once
+        value = order(cid)
+        if value != last:
+            firsts.append(cid)
+            last = value
+    return firsts

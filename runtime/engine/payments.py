@@ -161,7 +161,10 @@ class OwnCharacter(PaymentUnit):
 
     def ways(self, g: Table, p: int, n: int, rest: tuple[int, ...]) -> Ways:
         pool = [u for u in g.state.players[p].field if self.fits(u)]
-        return [tuple((self.letter, u.cards[0]) for u in combo) for combo in combinations(pool, n)]
+        letter = self.letter
+        if n == 1:  # the common part (B, S): one character, no combinations to walk
+            return [((letter, u.cards[0]),) for u in pool]
+        return [tuple([(letter, u.cards[0]) for u in combo]) for combo in combinations(pool, n)]
 
     def refusal(self, g: Table, p: int, paid: Card | None, spent: Spent) -> Said | None:
         if paid is None:

@@ -31,7 +31,7 @@ V = TypeVar("V")
 # frequent; the bounds keep long simulations within a few hundred MB.
 HAND_ACTIONS_SIZE = 50_000  # (player, hand) → action id → what the hand decides of its options
 HAND_PLANS_SIZE = 100_000  # (player, hand, timing situation) → the actions it allows
-KEY_PLANS_SIZE = 50_000  # (player, action id, its relevant hand cards as bits) → its plan without D
+KEY_PLANS_SIZE = 50_000  # (player, action id, its relevant hand cards as bits) → its plan without D, or False
 RELEVANT_WAYS_SIZE = 200_000  # (action id, its relevant hand cards as bits) → key-card ways
 VALUE_WAYS_SIZE = 100_000  # (action id, those cards' values) → key-card ways, as positions
 DISCARD_WAYS_SIZE = 1 << 16  # (how many, cards left in the hand) → the ways to discard them
@@ -174,7 +174,8 @@ class Rules:
         self.hand_actions: Recent[tuple[int, tuple[int, ...], tuple[int, ...]], dict[str, Planned | None]] = (
             Recent(HAND_ACTIONS_SIZE)
         )
-        self.key_plans: Recent[tuple[int, str, int], Planned] = Recent(KEY_PLANS_SIZE)
+        # False: those cards allow no key-card way (kept too: most hands hold none of an action's)
+        self.key_plans: Recent[tuple[int, str, int], Planned | bool] = Recent(KEY_PLANS_SIZE)
         self.relevant_ways: Recent[tuple[str, int], KeyWays] = Recent(RELEVANT_WAYS_SIZE)
         self.value_ways: Recent[tuple[str, tuple[int, ...]], KeyWays] = Recent(VALUE_WAYS_SIZE)
         self.part_paid: Recent[tuple[str, tuple[str, ...]], Requestable] = Recent(PART_PAID_SIZE)

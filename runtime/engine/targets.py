@@ -126,19 +126,32 @@ def unit_ok(
         return False
     if spec.state is not None and unit.charged != (spec.state is CHARGED):
         return False
-    if spec.no_joker and any(card(c).is_joker for c in unit.cards):
-        return False
-    if spec.match is not None and not any(matches(c, spec.match) for c in unit.cards):
-        return False
+    # loops, not `any` over a generator: a generator is an object stepped per card, pure or
+    # compiled, and these run for every character of every target list
+    if spec.no_joker:
+        for c in unit.cards:
+            if card(c).is_joker:
+                return False
+    match = spec.match
+    if match is not None:
+        for c in unit.cards:
+            if matches(c, match):
+                break
+        else:
+            return False
     if spec.suit_of is not None:  # the key cards' one suit (compared by identity: no enum hashing)
-        suit = card(key_cards[0]).suit if key_cards else None
-        if not key_cards or any(card(c).suit is not suit for c in key_cards):
+        if not key_cards:
             return False
+        suit = card(key_cards[0]).suit
+        for c in key_cards:
+            if card(c).suit is not suit:
+                return False
         counted = kind.suits  # a character of several suits is one of each (リアニメーター)
-        if counted and (suit is None or suit not in counted):
-            return False
-        if not counted and any(card(c).suit is not suit for c in unit.cards):
-            return False
+        if counted:
+            return suit is not None and suit in counted
+        for c in unit.cards:
+            if card(c).suit is not suit:
+                return False
     return True
 
 
